@@ -1,0 +1,174 @@
+/**
+ * `npm run bench:wages` — the wage engine at the large data set (issue 5): `preview` and `compute`
+ * of one month over HTTP, next to one hand-written SQL aggregate over the same rows (the floor:
+ * the same joins — official torrents × claimed-or-assigned records × start and end snapshots —
+ * summed per member in the database), and the peak RSS of the process (the bench runs the server
+ * in-process, as bench/run.ts does, so that is the server's peak plus the small client).
+ * Writes bench/.data/results-wages-<dialect>.json and the "Wages" section of BENCHMARKS.md
+ * (between its markers; the rest of the file is left as it is).
+ *
+ *   npm run bench:wages                      # SQLite (+ PostgreSQL if DATABASE_URL is set)
+ *   npm run bench:wages -- --only sqlite --period 2026-10
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { sql } from 'kysely'
+import { isPostgresUrl } from '../server/src/config'
+import { snapshotDayOnOrAfter } from '../server/src/snapshots/read'
+import { BENCH_ADMIN_PASSWORD, dataRoot, openDataset, type Dialect } from './dataset'
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, period: { type: 'string' }, size: { type: 'string', default: 'large' }, 'render-only': { type: 'boolean', default: false } } })
+const log = (line: string) => process.stdout.write(`${line}\n`)
+const dialects: Dialect[] = values.only
+  ? [values.only as Dialect]
+  : process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL)
+    ? ['sqlite', 'postgres']
+    : ['sqlite']
+
+interface WageBench {
+  dialect: Dialect
+  date: string
+  period: string
+  records: number
+  rows: number
+  members: number
+  floorSec: number
+  previewSec: number
+  computeSec: number
+  recomputeSec: number
+  items: number
+  peakRssMiB: number
+}
+
+async function call<T>(base: string, token: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'access-token': token }, body: JSON.stringify(body) })
+  const json = (await res.json()) as { code: number; msg: string; data: T }
+  if (json.code !== 200) throw new Error(`${path}: ${json.code} ${json.msg}`)
+  return json.data
+}
+
+const seconds = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
+  const started = performance.now()
+  const out = await run()
+  return [(performance.now() - started) / 1000, out]
+}
+
+for (const dialect of values['render-only'] ? [] : dialects) {
+  const { server, size } = await openDataset(dialect, { rebuild: false, size: values.size!, log })
+  try {
+    const { db } = server.app.services.database
+    // The newest month with both boundary snapshots (a full month of gains).
+    const { rows: months } = await sql<{ d: number }>`select distinct day as d from counter_snapshots where mod(day, 100) = 1 order by day desc`.execute(db)
+    const startDay = values.period ? Number(values.period.replace('-', '')) * 100 + 1 : Number(months[1]?.d ?? months[0].d)
+    const period = `${Math.floor(startDay / 10000)}-${String(Math.floor(startDay / 100) % 100).padStart(2, '0')}`
+    const d0 = await snapshotDayOnOrAfter(db, startDay)
+    const nextStart = (Math.floor(startDay / 10000) + (Math.floor(startDay / 100) % 100 === 12 ? 1 : 0)) * 10000 + ((Math.floor(startDay / 100) % 100) % 12 + 1) * 100 + 1
+    const d1 = await snapshotDayOnOrAfter(db, nextStart)
+    log(`[${dialect}] period ${period}: start snapshot ${d0}, end snapshot ${d1 ?? 'live counters'}`)
+
+    const res = await fetch(`${server.apiBase}/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }) })
+    const token = ((await res.json()) as { data: string }).data
+
+    const endCols = d1 === null ? sql`r.seed_time_sec` : sql`coalesce(s1.seed_time_sec, s0.seed_time_sec, 0)`
+    const endUp = d1 === null ? sql`r.uploaded` : sql`coalesce(s1.uploaded, s0.uploaded, 0)`
+    const endJoin = d1 === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${d1} and s1.record_id = r.id`
+    const floorQuery = sql<{ user_id: number; n: number }>`select r.user_id, count(*) as n,
+        sum(${endCols} - coalesce(s0.seed_time_sec, 0)) as seed_time, sum(${endUp} - coalesce(s0.uploaded, 0)) as uploaded, sum(l.size) as size
+      from torrent_labels l
+        join seed_records r on r.torrent_id = l.torrent_id
+        join users u on u.id = r.user_id
+        left join counter_snapshots s0 on s0.day = ${d0} and s0.record_id = r.id
+        ${endJoin}
+      where l.seed_type = 1 and (r.claim_state = 2 or r.assigned = 1) and u.status <> 1 and u.site_uid is not null
+      group by r.user_id`
+    await floorQuery.execute(db) // warm the cache
+    // The planner walks official torrents and looks records up by torrent (random reads); the same
+    // aggregate driven by a sequential scan of the records is faster on SQLite. The floor is the better one.
+    const sequential = sql<{ user_id: number; n: number }>`select r.user_id, count(*) as n,
+        sum(${endCols} - coalesce(s0.seed_time_sec, 0)) as seed_time, sum(${endUp} - coalesce(s0.uploaded, 0)) as uploaded, sum(l.size) as size
+      from seed_records r
+        cross join torrent_labels l on l.torrent_id = r.torrent_id
+        join users u on u.id = r.user_id
+        left join counter_snapshots s0 on s0.day = ${d0} and s0.record_id = r.id
+        ${endJoin}
+      where l.seed_type = 1 and (r.claim_state = 2 or r.assigned = 1) and u.status <> 1 and u.site_uid is not null
+      group by r.user_id`
+    const [plannedSec, floor] = await seconds(() => floorQuery.execute(db))
+    const [sequentialSec] = await seconds(() => sequential.execute(db))
+    const floorSec = Math.min(plannedSec, sequentialSec)
+    log(`[${dialect}] floor candidates: planner's plan ${plannedSec.toFixed(2)} s, sequential scan ${sequentialSec.toFixed(2)} s`)
+    const rows = floor.rows.reduce((s, r) => s + Number(r.n), 0)
+    log(`[${dialect}] floor: ${floorSec.toFixed(2)} s for ${rows.toLocaleString('en')} rows of ${floor.rows.length} members`)
+
+    const [previewSec, preview] = await seconds(() => call<{ list: unknown[] }>(server.apiBase, token, '/wages/preview', { period }))
+    log(`[${dialect}] preview: ${previewSec.toFixed(2)} s (${preview.list.length} members)`)
+    const [computeSec, saved] = await seconds(() => call<{ saved: number }>(server.apiBase, token, '/wages/compute', { period }))
+    log(`[${dialect}] compute: ${computeSec.toFixed(2)} s (${saved.saved} records)`)
+    const [recomputeSec] = await seconds(() => call(server.apiBase, token, '/wages/compute', { period }))
+    log(`[${dialect}] recompute (replaces the month): ${recomputeSec.toFixed(2)} s`)
+    const items = Number(((await sql<{ n: number }>`select count(*) as n from wage_items where period = ${period}`.execute(db)).rows[0]).n)
+    const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024)
+    log(`[${dialect}] items ${items.toLocaleString('en')}, peak RSS ${peakRssMiB} MiB`)
+    const result: WageBench = { dialect, date: new Date().toISOString(), period, records: size.records, rows, members: floor.rows.length, floorSec, previewSec, computeSec, recomputeSec, items, peakRssMiB }
+    writeFileSync(join(dataRoot, `results-wages-${dialect}.json`), JSON.stringify(result, null, 2))
+  } finally {
+    await server.close()
+  }
+}
+
+const BEGIN = '<!-- wages:begin -->'
+const END = '<!-- wages:end -->'
+
+function section(): string {
+  const lines = [
+    BEGIN,
+    '## Wages',
+    '',
+    'Measured by `npm run bench:wages` (bench/wages.ts) on the same large data set, through HTTP as an admin.',
+    'Targets (issue 5): compute ≤ 10 s and ≤ 3× the floor; peak memory of the server process reported.',
+    'The floor is one hand-written SQL aggregate over the same rows (official torrents × claimed-or-assigned records ×',
+    'start and end snapshot, summed per member); preview and compute read the same rows in keyset batches of 2,000',
+    'torrents, run the formula per torrent in JS, and compute also writes one item per row and one record per member',
+    'in one transaction. Peak RSS is of the bench process, which runs the server in-process (as bench/run.ts does).',
+    '',
+    '| database | month | rows (records) | floor | preview | compute | recompute | ×floor (compute) | items | peak RSS | target |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+  ]
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const file = join(dataRoot, `results-wages-${dialect}.json`)
+    if (!existsSync(file)) continue
+    const r = JSON.parse(readFileSync(file, 'utf8')) as WageBench
+    const ratio = r.computeSec / r.floorSec
+    const ok = r.computeSec <= 10 && ratio <= 3
+    lines.push(
+      `| ${dialect} (${r.date.slice(0, 10)}) | ${r.period} | ${r.rows.toLocaleString('en')} (${r.records.toLocaleString('en')}) | ${r.floorSec.toFixed(2)} s | ${r.previewSec.toFixed(2)} s | ${r.computeSec.toFixed(2)} s | ${r.recomputeSec.toFixed(2)} s | ${ratio.toFixed(1)}× | ${r.items.toLocaleString('en')} | ${r.peakRssMiB} MiB | ${ok ? '✅' : '❌'} ≤ 10 s, ≤ 3× |`,
+    )
+  }
+  lines.push('', NOTES, END)
+  return lines.join('\n')
+}
+
+const NOTES = `Notes: the rows are the claimed-or-assigned records of official torrents (domain.md §4); the other records of
+the 2,000,000 are not read. Memory stays flat: one batch of torrents' rows (~5,000) and one accumulator per member
+are held, never the month (the peak RSS is mostly SQLite's page cache and the in-process bench client).
+
+**Targets missed on SQLite, and why.** The engine must read the rows grouped by torrent (keeper ranks compare the
+members of one torrent), so it walks official torrents and fetches their records through the (torrent_id, status)
+index: ~510,000 random row reads in a 2 GB file, ~9–12 s on this 2-core machine — the same as the planner's own plan
+for the plain aggregate. The floor reported is the faster sequential-scan form of that aggregate (records in id
+order, snapshot rows merged in record order), which cannot give torrent order without a sort. Compute adds writing
+~510,000 items inside the transaction (~8–10 s). The figures above were taken while other engineers' test and
+bench runs loaded the machine (load average ~9 on 2 cores), so they are pessimistic, but compute would still miss
+10 s. Ways forward, not done: a read-side (torrent_id, status) index that covers claim_state/assigned/claimed_at and
+the counters (then the walk never leaves the index), or a sequential pass into a temporary table ordered by torrent
+(measured here: ~6 s fill + 1 s index + 4 s ordered read), and storing only qualifying items plus a count of the
+others.`
+
+const file = join(import.meta.dirname, '..', 'BENCHMARKS.md')
+const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n'
+const start = current.indexOf(BEGIN)
+const stop = current.indexOf(END)
+const next = start >= 0 && stop > start ? current.slice(0, start) + section() + current.slice(stop + END.length) : `${current.trimEnd()}\n\n${section()}\n`
+writeFileSync(file, next)
+log('BENCHMARKS.md: Wages section written')

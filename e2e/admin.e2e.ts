@@ -1,0 +1,324 @@
+/**
+ * The admin pages end to end (issue 4) on the demo community: 保种员 (create, ban → cannot log in),
+ * 管理员 (add, remove), 任务分配 (assign, auto-assign preview), 官种设置 (a rule change re-labels
+ * torrents), 操作日志 (every action above is logged). One server, one browser, steps in order.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
+import { startApiServer, type RunningServer } from './harness/api-server'
+import { logOut, submitLogin as logIn } from './harness/session'
+
+const NEW_MEMBER = 'e2e-newbie'
+const NEW_MEMBER_PASSWORD = 'E2e-newbie-pass-1'
+
+/** expect.poll with room for a busy machine (the server re-labels, previews plans). */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 250 })
+
+/** antd may put a space between two Chinese characters of a button. */
+const spaced = (text: string) => new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`)
+
+async function openMenu(page: Page, title: string, path: string) {
+  await page.getByRole('menuitem', { name: new RegExp(title) }).click()
+  await page.waitForURL(new RegExp(`#/${path}`))
+  expect(await page.title()).toBe(`${title} - 保种管理台`)
+}
+
+/** `共 1,234 条` → 1234 (the visible table's total). */
+async function tableTotal(page: Page): Promise<number> {
+  const total = page.locator('.ant-pagination-total-text').first()
+  if ((await total.count()) === 0) return 0 // an empty table has no pagination
+  const text = (await total.textContent()) ?? ''
+  return Number(text.replace(/[^\d]/g, ''))
+}
+
+async function waitForRows(page: Page) {
+  await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor()
+}
+
+/** Confirms the open Popconfirm with its button. */
+async function confirmPopover(page: Page, button: string) {
+  const popover = page.locator('.ant-popover:visible')
+  await popover.getByRole('button', { name: spaced(button) }).click()
+}
+
+/** Picks an option of an antd Select (found by its form label), typing to search first. */
+async function pick(scope: Page | Locator, page: Page, label: string, option: string, type = true) {
+  const box = scope.getByLabel(label, { exact: true })
+  await box.click()
+  if (type) await box.fill(option)
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click()
+}
+
+async function searchTable(page: Page, fields: Record<string, string>) {
+  const form = page.getByTestId('data-table-search')
+  for (const [placeholder, value] of Object.entries(fields)) await form.getByPlaceholder(placeholder).fill(value)
+  await form.getByRole('button', { name: spaced('查询') }).click()
+}
+
+async function toast(page: Page, text: string | RegExp) {
+  await page.locator('.ant-message').getByText(text).first().waitFor()
+}
+
+describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
+  let server: RunningServer
+  let app: OpenApp
+  /** An active demo member (not the new one). */
+  let member: string
+
+  beforeAll(async () => {
+    server = await startApiServer()
+    member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!.username
+    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    await logIn(app, server, 'admin', server.adminPassword)
+    await app.page.waitForURL((url) => !url.hash.startsWith('#/login'))
+  })
+
+  afterAll(async () => {
+    await app?.close()
+    await server?.stop()
+  })
+
+  it('保种员: creates a member, opens their detail and bans them', async () => {
+    const { page } = app
+    await openMenu(page, '保种员', 'normal-user')
+    await waitForRows(page)
+    expect(await tableTotal(page)).toBeGreaterThan(0)
+
+    await page.getByRole('button', { name: /新建保种员/ }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByLabel('用户名').fill(NEW_MEMBER)
+    await dialog.getByLabel('初始密码').fill(NEW_MEMBER_PASSWORD)
+    await dialog.getByLabel('站点 UID').fill('987654')
+    await dialog.getByLabel('备注').fill('端到端测试')
+    await dialog.getByLabel('用户名').press('Enter') // Enter submits
+    await toast(page, `已创建保种员 ${NEW_MEMBER}`)
+
+    // A second create with the same name: the server's message, the values kept.
+    await page.getByRole('button', { name: /新建保种员/ }).click()
+    await dialog.getByLabel('用户名').fill(NEW_MEMBER.toUpperCase())
+    await dialog.getByLabel('初始密码').fill(NEW_MEMBER_PASSWORD)
+    await dialog.getByRole('button', { name: spaced('创建') }).click()
+    await dialog.getByTestId('form-error').waitFor()
+    expect(await dialog.getByTestId('form-error').textContent()).toMatch(/已存在|已被/)
+    expect(await dialog.getByLabel('用户名').inputValue()).toBe(NEW_MEMBER.toUpperCase())
+    await dialog.getByRole('button', { name: spaced('取消') }).click()
+
+    await searchTable(page, { 用户名包含的文字: NEW_MEMBER })
+    await poll(() => tableTotal(page)).toBe(1)
+    const row = page.locator('.ant-table-tbody tr.ant-table-row').first()
+    expect(await row.locator('.ant-tag').first().textContent()).toBe('正常')
+    expect(await row.textContent()).toContain('987654')
+
+    // The member detail: account, chart and records.
+    await row.getByText(NEW_MEMBER, { exact: true }).click()
+    const drawer = page.locator('.ant-drawer', { hasText: '保种员详情' })
+    await drawer.getByText(`保种员详情 · ${NEW_MEMBER}`).waitFor()
+    await drawer.getByTestId('member-by-status').waitFor()
+    await drawer.getByRole('img', { name: '近 30 天做种量' }).locator('svg').waitFor()
+    await drawer.getByText('做种记录').first().waitFor()
+    await page.keyboard.press('Escape')
+    await drawer.getByText(`保种员详情 · ${NEW_MEMBER}`).waitFor({ state: 'hidden' })
+
+    await searchTable(page, { 用户名包含的文字: '' })
+    await poll(() => tableTotal(page)).toBeGreaterThan(1)
+    await app.screenshot('20-normal-user')
+
+    await searchTable(page, { 用户名包含的文字: NEW_MEMBER })
+    await poll(() => tableTotal(page)).toBe(1)
+    await row.getByRole('button', { name: spaced('封禁') }).click()
+    await confirmPopover(page, '封禁')
+    await toast(page, '已封禁')
+    await poll(() => row.locator('.ant-tag').first().textContent()).toBe('封禁')
+  })
+
+  it('a banned member cannot log in: the login page shows the server message', async () => {
+    await logOut(app)
+    await logIn(app, server, NEW_MEMBER, NEW_MEMBER_PASSWORD)
+    await app.page.getByTestId('login-error').getByText('账号已被封禁').waitFor()
+    expect(app.page.url()).toMatch(/#\/login/)
+    await logIn(app, server, 'admin', server.adminPassword)
+    await app.page.waitForURL((url) => !url.hash.startsWith('#/login'))
+  })
+
+  it('管理员: adds a member as admin and removes them again; your own row cannot be removed', async () => {
+    const { page } = app
+    await openMenu(page, '管理员', 'admin-user')
+    await waitForRows(page)
+    const before = await tableTotal(page)
+    const ownRow = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: 'admin' }).first()
+    expect(await ownRow.getByRole('button', { name: spaced('移除') }).isDisabled()).toBe(true)
+
+    await page.getByRole('button', { name: /添加管理员/ }).click()
+    const dialog = page.getByRole('dialog')
+    await pick(dialog, page, '保种员', member)
+    await dialog.getByRole('button', { name: spaced('添加') }).click()
+    await toast(page, `${member} 已成为管理员`)
+    await poll(() => tableTotal(page)).toBe(before + 1)
+    const added = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: member })
+    await added.waitFor()
+    await page.mouse.move(0, 0)
+    await app.screenshot('21-admin-user')
+
+    await added.getByRole('button', { name: spaced('移除') }).click()
+    await confirmPopover(page, '移除')
+    await toast(page, `已移除管理员 ${member}`)
+    await poll(() => tableTotal(page)).toBe(before)
+  })
+
+  it('任务分配: assigns two unassigned official torrents to a member and previews auto-assign', async () => {
+    const { page } = app
+    await openMenu(page, '任务分配', 'task-assignment')
+    await waitForRows(page)
+    await pick(page.getByTestId('data-table-search'), page, '分配状态', '未分配', false)
+    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('查询') }).click()
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row')
+    await poll(() => rows.locator('td .ant-tag', { hasText: /已分配|未分配/ }).allTextContents()).toSatisfy(
+      (texts: string[]) => texts.length > 0 && texts.every((text) => text === '未分配'),
+    )
+    const unassigned = await tableTotal(page)
+    const names = [(await rows.nth(0).locator('td').nth(1).textContent())!, (await rows.nth(1).locator('td').nth(1).textContent())!]
+    await rows.nth(0).locator('.ant-checkbox-input').check()
+    await rows.nth(1).locator('.ant-checkbox-input').check()
+    await page.getByText('官种（已选 2 个）').waitFor()
+
+    await page.getByRole('button', { name: /分配给/ }).click()
+    const dialog = page.getByRole('dialog')
+    await pick(dialog, page, '保种员', member)
+    await dialog.getByText('分配 2 个种子').click() // closes the multi-select's dropdown
+    await dialog.getByRole('button', { name: spaced('分配') }).click()
+    await toast(page, '已新建 2 项分配')
+    await poll(() => tableTotal(page)).toBe(unassigned - 2)
+    expect(await page.locator('.ant-table-tbody').textContent()).not.toContain(names[0])
+    await page.mouse.move(0, 0)
+    await app.screenshot('22-task-assignment')
+
+    // The member now has these torrents assigned.
+    const assigned = server.sql<{ n: number }>(
+      'select count(*) as n from assignments a join users u on u.id = a.user_id where u.username = ?',
+      member,
+    )
+    expect(Number(assigned[0]?.n ?? 0)).toBeGreaterThanOrEqual(2)
+
+    await page.getByRole('button', { name: /自动分配/ }).click()
+    const preview = page.getByRole('dialog')
+    await poll(() => preview.getByTestId('auto-assign-summary').textContent()).not.toContain('正在计算')
+    expect(await preview.getByTestId('auto-assign-summary').textContent()).toMatch(/共 \d+ 项分配|没有需要分配/)
+    await preview.getByRole('button', { name: spaced('取消') }).click()
+  })
+
+  it('官种设置: removing an official team re-labels its torrents in 种子列表', async () => {
+    const { page } = app
+    await openMenu(page, '官种设置', 'torrent-manage')
+    const form = page.getByTestId('rules-form')
+    await form.getByText('活跃判定窗口（分钟）').waitFor()
+    await form.getByText('做种者最近一次汇报在此分钟数内才算在做种；超过即视为已停止。').waitFor()
+    const version = Number(((await page.getByTestId('rules-version').textContent()) ?? '').replace(/\D/g, ''))
+    const teamsItem = form.locator('.ant-form-item', { hasText: '官方制作组' })
+    const team = (await teamsItem.locator('.ant-select-selection-item').first().getAttribute('title')) ?? ''
+    expect(team).not.toBe('')
+
+    // Official torrents of that team before the change.
+    await page.getByRole('tab', { name: '种子列表' }).click()
+    await waitForRows(page)
+    await pick(page.getByTestId('data-table-search'), page, '种子类型', '官种', false)
+    await searchTable(page, { 完整的制作组名: team })
+    await poll(() => tableTotal(page)).toBeGreaterThan(0)
+    expect(await tableTotal(page)).toBeGreaterThan(0)
+
+    // A refused save keeps the values and shows the message.
+    await page.getByRole('tab', { name: '官种规则' }).click()
+    const windowBox = form.getByLabel('活跃判定窗口（分钟）')
+    await teamsItem.locator('.ant-select-selection-item', { hasText: team }).locator('.ant-select-selection-item-remove').click()
+    // Official tags would keep some of the team's torrents official: clear them too.
+    const tagsItem = form.locator('.ant-form-item', { hasText: '官方标签' })
+    while ((await tagsItem.locator('.ant-select-selection-item-remove').count()) > 0) await tagsItem.locator('.ant-select-selection-item-remove').first().click()
+    await form.getByLabel('时区').fill('Mars/Olympus')
+    await form.getByRole('button', { name: spaced('保存') }).click()
+    await page.getByTestId('rules-error').getByText(/时区/).waitFor()
+    expect(await form.getByLabel('时区').inputValue()).toBe('Mars/Olympus')
+    expect(await teamsItem.locator('.ant-select-selection-item', { hasText: team }).count()).toBe(0)
+
+    await form.getByLabel('时区').fill('Asia/Shanghai')
+    await windowBox.press('Enter') // Enter submits
+    await toast(page, `已保存为规则版本 v${version + 1}`)
+    expect(await page.getByTestId('rules-version').textContent()).toBe(`v${version + 1}`)
+    await page.getByTestId('rules-error').waitFor({ state: 'detached' })
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await app.screenshot('23-torrent-rules')
+
+    await page.getByRole('tab', { name: '种子列表' }).click()
+    await waitForRows(page)
+    await pick(page.getByTestId('data-table-search'), page, '种子类型', '官种', false)
+    await searchTable(page, { 完整的制作组名: team })
+    await poll(async () => {
+        await page.getByRole('button', { name: '刷新' }).click()
+        await page.waitForTimeout(300)
+        return tableTotal(page)
+      })
+      .toBe(0)
+
+    // The team's torrents now read 非官种; one set by hand back to 官种 carries the 手动 badge.
+    await pick(page.getByTestId('data-table-search'), page, '种子类型', '非官种', false)
+    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('查询') }).click()
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row')
+    await poll(() => tableTotal(page)).toBeGreaterThan(0)
+    await rows.first().locator('.ant-checkbox-input').check()
+    await page.getByRole('button', { name: spaced('设为官种') }).click()
+    await toast(page, '已将 1 个种子设为官种')
+    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('重置') }).click()
+    await searchTable(page, { 完整的制作组名: team })
+    await page.getByTestId('manual-badge').first().waitFor()
+    await page.mouse.move(0, 0)
+    await app.screenshot('24-torrent-list')
+  })
+
+  it('操作日志: finds each of the actions above', async () => {
+    const { page } = app
+    await openMenu(page, '操作日志', 'operation-history')
+    await waitForRows(page)
+    const search = page.getByTestId('operation-log-search')
+    await pick(search, page, '操作人', 'admin')
+    await search.getByRole('button', { name: spaced('查询') }).click()
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row')
+    for (const [action, text] of [
+      ['创建保种员', NEW_MEMBER],
+      ['修改账号状态', NEW_MEMBER],
+      ['添加管理员', member],
+      ['移除管理员', member],
+      ['分配任务', ''],
+      ['修改官种规则', ''],
+      ['设置种子类型', ''],
+    ] as const) {
+      await pick(search, page, '操作', action)
+      await search.getByRole('button', { name: spaced('查询') }).click()
+      await poll(() => rows.first().locator('td').nth(2).textContent()).toBe(action)
+      expect(await rows.first().locator('td').nth(1).textContent()).toBe('admin')
+      if (text) expect(await page.locator('.ant-table-tbody').textContent()).toContain(text)
+    }
+    await search.getByLabel('操作', { exact: true }).click()
+    await page.keyboard.press('Escape')
+    await search.getByRole('button', { name: spaced('重置') }).click()
+    await pick(search, page, '操作人', 'admin')
+    await search.getByRole('button', { name: spaced('查询') }).click()
+    await poll(() => tableTotal(page)).toBeGreaterThanOrEqual(8)
+    await page.mouse.move(0, 0)
+    await app.screenshot('25-operation-log')
+  })
+
+  it('shows a member the 403 page on every admin page', async () => {
+    const { page } = app
+    await logOut(app)
+    server.sql("update users set password_hash = (select password_hash from users where username = 'admin') where username = ?", member)
+    await logIn(app, server, member, server.adminPassword)
+    await page.waitForURL((url) => !url.hash.startsWith('#/login'))
+    for (const path of ['/normal-user', '/admin-user', '/task-assignment', '/torrent-manage', '/operation-history']) {
+      await app.goto(path)
+      await page.getByText('抱歉，你无权访问该页面。').waitFor()
+    }
+  })
+})
+
+describe.runIf(!browserAvailable())('admin pages (no browser)', () => {
+  it.skip(`needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium fonts-wqy-microhei) or E2E_ELECTRON=1`, () => {})
+})

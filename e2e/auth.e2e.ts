@@ -1,0 +1,97 @@
+/**
+ * The walking skeleton end to end: the built renderer, the real main-process handlers and the real
+ * server. Screenshots of each state land in e2e/screenshots/ (git-ignored).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
+import { startApiServer, type RunningServer } from './harness/api-server'
+import { logIn, logOut, submitLogin } from './harness/session'
+
+/** Relative luminance of an element's background: dark theme < 0.2, light theme > 0.8. */
+async function backgroundLuminance(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((element) => {
+    const [r, g, b] = getComputedStyle(element).backgroundColor.match(/\d+(\.\d+)?/g)!.map(Number)
+    return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255
+  })
+}
+
+describe.skipIf(!browserAvailable())('logged in end to end', () => {
+  let server: RunningServer
+  let app: OpenApp
+
+  beforeAll(async () => {
+    server = await startApiServer()
+    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+  })
+
+  afterAll(async () => {
+    await app?.close()
+    await server?.stop()
+  })
+
+  it('sends a visitor without a session to the login page', async () => {
+    await app.page.waitForURL(/#\/login/)
+    await app.page.getByRole('button', { name: '登录' }).waitFor()
+    expect(await app.page.title()).toContain('保种管理台')
+    await app.screenshot('01-login')
+  })
+
+  it("shows the server's message for a wrong password and keeps what was typed", async () => {
+    await submitLogin(app, server, 'admin', 'wrong-password')
+    await app.page.getByText('用户名或密码错误').waitFor()
+    expect(await app.page.getByLabel('用户名').inputValue()).toBe('admin')
+    expect(await app.page.getByLabel('服务器地址').inputValue()).toBe(server.url)
+    await app.screenshot('02-login-wrong-password')
+  })
+
+  it('logs in to the dark Chinese layout', async () => {
+    await logIn(app, server, 'admin', server.adminPassword)
+    await app.page.getByRole('menuitem', { name: /首页/ }).waitFor()
+    await app.page.getByText('admin').first().waitFor()
+    expect(await backgroundLuminance(app.page, '.ant-layout')).toBeLessThan(0.2)
+    expect(await app.page.title()).toBe('首页 - 保种管理台')
+    await app.screenshot('03-home-dark')
+  })
+
+  it('switches to the light theme and keeps it after a reload', async () => {
+    await app.page.getByTestId('theme-switch').click()
+    await expect.poll(() => backgroundLuminance(app.page, '.ant-layout')).toBeGreaterThan(0.8)
+    await app.page.reload()
+    await app.page.getByRole('menuitem', { name: /首页/ }).waitFor()
+    expect(await backgroundLuminance(app.page, '.ant-layout')).toBeGreaterThan(0.8)
+    await app.screenshot('04-home-light')
+  })
+
+  it('shows the 404 page for an unknown route', async () => {
+    await app.goto('/no-such-page')
+    await app.page.getByText('抱歉，你访问的页面不存在。').waitFor()
+    await app.screenshot('05-not-found')
+    await app.page.getByRole('button', { name: '返回首页' }).click()
+    await app.page.getByRole('menuitem', { name: /首页/ }).waitFor()
+  })
+
+  it('logs out to the login page, and the old token is dead on the server', async () => {
+    const before = server.sql<{ n: number }>('select count(*) as n from sessions where revoked_at is null')[0]!.n
+    await logOut(app)
+    const after = server.sql<{ n: number }>('select count(*) as n from sessions where revoked_at is null')[0]!.n
+    expect(after).toBe(before - 1)
+    await app.goto('/')
+    await app.page.waitForURL(/#\/login/)
+    await app.screenshot('06-logged-out')
+  })
+
+  it('sends a user whose session expired to the login page', async () => {
+    await logIn(app, server, 'admin', server.adminPassword)
+    await app.page.getByRole('menuitem', { name: /首页/ }).waitFor()
+    // Seven days idle: age every session past the limit, as if the app had been closed for 8 days.
+    server.sql('update sessions set last_seen_at = last_seen_at - ?, expires_at = expires_at - ?', 8 * 86_400_000, 8 * 86_400_000)
+    await app.page.reload()
+    await app.page.waitForURL(/#\/login/)
+    await app.screenshot('07-expired')
+  })
+})
+
+describe.runIf(!browserAvailable())('logged in end to end (no browser)', () => {
+  it.skip(`needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium fonts-wqy-microhei) or E2E_ELECTRON=1`, () => {})
+})

@@ -1,0 +1,73 @@
+/**
+ * 更新日志 shows the bundled CHANGELOG.md with the current version's notes on top, and the 设置
+ * dialog (issue 7) shows main's refusal of a bad server address on the field. Screenshots 34–35.
+ */
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
+import { startApiServer, type RunningServer } from './harness/api-server'
+
+const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
+
+describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
+  let server: RunningServer
+  let app: OpenApp
+
+  beforeAll(async () => {
+    server = await startApiServer()
+    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    const { page } = app
+    await app.goto('/login')
+    await page.getByLabel('服务器地址').fill(server.url)
+    await page.getByLabel('用户名').fill('admin')
+    await page.getByLabel('密码').fill(server.adminPassword)
+    await page.getByRole('button', { name: '登录' }).click()
+    await page.waitForURL((url) => !url.hash.startsWith('#/login'))
+  })
+
+  afterAll(async () => {
+    await app?.close()
+    await server?.stop()
+  })
+
+  it("shows the current version's notes first, from the last menu entry", async () => {
+    const { page } = app
+    const items = page.locator('.ant-layout-sider .ant-menu-item')
+    await items.first().waitFor()
+    expect((await items.last().textContent())?.trim()).toBe('更新日志')
+    await items.last().click()
+    await page.waitForURL(/#\/changelog/)
+    expect(await page.title()).toBe('更新日志 - 保种管理台')
+    const cards = page.locator('[data-testid^="release-"]')
+    await cards.first().waitFor()
+    expect(await cards.first().getAttribute('data-testid')).toBe(`release-${version}`)
+    const current = page.getByTestId(`release-${version}`)
+    expect(await current.getByText('当前版本').count()).toBe(1)
+    expect(await current.locator('li').count()).toBeGreaterThan(0)
+    await app.screenshot('34-changelog')
+  })
+
+  it('opens 设置 from the user menu and keeps a refused address on the field', async () => {
+    const { page } = app
+    await page.getByTestId('user-menu').click()
+    await page.locator('.ant-dropdown').getByText('设置', { exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: '设置' })
+    await dialog.waitFor()
+    const address = dialog.getByLabel('服务器地址')
+    expect(await address.inputValue()).toBe(`${server.url}/api/v1`)
+    await address.fill('ftp://example.org')
+    await dialog.getByRole('button', { name: '保存' }).click()
+    await dialog.getByText('请输入 http:// 或 https:// 开头的地址').waitFor()
+    expect(await address.inputValue()).toBe('ftp://example.org')
+    await app.screenshot('35-settings')
+    await dialog.getByRole('button', { name: '取消' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    // Still logged in: nothing was saved.
+    expect(page.url()).toMatch(/#\/changelog/)
+  })
+})
+
+describe.runIf(!browserAvailable())('更新日志 (no browser)', () => {
+  it.skip(`needs Chromium at ${CHROMIUM_PATH} (apt-get install chromium fonts-wqy-microhei) or E2E_ELECTRON=1`, () => {})
+})

@@ -1,0 +1,87 @@
+/**
+ * Starts the real API server (server/src/index.ts under tsx, as `npm run server` does) in a child process,
+ * on a free port, with a fresh SQLite data directory and a known admin password.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+
+const root = resolve(import.meta.dirname, '../..')
+
+export interface RunningServer {
+  url: string
+  apiBase: string
+  dataDir: string
+  adminPassword: string
+  output: () => string
+  /** Direct access to the server's SQLite file (e.g. to age a session). */
+  sql<T = unknown>(statement: string, ...params: unknown[]): T[]
+  stop(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok))
+  const { port } = probe.address() as { port: number }
+  await new Promise<void>((ok) => probe.close(() => ok()))
+  return port
+}
+
+export async function startApiServer(): Promise<RunningServer> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), 'seeding-console-server-'))
+  const adminPassword = 'E2e-admin-pass-9'
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: 'warn' }
+  delete env.DATABASE_URL // the browser suite runs on the default SQLite store
+  // One process (`node --import tsx`), not tsx's launcher + child: the stop signal reaches the
+  // server itself, which shuts down gracefully, and no orphan is left behind.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    cwd: join(root, 'server'),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`)
+    try {
+      const answer = await fetch(`${url}/api/v1/health`)
+      if (answer.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not answer /health in 60 s:\n${output}`)
+    await new Promise((ok) => setTimeout(ok, 200))
+  }
+
+  return {
+    url,
+    apiBase: `${url}/api/v1`,
+    dataDir,
+    adminPassword,
+    output: () => output,
+    sql(statement, ...params) {
+      const db = new Database(join(dataDir, 'seeding.db'))
+      try {
+        const prepared = db.prepare(statement)
+        return (prepared.reader ? prepared.all(...params) : (prepared.run(...params), [])) as never
+      } finally {
+        db.close()
+      }
+    },
+    async stop() {
+      if (child.exitCode !== null) return
+      const exited = new Promise((ok) => child.once('exit', ok))
+      child.kill('SIGTERM')
+      await Promise.race([exited, new Promise((ok) => setTimeout(ok, 10_000))])
+      if (child.exitCode === null) child.kill('SIGKILL')
+    },
+  }
+}

@@ -1,0 +1,65 @@
+/** The renderer's walls, seen from inside the page: the CSP and the navigation limits. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserAvailable, openApp, useElectron, type OpenApp } from './harness/app'
+import { startApiServer, type RunningServer } from './harness/api-server'
+
+describe.skipIf(!browserAvailable())('security', () => {
+  let server: RunningServer
+  let app: OpenApp
+
+  beforeAll(async () => {
+    server = await startApiServer()
+    app = await openApp({ defaultServerAddress: server.apiBase })
+    await app.page.getByRole('button', { name: '登录' }).waitFor()
+  })
+  afterAll(async () => {
+    await app?.close()
+    await server?.stop()
+  })
+
+  it('does not run an inline script injected into the page (CSP)', async () => {
+    const violations = await app.page.evaluate(async () => {
+      const seen: string[] = []
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective))
+      const script = document.createElement('script')
+      script.textContent = 'window.__injected = true'
+      document.head.appendChild(script)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      return seen
+    })
+    expect(await app.page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined()
+    expect(violations.some((directive) => directive.startsWith('script-src'))).toBe(true)
+  })
+
+  it('does not load a script from another origin (CSP)', async () => {
+    const loaded = await app.page.evaluate(
+      () =>
+        new Promise<boolean>((resolve) => {
+          const script = document.createElement('script')
+          script.src = 'https://cdn.example.com/evil.js'
+          script.onload = () => resolve(true)
+          script.onerror = () => resolve(false)
+          document.head.appendChild(script)
+        }),
+    )
+    expect(loaded).toBe(false)
+  })
+
+  it('refuses to navigate to an outside URL and stays on the app', async () => {
+    const before = app.page.url()
+    await app.page.evaluate(() => {
+      window.location.href = 'https://example.com/phishing'
+    })
+    await app.page.waitForTimeout(500)
+    expect(new URL(app.page.url()).origin).toBe(new URL(before).origin)
+    await app.page.getByRole('button', { name: '登录' }).waitFor()
+    if (!useElectron) expect(app.mainLog).toContain('navigation refused: https://example.com/phishing')
+  })
+
+  it('refuses to open new windows', async () => {
+    await app.page.evaluate(() => void window.open('https://example.com/popup'))
+    await app.page.waitForTimeout(500)
+    expect(app.page.context().pages()).toHaveLength(1)
+    if (!useElectron) expect(app.mainLog.some((line) => line.startsWith('new window refused'))).toBe(true)
+  })
+})

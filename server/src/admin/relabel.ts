@@ -1,0 +1,57 @@
+/**
+ * Re-labelling after an admin change. The change itself queued what it affects in `derive_queue`
+ * (same transaction); this runs the derivation pass that applies it, the way the sync job does.
+ *
+ * - One pass at a time: the pass uses shared scratch tables, so it takes the sync lease (the
+ *   `sync_state` row the sync job takes). When a sync holds it, that sync or the next one applies
+ *   the queue — nothing is lost; the answer then shows the labels of the last pass.
+ * - In this process the calls are chained, so two admin actions at once derive one after the other.
+ * - The pass runs at the last sync time (`derived_at`), not the request's: "active" is judged against
+ *   the mirror's time (domain.md §2), and an admin action must not age peers out of the window.
+ * - A new rule version makes the pass full (derive() compares the version it last used).
+ *
+ * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for
+ * the next sync.
+ */
+import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
+import type { FastifyBaseLogger } from 'fastify'
+import type { AppDatabase } from '../db/database'
+import { int } from '../db/sql-fragments'
+import { derive } from '../derive'
+import { SYNC_LEASE_MS } from '../jobs/sync'
+
+export interface RelabelOutcome {
+  /** Whether this call ran a pass (false: a sync held the lease; it or the next applies the queue). */
+  ran: boolean
+}
+
+const chains = new WeakMap<AppDatabase, Promise<unknown>>()
+
+export function relabel(database: AppDatabase, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
+  const previous = chains.get(database) ?? Promise.resolve()
+  const run = previous
+    .catch(() => {})
+    .then(() => relabelOnce(database, now))
+    .catch((error: unknown) => {
+      log?.error({ err: error }, 'relabel after an admin change failed; the next sync applies it')
+      return { ran: false }
+    })
+  chains.set(database, run)
+  return run
+}
+
+async function relabelOnce(database: AppDatabase, now: number): Promise<RelabelOutcome> {
+  const { db } = database
+  const owner = `relabel-${randomBytes(6).toString('hex')}`
+  const claimed = await sql`update sync_state set lock_owner = ${owner}, lock_expires_at = ${int(now + SYNC_LEASE_MS)}
+    where id = 1 and (lock_owner is null or lock_expires_at < ${int(now)})`.execute(db)
+  if (Number(claimed.numAffectedRows ?? 0) !== 1) return { ran: false }
+  try {
+    const state = await db.selectFrom('sync_state').select('derived_at').where('id', '=', 1).executeTakeFirst()
+    await derive(database, { now: state?.derived_at ?? now })
+    return { ran: true }
+  } finally {
+    await db.updateTable('sync_state').set({ lock_owner: null, lock_expires_at: null }).where('id', '=', 1).where('lock_owner', '=', owner).execute()
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Builds the Fastify app: plugins, then routes (fastify/demo's order). The database is migrated
+ * and the first admin created before the app is returned, so a returned app is ready to serve.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { defaultLoginLimits, LoginLimiter, type LoginLimits } from './auth/login-limiter'
+import { defaultScryptParams, dummyVerify, type ScryptParams } from './auth/password'
+import { pruneSessions } from './auth/sessions'
+import type { Config } from './config'
+import { openDatabase, type AppDatabase } from './db/database'
+import { migrateToLatest } from './db/migrate'
+import { systemClock, type Clock } from './db/time'
+import { registerErrorHandlers } from './http/errors'
+import { registerJsonBodyParser } from './http/json-body'
+import { registerRoutes } from './routes'
+import type { AppServices } from './services'
+import { ensureInitialAdmin, initialAdminPasswordLine } from './users/initial-admin'
+import { productVersion } from './version'
+import { hashPassword, randomPassword } from './auth/password'
+import { prepareSeedingState } from './jobs/sync-state'
+import { SyncRunner } from './jobs/sync'
+import { bootstrapDemo } from './sources/demo'
+import { demoScales } from './sources/demo/scale'
+import { demoSource } from './sources/demo'
+import { idleSource } from './sources/source'
+import { createWageEstimates, type WageEstimates } from './wages/estimates'
+
+export interface BuildAppOptions {
+  config: Config
+  /** An open database the caller owns (tests). Without it the app opens `config.database` and closes it on `app.close()`. */
+  database?: AppDatabase
+  /** false (default) = no log; true = pino at `config.logLevel`; or Fastify logger options. */
+  logger?: boolean | Exclude<FastifyServerOptions['logger'], boolean | undefined>
+  /** Where the generated first-admin password is shown (default: stdout, outside the structured log). */
+  print?: (line: string) => void
+  clock?: Clock
+  scrypt?: ScryptParams
+  loginLimits?: LoginLimits
+  /** Check answers against the contract's output schemas (default: on unless NODE_ENV=production). */
+  checkOutput?: boolean
+  /** The routes to serve (default: all of `routes/`); tests pass their own. */
+  routes?: (app: FastifyInstance) => void
+  /** SOURCE=demo: generate the demo community when the mirror is empty (default true; API tests build their own data). */
+  seedDemo?: boolean
+  /** Run the sync every SYNC_INTERVAL seconds (default true; tests run syncs themselves). */
+  scheduleSync?: boolean
+  /** The wage engine's estimates (default: this month so far, src/wages/estimates.ts). */
+  wages?: WageEstimates
+}
+
+export const BODY_LIMIT = 1024 * 1024
+
+/** Never in the log: tokens (both directions), passwords, cookies. */
+const redact = {
+  paths: [
+    'req.headers["access-token"]',
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["access-token"]',
+    'headers["access-token"]',
+    'password',
+    '*.password',
+    '*.oldPassword',
+    '*.newPassword',
+    'token',
+  ],
+  censor: '[redacted]',
+}
+
+function loggerOption(options: BuildAppOptions): FastifyServerOptions['logger'] {
+  if (!options.logger) return false
+  if (options.logger === true) return { level: options.config.logLevel, redact }
+  return { redact, ...options.logger }
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options
+  const clock = options.clock ?? systemClock
+  const scrypt = options.scrypt ?? defaultScryptParams
+  const ownsDatabase = !options.database
+
+  const app = Fastify({
+    logger: loggerOption(options),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    // Time to receive a whole request (slow-client protection); not the handler's time.
+    requestTimeout: 30_000,
+    // Idle socket time-out, above the client's 180 s request time-out so long calls are not cut.
+    connectionTimeout: 190_000,
+    keepAliveTimeout: 65_000,
+    return503OnClosing: true,
+  })
+
+  let database: AppDatabase
+  try {
+    database =
+      options.database ??
+      (await openDatabase(config.database, { onBackgroundError: (error) => app.log.error({ err: error }, 'database connection error') }))
+  } catch (error) {
+    await app.close()
+    throw error
+  }
+
+  try {
+    const migrated = await migrateToLatest(database)
+    if (migrated.applied.length) app.log.info({ migrations: migrated.applied }, 'database migrated')
+
+    const admin = await ensureInitialAdmin(database, { password: config.adminPassword, scrypt, now: clock() })
+    if (admin.created) {
+      app.log.info('initial admin created')
+      // On purpose outside the structured log: shown once to whoever started the server.
+      const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`))
+      if (admin.generatedPassword) print(initialAdminPasswordLine(admin.generatedPassword))
+    }
+    await pruneSessions(database.db, clock())
+    await prepareSeedingState(database.db, { source: config.source, now: clock() })
+    if (config.source === 'demo' && options.seedDemo !== false) {
+      const scale = demoScales[config.demoSize]
+      const outcome = await bootstrapDemo(database, {
+        size: config.demoSize,
+        now: clock(),
+        // One hash for all members: scrypt per member would take minutes. Unknown unless DEMO_MEMBER_PASSWORD is set.
+        memberPasswordHash: await hashPassword(config.demoMemberPassword ?? randomPassword(24), scrypt),
+        adminPasswordHashes: await Promise.all(Array.from({ length: scale.extraAdmins }, () => hashPassword(randomPassword(24), scrypt))),
+        onStep: (step, ms) => app.log.debug({ step, ms }, 'demo data step'),
+      })
+      if (outcome) app.log.info({ ...outcome.counts, records: outcome.records, ms: outcome.ms }, 'demo community generated')
+    }
+    // Prepares the unknown-user hash now, so the first such login takes no longer than a real one.
+    await dummyVerify('', scrypt)
+
+    const wages = options.wages ?? createWageEstimates()
+    const source = config.source === 'demo' ? demoSource() : idleSource(config.source)
+    const sync = new SyncRunner({ database, source, wages, clock, log: app.log })
+    const services: AppServices = {
+      config,
+      database,
+      clock,
+      scrypt,
+      loginLimiter: new LoginLimiter(options.loginLimits ?? defaultLoginLimits, clock),
+      version: productVersion(),
+      checkOutput: options.checkOutput ?? process.env.NODE_ENV !== 'production',
+      sync,
+      wages,
+    }
+    app.decorate('services', services)
+    app.decorateRequest('auth', null)
+
+    // Answers carry tokens and personal data: no cache may keep them.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('cache-control', 'no-store')
+      return payload
+    })
+    registerJsonBodyParser(app)
+    registerErrorHandlers(app)
+    const routes = options.routes ?? registerRoutes
+    routes(app)
+
+    // One hook, so the order is certain: a running sync ends before the database closes.
+    app.addHook('onClose', async () => {
+      await sync.stop()
+      if (ownsDatabase) await database.close()
+    })
+    await app.ready()
+    if (options.scheduleSync !== false) sync.start(config.syncIntervalSec)
+    return app
+  } catch (error) {
+    await app.close().catch(() => {})
+    if (ownsDatabase) await database.close()
+    throw error
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Server configuration from environment variables. The variable names are part of the public
+ * contract (engineering.md §6). Every value is checked here, so a typo stops the server at start
+ * with a message naming the variable instead of failing later in a request.
+ */
+import { isAbsolute, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The `server/` folder; relative paths in the configuration are resolved against it. */
+export const serverRoot = fileURLToPath(new URL('..', import.meta.url))
+
+export const sourceKinds = ['demo', 'nexusphp', 'ingest'] as const
+export type SourceKind = (typeof sourceKinds)[number]
+
+/** Mirrors sources/demo/scale.ts (config stays free of imports from the rest of the server). */
+export const demoSizeNames = ['small', 'default', 'large'] as const
+export type DemoSizeName = (typeof demoSizeNames)[number]
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string }
+
+export interface Config {
+  port: number
+  host: string
+  /** Absolute path of the folder for the SQLite file, logs and exports. */
+  dataDir: string
+  database: DatabaseConfig
+  /** Password of `admin` when the database is created; unset → random, printed once. */
+  adminPassword: string | undefined
+  source: SourceKind
+  nexusphp: { databaseUrl: string | undefined; timezone: string | undefined }
+  syncIntervalSec: number
+  /** Demo source: size of the community generated at first start (DEMO_SIZE). */
+  demoSize: DemoSizeName
+  /**
+   * Demo source: password of the generated members (DEMO_MEMBER_PASSWORD). Unset (the default):
+   * no one knows it, so a demo left running on a network has no guessable accounts.
+   */
+  demoMemberPassword: string | undefined
+  ingestKeys: string[]
+  logLevel: LogLevel
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+type Env = Record<string, string | undefined>
+
+/** Empty strings count as unset: `PORT= npm run server` should mean "default", not "invalid". */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value ? value : undefined
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} 必须是 ${min} 到 ${max} 之间的整数，当前为 "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = read(env, name)
+  if (raw === undefined) return fallback
+  const value = raw.toLowerCase() as T
+  if (!values.includes(value)) throw new ConfigError(`${name} 只能是 ${values.join('、')} 之一，当前为 "${raw}"`)
+  return value
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url)
+}
+
+function isTimeZone(value: string): boolean {
+  if (/^[+-](0\d|1[0-4]):[0-5]\d$/.test(value)) return true
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Shortest ingest key we accept: a key is a shared secret, and a short one can be guessed. */
+export const MIN_INGEST_KEY_LENGTH = 16
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535)
+  const host = read(env, 'HOST') ?? '127.0.0.1'
+
+  const dataDirRaw = read(env, 'DATA_DIR')
+  const dataDir = dataDirRaw ? (isAbsolute(dataDirRaw) ? dataDirRaw : resolve(serverRoot, dataDirRaw)) : resolve(serverRoot, 'data')
+
+  const databaseUrl = read(env, 'DATABASE_URL')
+  let database: DatabaseConfig
+  if (databaseUrl === undefined) database = { kind: 'sqlite', file: resolve(dataDir, 'seeding.db') }
+  else if (isPostgresUrl(databaseUrl)) database = { kind: 'postgres', url: databaseUrl }
+  else throw new ConfigError('DATABASE_URL 只支持 postgres:// 或 postgresql:// 开头的地址（不设置则使用 DATA_DIR 中的 SQLite）')
+
+  // The password is taken as typed (no trim): leading or trailing spaces may be intended.
+  const adminPassword = env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : undefined
+  if (adminPassword !== undefined && adminPassword.length > 128) throw new ConfigError('ADMIN_PASSWORD 不能超过 128 个字符')
+
+  const source = oneOf(env, 'SOURCE', sourceKinds, 'demo')
+
+  const nexusUrl = read(env, 'NEXUSPHP_DATABASE_URL')
+  if (nexusUrl !== undefined && !/^(mysql|mariadb):\/\//i.test(nexusUrl)) {
+    throw new ConfigError('NEXUSPHP_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
+  }
+  if (source === 'nexusphp' && nexusUrl === undefined) throw new ConfigError('SOURCE=nexusphp 时必须设置 NEXUSPHP_DATABASE_URL')
+  const timezone = read(env, 'NEXUSPHP_TIMEZONE')
+  if (timezone !== undefined && !isTimeZone(timezone)) {
+    throw new ConfigError(`NEXUSPHP_TIMEZONE 必须是时区名（如 Asia/Shanghai）或偏移（如 +08:00），当前为 "${timezone}"`)
+  }
+
+  const syncIntervalSec = integer(env, 'SYNC_INTERVAL', 600, 1, 7 * 24 * 3600)
+  const demoSize = oneOf(env, 'DEMO_SIZE', demoSizeNames, 'default')
+  const demoMemberPassword = env.DEMO_MEMBER_PASSWORD ? env.DEMO_MEMBER_PASSWORD : undefined
+  if (demoMemberPassword !== undefined && demoMemberPassword.length > 128) throw new ConfigError('DEMO_MEMBER_PASSWORD 不能超过 128 个字符')
+
+  const ingestKeys = (read(env, 'INGEST_KEYS') ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean)
+  const shortKey = ingestKeys.find((key) => key.length < MIN_INGEST_KEY_LENGTH)
+  if (shortKey !== undefined) throw new ConfigError(`INGEST_KEYS 中的每个密钥至少 ${MIN_INGEST_KEY_LENGTH} 个字符`)
+  if (source === 'ingest' && ingestKeys.length === 0) throw new ConfigError('SOURCE=ingest 时必须设置 INGEST_KEYS')
+
+  const logLevel = oneOf(env, 'LOG_LEVEL', logLevels, 'info')
+
+  return {
+    port,
+    host,
+    dataDir,
+    database,
+    adminPassword,
+    source,
+    nexusphp: { databaseUrl: nexusUrl, timezone },
+    syncIntervalSec,
+    demoSize,
+    demoMemberPassword,
+    ingestKeys,
+    logLevel,
+  }
+}

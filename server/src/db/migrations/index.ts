@@ -1,0 +1,23 @@
+/**
+ * Every migration, in order. A static map (not a folder scan) so that it survives bundling.
+ * Add a file `NNNN_name.ts` and one line here; never edit a migration that has shipped.
+ */
+import type { Migration } from 'kysely/migration'
+import type { DialectName } from '../database'
+import m0001 from './0001_users_sessions'
+import m0002 from './0002_seeding_data'
+import m0004 from './0004_wages'
+import m0005 from './0005_torrent_record_counts'
+import m0006 from './0006_member_activity_index'
+import m0007 from './0007_torrent_activity_index'
+
+export function migrationsFor(dialect: DialectName): Record<string, Migration> {
+  return {
+    '0001_users_sessions': m0001(dialect),
+    '0002_seeding_data': m0002(dialect),
+    '0004_wages': m0004(dialect),
+    '0005_torrent_record_counts': m0005(dialect),
+    '0006_member_activity_index': m0006(dialect),
+    '0007_torrent_activity_index': m0007(dialect),
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * Kysely table types. Conventions shared by SQLite and PostgreSQL: times are integer epoch
+ * milliseconds (`bigint` on PostgreSQL, parsed back into numbers), booleans are 0/1, and ids are
+ * numbers. Conversion to the wire format (ISO-8601 strings) happens at the edge, never in SQL.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { AccountStatus, Role } from '@shared/enums'
+
+/** Epoch milliseconds. */
+export type EpochMs = number
+
+export interface UsersTable {
+  id: Generated<number>
+  username: string
+  /** `username` lower-cased: usernames are unique regardless of case. */
+  username_lower: string
+  password_hash: string
+  role: Role
+  status: AccountStatus
+  site_uid: number | null
+  remark: Generated<string>
+  created_at: EpochMs
+  admin_since: EpochMs | null
+  last_login_at: EpochMs | null
+  updated_at: EpochMs
+}
+
+export interface SessionsTable {
+  id: Generated<number>
+  user_id: number
+  /** sha256 hex of the token; the token itself is never stored. */
+  token_hash: string
+  created_at: EpochMs
+  last_seen_at: EpochMs
+  /** Idle deadline: last_seen_at + the idle time-out, moved forward when last_seen_at is. */
+  expires_at: EpochMs
+  revoked_at: EpochMs | null
+  ip: string
+  user_agent: string
+}
+
+export interface OperationLogTable {
+  id: Generated<number>
+  at: EpochMs
+  /** Null for actions of the system itself (e.g. the first-start admin). */
+  operator_id: number | null
+  operator_name: string
+  action: string
+  target_type: string
+  target_id: string | null
+  detail: string
+  ip: string
+}
+
+// ---- Mirror of the site (names as NexusPHP's; ids are the site's; 'yes'/'no' → 1/0) ----
+
+export interface SiteUsersTable {
+  id: number
+  username: string
+  class: Generated<number>
+  enabled: Generated<0 | 1>
+  status: Generated<string>
+  added: EpochMs
+  last_access: EpochMs | null
+}
+
+export interface SiteNamedTable {
+  id: number
+  name: string
+  sort_index: Generated<number>
+}
+
+export interface SiteTorrentsTable {
+  id: number
+  /** Lower-case hex of the 20-byte info hash. */
+  info_hash: string
+  name: string
+  size: number
+  category: number | null
+  team: number | null
+  added: EpochMs
+  seeders: Generated<number>
+  leechers: Generated<number>
+  times_completed: Generated<number>
+  /** Site uid of the uploader (0 = none). */
+  owner: Generated<number>
+  visible: Generated<0 | 1>
+  banned: Generated<0 | 1>
+}
+
+export interface SiteTorrentTagsTable {
+  id: number
+  torrent_id: number
+  tag_id: number
+}
+
+export interface SitePeersTable {
+  id: number
+  torrent: number
+  peer_id: string
+  ip: Generated<string>
+  port: Generated<number>
+  uploaded: Generated<number>
+  downloaded: Generated<number>
+  to_go: Generated<number>
+  seeder: Generated<0 | 1>
+  started: EpochMs
+  last_action: EpochMs
+  prev_action: EpochMs
+  connectable: Generated<0 | 1>
+  userid: number
+  agent: Generated<string>
+  finishedat: EpochMs | null
+}
+
+export interface SiteSnatchedTable {
+  id: number
+  torrentid: number
+  userid: number
+  ip: Generated<string>
+  port: Generated<number>
+  uploaded: Generated<number>
+  downloaded: Generated<number>
+  to_go: Generated<number>
+  /** Seconds. */
+  seedtime: Generated<number>
+  leechtime: Generated<number>
+  last_action: EpochMs
+  startdat: EpochMs
+  completedat: EpochMs | null
+  finished: Generated<0 | 1>
+}
+
+export interface SiteClaimsTable {
+  id: number
+  uid: number
+  torrent_id: number
+  snatched_id: number | null
+  seed_time_begin: Generated<number>
+  uploaded_begin: Generated<number>
+  last_settle_at: EpochMs | null
+  created_at: EpochMs
+  updated_at: EpochMs
+}
+
+// ---- System of record ----
+
+export interface AssignmentsTable {
+  id: Generated<number>
+  torrent_id: number
+  user_id: number
+  assigned_at: EpochMs
+  assigned_by: number | null
+}
+
+export interface SeedTypeOverridesTable {
+  torrent_id: number
+  seed_type: 1 | 2
+  set_at: EpochMs
+  set_by: number | null
+}
+
+export interface RuleVersionsTable {
+  version: number
+  /** JSON of the Rules without `version`. */
+  rules: string
+  created_at: EpochMs
+  created_by: number | null
+}
+
+// ---- Derived ----
+
+export interface SeedRecordsTable {
+  id: Generated<number>
+  user_id: number
+  torrent_id: number
+  status: number
+  seed_type: number
+  claim_state: number
+  assigned: number
+  seeding: number
+  size: number
+  uploaded: number
+  downloaded: number
+  seed_time_sec: number
+  /** 0 = never (sort keys are never NULL). */
+  last_action: EpochMs
+  assigned_at: EpochMs
+  claimed_at: EpochMs
+  derived_at: EpochMs
+}
+
+export interface TorrentLabelsTable {
+  torrent_id: number
+  seed_type: number
+  seed_type_source: 'rule' | 'manual'
+  completion: number
+  assigned: number
+  keepers: number
+  /** Seed records of the torrent (migration 0005). */
+  records: Generated<number>
+  owner: number
+  name: string
+  size: number
+  added: EpochMs
+  seeders: number
+  leechers: number
+  team: number | null
+  derived_at: EpochMs
+}
+
+export interface SeedRecordCountsTable {
+  /** 0 = the whole team. */
+  user_id: number
+  status: number
+  seed_type: number
+  claim_state: number
+  assigned: number
+  records: number
+  seeding: number
+  seeding_size: number
+  uploaded: number
+}
+
+export interface MemberSeedStatsTable {
+  user_id: number
+  records: number
+  seeding_count: number
+  seeding_size: number
+  assigned_count: number
+  uploaded: number
+}
+
+export interface CounterSnapshotsTable {
+  /** yyyymmdd in the rules' time zone. */
+  day: number
+  record_id: number
+  seed_time_sec: number
+  uploaded: number
+}
+
+export interface DailyMemberStatsTable {
+  user_id: number
+  day: number
+  seeding_count: number
+  seeding_size: number
+  uploaded: number
+}
+
+export interface DailyTeamStatsTable {
+  day: number
+  records: number
+  seeding_count: number
+  seeding_size: number
+  active_members: number
+}
+
+export interface StatsCacheTable {
+  key: string
+  payload: string
+  computed_at: EpochMs
+  data_version: number
+}
+
+export interface SyncStateTable {
+  id: number
+  source: string
+  lock_owner: string | null
+  lock_expires_at: EpochMs | null
+  last_started_at: EpochMs | null
+  last_finished_at: EpochMs | null
+  last_error: string | null
+  derived_at: EpochMs | null
+  derived_rules_version: number | null
+  last_snapshot_day: number | null
+  data_version: Generated<number>
+  rows: Generated<string>
+  source_state: Generated<string>
+}
+
+export interface DeriveQueueTable {
+  id: Generated<number>
+  user_id: number | null
+  torrent_id: number | null
+}
+
+export interface DeriveWorkTable {
+  user_id: number
+  torrent_id: number
+}
+
+export interface DeriveTorrentsTable {
+  torrent_id: number
+  records_affected: Generated<number>
+}
+
+export type DeriveBatchTable = Omit<SeedRecordsTable, 'id' | 'derived_at'>
+
+export interface DB {
+  users: UsersTable
+  sessions: SessionsTable
+  operation_log: OperationLogTable
+  site_users: SiteUsersTable
+  site_teams: SiteNamedTable
+  site_categories: SiteNamedTable
+  site_tags: SiteNamedTable
+  site_torrents: SiteTorrentsTable
+  site_torrent_tags: SiteTorrentTagsTable
+  site_peers: SitePeersTable
+  site_snatched: SiteSnatchedTable
+  site_claims: SiteClaimsTable
+  assignments: AssignmentsTable
+  seed_type_overrides: SeedTypeOverridesTable
+  rule_versions: RuleVersionsTable
+  seed_records: SeedRecordsTable
+  torrent_labels: TorrentLabelsTable
+  seed_record_counts: SeedRecordCountsTable
+  member_seed_stats: MemberSeedStatsTable
+  counter_snapshots: CounterSnapshotsTable
+  daily_member_stats: DailyMemberStatsTable
+  daily_team_stats: DailyTeamStatsTable
+  stats_cache: StatsCacheTable
+  sync_state: SyncStateTable
+  derive_queue: DeriveQueueTable
+  derive_work: DeriveWorkTable
+  derive_torrents: DeriveTorrentsTable
+  derive_batch: DeriveBatchTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type UserUpdate = Updateable<UsersTable>
+export type SessionRow = Selectable<SessionsTable>
+export type OperationLogRow = Selectable<OperationLogTable>

@@ -1,0 +1,40 @@
+/** What every step of one derivation pass shares: the connection, the sync time and the rules. */
+import type { Kysely } from 'kysely'
+import type { DialectName } from '../db/database'
+import type { DB } from '../db/schema'
+import { GIB, type Rules } from '../rules/rules'
+
+export interface PassContext {
+  db: Kysely<DB>
+  dialect: DialectName
+  /** The sync time: "active" is judged against it, never against the server clock (domain.md §2). */
+  now: number
+  /** Peers with last_action ≥ since are active. */
+  since: number
+  rules: Rules
+  minSizeBytes: number
+  /** Site ids of the rules' official teams and tags (rules name them; the mirror numbers them). */
+  officialTeamIds: number[]
+  officialTagIds: number[]
+}
+
+export async function passContext(db: Kysely<DB>, dialect: DialectName, now: number, rules: Rules): Promise<PassContext> {
+  const [teams, tags] = await Promise.all([
+    rules.officialTeams.length ? db.selectFrom('site_teams').select('id').where('name', 'in', rules.officialTeams).execute() : [],
+    rules.officialTags.length ? db.selectFrom('site_tags').select('id').where('name', 'in', rules.officialTags).execute() : [],
+  ])
+  return {
+    db,
+    dialect,
+    now,
+    since: activeSince(now, rules),
+    rules,
+    minSizeBytes: Math.ceil(rules.minSizeGiB * GIB),
+    officialTeamIds: teams.map((t) => t.id),
+    officialTagIds: tags.map((t) => t.id),
+  }
+}
+
+export function activeSince(now: number, rules: Pick<Rules, 'activeWindowMinutes'>): number {
+  return now - rules.activeWindowMinutes * 60_000
+}

@@ -1,0 +1,122 @@
+/**
+ * The one way to add an `/api/v1` route: `registerEndpoint(app, name, handler)`. The shared
+ * `endpoints` table gives method, path, access and schemas; this helper checks access (before
+ * looking at the payload: an anonymous caller learns nothing about valid input), validates the
+ * input with the Chinese formatter, runs the handler and wraps its result in the envelope.
+ */
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Kysely } from 'kysely'
+import { API_PREFIX, endpoints, TOKEN_HEADER, type Access, type EndpointName, type Endpoints } from '@shared/endpoints'
+import { formatZodError, parseWith, type z } from '@shared/validation'
+import { authenticate, type AuthUser } from '../auth/sessions'
+import type { DB } from '../db/schema'
+import { AppError, forbidden, notLoggedIn } from '../errors'
+import type { AppServices } from '../services'
+import { success } from './envelope'
+
+type Def<N extends EndpointName> = Endpoints[N]
+
+/** What a handler gets besides its input. `user` is present whenever the endpoint is not public. */
+export interface RequestContext<U extends AuthUser | null = AuthUser | null> {
+  user: U
+  sessionId: U extends AuthUser ? number : number | null
+  /** Client address (the socket's: the server does not trust proxy headers). */
+  ip: string
+  userAgent: string
+  /** The request's time (epoch ms), from the app clock: use it for every timestamp the request writes. */
+  now: number
+  db: Kysely<DB>
+  services: AppServices
+  log: FastifyBaseLogger
+  request: FastifyRequest
+  reply: FastifyReply
+}
+
+export type HandlerContext<N extends EndpointName> = RequestContext<Def<N>['access'] extends 'public' ? AuthUser | null : AuthUser>
+export type HandlerInput<N extends EndpointName> = z.output<Def<N>['input']>
+/** What goes on the wire as `data` (the client parses it with the output schema). */
+export type HandlerOutput<N extends EndpointName> = z.input<Def<N>['output']>
+export type EndpointHandler<N extends EndpointName> = (
+  input: HandlerInput<N>,
+  ctx: HandlerContext<N>,
+) => Promise<HandlerOutput<N>> | HandlerOutput<N>
+
+/** `/user/{id}` → `/api/v1/user/:id` */
+export function routeUrl(path: string): string {
+  return API_PREFIX + path.replace(/\{(\w+)\}/g, ':$1')
+}
+
+function readToken(request: FastifyRequest): string | undefined {
+  const value = request.headers[TOKEN_HEADER.toLowerCase()]
+  return typeof value === 'string' ? value.trim() : undefined
+}
+
+/** GET: the query string (+ path parameters); POST: the JSON body (+ path parameters). */
+function rawInput(request: FastifyRequest, method: 'GET' | 'POST'): unknown {
+  const params = (request.params ?? {}) as Record<string, string>
+  const hasParams = Object.keys(params).length > 0
+  if (method === 'GET') return { ...(request.query as Record<string, unknown>), ...params }
+  const body = request.body
+  if (!hasParams) return body
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, ...params } : body === undefined ? { ...params } : body
+}
+
+/**
+ * Another method on the same path (the seed's state-changing GETs also accept POST): the handler
+ * and access stay the contract's; `input` is the schema for that method's payload (a JSON body
+ * should not be coerced the way a query string is), and must produce the same output type.
+ */
+export interface EndpointAlias<N extends EndpointName> {
+  method: 'GET' | 'POST'
+  input: z.ZodType<HandlerInput<N>>
+}
+
+export function registerEndpoint<N extends EndpointName>(app: FastifyInstance, name: N, handler: EndpointHandler<N>, alias?: EndpointAlias<N>): void {
+  const contract = endpoints[name] as Def<N>
+  const endpoint = alias ? { ...contract, method: alias.method, input: alias.input } : contract
+  const { services } = app
+  const access = endpoint.access as Access
+  const guarded = access !== 'public'
+
+  app.route({
+    method: endpoint.method,
+    url: routeUrl(endpoint.path),
+    // onRequest runs before the body is read: unauthenticated callers cost no parsing, and get 401
+    // whatever they sent (malformed JSON included).
+    onRequest: guarded
+      ? async (request) => {
+          const auth = await authenticate(services.database.db, readToken(request), services.clock())
+          if (!auth) throw notLoggedIn()
+          if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
+          request.auth = auth
+        }
+      : undefined,
+    handler: async (request, reply) => {
+      const parsed = parseWith(endpoint.input, rawInput(request, endpoint.method))
+      if (!parsed.ok) throw new AppError(400, parsed.msg)
+
+      const ctx: RequestContext = {
+        user: request.auth?.user ?? null,
+        sessionId: request.auth?.sessionId ?? null,
+        ip: request.ip,
+        userAgent: String(request.headers['user-agent'] ?? ''),
+        now: services.clock(),
+        db: services.database.db,
+        services,
+        log: request.log,
+        request,
+        reply,
+      }
+      const data = await handler(parsed.data as HandlerInput<N>, ctx as HandlerContext<N>)
+
+      if (services.checkOutput) {
+        const checked = endpoint.output.safeParse(data)
+        if (!checked.success) {
+          request.log.error({ endpoint: name, problem: formatZodError(checked.error) }, 'answer does not match the contract')
+          throw new Error(`answer of ${name} does not match its output schema`)
+        }
+      }
+      return reply.code(200).send(success(data ?? null))
+    },
+  })
+}

@@ -1,0 +1,95 @@
+/**
+ * Wage endpoints (api.md "wages.*", domain.md §4). The engine is src/wages; here: access rules
+ * (members see only their own records), input shapes and the export download.
+ */
+import type { FastifyInstance } from 'fastify'
+import { endpoints, TOKEN_HEADER } from '@shared/endpoints'
+import { parseWith } from '@shared/validation'
+import { authenticate } from '../auth/sessions'
+import { AppError, forbidden, notFound, notLoggedIn } from '../errors'
+import { registerEndpoint, routeUrl } from '../http/endpoint'
+import { currentRules } from '../rules/rules'
+import { computeAndSave, payWages, previewWages } from '../wages/engine'
+import { contentDisposition, contentTypes, wagesCsv, wagesXlsx } from '../wages/export'
+import { exportRows, rankPage, wageDetail, wagePage, wageRecord, wageStats } from '../wages/queries'
+
+export const DEFAULT_STATS_MONTHS = 12
+
+export function wageRoutes(app: FastifyInstance): void {
+  // POST /wages/rank — everyone sees the whole rank of a month (default: the last computed one).
+  registerEndpoint(app, 'wages.rank', (input, ctx) => rankPage(ctx.db, input))
+
+  // POST /wages/page — members: their own records whatever userId says.
+  registerEndpoint(app, 'wages.page', (input, ctx) =>
+    wagePage(ctx.db, ctx.services.database.dialect, { ...input, userId: ctx.user.role === 'admin' ? input.userId : ctx.user.id }),
+  )
+
+  // GET /wages/{id} — with items; a member asking for someone else's record gets 403.
+  registerEndpoint(app, 'wages.detail', async (input, ctx) => {
+    const record = await wageRecord(ctx.db, input.id)
+    if (!record) {
+      if (ctx.user.role !== 'admin') throw forbidden()
+      throw notFound('工资记录不存在')
+    }
+    if (ctx.user.role !== 'admin' && record.userId !== ctx.user.id) throw forbidden()
+    return wageDetail(ctx.db, record)
+  })
+
+  // POST /wages/preview — nothing saved.
+  registerEndpoint(app, 'wages.preview', (input, ctx) => previewWages(ctx.db, input.period, ctx.now, input.userId))
+
+  // POST /wages/compute — one transaction; paid records kept.
+  registerEndpoint(app, 'wages.compute', (input, ctx) =>
+    computeAndSave(ctx.db, ctx.services.database.dialect, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip }),
+  )
+
+  // POST /wages/pay — each record once; unknown ids → 404 and nothing paid.
+  registerEndpoint(app, 'wages.pay', async (input, ctx) => {
+    const outcome = await payWages(ctx.db, { ids: input.ids, now: ctx.now, operator: ctx.user, ip: ctx.ip })
+    if (outcome.missing.length) throw notFound(`工资记录不存在：${outcome.missing.slice(0, 20).join(', ')}`)
+    return { paid: outcome.paid, alreadyPaid: outcome.alreadyPaid }
+  })
+
+  // GET /wages/stats
+  registerEndpoint(app, 'wages.stats', (input, ctx) => wageStats(ctx.db, input?.months ?? DEFAULT_STATS_MONTHS))
+
+  registerExport(app)
+}
+
+/**
+ * GET /wages/export — a download (`download: true` in the contract): the answer is the file bytes
+ * with Content-Disposition, not an envelope; errors are still envelopes (thrown AppErrors go
+ * through the app's error handler). Same access check as every admin endpoint.
+ */
+function registerExport(app: FastifyInstance): void {
+  const endpoint = endpoints['wages.export']
+  const { services } = app
+  app.route({
+    method: endpoint.method,
+    url: routeUrl(endpoint.path),
+    onRequest: async (request) => {
+      const header = request.headers[TOKEN_HEADER.toLowerCase()]
+      const auth = await authenticate(services.database.db, typeof header === 'string' ? header.trim() : undefined, services.clock())
+      if (!auth) throw notLoggedIn()
+      if (auth.user.role !== 'admin') throw forbidden()
+      request.auth = auth
+    },
+    handler: async (request, reply) => {
+      const parsed = parseWith(endpoint.input, request.query)
+      if (!parsed.ok) throw new AppError(400, parsed.msg)
+      const { period, format } = parsed.data
+      const db = services.database.db
+      const records = await exportRows(db, period)
+      if (records.length === 0) throw notFound(`${period} 还没有生成工资`)
+      const { timezone } = await currentRules(db)
+      const body = format === 'xlsx' ? await wagesXlsx(period, records, timezone) : wagesCsv(records, timezone)
+      return reply
+        .code(200)
+        .header('content-type', contentTypes[format])
+        .header('content-disposition', contentDisposition(period, format))
+        .header('cache-control', 'no-store')
+        .send(body)
+    },
+  })
+}
+

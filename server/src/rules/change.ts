@@ -1,0 +1,45 @@
+/**
+ * POST /config/rules: a new rule version, logged with what changed, then a full re-labelling
+ * (derive() sees the new version and judges every torrent and record).
+ */
+import type { AuthUser } from '../auth/sessions'
+import { fieldLabels } from '@shared/validation'
+import type { RequestContext } from '../http/endpoint'
+import { OperationAction, recordOperation } from '../operation-log/record'
+import { AdminLock, lockFor } from '../admin/lock'
+import { relabel } from '../admin/relabel'
+import { currentRules, saveRules, type RuleBody, type Rules } from './rules'
+
+type Ctx = RequestContext<AuthUser>
+
+const MAX_DETAIL = 4000
+
+function show(value: unknown): string {
+  if (Array.isArray(value)) return value.length ? value.join('、') : '空'
+  return String(value)
+}
+
+/** `目标保种人数：3 → 4；官方制作组：空 → CedarHD` (field order of the body). */
+export function describeRuleChange(before: RuleBody, after: RuleBody): string {
+  const changes: string[] = []
+  for (const key of Object.keys(after) as (keyof RuleBody)[]) {
+    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue
+    changes.push(`${fieldLabels[key] ?? key}：${show(before[key])} → ${show(after[key])}`)
+  }
+  return changes.length ? changes.join('；') : '无变化'
+}
+
+export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
+  const saved = await ctx.db.transaction().execute(async (trx) => {
+    await lockFor(trx, ctx.services.database.dialect, AdminLock.rules)
+    const before = await currentRules(trx)
+    const next = await saveRules(trx, body, ctx.now, ctx.user.id)
+    const { version: _v, ...beforeBody } = before
+    let detail = `版本 ${before.version} → ${next.version}：${describeRuleChange(beforeBody, body)}`
+    if (detail.length > MAX_DETAIL) detail = `${detail.slice(0, MAX_DETAIL - 1)}…`
+    await recordOperation(trx, { operator: ctx.user, action: OperationAction.SaveRules, targetType: 'rules', targetId: next.version, detail, ip: ctx.ip }, ctx.now)
+    return next
+  })
+  await relabel(ctx.services.database, ctx.now, ctx.log)
+  return saved
+}

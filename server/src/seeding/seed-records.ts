@@ -1,0 +1,147 @@
+/**
+ * page-seed (POST /user/page-seed): seed records with filters, a whitelisted sort and an exact
+ * total, at millions of rows.
+ *
+ * - The page: a deferred join. The inner query finds only the page's ids — `order by <sort>, id
+ *   limit … offset …` walks the sort's covering index (see migration 0002), so even page 5,000
+ *   skips its offset inside the index — and only those ids are joined to records, members and torrents.
+ * - The total: a sum over the count cube when the filters are the enumerable ones (any mix of
+ *   member, status, seed type, claim state, assignment label); for a torrent name alone, the sum
+ *   of the matching torrents' record counts; otherwise an exact count, cached per data version.
+ */
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { SeedRecord } from '@shared/entities'
+import type { DialectName } from '../db/database'
+import type { DB } from '../db/schema'
+import { toIso } from '../db/time'
+import type { CountCache } from '../paging/count-cache'
+import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, torrentIdsNamed } from '../paging/name-search'
+import { deferredOrder, offsetOf, sortOf } from '../paging/order'
+
+export interface SeedRecordQuery {
+  page: number
+  pageSize: number
+  orderBy?: string
+  userId?: number
+  torrentId?: number
+  status?: number
+  seedType?: number
+  claimState?: number
+  assigned?: number
+  torrentName?: string
+}
+
+const sortColumns = {
+  uploaded: sql`r.uploaded`,
+  downloaded: sql`r.downloaded`,
+  seedTimeSec: sql`r.seed_time_sec`,
+  lastAction: sql`r.last_action`,
+  assignedAt: sql`r.assigned_at`,
+  size: sql`r.size`,
+  status: sql`r.status`,
+}
+
+/** Without an orderBy: the most recent activity first. */
+const defaultSort = { field: 'lastAction', direction: 'DESC' } as const
+
+/**
+ * `match` (when the name was looked up): a narrow match filters by its id list; a broad one tests
+ * an expression of the torrent id, which keeps the planner off the torrent index (see nameMatch).
+ */
+function conditions(dialect: DialectName, q: SeedRecordQuery, match: NameMatch | undefined, broadName: boolean): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = []
+  if (q.userId !== undefined) parts.push(sql`r.user_id = ${q.userId}`)
+  if (q.torrentId !== undefined) parts.push(sql`r.torrent_id = ${q.torrentId}`)
+  if (q.status !== undefined) parts.push(sql`r.status = ${q.status}`)
+  if (q.seedType !== undefined) parts.push(sql`r.seed_type = ${q.seedType}`)
+  if (q.claimState !== undefined) parts.push(sql`r.claim_state = ${q.claimState}`)
+  if (q.assigned !== undefined) parts.push(sql`r.assigned = ${q.assigned}`)
+  if (q.torrentName !== undefined) {
+    // Broad: an expression, not the column, so neither planner reads the match through the torrent index.
+    const column = broadName ? (dialect === 'sqlite' ? sql`+r.torrent_id` : sql`(r.torrent_id + 0)`) : sql`r.torrent_id`
+    parts.push(match?.ids ? inIdList(dialect, column, match.ids) : sql`${column} in (${torrentIdsNamed(dialect, q.torrentName)})`)
+  }
+  return parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``
+}
+
+interface Row {
+  id: number
+  user_id: number
+  username: string | null
+  torrent_id: number
+  torrent_name: string | null
+  size: number
+  seed_type: number
+  status: number
+  claim_state: number
+  assigned: number
+  uploaded: number
+  downloaded: number
+  seed_time_sec: number
+  last_action: number
+  assigned_at: number
+}
+
+export async function pageSeedRecords(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  counts: CountCache,
+  q: SeedRecordQuery,
+): Promise<{ list: SeedRecord[]; total: number }> {
+  const text = q.torrentName
+  const match = text === undefined ? undefined : await counts.get<NameMatch>(db, JSON.stringify(['name', text]), () => nameMatch(db, dialect, text))
+  const broadName = match !== undefined && q.torrentId === undefined && match.torrents > BROAD_NAME_MATCH
+  const where = conditions(dialect, q, match, broadName)
+  const sort = sortOf(q.orderBy, sortColumns, defaultSort)
+  const order = deferredOrder(sort, sql`r.id`)
+  const { rows } = await sql<Row>`select r.id, r.user_id, u.username, r.torrent_id, t.name as torrent_name, r.size, r.seed_type, r.status,
+      r.claim_state, r.assigned, r.uploaded, r.downloaded, r.seed_time_sec, r.last_action, r.assigned_at
+    from (select r.id, ${order.key} from seed_records r ${where} ${order.inner} limit ${q.pageSize} offset ${offsetOf(q.page, q.pageSize)}) p
+      join seed_records r on r.id = p.id
+      left join users u on u.id = r.user_id
+      left join site_torrents t on t.id = r.torrent_id
+    ${order.outer}`.execute(db)
+
+  // Counting always goes through the torrent index: it reads only the matching records.
+  const nameOnly = match !== undefined && [q.userId, q.torrentId, q.status, q.seedType, q.claimState, q.assigned].every((v) => v === undefined)
+  const total = nameOnly ? match.records : await totalOf(db, counts, q, broadName ? conditions(dialect, q, match, false) : where)
+  return {
+    list: rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      username: r.username ?? '',
+      torrentId: r.torrent_id,
+      // The mirror keeps the site's torrent ids: ours and the site's are the same number.
+      siteTorrentId: r.torrent_id,
+      torrentName: r.torrent_name ?? '',
+      size: Number(r.size),
+      seedType: r.seed_type as SeedRecord['seedType'],
+      status: r.status as SeedRecord['status'],
+      claimState: r.claim_state as SeedRecord['claimState'],
+      assigned: r.assigned as SeedRecord['assigned'],
+      uploaded: Number(r.uploaded),
+      downloaded: Number(r.downloaded),
+      seedTimeSec: Number(r.seed_time_sec),
+      lastAction: r.last_action ? toIso(Number(r.last_action)) : null,
+      assignedAt: r.assigned_at ? toIso(Number(r.assigned_at)) : null,
+    })),
+    total,
+  }
+}
+
+async function totalOf(db: Kysely<DB>, counts: CountCache, q: SeedRecordQuery, where: RawBuilder<unknown>): Promise<number> {
+  if (q.torrentId === undefined && q.torrentName === undefined) {
+    const parts: RawBuilder<unknown>[] = [sql`user_id = ${q.userId ?? 0}`]
+    if (q.status !== undefined) parts.push(sql`status = ${q.status}`)
+    if (q.seedType !== undefined) parts.push(sql`seed_type = ${q.seedType}`)
+    if (q.claimState !== undefined) parts.push(sql`claim_state = ${q.claimState}`)
+    if (q.assigned !== undefined) parts.push(sql`assigned = ${q.assigned}`)
+    const { rows } = await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where ${sql.join(parts, sql` and `)}`.execute(db)
+    return Number(rows[0]?.n ?? 0)
+  }
+  const key = JSON.stringify(['seed', q.userId, q.torrentId, q.status, q.seedType, q.claimState, q.assigned, q.torrentName])
+  return counts.get(db, key, async () => {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from seed_records r ${where}`.execute(db)
+    return Number(rows[0].n)
+  })
+}

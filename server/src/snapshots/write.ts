@@ -1,0 +1,64 @@
+/** Writes the day's counter snapshot and applies the retention policy (see ./policy.ts). */
+import { type Kysely, sql } from 'kysely'
+import type { AppDatabase } from '../db/database'
+import type { DB } from '../db/schema'
+import { yieldToEventLoop } from '../db/sql-fragments'
+import { addDays, localDay } from '../domain/local-day'
+import { ROLLING_SNAPSHOT_DAYS } from './policy'
+import { snapshotDays } from './read'
+
+// One statement per ~50,000 records: on SQLite each blocks the event loop while it runs.
+const RECORDS_PER_STATEMENT = 50_000
+
+export interface SnapshotOutcome {
+  day: number
+  /** False when the day had its snapshot already. */
+  written: boolean
+  pruned: number[]
+}
+
+/**
+ * Takes the snapshot of `now`'s local day unless it exists (the first sync of a day takes it, the
+ * others skip). Call after the derivation, so the counters are the sync's.
+ */
+export async function takeDailySnapshot(database: AppDatabase, options: { now: number; timeZone: string }): Promise<SnapshotOutcome> {
+  const { db } = database
+  const day = localDay(options.now, options.timeZone)
+  const state = await db.selectFrom('sync_state').select('last_snapshot_day').where('id', '=', 1).executeTakeFirst()
+  if (state?.last_snapshot_day != null && state.last_snapshot_day >= day) return { day, written: false, pruned: [] }
+  await copyRecordCounters(db, day)
+  await db.updateTable('sync_state').set({ last_snapshot_day: day }).where('id', '=', 1).execute()
+  const pruned = await pruneSnapshots(db, day)
+  return { day, written: true, pruned }
+}
+
+/** Copies every record's counters into `day`, one id range per statement. Idempotent. */
+export async function copyRecordCounters(db: Kysely<DB>, day: number, counters = sql`r.seed_time_sec, r.uploaded`): Promise<void> {
+  const bounds = await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db)
+  const lo = Number(bounds.rows[0]?.lo ?? 0)
+  const hi = Number(bounds.rows[0]?.hi ?? -1)
+  for (let start = lo; start <= hi; start += RECORDS_PER_STATEMENT) {
+    await sql`insert into counter_snapshots (day, record_id, seed_time_sec, uploaded)
+      select ${day}, r.id, ${counters} from seed_records r where r.id between ${start} and ${start + RECORDS_PER_STATEMENT - 1}
+      on conflict do nothing`.execute(db)
+    await yieldToEventLoop()
+  }
+}
+
+/** Deletes days older than the rolling window unless they are the first snapshot day of their month. */
+export async function pruneSnapshots(db: Kysely<DB>, today: number): Promise<number[]> {
+  const cutoff = addDays(today, -ROLLING_SNAPSHOT_DAYS)
+  const days = await snapshotDays(db)
+  const firstOfMonth = new Set<number>()
+  const seenMonths = new Set<number>()
+  for (const day of days) {
+    const month = Math.floor(day / 100)
+    if (!seenMonths.has(month)) {
+      seenMonths.add(month)
+      firstOfMonth.add(day)
+    }
+  }
+  const doomed = days.filter((day) => day < cutoff && !firstOfMonth.has(day))
+  for (const day of doomed) await db.deleteFrom('counter_snapshots').where('day', '=', day).execute()
+  return doomed
+}

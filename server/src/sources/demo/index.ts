@@ -1,0 +1,122 @@
+/**
+ * The demo source (SOURCE=demo): a generated community on first start (`bootstrapDemo`) that lives
+ * on with every sync (`demoSource`). The same seed and clock give the same community.
+ */
+import { sql } from 'kysely'
+import type { AppDatabase } from '../../db/database'
+import { refreshPlannerStats, withDeferredIndexes } from '../../db/bulk'
+import { derive, type DeriveOutcome } from '../../derive'
+import { localDay } from '../../domain/local-day'
+import { readSourceState, writeSourceState } from '../../jobs/sync-state'
+import { currentRules, defaultRuleBody } from '../../rules/rules'
+import { takeDailySnapshot } from '../../snapshots/write'
+import { recordDailyStats } from '../../stats/daily'
+import type { Source } from '../source'
+import { advanceDemo, type DemoState } from './advance'
+import { demoOfficialTeams, generateCommunity, officialDemoTags, type GeneratedCounts } from './generate'
+import { synthesiseHistory } from './history'
+import { demoScales, type DemoScale, type DemoSize } from './scale'
+
+export const DEFAULT_DEMO_SEED = 'seeding-console-demo'
+
+export interface DemoBootstrapOptions {
+  size: DemoSize | DemoScale
+  seed?: string
+  now: number
+  memberPasswordHash: string
+  /** One per extra admin of the scale. */
+  adminPasswordHashes: string[]
+  /** Synthesise months of history (default true). */
+  history?: boolean
+  onStep?: (step: string, ms: number) => void
+}
+
+export interface DemoBootstrapOutcome {
+  counts: GeneratedCounts
+  derive: DeriveOutcome
+  records: number
+  ms: number
+}
+
+/** Tables the first derivation fills: their secondary indexes are built after it. */
+const derivedTables = ['seed_records', 'torrent_labels']
+const plannerTables = ['site_torrents', 'site_peers', 'site_snatched', 'site_claims', 'assignments', 'seed_records', 'torrent_labels', 'users']
+
+/** Generates the community when the mirror is empty; returns null (and does nothing) otherwise. */
+export async function bootstrapDemo(database: AppDatabase, options: DemoBootstrapOptions): Promise<DemoBootstrapOutcome | null> {
+  const { db } = database
+  if (await db.selectFrom('site_torrents').select('id').limit(1).executeTakeFirst()) return null
+  const started = performance.now()
+  let mark = started
+  const step = (name: string) => {
+    const t = performance.now()
+    options.onStep?.(name, Math.round(t - mark))
+    mark = t
+  }
+  const scale = typeof options.size === 'string' ? demoScales[options.size] : options.size
+  const seed = options.seed ?? DEFAULT_DEMO_SEED
+
+  // The demo's release groups and tag are what makes a torrent official: rule version 1 says so,
+  // unless an admin has already saved rules of their own.
+  const rules = await currentRules(db)
+  if (rules.version <= 1 && rules.officialTeams.length === 0 && rules.officialTags.length === 0) {
+    const body = { ...defaultRuleBody, ...withoutVersion(rules), officialTeams: demoOfficialTeams, officialTags: officialDemoTags }
+    await db.updateTable('rule_versions').set({ rules: JSON.stringify(body) }).where('version', '=', 1).execute()
+  }
+  const current = await currentRules(db)
+
+  const counts = await generateCommunity(database, {
+    scale,
+    seed,
+    now: options.now,
+    memberPasswordHash: options.memberPasswordHash,
+    adminPasswordHashes: options.adminPasswordHashes,
+    activeWindowMinutes: current.activeWindowMinutes,
+  })
+  step('generate')
+  await refreshPlannerStats(database, ['site_torrents', 'site_peers', 'site_snatched', 'site_claims', 'assignments', 'users'])
+  const derived = await withDeferredIndexes(database, derivedTables, ['seed_records_user_torrent_key', 'seed_records_torrent_activity_idx'], () =>
+    derive(database, { now: options.now, full: true }),
+  )
+  step('derive')
+  await refreshPlannerStats(database, plannerTables)
+  step('analyze')
+
+  if (options.history !== false) {
+    await synthesiseHistory(database, { now: options.now, timeZone: current.timezone, days: scale.historyDays, seed })
+  }
+  await takeDailySnapshot(database, { now: options.now, timeZone: current.timezone })
+  await recordDailyStats(db, localDay(options.now, current.timezone))
+  step('history')
+
+  const state: DemoState = { seed, size: typeof options.size === 'string' ? options.size : 'custom', syncs: 0, lastAdvanceAt: options.now }
+  await writeSourceState(db, state)
+  await db.updateTable('sync_state').set({ last_finished_at: options.now, last_started_at: options.now }).where('id', '=', 1).execute()
+  const records = Number((await sql<{ n: number }>`select count(*) as n from seed_records`.execute(db)).rows[0].n)
+  return { counts, derive: derived, records, ms: Math.round(performance.now() - started) }
+}
+
+function withoutVersion<T extends { version: number }>(rules: T): Omit<T, 'version'> {
+  const { version: _version, ...rest } = rules
+  return rest
+}
+
+/** Each sync advances the community from the last sync's time to `now`. */
+export function demoSource(): Source {
+  return {
+    kind: 'demo',
+    async sync({ database, now, rules }) {
+      const stored = await readSourceState<DemoState>(database.db)
+      // A database the demo did not generate (or one generated before this state existed): start the clock now.
+      const state: DemoState = {
+        seed: stored.seed ?? DEFAULT_DEMO_SEED,
+        size: stored.size ?? 'default',
+        syncs: stored.syncs ?? 0,
+        lastAdvanceAt: stored.lastAdvanceAt ?? now,
+      }
+      const outcome = await advanceDemo(database, state, { now, activeWindowMinutes: rules.activeWindowMinutes })
+      await writeSourceState(database.db, outcome.state)
+      return outcome.rows
+    },
+  }
+}

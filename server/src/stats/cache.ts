@@ -1,0 +1,35 @@
+/**
+ * The statistics cache (one row per key in `stats_cache`): statistics.all answers from it, the
+ * sync refreshes it after every derivation, statistics.refresh recomputes it on demand.
+ */
+import type { Kysely } from 'kysely'
+import { allSeedingStatsSchema, type AllSeedingStats } from '@shared/entities'
+import type { DB } from '../db/schema'
+import { dataVersion } from '../jobs/sync-state'
+import { currentRules } from '../rules/rules'
+import type { WageEstimates } from '../wages/estimates'
+import { computeAllStats } from './all'
+
+const ALL_KEY = 'all-seeding'
+
+export async function refreshAllStats(db: Kysely<DB>, options: { now: number; wages: WageEstimates }): Promise<AllSeedingStats> {
+  const version = await dataVersion(db)
+  const stats = await computeAllStats(db, { now: options.now, rules: await currentRules(db), wages: options.wages })
+  const row = { payload: JSON.stringify(stats), computed_at: options.now, data_version: version }
+  await db
+    .insertInto('stats_cache')
+    .values({ key: ALL_KEY, ...row })
+    .onConflict((oc) => oc.column('key').doUpdateSet(row))
+    .execute()
+  return stats
+}
+
+/** The cached figures (with the time they were computed), computed now when there are none yet. */
+export async function cachedAllStats(db: Kysely<DB>, options: { now: number; wages: WageEstimates }): Promise<AllSeedingStats> {
+  const row = await db.selectFrom('stats_cache').select('payload').where('key', '=', ALL_KEY).executeTakeFirst()
+  if (row) {
+    const parsed = allSeedingStatsSchema.safeParse(JSON.parse(row.payload))
+    if (parsed.success) return parsed.data
+  }
+  return refreshAllStats(db, options)
+}

@@ -1,0 +1,31 @@
+/**
+ * Daily aggregates for the charts: per member (seeding count and size, total uploaded) and for the
+ * whole team. Today's row is rewritten by every sync, so a past day keeps its last sync's figures.
+ * They come from member_seed_stats and the count cube, not from the records: a few thousand rows.
+ */
+import { type Kysely, sql } from 'kysely'
+import type { DB } from '../db/schema'
+import { addDays } from '../domain/local-day'
+
+/** Daily rows older than this many days are deleted (the API serves at most 365). */
+export const DAILY_RETENTION_DAYS = 400
+
+export async function recordDailyStats(db: Kysely<DB>, day: number): Promise<void> {
+  await sql`insert into daily_member_stats (user_id, day, seeding_count, seeding_size, uploaded)
+    select user_id, ${day}, seeding_count, seeding_size, uploaded from member_seed_stats where true
+    on conflict (user_id, day) do update set seeding_count = excluded.seeding_count, seeding_size = excluded.seeding_size,
+      uploaded = excluded.uploaded`.execute(db)
+  await sql`insert into daily_team_stats (day, records, seeding_count, seeding_size, active_members)
+    select ${day},
+      coalesce((select sum(records) from seed_record_counts where user_id = 0), 0),
+      coalesce((select sum(seeding) from seed_record_counts where user_id = 0), 0),
+      coalesce((select sum(seeding_size) from seed_record_counts where user_id = 0), 0),
+      (select count(*) from member_seed_stats m join users u on u.id = m.user_id
+        where m.seeding_count > 0 and u.role = 'normal' and u.status = 2)
+    where true
+    on conflict (day) do update set records = excluded.records, seeding_count = excluded.seeding_count,
+      seeding_size = excluded.seeding_size, active_members = excluded.active_members`.execute(db)
+  const cutoff = addDays(day, -DAILY_RETENTION_DAYS)
+  await db.deleteFrom('daily_member_stats').where('day', '<', cutoff).execute()
+  await db.deleteFrom('daily_team_stats').where('day', '<', cutoff).execute()
+}

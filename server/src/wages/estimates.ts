@@ -1,0 +1,181 @@
+/**
+ * This month's estimated wages for the statistics (dashboard total and top of the rank, each
+ * member's estimate and rank) and the status-5 flags (domain.md §2 rule 3, §4 minimums).
+ *
+ * The estimate is the running month so far: the period's start snapshot → the live counters of
+ * the last sync, through the same engine as `compute`. One judgement differs on purpose: the
+ * qualification standards (standardSeedHours, standardUploadedTimes) are scaled to the share of
+ * the month that has passed — "on pace" — otherwise every member would be unqualified (and every
+ * claimed record 无工资) for the first ~12 days of each month. The minimums are not scaled.
+ *
+ * Results are kept in `wage_estimates` (one row per member) and recomputed when the month, the
+ * rule version or the derived data changed, at most every `minRefreshMs` for data changes: one
+ * pass reads every claimed/assigned official record, so it must not run per dashboard request.
+ * Members whose below-minimum flag flips are queued for the derivation, so their claimed seeding
+ * records turn status 5 (or back) on the next sync.
+ *
+ * `pendingWageEstimates` (all empty) stays for tests that do not want the engine.
+ */
+import type { Kysely } from 'kysely'
+import type { WageRankEntry } from '@shared/entities'
+import type { DB } from '../db/schema'
+import { queueMembers } from '../derive/queue'
+import { AppError } from '../errors'
+import { dataVersion } from '../jobs/sync-state'
+import { currentRules } from '../rules/rules'
+import { runWages } from './engine'
+import { periodBounds, periodOf } from './period'
+import { byName } from './queries'
+import { wageDb } from './tables'
+
+export interface WageEstimates {
+  /** This month's rank so far, best first, at most `limit` entries. */
+  top(db: Kysely<DB>, limit: number, now: number): Promise<WageRankEntry[]>
+  /** Sum of this month's estimated wages of all members. */
+  total(db: Kysely<DB>, now: number): Promise<number>
+  /** One member's estimate and rank this month (rank null: not ranked). */
+  forMember(db: Kysely<DB>, userId: number, now: number): Promise<{ amount: number; rank: number | null }>
+}
+
+export const pendingWageEstimates: WageEstimates = {
+  top: async () => [],
+  total: async () => 0,
+  forMember: async () => ({ amount: 0, rank: null }),
+}
+
+const META_KEY = 'wage-estimates'
+/** Default: data changes refresh the estimates at most every 10 minutes (rule and month changes at once). */
+export const ESTIMATE_MIN_REFRESH_MS = 10 * 60_000
+
+interface Meta {
+  period: string
+  ruleVersion: number
+  dataVersion: number
+  total: number
+}
+
+export interface EngineWageEstimates extends WageEstimates {
+  /** Recomputes now if stale (or always with `force`); returns the period the rows are for. */
+  refresh(db: Kysely<DB>, now: number, force?: boolean): Promise<void>
+}
+
+/** Sum with cents kept exact. */
+const sum2 = (values: number[]) => Math.round(values.reduce((s, v) => s + Math.round(v * 100), 0)) / 100
+
+export function createWageEstimates(options: { minRefreshMs?: number } = {}): EngineWageEstimates {
+  const minRefreshMs = options.minRefreshMs ?? ESTIMATE_MIN_REFRESH_MS
+  let running: Promise<void> | null = null
+
+  async function readMeta(db: Kysely<DB>): Promise<{ meta: Meta; computedAt: number } | null> {
+    const row = await db.selectFrom('stats_cache').select(['payload', 'computed_at']).where('key', '=', META_KEY).executeTakeFirst()
+    if (!row) return null
+    try {
+      return { meta: JSON.parse(row.payload) as Meta, computedAt: Number(row.computed_at) }
+    } catch {
+      return null
+    }
+  }
+
+  async function recompute(db: Kysely<DB>, now: number): Promise<void> {
+    const rules = await currentRules(db)
+    const version = await dataVersion(db)
+    const period = periodOf(now, rules.timezone)
+    const bounds = periodBounds(period, rules.timezone)
+    const pace = Math.min(1, Math.max(0, (now - bounds.startMs) / (bounds.endMs - bounds.startMs)))
+    const body = { ...rules, standardSeedHours: rules.standardSeedHours * pace, standardUploadedTimes: rules.standardUploadedTimes * pace }
+    let members: { userId: number; username: string; amount: number; torrentCount: number; totalSize: number; belowMinimum: boolean }[] = []
+    try {
+      members = (await runWages(db, period, { rules, body })).members
+    } catch (error) {
+      // No snapshot of this month yet (first sync of the month still to come): nothing to estimate.
+      if (!(error instanceof AppError && error.code === 409)) throw error
+    }
+    const ranked = members.filter((m) => m.amount > 0).sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
+    const rankOf = new Map(ranked.map((m, i) => [m.userId, i + 1]))
+    const meta: Meta = { period, ruleVersion: rules.version, dataVersion: version, total: sum2(members.map((m) => m.amount)) }
+
+    await db.transaction().execute(async (trx) => {
+      const w = wageDb(trx)
+      const before = new Set((await w.selectFrom('wage_estimates').select('user_id').where('below_minimum', '=', 1).execute()).map((r) => r.user_id))
+      const after = new Set(members.filter((m) => m.belowMinimum).map((m) => m.userId))
+      const flipped = [...new Set([...before, ...after])].filter((id) => before.has(id) !== after.has(id))
+      await w.deleteFrom('wage_estimates').execute()
+      for (let i = 0; i < members.length; i += 500) {
+        await w
+          .insertInto('wage_estimates')
+          .values(
+            members.slice(i, i + 500).map((m) => ({
+              user_id: m.userId,
+              period,
+              amount: m.amount,
+              torrent_count: m.torrentCount,
+              total_size: m.totalSize,
+              below_minimum: m.belowMinimum ? 1 : 0,
+              rank: rankOf.get(m.userId) ?? null,
+            })),
+          )
+          .execute()
+      }
+      // The derivation re-judges these members: their claimed seeding records turn 5 or back.
+      if (flipped.length) await queueMembers(trx, flipped)
+      const row = { payload: JSON.stringify(meta), computed_at: now, data_version: version }
+      await trx
+        .insertInto('stats_cache')
+        .values({ key: META_KEY, ...row })
+        .onConflict((oc) => oc.column('key').doUpdateSet(row))
+        .execute()
+    })
+  }
+
+  async function stale(db: Kysely<DB>, now: number): Promise<boolean> {
+    const [state, rules, version] = await Promise.all([readMeta(db), currentRules(db), dataVersion(db)])
+    return !(
+      state &&
+      state.meta.period === periodOf(now, rules.timezone) &&
+      state.meta.ruleVersion === rules.version &&
+      (state.meta.dataVersion === version || now - state.computedAt < minRefreshMs)
+    )
+  }
+
+  /** Single flight: concurrent callers (top and total of one refresh, dashboards) share one check and pass. */
+  function refresh(db: Kysely<DB>, now: number, force = false): Promise<void> {
+    if (running) return running
+    running = (async () => {
+      if (force || (await stale(db, now))) await recompute(db, now)
+    })().finally(() => (running = null))
+    return running
+  }
+
+  return {
+    refresh,
+    async top(db, limit, now) {
+      await refresh(db, now)
+      const rows = await wageDb(db)
+        .selectFrom('wage_estimates as e')
+        .innerJoin('users as u', 'u.id', 'e.user_id')
+        .select(['e.user_id', 'u.username', 'e.period', 'e.amount', 'e.torrent_count', 'e.total_size', 'e.rank'])
+        .where('e.rank', 'is not', null)
+        .orderBy('e.rank')
+        .limit(limit)
+        .execute()
+      return rows.map((r) => ({
+        rank: Number(r.rank),
+        userId: r.user_id,
+        username: r.username,
+        period: r.period,
+        amount: Number(r.amount),
+        torrentCount: Number(r.torrent_count),
+        totalSize: Number(r.total_size),
+      }))
+    },
+    async total(db, now) {
+      await refresh(db, now)
+      return (await readMeta(db))?.meta.total ?? 0
+    },
+    async forMember(db, userId, now) {
+      await refresh(db, now)
+      const row = await wageDb(db).selectFrom('wage_estimates').select(['amount', 'rank']).where('user_id', '=', userId).executeTakeFirst()
+      return row ? { amount: Number(row.amount), rank: row.rank === null ? null : Number(row.rank) } : { amount: 0, rank: null }
+    },
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The period's wage list as a file: xlsx through exceljs (a maintained spreadsheet library: real
+ * Office Open XML, numbers as numbers), CSV by hand — RFC 4180 quoting of every field, CRLF, and a
+ * UTF-8 BOM so that Excel shows the Chinese headers and names instead of mojibake.
+ */
+import ExcelJS from 'exceljs'
+import type { WageRecord } from '@shared/entities'
+import { GIB } from '../rules/rules'
+
+export const exportHeaders = ['排名', '保种员', '月份', '工资', '达标种子数', '达标体积（GiB）', '做种时长（小时）', '发放状态', '发放时间', '发放人', '规则版本', '计算时间'] as const
+
+const gib = (bytes: number) => Math.round((bytes / GIB) * 100) / 100
+
+/** Local time text in the rules' zone, e.g. "2026-02-03 10:00:00". */
+function localTime(iso: string | null, timeZone: string): string {
+  if (!iso) return ''
+  return new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso))
+}
+
+export function exportRow(rank: number, r: WageRecord, timeZone: string): (string | number)[] {
+  return [
+    rank,
+    r.username,
+    r.period,
+    r.amount,
+    r.torrentCount,
+    gib(r.totalSize),
+    r.seedHours,
+    r.payment === 1 ? '已发放' : '未发放',
+    localTime(r.paidAt, timeZone),
+    r.paidBy ?? '',
+    r.ruleVersion,
+    localTime(r.computedAt, timeZone),
+  ]
+}
+
+export async function wagesXlsx(period: string, records: readonly WageRecord[], timeZone: string): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook()
+  workbook.creator = '保种管理台'
+  const sheet = workbook.addWorksheet(`工资 ${period}`, { views: [{ state: 'frozen', ySplit: 1 }] })
+  sheet.addRow([...exportHeaders]).font = { bold: true }
+  records.forEach((r, i) => sheet.addRow(exportRow(i + 1, r, timeZone)))
+  const widths = [6, 18, 9, 12, 11, 14, 15, 9, 20, 12, 9, 20]
+  widths.forEach((w, i) => (sheet.getColumn(i + 1).width = w))
+  sheet.getColumn(4).numFmt = '#,##0.00'
+  sheet.getColumn(6).numFmt = '#,##0.00'
+  sheet.getColumn(7).numFmt = '#,##0.00'
+  return Buffer.from(await workbook.xlsx.writeBuffer())
+}
+
+const BOM = '\uFEFF'
+
+function csvField(value: string | number): string {
+  const text = String(value)
+  // Every text field is quoted (a name may hold commas, quotes or line breaks); a leading = + - @
+  // is prefixed with ' so that Excel does not run it as a formula (CSV injection).
+  if (typeof value === 'number') return text
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
+  return `"${safe.replace(/"/g, '""')}"`
+}
+
+export function wagesCsv(records: readonly WageRecord[], timeZone: string): Buffer {
+  const lines = [exportHeaders.map(csvField).join(',')]
+  records.forEach((r, i) => lines.push(exportRow(i + 1, r, timeZone).map(csvField).join(',')))
+  return Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8')
+}
+
+/** `Content-Disposition` with an ASCII fallback name and the Chinese one (RFC 6266 / 5987). */
+export function contentDisposition(period: string, format: 'xlsx' | 'csv'): string {
+  return `attachment; filename="wages-${period}.${format}"; filename*=UTF-8''${encodeURIComponent(`工资-${period}.${format}`)}`
+}
+
+export const contentTypes = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: 'text/csv; charset=utf-8',
+} as const

@@ -1,0 +1,207 @@
+/**
+ * The wage computation of domain.md §4, pure: rules and a period's per-record gains in,
+ * per-member results with per-torrent items out. No database, no clock.
+ *
+ * It streams: records arrive grouped by torrent (`addTorrent`), so keeper ranks — which compare
+ * the members on one torrent — are settled per torrent and the per-torrent items can be written
+ * out at once; only one small accumulator per member is kept until `finish`. Memory stays flat
+ * however many seed records a month has.
+ */
+import { GIB, type RuleBody } from '../rules/rules'
+
+const WEEK_MS = 7 * 24 * 3600 * 1000
+
+/** One member × official-or-not torrent tie in the period (claimed or assigned). */
+export interface WageInput {
+  userId: number
+  torrentId: number
+  torrentName: string
+  /** Bytes. */
+  size: number
+  /** Seed type by the rule version used (manual override included). */
+  official: boolean
+  /** Epoch ms the torrent was added to the site. */
+  addedAt: number
+  /** Seeders of the torrent at the period's end. */
+  seeders: number
+  /** Epoch ms the member claimed (or was assigned) the torrent: orders the keepers. */
+  claimedAt: number | null
+  /** Seed time gained in the period, seconds. */
+  seedTimeGainSec: number
+  /** Bytes uploaded in the period. */
+  uploadedGain: number
+}
+
+export interface WageMember {
+  userId: number
+  /** Account status: 0 封禁, 1 已删除, 2 正常. */
+  status: 0 | 1 | 2
+}
+
+export interface WageItemResult {
+  userId: number
+  torrentId: number
+  torrentName: string
+  size: number
+  seeders: number
+  seedHours: number
+  uploaded: number
+  /** 1 = first qualified keeper by claim time; 0 when not qualified. */
+  keeperRank: number
+  value: number
+  qualified: boolean
+  reason: string | null
+}
+
+export interface MemberWage {
+  userId: number
+  amount: number
+  /** Qualified torrents and their total size (bytes). */
+  torrentCount: number
+  totalSize: number
+  /** Seed hours over the qualified torrents, summed. */
+  seedHours: number
+  /** Σ v of the qualified torrents (NexusPHP's A). */
+  sumValue: number
+  /** True when the member fell below minQualifiedCount / minQualifiedSizeGiB (amount 0, records → status 5). */
+  belowMinimum: boolean
+}
+
+export const round2 = (n: number): number => Math.round((n + Number.EPSILON) * 100) / 100
+const round4 = (n: number): number => Math.round((n + Number.EPSILON) * 10_000) / 10_000
+const hours = (sec: number): number => sec / 3600
+const fmt = (n: number): string => String(round2(n))
+
+/** Why a record does not earn, or null when it qualifies (domain.md §4 "qualified"). */
+export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
+  if (member.status === 0) return '账号封禁'
+  if (member.status === 1) return '账号已删除'
+  if (!input.official) return '非官种'
+  if (input.size < rules.minSizeGiB * GIB) return `体积不足（${fmt(input.size / GIB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
+  const seedHours = hours(input.seedTimeGainSec)
+  const uploadedTimes = input.size > 0 ? input.uploadedGain / input.size : 0
+  if (seedHours < rules.standardSeedHours && uploadedTimes < rules.standardUploadedTimes) {
+    return `做种时长不足（${fmt(seedHours)} 小时 < ${fmt(rules.standardSeedHours)} 小时），上传量也不足（${fmt(uploadedTimes)} 倍 < ${fmt(rules.standardUploadedTimes)} 倍体积）`
+  }
+  return null
+}
+
+/**
+ * NexusPHP's seeding value of one qualified torrent:
+ * v = (1 − 10^(−w / t0)) × S × (1 + √2 × 10^(−(N − 1) / (n0 − 1))) × f
+ */
+export function torrentValue(
+  args: { weeks: number; sizeGiB: number; seeders: number; keeperRank: number },
+  rules: Pick<RuleBody, 't0Weeks' | 'n0' | 'keeperRankFactors'>,
+): number {
+  const factors = rules.keeperRankFactors
+  const f = factors[Math.min(Math.max(args.keeperRank, 1), factors.length) - 1]!
+  const age = 1 - 10 ** (-Math.max(args.weeks, 0) / rules.t0Weeks)
+  // A torrent counts at least its keeper as a seeder: N < 1 would only mean stale tracker data.
+  const n = Math.max(args.seeders, 1)
+  const scarcity = 1 + Math.SQRT2 * 10 ** (-(n - 1) / (rules.n0 - 1))
+  return age * args.sizeGiB * scarcity * f
+}
+
+/** perHour = b0 × (2/π) × atan(A / l) + perSeeding × min(count, maxSeeding); amount = multiplier × perHour × avgSeedHours. */
+export function memberAmount(args: { sumValue: number; qualifiedCount: number; avgSeedHours: number }, rules: RuleBody): number {
+  const perHour = rules.b0 * (2 / Math.PI) * Math.atan(args.sumValue / rules.l) + rules.perSeeding * Math.min(args.qualifiedCount, rules.maxSeeding)
+  return round2(rules.multiplier * perHour * args.avgSeedHours)
+}
+
+interface Accumulator {
+  sumValue: number
+  count: number
+  size: number
+  seedHours: number
+}
+
+export interface WageCalculator {
+  /** All records of ONE torrent in the period; returns their items. */
+  addTorrent(records: readonly WageInput[]): WageItemResult[]
+  /** Per-member results, one per member seen or listed, in userId order. */
+  finish(): MemberWage[]
+}
+
+/**
+ * @param members every member that can earn this period (others' records are "账号已删除").
+ * @param periodEnd epoch ms of the period's end: the torrents' age is measured there.
+ */
+export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<number, WageMember>, periodEnd: number): WageCalculator {
+  const totals = new Map<number, Accumulator>()
+  const seen = new Set<number>()
+  const accumulator = (userId: number) => {
+    let acc = totals.get(userId)
+    if (!acc) totals.set(userId, (acc = { sumValue: 0, count: 0, size: 0, seedHours: 0 }))
+    return acc
+  }
+
+  return {
+    addTorrent(records) {
+      const judged = records.map((record) => {
+        seen.add(record.userId)
+        const member = members.get(record.userId) ?? { userId: record.userId, status: 1 as const }
+        return { record, reason: disqualification(record, member, rules) }
+      })
+      // Keeper rank: order among this torrent's qualified keepers by claim time (ties: lower user id).
+      const ranked = judged
+        .filter((j) => j.reason === null)
+        .sort((a, b) => (a.record.claimedAt ?? Infinity) - (b.record.claimedAt ?? Infinity) || a.record.userId - b.record.userId)
+      const rankOf = new Map(ranked.map((j, index) => [j.record.userId, index + 1]))
+
+      return judged.map(({ record, reason }) => {
+        const seedHours = hours(record.seedTimeGainSec)
+        const keeperRank = rankOf.get(record.userId) ?? 0
+        let value = 0
+        if (reason === null) {
+          value = torrentValue({ weeks: (periodEnd - record.addedAt) / WEEK_MS, sizeGiB: record.size / GIB, seeders: record.seeders, keeperRank }, rules)
+          const acc = accumulator(record.userId)
+          acc.sumValue += value
+          acc.count += 1
+          acc.size += record.size
+          acc.seedHours += seedHours
+        }
+        return {
+          userId: record.userId,
+          torrentId: record.torrentId,
+          torrentName: record.torrentName,
+          size: record.size,
+          seeders: record.seeders,
+          seedHours: round2(seedHours),
+          uploaded: record.uploadedGain,
+          keeperRank,
+          value: round4(value),
+          qualified: reason === null,
+          reason,
+        }
+      })
+    },
+
+    finish() {
+      const userIds = [...new Set([...members.keys(), ...seen])].sort((a, b) => a - b)
+      return userIds.map((userId) => {
+        const acc = totals.get(userId) ?? { sumValue: 0, count: 0, size: 0, seedHours: 0 }
+        const belowMinimum = acc.count < rules.minQualifiedCount || acc.size < rules.minQualifiedSizeGiB * GIB || acc.count === 0
+        const amount = belowMinimum ? 0 : memberAmount({ sumValue: acc.sumValue, qualifiedCount: acc.count, avgSeedHours: acc.seedHours / acc.count }, rules)
+        return {
+          userId,
+          amount,
+          torrentCount: acc.count,
+          totalSize: acc.size,
+          seedHours: round2(acc.seedHours),
+          sumValue: round4(acc.sumValue),
+          belowMinimum,
+        }
+      })
+    },
+  }
+}
+
+/** Convenience for small sets (tests, one member's explanation): groups by torrent, then computes. */
+export function computeWages(rules: RuleBody, members: readonly WageMember[], records: readonly WageInput[], periodEnd: number) {
+  const calculator = createWageCalculator(rules, new Map(members.map((m) => [m.userId, m])), periodEnd)
+  const byTorrent = new Map<number, WageInput[]>()
+  for (const record of records) byTorrent.set(record.torrentId, [...(byTorrent.get(record.torrentId) ?? []), record])
+  const items = [...byTorrent.keys()].sort((a, b) => a - b).flatMap((torrentId) => calculator.addTorrent(byTorrent.get(torrentId)!))
+  return { members: calculator.finish(), items }
+}

@@ -1,0 +1,35 @@
+/** Wage periods: calendar months (YYYY-MM) in the rules' time zone (domain.md §4). */
+import { dayStart, localDay } from '../domain/local-day'
+
+export interface PeriodBounds {
+  period: string
+  /** yyyymmdd of the 1st of the month and of the next month. */
+  startDay: number
+  nextStartDay: number
+  /** Epoch ms of local midnight starting the month, and the next month. */
+  startMs: number
+  endMs: number
+}
+
+export function periodBounds(period: string, timeZone: string): PeriodBounds {
+  const match = /^(\d{4})-(\d{2})$/.exec(period)
+  if (!match) throw new Error(`bad period ${period}`)
+  const year = Number(match[1])
+  const month = Number(match[2])
+  const startDay = year * 10000 + month * 100 + 1
+  const nextStartDay = month === 12 ? (year + 1) * 10000 + 101 : year * 10000 + (month + 1) * 100 + 1
+  return { period, startDay, nextStartDay, startMs: dayStart(startDay, timeZone), endMs: dayStart(nextStartDay, timeZone) }
+}
+
+/** The month `ms` falls in, in `timeZone`. */
+export function periodOf(ms: number, timeZone: string): string {
+  const day = localDay(ms, timeZone)
+  return `${Math.floor(day / 10000)}-${String(Math.floor(day / 100) % 100).padStart(2, '0')}`
+}
+
+/** The period `n` months before `period` (n may be negative). */
+export function shiftPeriod(period: string, n: number): string {
+  const [y, m] = period.split('-').map(Number)
+  const index = y * 12 + (m - 1) - n
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`
+}

@@ -1,0 +1,92 @@
+/** The IPC handlers as the renderer meets them: payloads validated, contract endpoints only. */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { electronMock } from '../test/electron-seam'
+import { startServer, type RunningServer } from '../../../server/src/server'
+
+vi.mock('electron', () => electronMock())
+
+const { default: Store } = await import('electron-store')
+const { createApiClient } = await import('../api-client')
+const { createSettingsStore } = await import('../settings-store')
+const { createIpcHandlers } = await import('./handlers')
+
+const password = 'Handlers-test-pass-1'
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startServer({ port: 0, adminPassword: password, scrypt: { N: 1024, r: 8, p: 1 } })
+})
+afterAll(() => server?.close())
+
+function makeHandlers(name: string) {
+  const settings = createSettingsStore({
+    backend: new Store({ name }),
+    sealer: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
+    defaultServerAddress: server.apiBase,
+  })
+  const client = createApiClient({ baseUrl: settings.apiBase, tokens: settings })
+  return { settings, handlers: createIpcHandlers({ client, settings }) }
+}
+
+describe('IPC handlers', () => {
+  it('log in through api:call and keep the token in main only', async () => {
+    const { handlers, settings } = makeHandlers('handlers-login')
+    const login = await handlers['api:call']({ endpoint: 'user.login', input: { username: 'admin', password } })
+    expect(login.ok).toBe(true)
+    expect(settings.getToken()).toBeTruthy()
+    expect(await handlers['api:call']({ endpoint: 'user.loginInfo' })).toMatchObject({ ok: true, data: { username: 'admin' } })
+    // The settings the renderer can read hold no token.
+    expect(JSON.stringify(await handlers['settings:get']())).not.toContain(settings.getToken()!)
+  })
+
+  it.each([
+    [null, '请求'],
+    [{}, '请输入接口'],
+    [{ endpoint: 'user.delete-everything' }, '接口'],
+    [{ endpoint: '__proto__' }, '接口'],
+    [{ endpoint: 42 }, '接口'],
+  ])('refuse the payload %j with 400', async (payload, text) => {
+    const { handlers } = makeHandlers('handlers-bad')
+    const result = await handlers['api:call'](payload as never)
+    expect(result).toMatchObject({ ok: false, code: 400 })
+    if (!result.ok) expect(result.msg).toContain(text)
+  })
+
+  it('refuse bad input of a contract endpoint without calling the server', async () => {
+    const { handlers } = makeHandlers('handlers-input')
+    expect(await handlers['api:call']({ endpoint: 'user.login', input: { username: 'x'.repeat(10_000), password: 'p' } })).toMatchObject({
+      ok: false,
+      code: 400,
+      msg: expect.stringMatching(/^用户名：/),
+    })
+  })
+
+  it('change settings and report bad ones in Chinese', async () => {
+    const { handlers } = makeHandlers('handlers-settings')
+    expect(await handlers['settings:set']({ navTheme: 'light' })).toMatchObject({ ok: true, data: { navTheme: 'light' } })
+    expect(await handlers['settings:get']()).toMatchObject({ navTheme: 'light', serverAddress: server.apiBase })
+    expect(await handlers['settings:set']({ serverAddress: 'javascript:alert(1)' })).toMatchObject({ ok: false, code: 400, msg: expect.stringContaining('服务器地址') })
+  })
+})
+
+describe('switching servers', () => {
+  it('ends the session on the previous server, not only locally', async () => {
+    const { handlers, settings } = makeHandlers('handlers-switch')
+    await handlers['api:call']({ endpoint: 'user.login', input: { username: 'admin', password } })
+    const oldToken = settings.getToken()!
+    expect(await handlers['settings:set']({ serverAddress: 'http://127.0.0.1:9' })).toMatchObject({ ok: true })
+    expect(settings.getToken()).toBeNull()
+    // The old server refuses the old token once the revocation has landed.
+    const probe = createApiClient({ baseUrl: () => server.apiBase, tokens: { getToken: () => oldToken, setToken: () => {}, clearToken: () => {} } })
+    await expect.poll(async () => (await probe.call('user.loginInfo')).ok).toBe(false)
+  })
+
+  it('keeps the session when the address is refused', async () => {
+    const { handlers, settings } = makeHandlers('handlers-switch-bad')
+    await handlers['api:call']({ endpoint: 'user.login', input: { username: 'admin', password } })
+    const token = settings.getToken()
+    expect((await handlers['settings:set']({ serverAddress: 'ftp://x' })).ok).toBe(false)
+    expect(settings.getToken()).toBe(token)
+    expect((await handlers['api:call']({ endpoint: 'user.loginInfo' })).ok).toBe(true)
+  })
+})

@@ -1,0 +1,41 @@
+/**
+ * The main-process log file (userData/logs/main.log via electron-log, rotated at 1 MiB with one
+ * archive kept). Secrets never reach it: every message passes through `redactSecrets` first.
+ */
+
+const secretPatterns: [RegExp, string][] = [
+  [/(access-token["']?\s*[:=]\s*["']?)[^\s"',;}]+/gi, '$1[已隐藏]'],
+  [/("?(?:token|password|oldPassword|newPassword)"?\s*[:=]\s*)"[^"]*"/gi, '$1"[已隐藏]"'],
+  [/((?:token|password)=)[^\s&]+/gi, '$1[已隐藏]'],
+]
+
+/** Removes tokens and passwords from a log line, whatever shape they were written in. */
+export function redactSecrets(text: string): string {
+  return secretPatterns.reduce((line, [pattern, replacement]) => line.replace(pattern, replacement), text)
+}
+
+/** The part of electron-log's logger the app configures. */
+export interface ConfigurableLog {
+  transports: { file: { level: string | false; maxSize: number }; console: { level: string | false } }
+  hooks: { push(hook: <M extends { data: unknown[] }>(message: M) => M): unknown }
+}
+
+export function configureLogFile(log: ConfigurableLog, options: { dev: boolean }): void {
+  log.transports.file.level = 'info'
+  log.transports.file.maxSize = 1024 * 1024
+  log.transports.console.level = options.dev ? 'debug' : false
+  log.hooks.push((message) => ({
+    ...message,
+    data: message.data.map((item) =>
+      typeof item === 'string' ? redactSecrets(item) : item instanceof Error ? redactSecrets(item.stack ?? item.message) : redactSecrets(safeJson(item)),
+    ),
+  }))
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  } catch {
+    return String(value)
+  }
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it, vi } from 'vitest'
+import { electronMock, xorSealer } from './test/electron-seam'
+
+vi.mock('electron', () => electronMock())
+
+const { default: Store } = await import('electron-store')
+const { createSettingsStore } = await import('./settings-store')
+
+let counter = 0
+function makeStore(sealer = xorSealer(), name = `settings-${counter++}`) {
+  const backend = new Store({ name })
+  return { backend, store: createSettingsStore({ backend, sealer, defaultServerAddress: 'http://10.0.0.1:8080/api/v1' }) }
+}
+
+describe('settings store', () => {
+  it('starts from the build default and the dark theme', () => {
+    const { store } = makeStore()
+    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark' })
+  })
+
+  it('normalises the server address to the API base and keeps the theme', () => {
+    const { store } = makeStore()
+    expect(store.setSettings({ serverAddress: ' http://pt.example:9000/ ', navTheme: 'light' })).toEqual({
+      ok: true,
+      data: { serverAddress: 'http://pt.example:9000/api/v1', navTheme: 'light' },
+    })
+    expect(store.apiBase()).toBe('http://pt.example:9000/api/v1')
+  })
+
+  it('survives a restart (a new store over the same file)', () => {
+    makeStore(xorSealer(), 'restart').store.setSettings({ navTheme: 'light' })
+    makeStore(xorSealer(), 'restart').store.setToken('kept')
+    const again = makeStore(xorSealer(), 'restart').store
+    expect(again.getSettings().navTheme).toBe('light')
+    expect(again.getToken()).toBe('kept')
+  })
+
+  it.each([
+    [{ serverAddress: 'ftp://host' }, '服务器地址'],
+    [{ serverAddress: 'not a url' }, '服务器地址'],
+    [{ serverAddress: 'http://user:pw@host' }, '服务器地址'],
+    [{ navTheme: 'pink' }, '主题'],
+    [{ token: 'x' }, ''],
+    ['nonsense', ''],
+  ])('refuses %j with a Chinese message and changes nothing', (patch, field) => {
+    const { store } = makeStore()
+    const before = store.getSettings()
+    const result = store.setSettings(patch)
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.code).toBe(400)
+      expect(result.msg).toContain(field)
+    }
+    expect(store.getSettings()).toEqual(before)
+  })
+
+  it('seals the token when the OS offers encryption', () => {
+    const { backend, store } = makeStore(xorSealer(true))
+    store.setToken('secret-token')
+    expect(JSON.stringify(backend.store)).not.toContain('secret-token')
+    expect(store.getToken()).toBe('secret-token')
+  })
+
+  it('keeps the token plain only when the OS has no encryption', () => {
+    const { backend, store } = makeStore(xorSealer(false))
+    store.setToken('plain-token')
+    expect(backend.get('token')).toEqual({ sealed: false, value: 'plain-token' })
+    expect(store.getToken()).toBe('plain-token')
+  })
+
+  it('drops a token that cannot be unsealed instead of failing', () => {
+    const broken = { ...xorSealer(true), decryptString: () => { throw new Error('other user') } }
+    const { store } = makeStore(broken)
+    store.setToken('t')
+    expect(store.getToken()).toBeNull()
+  })
+
+  it('forgets the token when the server address changes, not when it stays', () => {
+    const { store } = makeStore()
+    store.setToken('t1')
+    store.setSettings({ serverAddress: 'http://10.0.0.1:8080' })
+    expect(store.getToken()).toBe('t1')
+    store.setSettings({ serverAddress: 'http://10.0.0.2:8080' })
+    expect(store.getToken()).toBeNull()
+  })
+
+  it('falls back per field when the file was edited by hand', () => {
+    const { backend, store } = makeStore()
+    backend.set('serverAddress', 42)
+    backend.set('navTheme', 'pink')
+    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark' })
+  })
+
+  it('remembers window bounds and ignores broken ones', () => {
+    const { backend, store } = makeStore()
+    expect(store.getWindowBounds()).toBeNull()
+    store.setWindowBounds({ x: 10, y: 20, width: 1200, height: 800, maximized: false })
+    expect(store.getWindowBounds()).toEqual({ x: 10, y: 20, width: 1200, height: 800, maximized: false })
+    backend.set('windowBounds', { width: 'wide' })
+    expect(store.getWindowBounds()).toBeNull()
+  })
+})
+
+describe('update URL', () => {
+  it('comes from the store when valid, else from the build default', () => {
+    const backend = new Store({ name: 'update-url' })
+    const store = createSettingsStore({ backend, sealer: xorSealer(), defaultServerAddress: '', defaultUpdateUrl: 'https://dl.example/app/' })
+    expect(store.getUpdateUrl()).toBe('https://dl.example/app/')
+    backend.set('updateUrl', 'https://mirror.example/app/')
+    expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
+    backend.set('updateUrl', 'javascript:alert(1)')
+    expect(store.getUpdateUrl()).toBe('https://dl.example/app/')
+  })
+})

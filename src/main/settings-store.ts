@@ -1,0 +1,132 @@
+/**
+ * What the app remembers between runs: the server address, the theme, the window bounds and the
+ * access token. The backend is electron-store in the app; the token is sealed with the OS key
+ * store (Electron's safeStorage) whenever the OS offers encryption, and kept only in main.
+ */
+import {
+  defaultNavTheme,
+  normalizeServerAddress,
+  parseWith,
+  settingsPatchSchema,
+  serverAddressSchema,
+  settingsSchema,
+  type ApiResult,
+  type NavTheme,
+  type Settings,
+} from '@shared/index'
+import type { TokenKeeper } from './api-client'
+
+/** The subset of electron-store (conf) this module uses. */
+export interface KeyValueBackend {
+  get(key: string): unknown
+  set(key: string, value: unknown): void
+  delete(key: string): void
+}
+
+/** Electron's safeStorage, behind a seam so the module runs under Node. */
+export interface Sealer {
+  isEncryptionAvailable(): boolean
+  encryptString(plain: string): Buffer
+  decryptString(sealed: Buffer): string
+}
+
+export interface WindowBounds {
+  x?: number
+  y?: number
+  width: number
+  height: number
+  maximized?: boolean
+}
+
+type StoredToken = { sealed: boolean; value: string }
+
+export interface SettingsStore extends TokenKeeper {
+  getSettings(): Settings
+  setSettings(patch: unknown): ApiResult<Settings>
+  /** The API base URL calls go to. */
+  apiBase(): string
+  getWindowBounds(): WindowBounds | null
+  setWindowBounds(bounds: WindowBounds): void
+  /** Feed of the generic update provider ('' = no updates). */
+  getUpdateUrl(): string
+}
+
+export interface SettingsStoreOptions {
+  backend: KeyValueBackend
+  sealer: Sealer
+  /** Build-time default of the server address (MAIN_VITE_API_BASE). */
+  defaultServerAddress: string
+  /** Build-time default of the update feed (MAIN_VITE_UPDATE_URL). */
+  defaultUpdateUrl?: string
+}
+
+export const DEFAULT_SERVER_ADDRESS = 'http://127.0.0.1:8080/api/v1'
+
+export function createSettingsStore({ backend, sealer, defaultServerAddress, defaultUpdateUrl = '' }: SettingsStoreOptions): SettingsStore {
+  const fallbackAddress = normalizeServerAddress(defaultServerAddress || DEFAULT_SERVER_ADDRESS)
+
+  function getSettings(): Settings {
+    // A hand-edited or older store file must not break the app: fall back per field.
+    const address = parseWith(settingsSchema.shape.serverAddress, backend.get('serverAddress'))
+    const theme = parseWith(settingsSchema.shape.navTheme, backend.get('navTheme'))
+    return {
+      serverAddress: address.ok ? normalizeServerAddress(address.data) : fallbackAddress,
+      navTheme: theme.ok ? (theme.data as NavTheme) : defaultNavTheme,
+    }
+  }
+
+  function setSettings(patch: unknown): ApiResult<Settings> {
+    const parsed = parseWith(settingsPatchSchema, patch)
+    if (!parsed.ok) return { ok: false, code: 400, msg: parsed.msg }
+    const { serverAddress, navTheme } = parsed.data
+    if (serverAddress !== undefined) {
+      const normalized = normalizeServerAddress(serverAddress)
+      // A token belongs to one server; another server would only refuse it.
+      if (normalized !== getSettings().serverAddress) backend.delete('token')
+      backend.set('serverAddress', normalized)
+    }
+    if (navTheme !== undefined) backend.set('navTheme', navTheme)
+    return { ok: true, data: getSettings() }
+  }
+
+  function getToken(): string | null {
+    const stored = backend.get('token') as StoredToken | undefined
+    if (!stored || typeof stored.value !== 'string') return null
+    if (!stored.sealed) return stored.value
+    try {
+      return sealer.decryptString(Buffer.from(stored.value, 'base64'))
+    } catch {
+      // Sealed on another machine or by another OS user: the token is lost, log in again.
+      backend.delete('token')
+      return null
+    }
+  }
+
+  function setToken(token: string): void {
+    const stored: StoredToken = sealer.isEncryptionAvailable()
+      ? { sealed: true, value: sealer.encryptString(token).toString('base64') }
+      : { sealed: false, value: token }
+    backend.set('token', stored)
+  }
+
+  function getWindowBounds(): WindowBounds | null {
+    const bounds = backend.get('windowBounds') as WindowBounds | undefined
+    if (!bounds || !Number.isFinite(bounds.width) || !Number.isFinite(bounds.height)) return null
+    return bounds
+  }
+
+  return {
+    getSettings,
+    setSettings,
+    apiBase: () => getSettings().serverAddress,
+    getToken,
+    setToken,
+    clearToken: () => backend.delete('token'),
+    getWindowBounds,
+    setWindowBounds: (bounds) => backend.set('windowBounds', bounds),
+    getUpdateUrl: () => {
+      const stored = backend.get('updateUrl')
+      return typeof stored === 'string' && parseWith(serverAddressSchema, stored).ok ? stored : defaultUpdateUrl
+    },
+  }
+}

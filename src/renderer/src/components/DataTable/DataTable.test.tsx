@@ -1,0 +1,198 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderWithProviders } from '@renderer/test/render'
+import { pagedRequest, type TableData } from '@renderer/services/request'
+import { storageKey } from './columnSettings'
+import DataTable, { type DataTableActions, type DataTableColumn } from '.'
+
+interface Row {
+  id: number
+  name: string
+  size: number
+  kind: number
+}
+
+const rows = (count: number, from = 1): Row[] =>
+  Array.from({ length: count }, (_, index) => ({ id: from + index, name: `种子 ${from + index}`, size: (from + index) * 1024, kind: 1 }))
+
+const columns: DataTableColumn<Row>[] = [
+  { title: '名称', dataIndex: 'name', search: { type: 'text', name: 'torrentName' } },
+  { title: '体积', dataIndex: 'size' },
+  { title: '类型', dataIndex: 'kind', search: { type: 'select', name: 'seedType', label: '种子类型', options: [{ label: '官种', value: 1 }, { label: '非官种', value: 2 }] } },
+  { title: '备注', dataIndex: 'note', hiddenByDefault: true },
+]
+
+let api: FakeApi
+
+/** A table over the real `pagedRequest`, so the test sees the payload the main process gets. */
+function renderTable(props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}) {
+  return renderWithProviders(
+    <DataTable<Row>
+      tableKey="test"
+      title="测试列表"
+      rowKey="id"
+      columns={columns}
+      sortableFields={['size']}
+      request={(params, sort) => pagedRequest('user.pageSeed', params, sort) as unknown as Promise<TableData<Row>>}
+      {...props}
+    />,
+  )
+}
+
+/** antd gives selects a fixed input id under test, so labels cannot find them; go by the form item. */
+function selectOf(label: string): HTMLElement {
+  return screen.getByText(label, { selector: 'label' }).closest('.ant-form-item')!.querySelector('.ant-select')!
+}
+
+const lastInput = () => api.call.mock.calls.at(-1)?.[1] as Record<string, unknown>
+const headers = () => screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi()
+  api.handle('user.pageSeed', (input) => {
+    const { page, pageSize } = input as { page: number; pageSize: number }
+    return ok({ list: rows(Math.min(pageSize, 45 - (page - 1) * pageSize), (page - 1) * pageSize + 1), total: 45 })
+  })
+})
+
+describe('DataTable', () => {
+  it('shows a skeleton, then the first page with the total', async () => {
+    renderTable()
+    expect(screen.getByTestId('data-table-skeleton')).toBeTruthy()
+    expect(await screen.findByText('种子 1')).toBeTruthy()
+    expect(screen.queryByTestId('data-table-skeleton')).toBeNull()
+    expect(screen.getByText('共 45 条')).toBeTruthy()
+    expect(screen.getByText('测试列表')).toBeTruthy()
+    expect(lastInput()).toEqual({ page: 1, pageSize: 20 })
+  })
+
+  it('sends the page and the sort as orderBy; a new sort starts at page 1', async () => {
+    renderTable()
+    await screen.findByText('种子 1')
+    fireEvent.click(screen.getByTitle('2'))
+    expect(await screen.findByText('种子 21')).toBeTruthy()
+    expect(lastInput()).toEqual({ page: 2, pageSize: 20 })
+
+    const sizeHeader = screen.getByRole('columnheader', { name: /体积/ })
+    fireEvent.click(sizeHeader)
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, orderBy: 'size ASC' }))
+    fireEvent.click(sizeHeader)
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, orderBy: 'size DESC' }))
+    // Only whitelisted columns are sortable.
+    expect(screen.getByRole('columnheader', { name: /名称/ }).className).not.toContain('ant-table-column-has-sorters')
+  })
+
+  it('changes the page size', async () => {
+    const { container } = renderTable()
+    await screen.findByText('种子 1')
+    fireEvent.mouseDown(container.querySelector('.ant-pagination-options .ant-select')!)
+    fireEvent.click(await screen.findByTitle('50 条/页'))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 50 }))
+  })
+
+  it('searches with the form (a submit, as Enter in a text box does), and 重置 clears the filters', async () => {
+    renderTable()
+    await screen.findByText('种子 1')
+    const search = within(screen.getByTestId('data-table-search'))
+    const nameBox = search.getByLabelText('名称')
+    fireEvent.change(nameBox, { target: { value: '  蓝光 ' } })
+    fireEvent.submit(nameBox.closest('form')!)
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentName: '蓝光' }))
+
+    fireEvent.mouseDown(selectOf('种子类型'))
+    fireEvent.click(await screen.findByTitle('非官种'))
+    fireEvent.click(search.getByRole('button', { name: '查询' }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentName: '蓝光', seedType: 2 }))
+
+    fireEvent.click(search.getByRole('button', { name: '重置' }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20 }))
+    expect((search.getByLabelText('名称') as HTMLInputElement).value).toBe('')
+  })
+
+  it('starts from the initial search and sends fixed params with every page', async () => {
+    renderTable({ initialSearch: { seedType: 1 }, params: { userId: 7 } })
+    await screen.findByText('种子 1')
+    expect(lastInput()).toEqual({ page: 1, pageSize: 20, seedType: 1, userId: 7 })
+    expect(within(screen.getByTestId('data-table-search')).getByText('官种')).toBeTruthy()
+  })
+
+  it('hides a column from the settings and remembers it per table key', async () => {
+    const view = renderTable()
+    await screen.findByText('种子 1')
+    expect(headers()).toEqual(['名称', '体积', '类型'])
+    fireEvent.click(screen.getByRole('button', { name: '列设置' }))
+    const settings = within(await screen.findByTestId('column-settings'))
+    fireEvent.click(settings.getByLabelText('体积'))
+    await waitFor(() => expect(headers()).toEqual(['名称', '类型']))
+    fireEvent.click(settings.getByLabelText('备注'))
+    await waitFor(() => expect(headers()).toEqual(['名称', '类型', '备注']))
+    expect(JSON.parse(window.localStorage.getItem(storageKey('test'))!)).toEqual(['size'])
+
+    view.unmount()
+    renderTable()
+    await screen.findByText('种子 1')
+    expect(headers()).toEqual(['名称', '类型', '备注'])
+    // Another table keeps its own defaults.
+    view.unmount()
+  })
+
+  it('keeps at least one column visible, and 重置 returns to the defaults', async () => {
+    window.localStorage.setItem(storageKey('test'), JSON.stringify(['size', 'kind', 'note']))
+    renderTable()
+    await screen.findByText('种子 1')
+    expect(headers()).toEqual(['名称'])
+    fireEvent.click(screen.getByRole('button', { name: '列设置' }))
+    const settings = within(await screen.findByTestId('column-settings'))
+    expect((settings.getByLabelText('名称') as HTMLInputElement).disabled).toBe(true)
+    fireEvent.click(screen.getByText('重置', { selector: 'a' }))
+    await waitFor(() => expect(headers()).toEqual(['名称', '体积', '类型']))
+    expect(window.localStorage.getItem(storageKey('test'))).toBeNull()
+  })
+
+  it('shows the empty state, and a failure hint when the call failed', async () => {
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    renderTable()
+    expect(await screen.findByText('暂无数据', { selector: '.ant-empty-description' })).toBeTruthy()
+    expect(screen.queryByText(/共 \d+ 条/)).toBeNull() // antd leaves out the pager when there is nothing to page
+
+    const failing = vi.fn(async () => ({ data: [], total: 0, success: false }))
+    renderTable({ tableKey: 'other', request: failing })
+    expect(await screen.findByText('加载失败，请点击刷新重试', { selector: '.ant-empty-description' })).toBeTruthy()
+  })
+
+  it('scrolls sideways only below the sum of the column widths when every width is known', async () => {
+    const sized = columns.map((column, index) => ({ ...column, width: 100 + index * 10 }))
+    const { container } = renderTable({ columns: sized })
+    await screen.findByText('种子 1')
+    // 名称 100 + 体积 110 + 类型 120 (备注 is hidden)
+    expect((container.querySelector('.ant-table table') as HTMLTableElement).style.width).toBe('330px')
+  })
+
+  it('reloads the current page from the toolbar and from its actions', async () => {
+    const actions: { current: DataTableActions | null } = { current: null }
+    renderTable({ ref: actions })
+    await screen.findByText('种子 1')
+    const before = api.call.mock.calls.length
+    fireEvent.click(screen.getByRole('button', { name: '刷新' }))
+    await waitFor(() => expect(api.call.mock.calls.length).toBe(before + 1))
+    act(() => actions.current!.reload())
+    await waitFor(() => expect(api.call.mock.calls.length).toBe(before + 2))
+  })
+
+  it('ignores an older answer that arrives after a newer one', async () => {
+    let resolveSlow: (answer: TableData<Row>) => void = () => undefined
+    const slow = new Promise<TableData<Row>>((resolve) => (resolveSlow = resolve))
+    const request = vi
+      .fn()
+      .mockImplementationOnce(() => slow)
+      .mockImplementation(async () => ({ data: rows(1, 100), total: 1, success: true }))
+    renderTable({ request })
+    fireEvent.click(screen.getByRole('button', { name: '刷新' }))
+    expect(await screen.findByText('种子 100')).toBeTruthy()
+    await act(async () => resolveSlow({ data: rows(1, 1), total: 1, success: true }))
+    expect(screen.queryByText('种子 1')).toBeNull()
+    expect(screen.getByText('种子 100')).toBeTruthy()
+  })
+})

@@ -1,0 +1,191 @@
+/**
+ * The list table of every page: server-side paging, sorting and filtering through one `request`
+ * function (use `pagedRequest`), a search form built from the columns, a toolbar with title,
+ * refresh and column settings (remembered per `tableKey`), sticky header, total and page sizes,
+ * a skeleton until the first page arrives and an empty state.
+ */
+import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react'
+import { ReloadOutlined } from '@ant-design/icons'
+import { Button, Card, Empty, Flex, Skeleton, Space, Table, Tooltip, Typography, type TableProps } from 'antd'
+import type { TableData, TableSort } from '@renderer/services/request'
+import ColumnSettings from './ColumnSettings'
+import SearchForm, { type SearchValues } from './SearchForm'
+import { useHiddenColumns } from './columnSettings'
+import { columnKey, searchItems } from './columns'
+import type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest } from './types'
+
+export type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest, SearchField } from './types'
+
+export const PAGE_SIZE_OPTIONS = [20, 50, 100, 200] as const
+
+type PassThroughProps<T> = Omit<TableProps<T>, 'columns' | 'dataSource' | 'pagination' | 'onChange' | 'loading' | 'title'>
+
+export interface DataTableProps<T> extends PassThroughProps<T> {
+  /** Names the saved column settings; unique per table. */
+  tableKey: string
+  title?: ReactNode
+  columns: DataTableColumn<T>[]
+  request: DataTableRequest<T>
+  /** Fixed filters sent with every page (e.g. the user's id); a change reloads from page 1. */
+  params?: Record<string, unknown>
+  /** Columns the endpoint may be sorted by (e.g. `sortableFields.pageSeed`); they get `sorter`. */
+  sortableFields?: readonly string[]
+  /** Search form values to start with (e.g. from the URL). */
+  initialSearch?: SearchValues
+  defaultPageSize?: (typeof PAGE_SIZE_OPTIONS)[number]
+  /** Extra toolbar buttons, left of refresh and column settings. */
+  toolbar?: ReactNode
+  ref?: Ref<DataTableActions>
+}
+
+interface Query {
+  /** The fixed params, as JSON (compared by value). */
+  paramsKey: string
+  current: number
+  pageSize: number
+  search: SearchValues
+  sort?: TableSort
+  filters: ColumnFilters
+}
+
+const FAILED: TableData<never> = { data: [], total: 0, success: false }
+
+export default function DataTable<T extends object>({
+  tableKey,
+  title,
+  columns,
+  request,
+  params,
+  sortableFields,
+  initialSearch,
+  defaultPageSize = 20,
+  toolbar,
+  ref,
+  ...tableProps
+}: DataTableProps<T>) {
+  // Fixed params by value: `params={{ userId }}` is a new object on every render.
+  const paramsKey = JSON.stringify(params ?? {})
+  const [query, setQuery] = useState<Query>(() => ({ paramsKey, current: 1, pageSize: defaultPageSize, search: initialSearch ?? {}, filters: {} }))
+  if (query.paramsKey !== paramsKey) setQuery({ ...query, paramsKey, current: 1 })
+  const [result, setResult] = useState<TableData<T> | null>(null)
+  const [loading, setLoading] = useState(false)
+  const [reloads, setReloads] = useState(0)
+  const reload = useCallback(() => setReloads((count) => count + 1), [])
+  useImperativeHandle(ref, () => ({ reload }), [reload])
+
+  // The latest request function, without refetching when a page passes a new closure each render.
+  const requestRef = useRef(request)
+  useEffect(() => {
+    requestRef.current = request
+  }, [request])
+
+  const latestCall = useRef(0)
+  useEffect(() => {
+    const call = ++latestCall.current
+    const { paramsKey: fixed, current, pageSize, search, sort, filters } = query
+    setLoading(true)
+    requestRef
+      .current({ ...(JSON.parse(fixed) as Record<string, unknown>), ...search, current, pageSize }, sort, filters)
+      .catch(() => FAILED)
+      .then((answer) => {
+        // A slower answer to an older query must not replace a newer one.
+        if (call !== latestCall.current) return
+        setResult(answer)
+        setLoading(false)
+        // Rows went away (e.g. the last page emptied): show the new last page instead of nothing.
+        const lastPage = Math.max(1, Math.ceil(answer.total / pageSize))
+        if (answer.success && answer.data.length === 0 && current > lastPage) setQuery((previous) => ({ ...previous, current: lastPage }))
+      })
+  }, [query, reloads])
+
+  const [hidden, setHidden] = useHiddenColumns(
+    tableKey,
+    useMemo(() => columns.filter((column) => column.hiddenByDefault).map((column) => columnKey(column)), [columns]),
+  )
+  const tableColumns = useMemo(
+    () =>
+      columns
+        .filter((column) => !hidden.includes(columnKey(column)))
+        .map(({ search: _search, hiddenByDefault: _hidden, ...column }) => {
+          const key = columnKey(column)
+          const sorter = column.sorter ?? (sortableFields?.includes(key) ? true : undefined)
+          return { ...column, key, sorter }
+        }),
+    [columns, hidden, sortableFields],
+  )
+  const items = useMemo(() => searchItems(columns), [columns])
+  // With every width known, the table scrolls sideways only below their sum (so names can
+  // ellipsis at their width); otherwise each column takes what its content needs.
+  const scrollX = tableColumns.every((column) => typeof column.width === 'number')
+    ? tableColumns.reduce((sum, column) => sum + (column.width as number), 0)
+    : 'max-content'
+
+  const onTableChange: TableProps<T>['onChange'] = (pagination, filters, sorter, extra) => {
+    setQuery((previous) => ({
+      ...previous,
+      // A new sort or filter starts again at page 1; paging keeps them.
+      current: extra.action === 'paginate' ? (pagination.current ?? 1) : 1,
+      pageSize: pagination.pageSize ?? previous.pageSize,
+      sort: sorter as TableSort,
+      filters,
+    }))
+  }
+
+  const emptyText = (
+    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={result?.success === false ? '加载失败，请点击刷新重试' : '暂无数据'} />
+  )
+
+  return (
+    <Flex vertical gap={16}>
+      {items.length > 0 && (
+        <Card size="small" styles={{ body: { paddingBottom: 0 } }}>
+          <SearchForm items={items} initialValues={initialSearch ?? {}} onSearch={(search) => setQuery((previous) => ({ ...previous, current: 1, search }))} />
+        </Card>
+      )}
+      <Card size="small">
+        <Flex justify="space-between" align="center" style={{ marginBottom: 12 }}>
+          <Typography.Text strong style={{ fontSize: 16 }}>
+            {title}
+          </Typography.Text>
+          <Space size={4}>
+            {toolbar}
+            <Tooltip title="刷新">
+              <Button type="text" icon={<ReloadOutlined />} aria-label="刷新" onClick={reload} loading={loading && result !== null} />
+            </Tooltip>
+            <ColumnSettings
+              columns={columns.map((column) => ({ key: columnKey(column), title: column.title }))}
+              hidden={hidden}
+              onChange={setHidden}
+              onReset={() => setHidden(null)}
+            />
+          </Space>
+        </Flex>
+        {result === null ? (
+          <div data-testid="data-table-skeleton">
+            <Skeleton active title={false} paragraph={{ rows: 8 }} />
+          </div>
+        ) : (
+          <Table<T>
+            size="middle"
+            sticky
+            scroll={{ x: scrollX }}
+            {...tableProps}
+            columns={tableColumns}
+            dataSource={result.data}
+            loading={loading}
+            onChange={onTableChange}
+            locale={{ emptyText }}
+            pagination={{
+              current: query.current,
+              pageSize: query.pageSize,
+              total: result.total,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
+              showTotal: (total) => `共 ${total} 条`,
+            }}
+          />
+        )}
+      </Card>
+    </Flex>
+  )
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react'
+import type { TableColumnType } from 'antd'
+import type { FilterValue } from 'antd/es/table/interface'
+import type { TableData, TableParams, TableSort } from '@renderer/services/request'
+
+/** A field of the search form above the table, declared on the column it filters. */
+export type SearchField =
+  | { type: 'text'; name?: string; label?: string; placeholder?: string }
+  | { type: 'select'; name?: string; label?: string; placeholder?: string; options: { label: ReactNode; value: string | number }[] }
+
+export interface DataTableColumn<T> extends TableColumnType<T> {
+  /** The column's id in the settings and in the saved preference; defaults to `dataIndex`. */
+  key?: string
+  /** Title as text: the settings list and the search label need a string. */
+  title: string
+  /** Adds a field to the search form; its value is sent as `name` (default: the column key). */
+  search?: SearchField
+  /** Hidden until the user turns it on in the column settings. */
+  hiddenByDefault?: boolean
+}
+
+/** Filters of antd's column header filters (`filters` on a column), by column key. */
+export type ColumnFilters = Record<string, FilterValue | null>
+
+/**
+ * Loads one page. `params` holds `current`, `pageSize`, the search form's values and the table's
+ * fixed `params`; `sort` is antd's sorter (pass both to `pagedRequest`, which builds `orderBy`).
+ */
+export type DataTableRequest<T> = (params: TableParams, sort: TableSort | undefined, filter: ColumnFilters) => Promise<TableData<T>>
+
+/** What a page can do to its table from outside (e.g. after a change). */
+export interface DataTableActions {
+  /** Loads the current page again. */
+  reload(): void
+}

@@ -1,0 +1,42 @@
+/** The exception results (product.md §2), shared by the exception pages and the access guard. */
+import type { ReactNode } from 'react'
+import { Button, Result, type ResultProps } from 'antd'
+import { useNavigate } from 'react-router-dom'
+import { HOME_PATH } from '@renderer/utils/navigation'
+
+export const exceptionTexts = {
+  403: '抱歉，你无权访问该页面。',
+  404: '抱歉，你访问的页面不存在。',
+  500: '抱歉，服务器出错了。',
+} as const
+
+function BackHomeButton() {
+  const navigate = useNavigate()
+  return (
+    <Button type="primary" onClick={() => navigate(HOME_PATH)}>
+      返回首页
+    </Button>
+  )
+}
+
+interface ExceptionResultProps {
+  status: ResultProps['status']
+  title: ReactNode
+  subTitle: ReactNode
+}
+
+export function ExceptionResult({ status, title, subTitle }: ExceptionResultProps) {
+  return <Result status={status} title={title} subTitle={subTitle} extra={<BackHomeButton />} />
+}
+
+export function ForbiddenResult() {
+  return <ExceptionResult status="403" title="403" subTitle={exceptionTexts[403]} />
+}
+
+export function NotFoundResult() {
+  return <ExceptionResult status="404" title="404" subTitle={exceptionTexts[404]} />
+}
+
+export function ServerErrorResult() {
+  return <ExceptionResult status="500" title="500" subTitle={exceptionTexts[500]} />
+}

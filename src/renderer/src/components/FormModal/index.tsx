@@ -1,0 +1,81 @@
+/**
+ * A modal with one form: OK (or Enter in a field) submits; while the save runs the OK button
+ * spins; a failed save keeps the modal open with everything the user typed and shows the
+ * server's message above the fields; a successful one closes it.
+ */
+import { useId, useState, type ReactNode } from 'react'
+import { Alert, Form, Modal, type FormInstance } from 'antd'
+import { messages } from '@shared/messages'
+import { RequestError } from '@renderer/services/request'
+
+export interface FormModalProps<V> {
+  open: boolean
+  title: ReactNode
+  okText?: string
+  /** Red OK button (e.g. a password reset). */
+  danger?: boolean
+  initialValues?: Partial<V>
+  /** Saves; a rejection keeps the modal open and shows its message. */
+  onSubmit(values: V): Promise<unknown>
+  onClose(): void
+  children: ReactNode
+  width?: number
+  form?: FormInstance<V>
+  /** Prefixes the fields' ids (`<name>_<field>`); unique by default, so a field never shares its id
+   * (and its label) with a search box of the page behind the modal. */
+  name?: string
+}
+
+/** The message of a failed call (RequestError: the server's msg). */
+export function errorMessage(error: unknown): string {
+  return error instanceof RequestError ? error.msg : messages.requestFailed
+}
+
+export default function FormModal<V extends object>({ open, title, okText = '确定', danger, initialValues, onSubmit, onClose, children, width, form: outerForm, name }: FormModalProps<V>) {
+  const uniqueId = useId()
+  const formName = name ?? `modal${uniqueId.replace(/[^a-zA-Z0-9]/g, '')}`
+  const [ownForm] = Form.useForm<V>()
+  const form = outerForm ?? ownForm
+  const [error, setError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+
+  const finish = async (values: V) => {
+    setSaving(true)
+    setError(null)
+    try {
+      await onSubmit(values)
+      setSaving(false)
+      onClose()
+    } catch (failure) {
+      setSaving(false)
+      setError(errorMessage(failure))
+    }
+  }
+
+  const close = () => {
+    setError(null)
+    onClose()
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={okText}
+      cancelText="取消"
+      okButtonProps={{ danger }}
+      confirmLoading={saving}
+      onOk={() => form.submit()}
+      onCancel={close}
+      destroyOnHidden
+      width={width}
+    >
+      <Form<V> form={form} name={formName} layout="vertical" initialValues={initialValues} onFinish={finish} preserve={false} style={{ marginTop: 16 }}>
+        {error && <Alert type="error" showIcon title={error} role="alert" data-testid="form-error" style={{ marginBottom: 16 }} />}
+        {children}
+        {/* Enter in any field submits the form (implicit submission needs a submit button). */}
+        <button type="submit" hidden aria-hidden tabIndex={-1} />
+      </Form>
+    </Modal>
+  )
+}

@@ -1,0 +1,63 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fail, installFakeApi, type FakeApi } from '@renderer/test/fakeApi'
+import { renderWithProviders } from '@renderer/test/render'
+import { useSettingsStore } from '@renderer/stores/settings'
+import SettingsDialog from '.'
+
+let api: FakeApi
+beforeEach(async () => {
+  api = installFakeApi({ settings: { serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'realDark' } })
+  await useSettingsStore.getState().load()
+})
+
+function renderDialog() {
+  const onClose = vi.fn()
+  const onServerChanged = vi.fn()
+  renderWithProviders(<SettingsDialog open onClose={onClose} onServerChanged={onServerChanged} />)
+  const dialog = screen.getByRole('dialog')
+  return { dialog, onClose, onServerChanged, address: within(dialog).getByLabelText('服务器地址') as HTMLInputElement }
+}
+
+describe('设置 dialog', { timeout: 20_000 }, () => {
+  it('starts from the saved settings', () => {
+    const { address, dialog } = renderDialog()
+    expect(address.value).toBe('http://127.0.0.1:8080/api/v1')
+    expect((within(dialog).getByLabelText('暗色') as HTMLInputElement).checked).toBe(true)
+  })
+
+  it("shows main's refusal on the field and keeps what was typed", async () => {
+    api.setSettings.mockResolvedValueOnce(fail(400, '请输入 http:// 或 https:// 开头的地址'))
+    const { address, dialog, onClose, onServerChanged } = renderDialog()
+    fireEvent.change(address, { target: { value: 'ftp://example.org' } })
+    fireEvent.click(within(dialog).getByLabelText('亮色'))
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }))
+    expect(await within(dialog).findByText('请输入 http:// 或 https:// 开头的地址')).toBeTruthy()
+    expect(api.setSettings).toHaveBeenCalledWith({ serverAddress: 'ftp://example.org' })
+    expect(address.value).toBe('ftp://example.org')
+    expect((within(dialog).getByLabelText('亮色') as HTMLInputElement).checked).toBe(true)
+    expect(onClose).not.toHaveBeenCalled()
+    expect(onServerChanged).not.toHaveBeenCalled()
+    expect(useSettingsStore.getState().serverAddress).toBe('http://127.0.0.1:8080/api/v1')
+  })
+
+  it('saves the theme alone without ending the session', async () => {
+    const { dialog, onClose, onServerChanged } = renderDialog()
+    fireEvent.click(within(dialog).getByLabelText('亮色'))
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(api.setSettings).toHaveBeenCalledWith({ navTheme: 'light' })
+    expect(useSettingsStore.getState().navTheme).toBe('light')
+    expect(onServerChanged).not.toHaveBeenCalled()
+  })
+
+  it('reports a new server address (the session ends) with a notice', async () => {
+    const { address, dialog, onClose, onServerChanged } = renderDialog()
+    fireEvent.change(address, { target: { value: 'https://seed.example.org' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }))
+    await waitFor(() => expect(onServerChanged).toHaveBeenCalled())
+    expect(onClose).toHaveBeenCalled()
+    expect(api.setSettings).toHaveBeenCalledWith({ serverAddress: 'https://seed.example.org' })
+    expect(await screen.findByText('服务器地址已更改，请重新登录')).toBeTruthy()
+  })
+})

@@ -1,0 +1,45 @@
+/**
+ * The columns of a seed-record table (page-seed): 我的任务 and the member detail drawer show the
+ * same records the same way. Sorting follows the contract's whitelist inside DataTable.
+ */
+import type { SeedRecord } from '@shared/entities'
+import { claimStateLabels, seedStatusLabels, seedTypeLabels } from '@shared/enums'
+import type { DataTableColumn } from '@renderer/components/DataTable'
+import { ClaimStateTag, SeedStatusTag, SeedTypeTag } from '@renderer/components/StatusTags'
+import { enumOptions } from '@renderer/utils/enumOptions'
+import { formatBytes, formatDateTime, formatDuration } from '@renderer/utils/format'
+
+/** @param hidden columns (by dataIndex) that start hidden; the column settings can show them. */
+export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['downloaded']): DataTableColumn<SeedRecord>[] {
+  const columns: DataTableColumn<SeedRecord>[] = [
+    { title: '种子名称', dataIndex: 'torrentName', width: 260, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+    { title: '体积', dataIndex: 'size', width: 104, align: 'right', render: (size: number) => formatBytes(size) },
+    {
+      title: '类型',
+      dataIndex: 'seedType',
+      width: 80,
+      search: { type: 'select', options: enumOptions(seedTypeLabels) },
+      render: (_, record) => <SeedTypeTag seedType={record.seedType} />,
+    },
+    {
+      title: '状态',
+      dataIndex: 'status',
+      width: 150,
+      search: { type: 'select', options: enumOptions(seedStatusLabels) },
+      render: (_, record) => <SeedStatusTag status={record.status} />,
+    },
+    {
+      title: '认领',
+      dataIndex: 'claimState',
+      width: 80,
+      search: { type: 'select', label: '认领状态', options: enumOptions(claimStateLabels) },
+      render: (_, record) => <ClaimStateTag claimState={record.claimState} />,
+    },
+    { title: '上传量', dataIndex: 'uploaded', width: 110, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },
+    { title: '下载量', dataIndex: 'downloaded', width: 110, align: 'right', render: (downloaded: number) => formatBytes(downloaded) },
+    { title: '做种时长', dataIndex: 'seedTimeSec', width: 120, align: 'right', render: (seconds: number) => formatDuration(seconds) },
+    { title: '最后活动', dataIndex: 'lastAction', width: 150, render: (time: string | null) => formatDateTime(time) },
+    { title: '分配时间', dataIndex: 'assignedAt', width: 150, render: (time: string | null) => formatDateTime(time) },
+  ]
+  return columns.map((column) => (hidden.includes(column.dataIndex as keyof SeedRecord) ? { ...column, hiddenByDefault: true } : column))
+}

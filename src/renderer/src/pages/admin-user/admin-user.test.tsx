@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import type { User } from '@shared/entities'
+import { routes } from '@renderer/router'
+import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+
+const spaced = (text: string) => new RegExp(`^${[...text].join('\\s*')}$`)
+const admin = (patch: Partial<User>): User => ({
+  ...adminUser,
+  remark: '',
+  createdAt: '2025-01-01T00:00:00+08:00',
+  adminSince: '2025-01-01T00:00:00+08:00',
+  seedingCount: 0,
+  seedingSize: 0,
+  assignedCount: 0,
+  ...patch,
+})
+
+let api: FakeApi
+const inputs = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi({
+    handlers: {
+      'user.loginInfo': ok(adminUser),
+      'user.pageAdmin': ok({ list: [admin({}), admin({ id: 5, username: 'dora' })], total: 2 }),
+      'user.list': ok([
+        { id: 1, username: 'admin' },
+        { id: 5, username: 'dora' },
+        { id: 7, username: 'erin' },
+      ]),
+    },
+  })
+})
+
+const rowOf = (name: string) => screen.getByText(name, { selector: 'td' }).closest('tr')!
+
+describe('管理员', { timeout: 30_000 }, () => {
+  it('disables 移除 on your own row and confirms before removing another admin', async () => {
+    api.handle('config.delAdmin', fail(409, '不能移除最后一位管理员'))
+    renderRoutes(routes, '/admin-user')
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    expect((within(rowOf('admin')).getByRole('button', { name: spaced('移除') }) as HTMLButtonElement).disabled).toBe(true)
+
+    fireEvent.click(within(rowOf('dora')).getByRole('button', { name: spaced('移除') }))
+    expect(inputs('config.delAdmin')).toEqual([])
+    const popover = (await screen.findByText('移除管理员 dora？')).closest('.ant-popover') as HTMLElement
+    fireEvent.click(within(popover).getByRole('button', { name: spaced('移除') }))
+    await waitFor(() => expect(inputs('config.delAdmin')).toEqual([{ userId: 5 }]))
+    expect(await screen.findByText('不能移除最后一位管理员')).toBeTruthy() // the server's message
+  })
+
+  it('adds a member picked from the options, leaving out current admins', async () => {
+    api.handle('config.addAdmin', ok(admin({ id: 7, username: 'erin' })))
+    renderRoutes(routes, '/admin-user')
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
+    const dialog = await screen.findByRole('dialog')
+    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    fireEvent.mouseDown(dialog.querySelector('.ant-select')!)
+    const options = await screen.findAllByRole('option')
+    await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option')).toHaveLength(1))
+    expect(options.length).toBeGreaterThan(0)
+    fireEvent.click(document.querySelector('.ant-select-item-option[title="erin"]')!)
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('添加') }))
+    await waitFor(() => expect(inputs('config.addAdmin')).toEqual([{ userId: 7 }]))
+  })
+})

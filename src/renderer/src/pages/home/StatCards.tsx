@@ -1,0 +1,69 @@
+/** The six stat cards of the team figures. */
+import type { ReactNode } from 'react'
+import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd'
+import type { AllSeedingStats } from '@shared/entities'
+import { formatAmount, formatBytes } from '@renderer/utils/format'
+import { completionRate, formatCount, formatPercent, seedingRecords } from './stats'
+
+interface StatCardProps {
+  title: string
+  value: string
+  suffix?: string
+  /** One line of context under the figure. */
+  note?: ReactNode
+}
+
+/** A figure with its title; `value` is already formatted (sizes, percentages, amounts). */
+export function StatCard({ title, value, suffix, note }: StatCardProps) {
+  return (
+    <Card size="small" style={{ height: '100%' }} data-testid={`stat-${title}`}>
+      <Statistic title={title} value={value} suffix={suffix} />
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {note ?? '\u00a0'}
+      </Typography.Text>
+    </Card>
+  )
+}
+
+const cardSpan = { xs: 24, sm: 12, xl: 8, xxl: 4 } as const
+
+export function statCards(stats: AllSeedingStats): StatCardProps[] {
+  return [
+    { title: '官种数', value: formatCount(stats.officialTorrents) },
+    { title: '官种总体积', value: formatBytes(stats.officialSize) },
+    {
+      title: '官种完成率',
+      value: formatPercent(completionRate(stats)),
+      note: `已完成 ${formatCount(stats.completedOfficial)} / ${formatCount(stats.officialTorrents)}`,
+    },
+    { title: '保种员人数', value: formatCount(stats.members), note: `活跃 ${formatCount(stats.activeMembers)} 人` },
+    { title: '做种中记录', value: formatCount(seedingRecords(stats.byStatus)), note: `做种体积 ${formatBytes(stats.seedingSize)}` },
+    { title: '本月预计工资总额', value: formatAmount(stats.estimatedWages), suffix: '魔力' },
+  ]
+}
+
+export default function StatCards({ stats }: { stats: AllSeedingStats }) {
+  return (
+    <Row gutter={[16, 16]}>
+      {statCards(stats).map((card) => (
+        <Col key={card.title} {...cardSpan}>
+          <StatCard {...card} />
+        </Col>
+      ))}
+    </Row>
+  )
+}
+
+export function StatCardsSkeleton({ count = 6 }: { count?: number }) {
+  return (
+    <Row gutter={[16, 16]}>
+      {Array.from({ length: count }, (_, index) => (
+        <Col key={index} {...cardSpan}>
+          <Card size="small">
+            <Skeleton active title={false} paragraph={{ rows: 2 }} />
+          </Card>
+        </Col>
+      ))}
+    </Row>
+  )
+}

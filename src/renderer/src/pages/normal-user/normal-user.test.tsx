@@ -1,0 +1,138 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import type { User } from '@shared/entities'
+import { routes } from '@renderer/router'
+import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+
+const GiB = 1024 ** 3
+
+export const member = (patch: Partial<User> = {}): User => ({
+  ...memberUser,
+  remark: '',
+  createdAt: '2025-01-02T10:00:00+08:00',
+  adminSince: null,
+  seedingCount: 12,
+  seedingSize: 30 * GiB,
+  assignedCount: 5,
+  ...patch,
+})
+
+let api: FakeApi
+const inputs = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi({
+    handlers: {
+      'user.loginInfo': ok(adminUser),
+      'user.pageNormal': ok({ list: [member(), member({ id: 3, username: 'bob', status: 0, siteUid: 20001 })], total: 2 }),
+    },
+  })
+})
+
+async function openPage() {
+  renderRoutes(routes, '/normal-user')
+  await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+}
+
+/** antd puts a space between two Chinese characters of some buttons. */
+export const spaced = (text: string) => new RegExp(`^${[...text].join('\\s*')}$`)
+
+const rowOf = (name: string) => screen.getByText(name, { selector: 'a' }).closest('tr')!
+
+describe('保种员', { timeout: 30_000 }, () => {
+  it('lists members with their status tags and sends the filters', async () => {
+    await openPage()
+    await waitFor(() => expect(document.title).toBe('保种员 - 保种管理台'))
+    expect(inputs('user.pageNormal')[0]).toEqual({ page: 1, pageSize: 20 })
+    expect(within(rowOf('alice')).getByText('正常').className).toContain('ant-tag-green')
+    expect(within(rowOf('bob')).getByText('封禁').className).toContain('ant-tag-red')
+    expect(within(rowOf('alice')).getByText('30.00 GiB')).toBeTruthy()
+
+    const search = within(screen.getByTestId('data-table-search'))
+    fireEvent.change(search.getByPlaceholderText('用户名包含的文字'), { target: { value: 'ali' } })
+    fireEvent.change(search.getByPlaceholderText('完整的站点 UID'), { target: { value: '10086' } })
+    fireEvent.click(search.getByRole('button', { name: '查询' }))
+    await waitFor(() => expect(inputs('user.pageNormal').at(-1)).toEqual({ page: 1, pageSize: 20, username: 'ali', siteUid: 10086 }))
+  })
+
+  it('creates a member; a refused save keeps the values and shows the server message', async () => {
+    api.handle('user.create', fail(409, '用户名已存在'))
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'carol' } })
+    fireEvent.change(within(dialog).getByLabelText('初始密码'), { target: { value: 'Secret-pass-1' } })
+    fireEvent.change(within(dialog).getByLabelText('站点 UID'), { target: { value: '30003' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('创建') }))
+
+    expect(await within(dialog).findByText('用户名已存在')).toBeTruthy()
+    expect(inputs('user.create')).toEqual([{ username: 'carol', password: 'Secret-pass-1', siteUid: 30003, remark: '' }])
+    expect((within(dialog).getByLabelText('用户名') as HTMLInputElement).value).toBe('carol')
+    expect((within(dialog).getByLabelText('初始密码') as HTMLInputElement).value).toBe('Secret-pass-1')
+
+    api.handle('user.create', ok(member({ id: 9, username: 'carol' })))
+    fireEvent.submit(within(dialog).getByLabelText('用户名').closest('form')!) // Enter submits the form
+    await waitFor(() => expect(inputs('user.create')).toHaveLength(2))
+    await waitFor(() => expect(inputs('user.pageNormal').length).toBeGreaterThan(1))
+  })
+
+  it('asks before banning and deleting, then sets the status', async () => {
+    api.handle('user.setStatus', (input) => ok(member({ status: (input as { status: 0 | 1 | 2 }).status })))
+    await openPage()
+    fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('封禁') }))
+    expect(inputs('user.setStatus')).toEqual([])
+    const confirm = await screen.findByText('封禁 alice？')
+    const popover = confirm.closest('.ant-popover')! as HTMLElement
+    fireEvent.click(within(popover).getByRole('button', { name: spaced('封禁') }))
+    await waitFor(() => expect(inputs('user.setStatus')).toEqual([{ id: 2, status: 0 }]))
+
+    fireEvent.click(within(rowOf('bob')).getByRole('button', { name: spaced('解封') }))
+    fireEvent.click(within((await screen.findByText('解封 bob？')).closest('.ant-popover')! as HTMLElement).getByRole('button', { name: spaced('解封') }))
+    await waitFor(() => expect(inputs('user.setStatus').at(-1)).toEqual({ id: 3, status: 2 }))
+
+    fireEvent.click(within(rowOf('bob')).getByRole('button', { name: spaced('删除') }))
+    fireEvent.click(within((await screen.findByText('删除 bob？')).closest('.ant-popover')! as HTMLElement).getByRole('button', { name: spaced('删除') }))
+    await waitFor(() => expect(inputs('user.setStatus').at(-1)).toEqual({ id: 3, status: 1 }))
+  })
+
+  it('edits the site uid and remark, and resets a password', async () => {
+    api.handle('user.update', ok(member()))
+    api.handle('user.resetPassword', ok(null))
+    await openPage()
+    fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
+    let dialog = await screen.findByRole('dialog')
+    expect((within(dialog).getByLabelText('站点 UID') as HTMLInputElement).value).toBe('10086')
+    fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '老成员' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('保存') }))
+    await waitFor(() => expect(inputs('user.update')).toEqual([{ id: 2, siteUid: 10086, remark: '老成员' }]))
+    await waitFor(() => expect(inputs('user.pageNormal').length).toBeGreaterThan(1)) // saved, list reloaded
+
+    fireEvent.click(within(rowOf('bob')).getByRole('button', { name: '重置密码' }))
+    dialog = (await screen.findByText('重置密码 · bob')).closest('[role="dialog"]') as HTMLElement
+    fireEvent.change(within(dialog).getByLabelText('新密码'), { target: { value: 'New-pass-123' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('重置') }))
+    await waitFor(() => expect(inputs('user.resetPassword')).toEqual([{ id: 3, password: 'New-pass-123' }]))
+  })
+
+  it('opens the member detail with their counts, chart and records', async () => {
+    api.handle('user.detail', ok({ ...member(), byStatus: { 1: 0, 2: 1, 3: 7, 4: 2, 5: 0, 6: 0, 7: 3, 8: 0 } }))
+    api.handle('statistics.user', ok({ userId: 2, byStatus: {}, seedingCount: 7, seedingSize: 0, uploaded: 0, estimatedWage: 0, rank: null, daily: [] }))
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    await openPage()
+    fireEvent.click(screen.getByText('alice', { selector: 'a' }))
+    expect(await screen.findByText('保种员详情 · alice')).toBeTruthy()
+    expect(within(await screen.findByTestId('member-by-status')).getByText('做种中 7')).toBeTruthy()
+    await waitFor(() => expect(inputs('user.pageSeed')).toEqual([{ page: 1, pageSize: 20, userId: 2 }]))
+    expect(inputs('user.detail')).toEqual([{ id: 2 }])
+    expect(inputs('statistics.user')).toEqual([{ userId: 2, days: 30 }])
+  })
+
+  it('shows a member the 403 page', async () => {
+    api.handle('user.loginInfo', ok(memberUser))
+    renderRoutes(routes, '/normal-user')
+    expect(await screen.findByText('抱歉，你无权访问该页面。')).toBeTruthy()
+    expect(inputs('user.pageNormal')).toEqual([])
+  })
+})

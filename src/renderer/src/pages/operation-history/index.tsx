@@ -1,0 +1,124 @@
+/**
+ * 操作日志: every admin change (and logins/logouts), newest first, with operator, action, target,
+ * detail and IP. Filters: operator (the user options), action (the Chinese labels), time range.
+ */
+import { useEffect, useMemo, useState } from 'react'
+import { Button, Card, Col, DatePicker, Flex, Form, Row, Select, Space } from 'antd'
+import type { Dayjs } from 'dayjs'
+import type { OperationLog, UserOption } from '@shared/entities'
+import { operationActionLabels, type OperationActionName } from '@shared/enums'
+import DataTable, { type DataTableColumn } from '@renderer/components/DataTable'
+import { pageOperationLog } from '@renderer/services/operationLog'
+import { userOptions } from '@renderer/services/user'
+import { formatDateTime } from '@renderer/utils/format'
+
+export const OPERATION_LOG_TABLE_KEY = 'operationHistory.list'
+
+const targetTypeLabels: Record<string, string> = {
+  user: '用户',
+  torrent: '种子',
+  rules: '官种规则',
+  'wage-period': '工资月份',
+  'wage-record': '工资记录',
+}
+
+export const actionLabel = (action: string): string => operationActionLabels[action as OperationActionName] ?? action
+
+export function targetText(log: Pick<OperationLog, 'targetType' | 'targetId'>): string {
+  const type = targetTypeLabels[log.targetType] ?? log.targetType
+  if (!log.targetId) return type || '-'
+  return log.targetType === 'rules' ? `${type} v${log.targetId}` : `${type} #${log.targetId}`
+}
+
+const columns: DataTableColumn<OperationLog>[] = [
+  { title: '时间', dataIndex: 'at', width: 150, render: (time: string) => formatDateTime(time) },
+  { title: '操作人', dataIndex: 'operatorName', width: 120, ellipsis: true, render: (name: string) => name || '-' },
+  { title: '操作', dataIndex: 'action', width: 130, render: (action: string) => actionLabel(action) },
+  { title: '对象', key: 'target', width: 140, render: (_, log) => targetText(log) },
+  { title: '详情', dataIndex: 'detail', width: 420, ellipsis: { showTitle: true }, render: (detail: string) => detail || '-' },
+  { title: 'IP', dataIndex: 'ip', width: 130 },
+]
+
+interface FilterValues {
+  operatorId?: number
+  action?: string
+  range?: [Dayjs | null, Dayjs | null] | null
+}
+
+/** The filter form → the call's filters: the range's days become ISO times with offset. */
+export function toFilters(values: FilterValues): Record<string, unknown> {
+  const filters: Record<string, unknown> = {}
+  if (values.operatorId) filters.operatorId = values.operatorId
+  if (values.action) filters.action = values.action
+  const [from, to] = values.range ?? []
+  if (from) filters.from = from.startOf('day').format()
+  if (to) filters.to = to.endOf('day').format()
+  return filters
+}
+
+const actionOptions = Object.entries(operationActionLabels).map(([value, label]) => ({ value, label }))
+
+export default function OperationHistoryPage() {
+  const [form] = Form.useForm<FilterValues>()
+  const [filters, setFilters] = useState<Record<string, unknown>>({})
+  const [operators, setOperators] = useState<UserOption[] | null>(null)
+
+  useEffect(() => {
+    let current = true
+    void userOptions().then((options) => current && setOperators(options))
+    return () => {
+      current = false
+    }
+  }, [])
+
+  const operatorOptions = useMemo(() => (operators ?? []).map((user) => ({ value: user.id, label: user.username })), [operators])
+
+  return (
+    <Flex vertical gap={16}>
+      <Card size="small" styles={{ body: { paddingBottom: 0 } }}>
+        <Form<FilterValues> form={form} onFinish={(values) => setFilters(toFilters(values))} data-testid="operation-log-search">
+          <Row gutter={[16, 0]}>
+            <Col xs={24} sm={12} lg={6}>
+              <Form.Item name="operatorId" label="操作人" style={{ marginBottom: 16 }}>
+                <Select allowClear showSearch={{ optionFilterProp: 'label' }} loading={operators === null} options={operatorOptions} placeholder="请选择操作人" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} sm={12} lg={6}>
+              <Form.Item name="action" label="操作" style={{ marginBottom: 16 }}>
+                <Select allowClear showSearch={{ optionFilterProp: 'label' }} options={actionOptions} placeholder="请选择操作" />
+              </Form.Item>
+            </Col>
+            <Col xs={24} lg={8}>
+              <Form.Item name="range" label="时间" style={{ marginBottom: 16 }}>
+                <DatePicker.RangePicker allowEmpty={[true, true]} style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col flex="auto" style={{ textAlign: 'right', marginBottom: 16 }}>
+              <Space>
+                <Button
+                  onClick={() => {
+                    form.resetFields()
+                    setFilters({})
+                  }}
+                >
+                  重置
+                </Button>
+                <Button type="primary" htmlType="submit">
+                  查询
+                </Button>
+              </Space>
+            </Col>
+          </Row>
+        </Form>
+      </Card>
+      <DataTable<OperationLog>
+        tableKey={OPERATION_LOG_TABLE_KEY}
+        title="操作日志"
+        rowKey="id"
+        columns={columns}
+        params={filters}
+        request={(params, sort) => pageOperationLog(params, sort)}
+      />
+    </Flex>
+  )
+}

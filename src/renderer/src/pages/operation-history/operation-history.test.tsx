@@ -1,0 +1,57 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import dayjs from 'dayjs'
+import { routes } from '@renderer/router'
+import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+import { targetText, toFilters } from '.'
+
+let api: FakeApi
+const inputs = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi({
+    handlers: {
+      'user.loginInfo': ok(adminUser),
+      'user.list': ok([{ id: 1, username: 'admin' }]),
+      'operationLog.page': ok({
+        list: [
+          { id: 9, at: '2025-03-01T10:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'user.set-status', targetType: 'user', targetId: '7', detail: '状态：正常 → 封禁', ip: '127.0.0.1' },
+        ],
+        total: 1,
+      }),
+    },
+  })
+})
+
+describe('操作日志', { timeout: 30_000 }, () => {
+  it('shows the Chinese action label and filters by operator and action', async () => {
+    renderRoutes(routes, '/operation-history')
+    await screen.findByText('共 1 条', undefined, { timeout: 8000 })
+    const row = screen.getAllByRole('row')[1]!
+    expect(within(row).getByText('修改账号状态')).toBeTruthy()
+    expect(within(row).getByText('用户 #7')).toBeTruthy()
+    expect(within(row).getByText('状态：正常 → 封禁')).toBeTruthy()
+    expect(inputs('operationLog.page')[0]).toEqual({ page: 1, pageSize: 20 })
+
+    const form = screen.getByTestId('operation-log-search')
+    const selects = form.querySelectorAll('.ant-select')
+    fireEvent.mouseDown(selects[0]!)
+    await waitFor(() => expect(document.querySelector('.ant-select-item-option[title="admin"]')).toBeTruthy())
+    fireEvent.click(document.querySelector('.ant-select-item-option[title="admin"]')!)
+    fireEvent.mouseDown(selects[1]!)
+    fireEvent.click(await screen.findByTitle('添加管理员'))
+    fireEvent.click(within(form).getByRole('button', { name: /查\s*询/ }))
+    await waitFor(() => expect(inputs('operationLog.page').at(-1)).toEqual({ page: 1, pageSize: 20, operatorId: 1, action: 'config.add-admin' }))
+  })
+
+  it('turns the range into ISO times with offset covering whole days', () => {
+    const filters = toFilters({ range: [dayjs('2025-03-01T15:00:00'), dayjs('2025-03-02T01:00:00')] })
+    expect(dayjs(filters.from as string).format('YYYY-MM-DD HH:mm:ss')).toBe('2025-03-01 00:00:00')
+    expect(dayjs(filters.to as string).format('YYYY-MM-DD HH:mm:ss')).toBe('2025-03-02 23:59:59')
+    expect(filters.from).toMatch(/[+-]\d{2}:\d{2}$/)
+    expect(toFilters({})).toEqual({})
+    expect(targetText({ targetType: 'rules', targetId: '3' })).toBe('官种规则 v3')
+  })
+})

@@ -1,0 +1,119 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import dayjs from 'dayjs'
+import { routes } from '@renderer/router'
+import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+import { previewEntry, wageItem, wageRecord } from '../salary/fixtures'
+import { lastMonth } from '.'
+
+let api: FakeApi
+const inputsOf = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
+const period = lastMonth().format('YYYY-MM')
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi({
+    handlers: {
+      'user.loginInfo': ok(adminUser),
+      'wages.preview': (input) => {
+        const { userId } = input as { period: string; userId?: number }
+        if (userId) return ok({ ruleVersion: 3, list: [previewEntry({ period, userId, username: 'bob', items: [wageItem({ qualified: false, value: 0, reason: '种子体积低于最小体积' })] })] })
+        return ok({
+          ruleVersion: 3,
+          list: [previewEntry({ period, userId: 2, username: 'alice', amount: 500 }), previewEntry({ period, userId: 3, username: 'bob', amount: 0, belowMinimum: true })],
+        })
+      },
+      'wages.compute': ok({ ruleVersion: 3, saved: 2, keptPaid: 1 }),
+      'wages.page': ok({
+        list: [wageRecord({ id: 7, period, username: 'alice', amount: 500 }), wageRecord({ id: 8, userId: 3, period, username: 'bob', amount: 0 })],
+        total: 2,
+      }),
+      'wages.pay': ok({ paid: 2, alreadyPaid: 0 }),
+      'wages.export': (input) => ok({ saved: true, fileName: `工资-${period}.${(input as { format: string }).format}` }),
+    },
+  })
+})
+
+async function openPage() {
+  renderRoutes(routes, '/salary-computed')
+  await screen.findByText(`${period} 已生成的工资`, undefined, { timeout: 8000 })
+  await screen.findByText('alice')
+}
+
+describe('工资计算', { timeout: 30_000 }, () => {
+  it("defaults to last month and loads that month's saved records", async () => {
+    await openPage()
+    expect(period).toBe(dayjs().subtract(1, 'month').format('YYYY-MM'))
+    expect(inputsOf('wages.page')).toEqual([{ page: 1, pageSize: 20, period }])
+    expect(inputsOf('wages.preview')).toEqual([])
+  })
+
+  it('previews (nothing saved), shows the rule version and below-minimum tags, and opens a member breakdown', async () => {
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
+    const preview = screen.getByTestId('wage-preview')
+    await waitFor(() => expect(within(preview).getByTestId('preview-rule-version').textContent).toContain('v3'))
+    expect(inputsOf('wages.preview')).toEqual([{ period }])
+    expect(within(preview).getByText('低于最低要求', { selector: '.ant-tag' })).toBeTruthy()
+    expect(inputsOf('wages.compute')).toEqual([])
+
+    fireEvent.click(within(preview).getByText('bob'))
+    expect(await screen.findByText('种子体积低于最小体积')).toBeTruthy()
+    expect(inputsOf('wages.preview').at(-1)).toEqual({ period, userId: 3 })
+  })
+
+  it('asks before generating, explaining that paid records are kept, then saves', async () => {
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
+    await waitFor(() => expect(screen.getByRole('button', { name: /确认生成/ }).hasAttribute('disabled')).toBe(false))
+    fireEvent.click(screen.getByRole('button', { name: /确认生成/ }))
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog.textContent).toContain('已发放')
+    expect(dialog.textContent).toContain('保持不变')
+    expect(inputsOf('wages.compute')).toEqual([])
+    fireEvent.click(within(dialog).getByRole('button', { name: '确认生成' }))
+    await waitFor(() => expect(inputsOf('wages.compute')).toEqual([{ period }]))
+    expect(await screen.findByText(/已生成 2 条工资记录.*1 条已发放记录保持不变/)).toBeTruthy()
+    await waitFor(() => expect(inputsOf('wages.page').length).toBe(2))
+  })
+
+  it('marks selected records paid only after confirmation', async () => {
+    await openPage()
+    const payButton = () => screen.getByRole('button', { name: /标记已发放/ })
+    expect(payButton().hasAttribute('disabled')).toBe(true)
+    fireEvent.click(screen.getByLabelText('选择 alice'))
+    fireEvent.click(screen.getByLabelText('选择 bob'))
+    await waitFor(() => expect(payButton().hasAttribute('disabled')).toBe(false))
+    fireEvent.click(payButton())
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog.textContent).toContain('2 条工资标记为已发放')
+    expect(inputsOf('wages.pay')).toEqual([])
+    fireEvent.click(within(dialog).getByRole('button', { name: '标记已发放' }))
+    await waitFor(() => expect(inputsOf('wages.pay')).toEqual([{ ids: [7, 8] }]))
+    expect(await screen.findByText('已发放 2 条')).toBeTruthy()
+  })
+
+  it('does not pay when the confirmation is cancelled', async () => {
+    await openPage()
+    fireEvent.click(screen.getByLabelText('选择 alice'))
+    fireEvent.click(screen.getByRole('button', { name: /标记已发放/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.click(within(dialog).getByRole('button', { name: '取消' }))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(inputsOf('wages.pay')).toEqual([])
+    expect(screen.queryByText(/已发放 \d+ 条/)).toBeNull()
+  })
+
+  it('exports the month as xlsx and csv and names the saved file', async () => {
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /导出 Excel/ }))
+    expect(await screen.findByText(`已保存 工资-${period}.xlsx`)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: /导出 CSV/ }))
+    expect(await screen.findByText(`已保存 工资-${period}.csv`)).toBeTruthy()
+    expect(inputsOf('wages.export')).toEqual([
+      { period, format: 'xlsx' },
+      { period, format: 'csv' },
+    ])
+  })
+})

@@ -1,0 +1,55 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { routes } from '@renderer/router'
+import { installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+import { formatDateTime } from '@renderer/utils/format'
+import { wageDetail, wageRecord } from './fixtures'
+
+let api: FakeApi
+const inputsOf = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi({
+    handlers: {
+      'user.loginInfo': ok(memberUser),
+      'wages.page': ok({
+        list: [wageRecord(), wageRecord({ id: 100, period: '2025-01', amount: 88, payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin' })],
+        total: 2,
+      }),
+      'wages.detail': ok(wageDetail()),
+    },
+  })
+})
+
+describe('我的工资', { timeout: 20_000 }, () => {
+  it("lists the user's own wage records by month with payment tags", async () => {
+    renderRoutes(routes, '/salary')
+    expect(await screen.findByText('2025-02', undefined, { timeout: 8000 })).toBeTruthy()
+    await waitFor(() => expect(document.title).toBe('我的工资 - 保种管理台'))
+    expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, userId: memberUser.id })
+    const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+    expect(headers).toEqual(['月份', '金额', '达标种子数', '达标体积', '做种时长(小时)', '发放状态', '发放时间'])
+    const rows = screen.getAllByRole('row').slice(1)
+    expect(rows[0]!.textContent).toContain('1,234.50')
+    expect(rows[0]!.textContent).toContain('魔力')
+    expect(rows[0]!.textContent).toContain('300.00 GiB')
+    expect(within(rows[0]!).getByText('未发放')).toBeTruthy()
+    expect(within(rows[1]!).getByText('已发放')).toBeTruthy()
+    expect(rows[1]!.textContent).toContain(formatDateTime('2025-02-03T10:00:00+08:00'))
+  })
+
+  it('opens the per-torrent breakdown with the reason a torrent did not qualify', async () => {
+    renderRoutes(routes, '/salary')
+    fireEvent.click(await screen.findByText('2025-02', undefined, { timeout: 8000 }))
+    expect(await screen.findByText('做种时长不足 720 小时且上传量不足')).toBeTruthy()
+    expect(inputsOf('wages.detail')).toEqual([{ id: 101 }])
+    const drawer = screen.getByTestId('wage-breakdown-summary')
+    expect(drawer.textContent).toContain('v3')
+    expect(screen.getByText('共 2 个种子，其中 1 个达标')).toBeTruthy()
+    expect(screen.getAllByLabelText('达标').length).toBe(1)
+    expect(screen.getAllByLabelText('未达标').length).toBe(1)
+    expect(screen.getByText('Some.Show.S01.1080p')).toBeTruthy()
+  })
+})

@@ -1,0 +1,126 @@
+/**
+ * 自动分配: the plan of `task/auto-assign { preview: true }` (nothing written yet) as a table of
+ * torrent and member; `确认分配` commits it with `{ preview: false }`.
+ */
+import { useEffect, useState } from 'react'
+import { Alert, Modal, Table, Typography } from 'antd'
+import { autoAssign, type AutoAssignResult } from '@renderer/services/tasks'
+import { pageTorrents } from '@renderer/services/torrents'
+import { userOptions } from '@renderer/services/user'
+import { errorMessage } from '@renderer/components/FormModal'
+import { toastSuccess } from '@renderer/utils/feedback'
+
+export interface PlanRow {
+  key: string
+  torrentId: number
+  torrentName: string
+  userId: number
+  username: string
+}
+
+/** Most pages of unassigned official torrents read to name the plan's torrents. */
+const NAME_PAGES = 5
+
+/** The plan with names: members from the user options, torrents from the unassigned official list. */
+async function namePlan(plan: AutoAssignResult['plan']): Promise<PlanRow[]> {
+  const [users, torrentNames] = await Promise.all([
+    userOptions(),
+    (async () => {
+      const names = new Map<number, string>()
+      const wanted = new Set(plan.map((item) => item.torrentId))
+      for (let page = 1; page <= NAME_PAGES && [...wanted].some((id) => !names.has(id)); page += 1) {
+        const answer = await pageTorrents({ current: page, pageSize: 200, seedType: 1, assigned: 2 }, null, { silent: true })
+        for (const torrent of answer.data) names.set(torrent.id, torrent.name)
+        if (!answer.success || answer.data.length < 200) break
+      }
+      return names
+    })(),
+  ])
+  const usernames = new Map(users.map((user) => [user.id, user.username]))
+  return plan.map((item) => ({
+    key: `${item.torrentId}-${item.userId}`,
+    ...item,
+    torrentName: torrentNames.get(item.torrentId) ?? `种子 #${item.torrentId}`,
+    username: usernames.get(item.userId) ?? `用户 #${item.userId}`,
+  }))
+}
+
+export interface AutoAssignModalProps {
+  open: boolean
+  onClose(): void
+  /** After a commit. */
+  onAssigned(): void
+}
+
+export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssignModalProps) {
+  const [rows, setRows] = useState<PlanRow[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [committing, setCommitting] = useState(false)
+
+  useEffect(() => {
+    if (!open) return
+    let current = true
+    setRows(null)
+    setError(null)
+    autoAssign(true, undefined, { silent: true })
+      .then((result) => namePlan(result.plan))
+      .then((named) => current && setRows(named))
+      .catch((failure: unknown) => current && (setError(errorMessage(failure)), setRows([])))
+    return () => {
+      current = false
+    }
+  }, [open])
+
+  const commit = async () => {
+    setCommitting(true)
+    setError(null)
+    try {
+      const result = await autoAssign(false, undefined, { silent: true })
+      toastSuccess(`已自动分配 ${result.created} 项任务`)
+      onAssigned()
+      onClose()
+    } catch (failure) {
+      setError(errorMessage(failure))
+    } finally {
+      setCommitting(false)
+    }
+  }
+
+  const torrents = new Set(rows?.map((row) => row.torrentId)).size
+  const members = new Set(rows?.map((row) => row.userId)).size
+
+  return (
+    <Modal
+      open={open}
+      title="自动分配（预览）"
+      width={760}
+      okText="确认分配"
+      cancelText="取消"
+      onOk={() => void commit()}
+      okButtonProps={{ disabled: !rows || rows.length === 0 }}
+      confirmLoading={committing}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      {error && <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 12 }} />}
+      <Typography.Paragraph type="secondary" data-testid="auto-assign-summary">
+        {rows === null
+          ? '正在计算分配方案…'
+          : rows.length === 0
+            ? '没有需要分配的官种（未分配的官种都已有足够的保种员，或没有可分配的保种员）。'
+            : `共 ${rows.length} 项分配，涉及 ${torrents} 个种子、${members} 位保种员。按当前负载均衡，不会分给已在做种的保种员；确认后才会写入。`}
+      </Typography.Paragraph>
+      <Table<PlanRow>
+        size="small"
+        rowKey="key"
+        loading={rows === null}
+        dataSource={rows ?? []}
+        pagination={{ pageSize: 10, showSizeChanger: false, showTotal: (total) => `共 ${total} 条` }}
+        columns={[
+          { title: '种子', dataIndex: 'torrentName', ellipsis: true },
+          { title: '保种员', dataIndex: 'username', width: 180 },
+        ]}
+      />
+    </Modal>
+  )
+}

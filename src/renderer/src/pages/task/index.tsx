@@ -1,0 +1,47 @@
+/**
+ * 我的任务: the current user's seed records (page-seed). The server limits members to their own
+ * records; the page also sends the user's own id, so an admin here sees only theirs as well.
+ * `?status=3` opens the list filtered by that status (the dashboard links here).
+ */
+import { useMemo } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import type { SeedRecord } from '@shared/entities'
+import { sortableFields } from '@shared/endpoints'
+import { seedStatusValues, type SeedStatus } from '@shared/enums'
+import DataTable from '@renderer/components/DataTable'
+import { seedRecordColumns } from '@renderer/components/seedRecordColumns'
+import { pageSeed } from '@renderer/services/user'
+import { useCurrentUser } from '@renderer/stores/user'
+
+export const TASK_TABLE_KEY = 'task.seedRecords'
+
+const columns = seedRecordColumns()
+
+/** `?status=3` → `{ status: 3 }`; anything that is not a status is ignored. */
+export function statusFromQuery(value: string | null): SeedStatus | undefined {
+  const status = Number(value)
+  return seedStatusValues.includes(status as SeedStatus) ? (status as SeedStatus) : undefined
+}
+
+export default function TaskPage() {
+  const user = useCurrentUser()
+  const [searchParams] = useSearchParams()
+  const initialStatus = statusFromQuery(searchParams.get('status'))
+  const initialSearch = useMemo(() => (initialStatus ? { status: initialStatus } : {}), [initialStatus])
+  const params = useMemo(() => ({ userId: user?.id }), [user?.id])
+  if (!user) return null
+  return (
+    <DataTable<SeedRecord>
+      // A new ?status= (a dashboard link while this page is open) starts a fresh table.
+      key={initialStatus ?? 'all'}
+      tableKey={TASK_TABLE_KEY}
+      title="我的做种记录"
+      rowKey="id"
+      columns={columns}
+      sortableFields={sortableFields.pageSeed}
+      params={params}
+      initialSearch={initialSearch}
+      request={pageSeed}
+    />
+  )
+}

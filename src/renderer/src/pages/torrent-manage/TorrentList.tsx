@@ -1,0 +1,115 @@
+/**
+ * 种子列表: every torrent with its seed type (a small 手动 badge when an admin set it by hand),
+ * completion and keepers; select rows → 设为官种 / 设为非官种 / 恢复按规则 (torrent/set-type).
+ */
+import { useRef, useState } from 'react'
+import { Button, Popconfirm, Space, Tag, Tooltip } from 'antd'
+import type { Torrent } from '@shared/entities'
+import { sortableFields } from '@shared/endpoints'
+import { assignmentLabels, completionLabels, seedTypeLabels, type SeedType } from '@shared/enums'
+import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
+import { AssignmentTag, CompletionTag, SeedTypeTag } from '@renderer/components/StatusTags'
+import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
+import { enumOptions } from '@renderer/utils/enumOptions'
+import { toastSuccess } from '@renderer/utils/feedback'
+import { formatBytes, formatDateTime } from '@renderer/utils/format'
+
+export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
+
+const columns: DataTableColumn<Torrent>[] = [
+  { title: '种子名称', dataIndex: 'name', width: 300, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+  { title: '体积', dataIndex: 'size', width: 100, align: 'right', render: (size: number) => formatBytes(size) },
+  { title: '制作组', dataIndex: 'team', width: 110, ellipsis: true, search: { type: 'text', placeholder: '完整的制作组名' }, render: (team: string | null) => team ?? '-' },
+  { title: '发布时间', dataIndex: 'addedAt', width: 150, render: (time: string) => formatDateTime(time) },
+  { title: '做种数', dataIndex: 'seeders', width: 84, align: 'right' },
+  { title: '下载数', dataIndex: 'leechers', width: 84, align: 'right', hiddenByDefault: true },
+  {
+    title: '保种人数',
+    dataIndex: 'keepers',
+    width: 96,
+    align: 'right',
+    render: (_, torrent) => `${torrent.keepers} / ${torrent.targetKeepers}`,
+  },
+  {
+    title: '种子类型',
+    dataIndex: 'seedType',
+    width: 120,
+    search: { type: 'select', options: enumOptions(seedTypeLabels) },
+    render: (_, torrent) => (
+      <Space size={2}>
+        <SeedTypeTag seedType={torrent.seedType} />
+        {torrent.seedTypeSource === 'manual' && (
+          <Tooltip title="管理员手动设置，优先于官种规则">
+            <Tag color="orange" bordered={false} style={{ fontSize: 11, lineHeight: '16px', paddingInline: 4 }} data-testid="manual-badge">
+              手动
+            </Tag>
+          </Tooltip>
+        )}
+      </Space>
+    ),
+  },
+  {
+    title: '完成情况',
+    dataIndex: 'completion',
+    width: 120,
+    search: { type: 'select', options: enumOptions(completionLabels) },
+    render: (_, torrent) => <CompletionTag completion={torrent.completion} />,
+  },
+  {
+    title: '分配状态',
+    dataIndex: 'assigned',
+    width: 96,
+    hiddenByDefault: true,
+    search: { type: 'select', options: enumOptions(assignmentLabels) },
+    render: (_, torrent) => <AssignmentTag assigned={torrent.assigned} />,
+  },
+]
+
+export default function TorrentList() {
+  const table = useRef<DataTableActions>(null)
+  const [selected, setSelected] = useState<number[]>([])
+
+  const setType = (seedType: SeedType | null) =>
+    setTorrentType(selected, seedType).then(
+      ({ updated }) => {
+        toastSuccess(seedType === null ? `已将 ${updated} 个种子恢复按规则判定` : `已将 ${updated} 个种子设为${seedTypeLabels[seedType]}`)
+        setSelected([])
+        table.current?.reload()
+      },
+      () => undefined, // the server's msg was toasted; the selection stays
+    )
+
+  const none = selected.length === 0
+  return (
+    <DataTable<Torrent>
+      ref={table}
+      tableKey={TORRENT_LIST_TABLE_KEY}
+      title={selected.length ? `种子（已选 ${selected.length} 个）` : '种子'}
+      rowKey="id"
+      columns={columns}
+      sortableFields={sortableFields.torrentPage}
+      request={(params, sort) => pageTorrents(params, sort)}
+      rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: true }}
+      toolbar={
+        <>
+          <Button disabled={none} onClick={() => void setType(1)}>
+            设为官种
+          </Button>
+          <Button disabled={none} onClick={() => void setType(2)}>
+            设为非官种
+          </Button>
+          <Popconfirm
+            title={`恢复 ${selected.length} 个种子按规则判定？`}
+            description="手动设置的种子类型将被清除，改由官种规则决定。"
+            okText="恢复"
+            cancelText="取消"
+            disabled={none}
+            onConfirm={() => setType(null)}
+          >
+            <Button disabled={none}>恢复按规则</Button>
+          </Popconfirm>
+        </>
+      }
+    />
+  )
+}

@@ -1,0 +1,96 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import type { Rules } from '@shared/entities'
+import { routes } from '@renderer/router'
+import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+import { torrent } from '../task-assignment/fixtures'
+import { toFactors } from './RulesForm'
+
+const rules: Rules = {
+  version: 3,
+  officialTeams: ['FRDS', 'CHD'],
+  officialTags: ['官方'],
+  minSizeGiB: 1,
+  targetKeepers: 3,
+  activeWindowMinutes: 60,
+  standardSeedHours: 300,
+  standardUploadedTimes: 2,
+  minQualifiedCount: 1,
+  minQualifiedSizeGiB: 0,
+  keeperRankFactors: [1, 0.8, 0.6, 0.3],
+  t0Weeks: 4,
+  n0: 7,
+  b0: 100,
+  l: 300,
+  perSeeding: 1,
+  maxSeeding: 7,
+  multiplier: 1,
+  timezone: 'Asia/Shanghai',
+}
+const { version: _version, ...body } = rules
+
+let api: FakeApi
+const inputs = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
+
+beforeEach(() => {
+  window.localStorage.clear()
+  api = installFakeApi({
+    handlers: {
+      'user.loginInfo': ok(adminUser),
+      'config.rules': ok(rules),
+      'torrent.page': ok({ list: [torrent({}), torrent({ id: 12, name: 'Manual.One', seedType: 2, seedTypeSource: 'manual', completion: 4 })], total: 2 }),
+    },
+  })
+})
+
+describe('官种设置', { timeout: 30_000 }, () => {
+  it('shows every rule with its Chinese label, help text and the current version', async () => {
+    renderRoutes(routes, '/torrent-manage')
+    expect(await screen.findByText('v3', undefined, { timeout: 8000 })).toBeTruthy()
+    for (const label of ['官方制作组', '官方标签', '最小体积（GiB）', '目标保种人数', '活跃判定窗口（分钟）', '保种顺位系数', '基础魔力 B0', '时区'])
+      expect(screen.getByText(label, { selector: 'label' })).toBeTruthy()
+    expect(screen.getByText('做种者最近一次汇报在此分钟数内才算在做种；超过即视为已停止。')).toBeTruthy()
+    expect(screen.getByTitle('FRDS')).toBeTruthy()
+  })
+
+  it('saves a new version; a refused save keeps the values and shows the server message', async () => {
+    api.handle('config.saveRules', fail(400, '时区：不是有效的时区'))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    const timezone = screen.getByLabelText('时区') as HTMLInputElement
+    fireEvent.change(timezone, { target: { value: 'Mars/Olympus' } })
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText('时区：不是有效的时区')).toBeTruthy()
+    expect(inputs('config.saveRules')).toEqual([{ ...body, timezone: 'Mars/Olympus' }])
+    expect(timezone.value).toBe('Mars/Olympus')
+
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    fireEvent.change(timezone, { target: { value: 'Asia/Tokyo' } })
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText('v4')).toBeTruthy()
+    expect(inputs('config.saveRules').at(-1)).toEqual({ ...body, timezone: 'Asia/Tokyo' })
+    expect(screen.queryByTestId('rules-error')).toBeNull()
+  })
+
+  it('reads typed rank factors as numbers', () => {
+    expect(toFactors(['1', 0.8, ' 0.5 ', 'x'])).toEqual([1, 0.8, 0.5, 'x'])
+  })
+
+  it('lists torrents with a 手动 badge and sets the seed type of the selection', async () => {
+    api.handle('torrent.setType', ok({ updated: 2 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('tab', { name: '种子列表' }))
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    expect(inputs('torrent.page')[0]).toEqual({ page: 1, pageSize: 20 })
+    const manualRow = screen.getByText('Manual.One').closest('tr')!
+    expect(within(manualRow).getByTestId('manual-badge').textContent).toBe('手动')
+    expect(screen.getAllByTestId('manual-badge')).toHaveLength(1)
+
+    for (const row of screen.getAllByRole('row').slice(1)) fireEvent.click(within(row).getByRole('checkbox'))
+    fireEvent.click(screen.getByRole('button', { name: '设为官种' }))
+    await waitFor(() => expect(inputs('torrent.setType')).toEqual([{ ids: [11, 12], seedType: 1 }]))
+    expect(await screen.findByText('已将 2 个种子设为官种')).toBeTruthy()
+  })
+})

@@ -1,0 +1,13 @@
+/** Official-torrent rules of `/api/v1/config/rules` (官种设置). */
+import type { RuleBody, Rules } from '@shared/entities'
+import { request, type RequestOptions } from './request'
+
+// GET /config/rules — the current version.
+export function getRules(options?: RequestOptions): Promise<Rules> {
+  return request('config.rules', undefined, options)
+}
+
+// POST /config/rules — each save is a new version.
+export function saveRules(body: RuleBody, options?: RequestOptions): Promise<Rules> {
+  return request('config.saveRules', body, options)
+}

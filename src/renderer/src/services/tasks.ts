@@ -1,0 +1,20 @@
+/** Assignment calls of `/api/v1/task` (任务分配). */
+import type { EndpointOutput } from '@shared/endpoints'
+import { request, type RequestOptions } from './request'
+
+export type AutoAssignResult = EndpointOutput<'task.autoAssign'>
+
+// POST /task/assign
+export function assignTasks(torrentIds: number[], userIds: number[], options?: RequestOptions): Promise<{ created: number; existed: number }> {
+  return request('task.assign', { torrentIds, userIds }, options)
+}
+
+// POST /task/unassign — without userIds: every keeper of these torrents.
+export function unassignTasks(torrentIds: number[], userIds?: number[], options?: RequestOptions): Promise<{ removed: number }> {
+  return request('task.unassign', userIds ? { torrentIds, userIds } : { torrentIds }, options)
+}
+
+// POST /task/auto-assign — `preview: true` returns the plan and writes nothing.
+export function autoAssign(preview: boolean, perTorrent?: number, options?: RequestOptions): Promise<AutoAssignResult> {
+  return request('task.autoAssign', perTorrent === undefined ? { preview } : { preview, perTorrent }, options)
+}

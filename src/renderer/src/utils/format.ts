@@ -1,0 +1,74 @@
+/**
+ * Display formats used across the console (product.md §2): sizes in binary units,
+ * durations in 天/小时, times as `YYYY-MM-DD HH:mm` in the user's local time.
+ * Missing or unusable values render as `-` so tables never show `NaN` or `Invalid Date`.
+ */
+import dayjs from 'dayjs'
+
+export const EMPTY = '-'
+
+const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const
+
+function isUsableNumber(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+}
+
+/** `1610612736` → `1.50 GiB`; whole bytes stay whole (`512 B`). */
+export function formatBytes(bytes: number | null | undefined, digits = 2): string {
+  if (!isUsableNumber(bytes)) return EMPTY
+  const sign = bytes < 0 ? '-' : ''
+  let value = Math.abs(bytes)
+  let unit = 0
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024
+    unit += 1
+  }
+  // Rounding can carry into the next unit (1023.999 KiB → "1024.00 KiB"); step up instead.
+  if (unit > 0 && unit < BYTE_UNITS.length - 1 && Number(value.toFixed(digits)) >= 1024) {
+    value /= 1024
+    unit += 1
+  }
+  return unit === 0 ? `${sign}${Math.round(value)} B` : `${sign}${value.toFixed(digits)} ${BYTE_UNITS[unit]}`
+}
+
+/** Seconds → `3天5小时`, `5小时`, `2天`; under an hour → `N分钟`; zero → `0小时`. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (!isUsableNumber(seconds) || seconds < 0) return EMPTY
+  const totalHours = Math.floor(seconds / 3600)
+  if (totalHours === 0) {
+    const minutes = Math.floor(seconds / 60)
+    return minutes > 0 ? `${minutes}分钟` : '0小时'
+  }
+  const days = Math.floor(totalHours / 24)
+  const hours = totalHours % 24
+  if (days === 0) return `${hours}小时`
+  return hours === 0 ? `${days}天` : `${days}天${hours}小时`
+}
+
+/** Hours (e.g. wage seed hours) in the same 天/小时 form. */
+export function formatHours(hours: number | null | undefined): string {
+  return isUsableNumber(hours) ? formatDuration(hours * 3600) : EMPTY
+}
+
+export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm'
+export const DATE_FORMAT = 'YYYY-MM-DD'
+
+/** ISO string, epoch milliseconds or Date → `YYYY-MM-DD HH:mm` (local time). */
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return EMPTY
+  const time = dayjs(value)
+  return time.isValid() ? time.format(DATE_TIME_FORMAT) : EMPTY
+}
+
+/** ISO string, epoch milliseconds or Date → `YYYY-MM-DD` (local time). */
+export function formatDate(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return EMPTY
+  const time = dayjs(value)
+  return time.isValid() ? time.format(DATE_FORMAT) : EMPTY
+}
+
+/** Wages are bonus points with two decimals: `12345.6` → `12,345.60`. */
+export function formatAmount(value: number | null | undefined): string {
+  if (!isUsableNumber(value)) return EMPTY
+  return value.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+}

@@ -1,0 +1,410 @@
+/**
+ * The list of callable `/api/v1` endpoints — the contract (api.md). The server registers a route
+ * for each entry and validates the request with `input`; the main process sends only calls named
+ * here, validates `input` before sending and `output` before answering the renderer.
+ *
+ * Travel of `input`: GET → query string (values arrive as strings, so GET schemas coerce);
+ * POST → JSON body. `{name}` segments in `path` are filled from the input field of that name.
+ */
+import { z } from './validation'
+import {
+  allSeedingStatsSchema,
+  assignmentLabelSchema,
+  claimStateSchema,
+  completionSchema,
+  healthSchema,
+  loginInfoSchema,
+  pagedResult,
+  seedRecordSchema,
+  seedStatusSchema,
+  seedTypeSchema,
+  torrentSchema,
+  userDetailSchema,
+  userOptionSchema,
+  userSchema,
+  userSeedingStatsSchema,
+  accountStatusSchema,
+  operationLogSchema,
+  periodSchema,
+  ruleBodySchema,
+  rulesSchema,
+  wageDetailSchema,
+  wagePreviewEntrySchema,
+  wageRankEntrySchema,
+  wageRecordSchema,
+  wageStatsSchema,
+} from './entities'
+import { operationActionNames } from './enums'
+import { pagedRequest } from './paging'
+
+export type Access = 'public' | 'member' | 'admin'
+
+export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  method: 'GET' | 'POST'
+  path: string
+  access: Access
+  /** Human name used in logs and the operation log. */
+  title: string
+  /**
+   * The answer is a file, not an envelope: main saves the bytes through a save dialog and answers
+   * the renderer with `output` (see fileSaveResultSchema). Error answers are still envelopes.
+   */
+  download?: true
+  input: I
+  output: O
+}
+
+/** Keeps `access` as its literal, so the server can type a handler's user as present for non-public calls. */
+function endpoint<I extends z.ZodType, O extends z.ZodType, A extends Access>(def: Endpoint<I, O> & { access: A }): Endpoint<I, O> & { access: A } {
+  return def
+}
+
+/** For calls that take nothing; GET query `{}` and an absent POST body both pass. */
+export const noInput = z.object({}).optional()
+
+export const loginInputSchema = z.object({
+  username: z.string().trim().min(1).max(64),
+  password: z.string().min(1).max(128),
+})
+export type LoginInput = z.infer<typeof loginInputSchema>
+
+/** Ids in a query string arrive as text. */
+const queryId = z.coerce.number().int().positive().max(2_147_483_647)
+const bodyId = z.number().int().positive().max(2_147_483_647)
+/** Free-text filters: trimmed, empty means "no filter". */
+const textFilter = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => value || undefined)
+    .optional()
+
+/** Sortable fields of each paged call (api.md: anything else is a 400). */
+export const sortableFields = {
+  pageAdmin: ['username', 'siteUid', 'adminSince', 'lastLoginAt', 'createdAt'],
+  pageNormal: ['username', 'siteUid', 'status', 'seedingCount', 'seedingSize', 'assignedCount', 'createdAt', 'lastLoginAt'],
+  pageSeed: ['uploaded', 'downloaded', 'seedTimeSec', 'lastAction', 'assignedAt', 'size', 'status'],
+  torrentPage: ['addedAt', 'size', 'seeders', 'leechers', 'keepers', 'name'],
+} as const
+
+export const pageAdminInputSchema = pagedRequest(sortableFields.pageAdmin, {})
+export const pageNormalInputSchema = pagedRequest(sortableFields.pageNormal, {
+  status: accountStatusSchema.optional(),
+  username: textFilter(64),
+  siteUid: bodyId.optional(),
+})
+export const pageSeedInputSchema = pagedRequest(sortableFields.pageSeed, {
+  userId: bodyId.optional(),
+  torrentId: bodyId.optional(),
+  status: seedStatusSchema.optional(),
+  seedType: seedTypeSchema.optional(),
+  claimState: claimStateSchema.optional(),
+  assigned: assignmentLabelSchema.optional(),
+  torrentName: textFilter(200),
+})
+export const torrentPageInputSchema = pagedRequest(sortableFields.torrentPage, {
+  seedType: seedTypeSchema.optional(),
+  completion: completionSchema.optional(),
+  assigned: assignmentLabelSchema.optional(),
+  name: textFilter(200),
+  team: textFilter(100),
+})
+/** A list of ids in a body: at least one, at most 1,000 per call. */
+const idList = z.array(bodyId).min(1).max(1000)
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(2)
+  .max(32)
+  .regex(/^[\p{L}\p{N}_.-]+$/u, { message: '只能包含文字、数字、下划线、点和短横线' })
+/** New passwords: 8–128 characters (login accepts whatever was set before). */
+export const newPasswordSchema = z.string().min(8).max(128)
+const remarkSchema = z.string().trim().max(500)
+const siteUidSchema = z.number().int().positive().max(2_147_483_647)
+
+export const userCreateInputSchema = z.object({
+  username: usernameSchema,
+  password: newPasswordSchema,
+  siteUid: siteUidSchema.nullable().optional(),
+  remark: remarkSchema.optional(),
+})
+export const userUpdateInputSchema = z.object({ id: bodyId, siteUid: siteUidSchema.nullable().optional(), remark: remarkSchema.optional() })
+export const userSetStatusInputSchema = z.object({ id: bodyId, status: accountStatusSchema })
+export const userResetPasswordInputSchema = z.object({ id: bodyId, password: newPasswordSchema })
+export const changePasswordInputSchema = z.object({ oldPassword: z.string().min(1).max(128), newPassword: newPasswordSchema })
+export const adminTargetInputSchema = z.object({ userId: queryId })
+
+export const operationLogPageInputSchema = pagedRequest(['at'], {
+  operatorId: bodyId.optional(),
+  action: z.enum(operationActionNames as [string, ...string[]]).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+})
+
+export const sortableWageFields = {
+  wagesPage: ['period', 'amount', 'torrentCount', 'totalSize', 'seedHours', 'paidAt', 'username'],
+} as const
+
+export const fileSaveResultSchema = z.object({ saved: z.boolean(), fileName: z.string() })
+export type FileSaveResult = z.infer<typeof fileSaveResultSchema>
+
+export const userSeedingStatsInputSchema = z
+  .object({ userId: queryId.optional(), days: z.coerce.number().int().min(1).max(365).optional() })
+  .optional()
+
+export const endpoints = {
+  health: endpoint({ method: 'GET', path: '/health', access: 'public', title: '健康检查', input: noInput, output: healthSchema }),
+  'user.login': endpoint({
+    method: 'POST',
+    path: '/user/login',
+    access: 'public',
+    title: '登录',
+    input: loginInputSchema,
+    output: z.string().min(1),
+  }),
+  'user.logout': endpoint({ method: 'POST', path: '/user/logout', access: 'member', title: '退出登录', input: noInput, output: z.null() }),
+  'user.loginInfo': endpoint({
+    method: 'GET',
+    path: '/user/login-info',
+    access: 'member',
+    title: '当前用户',
+    input: noInput,
+    output: loginInfoSchema,
+  }),
+  'user.list': endpoint({ method: 'GET', path: '/user/list', access: 'admin', title: '用户选项', input: noInput, output: z.array(userOptionSchema) }),
+  'user.detail': endpoint({
+    method: 'GET',
+    path: '/user/{id}',
+    access: 'member', // members: their own id only (checked by the server)
+    title: '用户详情',
+    input: z.object({ id: queryId }),
+    output: userDetailSchema,
+  }),
+  'user.pageAdmin': endpoint({
+    method: 'POST',
+    path: '/user/page-admin',
+    access: 'admin',
+    title: '管理员列表',
+    input: pageAdminInputSchema,
+    output: pagedResult(userSchema),
+  }),
+  'user.pageNormal': endpoint({
+    method: 'POST',
+    path: '/user/page-normal',
+    access: 'admin',
+    title: '保种员列表',
+    input: pageNormalInputSchema,
+    output: pagedResult(userSchema),
+  }),
+  'user.pageSeed': endpoint({
+    method: 'POST',
+    path: '/user/page-seed',
+    access: 'member', // a member's userId is forced to their own
+    title: '做种记录',
+    input: pageSeedInputSchema,
+    output: pagedResult(seedRecordSchema),
+  }),
+  'torrent.page': endpoint({
+    method: 'POST',
+    path: '/torrent/page',
+    access: 'admin',
+    title: '种子列表',
+    input: torrentPageInputSchema,
+    output: pagedResult(torrentSchema),
+  }),
+  'statistics.all': endpoint({
+    method: 'GET',
+    path: '/statistics/all-seeding-sta',
+    access: 'member',
+    title: '全站做种统计',
+    input: noInput,
+    output: allSeedingStatsSchema,
+  }),
+  'statistics.refresh': endpoint({
+    method: 'GET',
+    path: '/statistics/refresh-index-statistics-cache',
+    access: 'admin',
+    title: '刷新统计',
+    input: noInput,
+    output: allSeedingStatsSchema,
+  }),
+  'statistics.user': endpoint({
+    method: 'GET',
+    path: '/statistics/user-seeding-sta',
+    access: 'member', // members: their own userId only
+    title: '个人做种统计',
+    input: userSeedingStatsInputSchema,
+    output: userSeedingStatsSchema,
+  }),
+
+  // ---- Admin actions ----
+  'user.create': endpoint({ method: 'POST', path: '/user/create', access: 'admin', title: '创建保种员', input: userCreateInputSchema, output: userSchema }),
+  'user.update': endpoint({ method: 'POST', path: '/user/update', access: 'admin', title: '修改保种员', input: userUpdateInputSchema, output: userSchema }),
+  'user.setStatus': endpoint({ method: 'POST', path: '/user/set-status', access: 'admin', title: '修改账号状态', input: userSetStatusInputSchema, output: userSchema }),
+  'user.resetPassword': endpoint({
+    method: 'POST',
+    path: '/user/reset-password',
+    access: 'admin',
+    title: '重置密码',
+    input: userResetPasswordInputSchema,
+    output: z.null(),
+  }),
+  'user.changePassword': endpoint({
+    method: 'POST',
+    path: '/user/change-password',
+    access: 'member',
+    title: '修改密码',
+    input: changePasswordInputSchema,
+    output: z.null(),
+  }),
+  // The seed's GET calls change state; the server also accepts them as POST with `{ userId }`.
+  'config.addAdmin': endpoint({ method: 'GET', path: '/config/add-admin', access: 'admin', title: '添加管理员', input: adminTargetInputSchema, output: userSchema }),
+  'config.delAdmin': endpoint({ method: 'GET', path: '/config/del-admin', access: 'admin', title: '移除管理员', input: adminTargetInputSchema, output: userSchema }),
+  'config.rules': endpoint({ method: 'GET', path: '/config/rules', access: 'admin', title: '官种规则', input: noInput, output: rulesSchema }),
+  'config.saveRules': endpoint({ method: 'POST', path: '/config/rules', access: 'admin', title: '保存官种规则', input: ruleBodySchema, output: rulesSchema }),
+  'torrent.setType': endpoint({
+    method: 'POST',
+    path: '/torrent/set-type',
+    access: 'admin',
+    title: '设置种子类型',
+    input: z.object({ ids: idList, seedType: seedTypeSchema.nullable() }),
+    output: z.object({ updated: z.number().int().nonnegative() }),
+  }),
+  'task.assign': endpoint({
+    method: 'POST',
+    path: '/task/assign',
+    access: 'admin',
+    title: '分配任务',
+    input: z.object({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200) }),
+    output: z.object({ created: z.number().int().nonnegative(), existed: z.number().int().nonnegative() }),
+  }),
+  'task.unassign': endpoint({
+    method: 'POST',
+    path: '/task/unassign',
+    access: 'admin',
+    title: '取消分配',
+    input: z.object({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200).optional() }),
+    output: z.object({ removed: z.number().int().nonnegative() }),
+  }),
+  'task.autoAssign': endpoint({
+    method: 'POST',
+    path: '/task/auto-assign',
+    access: 'admin',
+    title: '自动分配',
+    input: z.object({ preview: z.boolean(), perTorrent: z.number().int().min(1).max(20).optional() }),
+    output: z.object({ plan: z.array(z.object({ torrentId: bodyId, userId: bodyId })), created: z.number().int().nonnegative() }),
+  }),
+  'operationLog.page': endpoint({
+    method: 'POST',
+    path: '/operation-log/page',
+    access: 'admin',
+    title: '操作日志',
+    input: operationLogPageInputSchema,
+    output: pagedResult(operationLogSchema),
+  }),
+
+  // ---- Wages ----
+  'wages.rank': endpoint({
+    method: 'POST',
+    path: '/wages/rank',
+    access: 'member',
+    title: '工资排行',
+    input: pagedRequest(['rank'], { period: periodSchema.optional() }),
+    output: pagedResult(wageRankEntrySchema),
+  }),
+  'wages.page': endpoint({
+    method: 'POST',
+    path: '/wages/page',
+    access: 'member', // members: their own records only
+    title: '工资记录',
+    input: pagedRequest(sortableWageFields.wagesPage, { period: periodSchema.optional(), userId: bodyId.optional(), payment: z.literal([0, 1]).optional() }),
+    output: pagedResult(wageRecordSchema),
+  }),
+  'wages.detail': endpoint({
+    method: 'GET',
+    path: '/wages/{id}',
+    access: 'member', // members: their own records only
+    title: '工资明细',
+    input: z.object({ id: queryId }),
+    output: wageDetailSchema,
+  }),
+  'wages.preview': endpoint({
+    method: 'POST',
+    path: '/wages/preview',
+    access: 'admin',
+    title: '预览工资',
+    // `userId`: include that member's per-torrent items (the breakdown drawer).
+    input: z.object({ period: periodSchema, userId: bodyId.optional() }),
+    output: z.object({ ruleVersion: z.number().int().positive(), list: z.array(wagePreviewEntrySchema) }),
+  }),
+  'wages.compute': endpoint({
+    method: 'POST',
+    path: '/wages/compute',
+    access: 'admin',
+    title: '生成工资',
+    input: z.object({ period: periodSchema }),
+    output: z.object({ ruleVersion: z.number().int().positive(), saved: z.number().int().nonnegative(), keptPaid: z.number().int().nonnegative() }),
+  }),
+  'wages.pay': endpoint({
+    method: 'POST',
+    path: '/wages/pay',
+    access: 'admin',
+    title: '发放工资',
+    input: z.object({ ids: idList }),
+    output: z.object({ paid: z.number().int().nonnegative(), alreadyPaid: z.number().int().nonnegative() }),
+  }),
+  'wages.stats': endpoint({
+    method: 'GET',
+    path: '/wages/stats',
+    access: 'admin',
+    title: '工资统计',
+    input: z.object({ months: z.coerce.number().int().min(1).max(60).optional() }).optional(),
+    output: wageStatsSchema,
+  }),
+  'wages.export': endpoint({
+    method: 'GET',
+    path: '/wages/export',
+    access: 'admin',
+    title: '导出工资',
+    input: z.object({ period: periodSchema, format: z.enum(['xlsx', 'csv']) }),
+    output: fileSaveResultSchema,
+    download: true,
+  }),
+} as const
+
+export type Endpoints = typeof endpoints
+export type EndpointName = keyof Endpoints
+export type EndpointInput<N extends EndpointName> = z.input<Endpoints[N]['input']>
+export type EndpointOutput<N extends EndpointName> = z.output<Endpoints[N]['output']>
+
+export const endpointNames = Object.keys(endpoints) as EndpointName[]
+
+export function isEndpointName(name: unknown): name is EndpointName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(endpoints, name)
+}
+
+/** Fills `{name}` segments of a path from the input; returns the path and the remaining fields. */
+export function fillPath(path: string, input: Record<string, unknown> | undefined): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...(input ?? {}) }
+  const filled = path.replace(/\{(\w+)\}/g, (_, key: string) => {
+    const value = rest[key]
+    delete rest[key]
+    return encodeURIComponent(String(value))
+  })
+  return { path: filled, rest }
+}
+
+/** The envelope every answer is wrapped in. */
+export interface Envelope<T> {
+  code: number
+  msg: string
+  data: T
+}
+
+export const envelopeSchema = z.object({ code: z.number().int(), msg: z.string(), data: z.unknown() })
+
+/** Header that carries the access token both ways. */
+export const TOKEN_HEADER = 'Access-Token'
+export const API_PREFIX = '/api/v1'

@@ -1,0 +1,252 @@
+/** Runtime schemas of the entities that cross the wire (api.md "Shapes"). */
+import { z } from './validation'
+import { roleValues, seedStatusValues } from './enums'
+
+/** ISO-8601 with offset (`Z` or `+08:00`). */
+export const isoTime = z.iso.datetime({ offset: true })
+
+export const accountStatusSchema = z.literal([0, 1, 2])
+export const roleSchema = z.enum(roleValues)
+
+export const loginInfoSchema = z.object({
+  id: z.number().int().positive(),
+  username: z.string(),
+  role: roleSchema,
+  status: accountStatusSchema,
+  siteUid: z.number().int().positive().nullable(),
+  lastLoginAt: isoTime.nullable(),
+})
+export type LoginInfo = z.infer<typeof loginInfoSchema>
+
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  db: z.literal('ok'),
+  version: z.string(),
+})
+export type Health = z.infer<typeof healthSchema>
+
+/** The `{ list, total }` answer of every paged call. */
+export function pagedResult<T extends z.ZodType>(item: T) {
+  return z.object({ list: z.array(item), total: z.number().int().nonnegative() })
+}
+export type Paged<T> = { list: T[]; total: number }
+
+// ---- Seeding data (issue: seeding data, statuses, statistics) ----
+
+const id = z.number().int().positive()
+const count = z.number().int().nonnegative()
+const bytes = z.number().nonnegative()
+export const seedStatusSchema = z.literal(seedStatusValues)
+export const seedTypeSchema = z.literal([1, 2])
+export const claimStateSchema = z.literal([1, 2])
+export const assignmentLabelSchema = z.literal([1, 2])
+export const completionSchema = z.literal([1, 2, 3, 4])
+
+/** Counts per seeding status; every status is present (0 when none). */
+export const byStatusSchema = z.object({
+  1: count, 2: count, 3: count, 4: count, 5: count, 6: count, 7: count, 8: count,
+})
+export type ByStatus = z.infer<typeof byStatusSchema>
+
+export const userSchema = loginInfoSchema.extend({
+  remark: z.string(),
+  createdAt: isoTime,
+  adminSince: isoTime.nullable(),
+  seedingCount: count,
+  seedingSize: bytes,
+  assignedCount: count,
+})
+export type User = z.infer<typeof userSchema>
+
+export const userDetailSchema = userSchema.extend({ byStatus: byStatusSchema })
+export type UserDetail = z.infer<typeof userDetailSchema>
+
+export const userOptionSchema = z.object({ id, username: z.string() })
+export type UserOption = z.infer<typeof userOptionSchema>
+
+export const seedRecordSchema = z.object({
+  id,
+  userId: id,
+  username: z.string(),
+  torrentId: id,
+  siteTorrentId: z.number().int().nonnegative(),
+  torrentName: z.string(),
+  size: bytes,
+  seedType: seedTypeSchema,
+  status: seedStatusSchema,
+  claimState: claimStateSchema,
+  assigned: assignmentLabelSchema,
+  uploaded: bytes,
+  downloaded: bytes,
+  seedTimeSec: count,
+  lastAction: isoTime.nullable(),
+  assignedAt: isoTime.nullable(),
+})
+export type SeedRecord = z.infer<typeof seedRecordSchema>
+
+export const torrentSchema = z.object({
+  id,
+  siteTorrentId: z.number().int().nonnegative(),
+  name: z.string(),
+  infoHash: z.string(),
+  size: bytes,
+  team: z.string().nullable(),
+  category: z.string().nullable(),
+  addedAt: isoTime,
+  seedType: seedTypeSchema,
+  seedTypeSource: z.enum(['rule', 'manual']),
+  seeders: count,
+  leechers: count,
+  keepers: count,
+  targetKeepers: count,
+  completion: completionSchema,
+  assigned: assignmentLabelSchema,
+  ownerUserId: id.nullable(),
+})
+export type Torrent = z.infer<typeof torrentSchema>
+
+export const wageRankEntrySchema = z.object({
+  rank: z.number().int().positive(),
+  userId: id,
+  username: z.string(),
+  period: z.string().regex(/^\d{4}-\d{2}$/),
+  amount: z.number(),
+  torrentCount: count,
+  totalSize: bytes,
+})
+export type WageRankEntry = z.infer<typeof wageRankEntrySchema>
+
+export const allSeedingStatsSchema = z.object({
+  officialTorrents: count,
+  officialSize: bytes,
+  completedOfficial: count,
+  members: count,
+  activeMembers: count,
+  byStatus: byStatusSchema,
+  byCompletion: z.object({ 1: count, 2: count, 3: count, 4: count }),
+  seedingSize: bytes,
+  daily: z.array(z.object({ date: z.string(), seedingCount: count, seedingSize: bytes })),
+  topWages: z.array(wageRankEntrySchema),
+  estimatedWages: z.number(),
+  computedAt: isoTime,
+})
+export type AllSeedingStats = z.infer<typeof allSeedingStatsSchema>
+
+export const userSeedingStatsSchema = z.object({
+  userId: id,
+  byStatus: byStatusSchema,
+  seedingCount: count,
+  seedingSize: bytes,
+  uploaded: bytes,
+  estimatedWage: z.number(),
+  rank: z.number().int().positive().nullable(),
+  daily: z.array(z.object({ date: z.string(), seedingCount: count, seedingSize: bytes, uploaded: bytes })),
+})
+export type UserSeedingStats = z.infer<typeof userSeedingStatsSchema>
+
+// ---- Admin actions (issue: members, admins, assignments, rules, operation log) ----
+
+const nonNegative = z.number().finite().nonnegative()
+const label = z.string().trim().min(1).max(100)
+
+/** The official-torrent and wage rules (api.md `Rules` without `version`; domain.md §3–§4). */
+export const ruleBodySchema = z.object({
+  officialTeams: z.array(label).max(500),
+  officialTags: z.array(label).max(500),
+  minSizeGiB: nonNegative.max(1_000_000),
+  targetKeepers: z.number().int().min(1).max(1000),
+  activeWindowMinutes: z.number().int().min(1).max(7 * 24 * 60),
+  standardSeedHours: nonNegative.max(744),
+  standardUploadedTimes: nonNegative.max(1000),
+  minQualifiedCount: z.number().int().nonnegative().max(1_000_000),
+  minQualifiedSizeGiB: nonNegative.max(1_000_000_000),
+  keeperRankFactors: z.array(nonNegative.max(100)).min(1).max(100),
+  t0Weeks: z.number().finite().positive().max(10_000),
+  n0: z.number().finite().gt(1).max(1_000_000),
+  b0: nonNegative.max(1_000_000),
+  l: z.number().finite().positive().max(1_000_000_000),
+  perSeeding: nonNegative.max(1_000_000),
+  maxSeeding: z.number().int().nonnegative().max(1_000_000),
+  multiplier: nonNegative.max(1000),
+  timezone: z.string().max(64).refine(isTimeZone, { message: '不是有效的时区' }),
+})
+export type RuleBody = z.infer<typeof ruleBodySchema>
+export const rulesSchema = ruleBodySchema.extend({ version: z.number().int().positive() })
+export type Rules = z.infer<typeof rulesSchema>
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export const operationLogSchema = z.object({
+  id,
+  at: isoTime,
+  operatorId: id.nullable(),
+  operatorName: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  detail: z.string(),
+  ip: z.string(),
+})
+export type OperationLog = z.infer<typeof operationLogSchema>
+
+// ---- Wages (issue: the wage engine) ----
+
+export const periodSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: '月份格式应为 YYYY-MM' })
+
+export const wageItemSchema = z.object({
+  torrentId: id,
+  torrentName: z.string(),
+  size: bytes,
+  seeders: count,
+  seedHours: z.number().nonnegative(),
+  uploaded: bytes,
+  keeperRank: count,
+  value: z.number().nonnegative(),
+  qualified: z.boolean(),
+  reason: z.string().nullable(),
+})
+export type WageItem = z.infer<typeof wageItemSchema>
+
+export const wageRecordSchema = z.object({
+  id,
+  userId: id,
+  username: z.string(),
+  period: periodSchema,
+  amount: z.number().nonnegative(),
+  torrentCount: count,
+  totalSize: bytes,
+  seedHours: z.number().nonnegative(),
+  payment: z.literal([0, 1]),
+  paidAt: isoTime.nullable(),
+  paidBy: z.string().nullable(),
+  computedAt: isoTime,
+  ruleVersion: z.number().int().positive(),
+})
+export type WageRecord = z.infer<typeof wageRecordSchema>
+
+export const wageDetailSchema = wageRecordSchema.extend({ items: z.array(wageItemSchema) })
+export type WageDetail = z.infer<typeof wageDetailSchema>
+
+/**
+ * One member's unsaved result in a preview. No id or payment yet; `items` only when the preview
+ * asked for one member (at 2,000,000 records the whole breakdown would not fit one answer).
+ */
+export const wagePreviewEntrySchema = wageRecordSchema
+  .omit({ id: true, payment: true, paidAt: true, paidBy: true })
+  .extend({ items: z.array(wageItemSchema).optional(), belowMinimum: z.boolean() })
+export type WagePreviewEntry = z.infer<typeof wagePreviewEntrySchema>
+
+export const wageStatsSchema = z.object({
+  months: z.array(
+    z.object({ period: periodSchema, paid: z.number(), unpaid: z.number(), members: count, average: z.number(), median: z.number() }),
+  ),
+  distribution: z.array(z.object({ from: z.number(), to: z.number(), count })),
+})
+export type WageStats = z.infer<typeof wageStatsSchema>

@@ -1,0 +1,7 @@
+export * from './enums'
+export * from './messages'
+export * from './validation'
+export * from './entities'
+export * from './paging'
+export * from './endpoints'
+export * from './ipc'

@@ -1,0 +1,71 @@
+/**
+ * IPC between renderer and main: the channel list, the payload schemas main validates, and the
+ * handler map type both sides derive their signatures from (so a drift fails to compile).
+ */
+import { z } from './validation'
+import { isEndpointName, type EndpointInput, type EndpointName, type EndpointOutput } from './endpoints'
+import { navThemeValues, type NavTheme } from './enums'
+
+/** What every call answers across IPC: never a thrown exception. */
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; code: number; msg: string }
+
+export { ipcChannels, type IpcChannel } from './ipc-channels'
+import { ipcChannels } from './ipc-channels'
+
+export const apiCallRequestSchema = z.object({
+  endpoint: z.string().refine(isEndpointName, { message: '不存在的接口' }),
+  input: z.unknown().optional(),
+})
+export type ApiCallRequest = { endpoint: EndpointName; input?: unknown }
+
+/** `http(s)://host[:port][/path]`; a trailing `/api/v1` is optional (see normalizeServerAddress). */
+export const serverAddressSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value)
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash
+      } catch {
+        return false
+      }
+    },
+    { message: '请输入 http:// 或 https:// 开头的地址' },
+  )
+
+export const settingsSchema = z.object({
+  serverAddress: serverAddressSchema,
+  navTheme: z.enum(navThemeValues),
+})
+export type Settings = { serverAddress: string; navTheme: NavTheme }
+
+export const settingsPatchSchema = settingsSchema.partial().strict()
+export type SettingsPatch = Partial<Settings>
+
+/** Handlers registered in main, one per channel. */
+export interface IpcHandlers {
+  [ipcChannels.apiCall]: (request: ApiCallRequest) => Promise<ApiResult<unknown>>
+  [ipcChannels.settingsGet]: () => Promise<Settings>
+  [ipcChannels.settingsSet]: (patch: SettingsPatch) => Promise<ApiResult<Settings>>
+}
+
+/** The one object the preload exposes as `window.api`. */
+export interface RendererApi {
+  call<N extends EndpointName>(endpoint: N, input?: EndpointInput<N>): Promise<ApiResult<EndpointOutput<N>>>
+  getSettings(): Promise<Settings>
+  setSettings(patch: SettingsPatch): Promise<ApiResult<Settings>>
+}
+
+/**
+ * Server addresses are stored as the API base: `http://host:8080` and `http://host:8080/api/v1/`
+ * both become `http://host:8080/api/v1`.
+ */
+export function normalizeServerAddress(address: string): string {
+  const url = new URL(address.trim())
+  let path = url.pathname.replace(/\/+$/, '')
+  if (!path.endsWith('/api/v1')) path += '/api/v1'
+  return `${url.origin}${path}`
+}

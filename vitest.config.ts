@@ -1,0 +1,56 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'vitest/config'
+import react from '@vitejs/plugin-react'
+
+const alias = {
+  '@shared': resolve(import.meta.dirname, 'src/shared'),
+  '@main': resolve(import.meta.dirname, 'src/main'),
+  '@renderer': resolve(import.meta.dirname, 'src/renderer/src'),
+}
+
+/** CI adds a JSON report per suite so .ci/run can print one total. */
+export function reporters(name: string) {
+  const dir = process.env.VITEST_JSON_DIR
+  return dir ? ['default', ['json', { outputFile: `${dir}/${name}.json` }]] : ['default']
+}
+
+/** Unit and API suites. The browser suite has its own config in e2e/. */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    reporters: reporters('unit') as never,
+    projects: [
+      { resolve: { alias }, test: { name: 'shared', environment: 'node', include: ['src/shared/**/*.test.ts'] } },
+      {
+        resolve: { alias },
+        test: {
+          name: 'main',
+          environment: 'node',
+          include: ['src/main/**/*.test.ts'],
+          // electron-store imports `electron`; inlining lets the tests' vi.mock('electron') reach it.
+          server: { deps: { inline: ['electron-store'] } },
+        },
+      },
+      {
+        resolve: { alias },
+        plugins: [react()],
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['src/renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/renderer/src/test/setup.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+})
