@@ -5,12 +5,13 @@
  */
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sourceKindValues, type SourceKind } from '@shared/entities'
 
 /** The `server/` folder; relative paths in the configuration are resolved against it. */
 export const serverRoot = fileURLToPath(new URL('..', import.meta.url))
 
-export const sourceKinds = ['demo', 'nexusphp', 'ingest'] as const
-export type SourceKind = (typeof sourceKinds)[number]
+export const sourceKinds = sourceKindValues
+export type { SourceKind }
 
 /** Mirrors sources/demo/scale.ts (config stays free of imports from the rest of the server). */
 export const demoSizeNames = ['small', 'default', 'large'] as const

@@ -33,6 +33,9 @@ import {
   wageRankEntrySchema,
   wageRecordSchema,
   wageStatsSchema,
+  siteOptionsSchema,
+  siteUserOptionSchema,
+  syncStatusSchema,
 } from './entities'
 import { operationActionNames } from './enums'
 import { pagedRequest } from './paging'
@@ -372,6 +375,19 @@ export const endpoints = {
     output: fileSaveResultSchema,
     download: true,
   }),
+  'sync.status': endpoint({ method: 'GET', path: '/sync/status', access: 'admin', title: '同步状态', input: noInput, output: syncStatusSchema }),
+  'sync.run': endpoint({ method: 'POST', path: '/sync/run', access: 'admin', title: '立即同步', input: noInput, output: syncStatusSchema }),
+  // Not in api.md (its gaps: admins pick members "from the synced site users", the rules offer
+  // "the synced team and tag names"): the two lookups those forms need.
+  'site.users': endpoint({
+    method: 'GET',
+    path: '/site/users',
+    access: 'admin',
+    title: '站点用户',
+    input: z.object({ keyword: z.string().trim().min(1).max(64) }),
+    output: z.array(siteUserOptionSchema).max(20),
+  }),
+  'site.options': endpoint({ method: 'GET', path: '/site/options', access: 'admin', title: '站点小组与标签', input: noInput, output: siteOptionsSchema }),
 } as const
 
 export type Endpoints = typeof endpoints

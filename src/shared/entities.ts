@@ -250,3 +250,37 @@ export const wageStatsSchema = z.object({
   distribution: z.array(z.object({ from: z.number(), to: z.number(), count })),
 })
 export type WageStats = z.infer<typeof wageStatsSchema>
+
+// ---- Site data sources (issue: NexusPHP sync and push ingest) ----
+
+export const sourceKindValues = ['demo', 'nexusphp', 'ingest'] as const
+export type SourceKind = (typeof sourceKindValues)[number]
+
+/** What a running sync is doing: rows of `table` read so far, of `total` when the source knows it. */
+export const syncProgressSchema = z.object({ table: z.string(), read: count, total: count.nullable() })
+export type SyncProgress = z.infer<typeof syncProgressSchema>
+
+export const syncStatusSchema = z.object({
+  source: z.enum(sourceKindValues),
+  running: z.boolean(),
+  progress: syncProgressSchema.nullable(),
+  lastStartedAt: isoTime.nullable(),
+  lastFinishedAt: isoTime.nullable(),
+  lastError: z.string().nullable(),
+  /** Rows written per mirror table by the last finished sync. */
+  rows: z.record(z.string(), count),
+})
+export type SyncStatus = z.infer<typeof syncStatusSchema>
+
+/** A user of the site (synced mirror), as offered when an admin adds a member by name or uid. */
+export const siteUserOptionSchema = z.object({
+  uid: id,
+  username: z.string(),
+  /** The console member already tied to this site user, if any. */
+  memberId: id.nullable(),
+})
+export type SiteUserOption = z.infer<typeof siteUserOptionSchema>
+
+/** The site's team and tag names (synced mirror), offered by the official-torrent rules form. */
+export const siteOptionsSchema = z.object({ teams: z.array(z.string()), tags: z.array(z.string()) })
+export type SiteOptions = z.infer<typeof siteOptionsSchema>

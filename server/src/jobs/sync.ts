@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import type { FastifyBaseLogger } from 'fastify'
+import type { SyncProgress } from '@shared/entities'
 import type { AppDatabase } from '../db/database'
 import { int } from '../db/sql-fragments'
 import { derive, type DeriveOutcome } from '../derive'
@@ -59,6 +60,7 @@ export class SyncRunner {
   private running: Promise<SyncResult> | null = null
   private timer: NodeJS.Timeout | null = null
   private stopped = false
+  private currentProgress: SyncProgress | null = null
 
   constructor(private readonly deps: SyncDeps) {}
 
@@ -67,28 +69,45 @@ export class SyncRunner {
     return this.running !== null
   }
 
+  /** What the running sync of this process is reading (null when none runs or it has not said yet). */
+  get progress(): SyncProgress | null {
+    return this.running ? this.currentProgress : null
+  }
+
+  /** The source's kind (demo, nexusphp, ingest). */
+  get sourceKind(): Source['kind'] {
+    return this.deps.source.kind
+  }
+
   /**
    * Runs one sync at `now` (default: the clock) and resolves when it is done. Tests call this with
    * their own clock. While one runs, another call answers `{ ran: false }` at once.
    */
-  runOnce(now = this.deps.clock()): Promise<SyncResult> {
+  runOnce(now?: number): Promise<SyncResult> {
     if (this.running) return Promise.resolve({ ran: false, reason: 'running' })
-    const run = this.execute(now).finally(() => (this.running = null))
+    this.currentProgress = null
+    const run = this.execute(now).finally(() => {
+      this.running = null
+      this.currentProgress = null
+    })
     this.running = run
     return run
   }
 
-  private async execute(now: number): Promise<SyncResult> {
+  private async execute(requestedNow: number | undefined): Promise<SyncResult> {
     const { database, source, wages } = this.deps
     const { db } = database
     const started = performance.now()
+    // The source's clock when it has one (a source that cannot even answer that fails here, before
+    // the lease: the previous data stays and last_error says why).
+    const now = requestedNow ?? (source.clock ? await this.sourceNow(source.clock.bind(source)) : this.deps.clock())
     const claimed = await sql`update sync_state set lock_owner = ${this.owner}, lock_expires_at = ${int(now + SYNC_LEASE_MS)},
         last_started_at = ${int(now)}
       where id = 1 and (lock_owner is null or lock_expires_at < ${int(now)})`.execute(db)
     if (Number(claimed.numAffectedRows ?? 0) !== 1) return { ran: false, reason: 'running' }
     try {
       const rules = await currentRules(db)
-      const rows = await source.sync({ database, now, rules })
+      const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
       const derived = await derive(database, { now })
       await tidyAfterDerive(database, derived)
       const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
@@ -114,6 +133,21 @@ export class SyncRunner {
     }
   }
 
+  private async sourceNow(clock: () => Promise<number>): Promise<number> {
+    try {
+      return await clock()
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      await this.deps.database.db
+        .updateTable('sync_state')
+        .set({ last_error: message.slice(0, 2000) })
+        .where('id', '=', 1)
+        .execute()
+        .catch(() => {})
+      throw error
+    }
+  }
+
   /** Runs a sync every `intervalSec` seconds, the first one `firstDelayMs` from now. */
   start(intervalSec: number, firstDelayMs = intervalSec * 1000): void {
     this.stopped = false
@@ -133,11 +167,12 @@ export class SyncRunner {
     schedule(firstDelayMs)
   }
 
-  /** Stops scheduling and waits for a running sync to end. */
+  /** Stops scheduling, waits for a running sync to end and releases the source. */
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     await this.running?.catch(() => {})
+    await this.deps.source.close?.()
   }
 }

@@ -1,24 +1,34 @@
 /** A source of site data (domain.md §5): brings the mirror up to a sync time and queues what changed. */
+import type { SyncProgress } from '@shared/entities'
 import type { SourceKind } from '../config'
 import type { AppDatabase } from '../db/database'
 import type { Rules } from '../rules/rules'
 
 export interface SourceSyncContext {
   database: AppDatabase
-  /** The sync time. */
+  /** The sync time ("active" is judged against it). */
   now: number
   rules: Rules
+  /** Tells /sync/status what the sync is reading now (cheap; call it per batch). */
+  progress(progress: SyncProgress): void
 }
 
 export interface Source {
   kind: SourceKind
-  /** Updates the mirror; returns rows written per table (shown by /sync/status later). */
+  /**
+   * The source's own clock, when it has one: the sync time is then the source database's NOW(),
+   * not this server's (domain.md §5 — "active" is judged against the site's clock).
+   */
+  clock?(): Promise<number>
+  /** Updates the mirror; returns rows written per table (shown by /sync/status). */
   sync(ctx: SourceSyncContext): Promise<Record<string, number>>
+  /** Releases connections (server shutdown). */
+  close?(): Promise<void>
 }
 
 /**
- * A source whose connector is not built yet (nexusphp, ingest: later issues). It changes nothing,
- * but the sync still runs the derivation, so statuses still age with time.
+ * A source that brings nothing itself (SOURCE=ingest: the trackers push into the mirror through
+ * /ingest/snapshot). The sync still runs the derivation, so statuses still age with time.
  */
 export function idleSource(kind: SourceKind): Source {
   return { kind, sync: async () => ({}) }
