@@ -3,42 +3,57 @@
  * round trips, and secondary indexes built once after the load instead of maintained per row
  * (engineering.md §5: ~85k rows/s without indexes, ~28k/s with them).
  */
-import { sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { AppDatabase } from './database'
+import type { DB } from './schema'
 
-export type BulkType = 'integer' | 'bigint' | 'smallint' | 'text'
+/** Column types (PostgreSQL array casts); `float8` for the REAL/double precision columns. */
+export type BulkType = 'integer' | 'bigint' | 'smallint' | 'text' | 'float8'
 export type BulkColumns = readonly (readonly [name: string, type: BulkType])[]
 export type BulkRow = readonly (string | number | null)[]
 
 const PG_ROWS_PER_STATEMENT = 10_000
 const SQLITE_ROWS_PER_TRANSACTION = 50_000
 
-/** Inserts rows (arrays in `columns` order). SQLite: one prepared statement; PostgreSQL: `unnest` of arrays. */
-export async function bulkInsert(database: AppDatabase, table: string, columns: BulkColumns, rows: readonly BulkRow[]): Promise<void> {
+/**
+ * Inserts rows (arrays in `columns` order). SQLite: one prepared statement; PostgreSQL: `unnest` of
+ * arrays. `within`: a transaction of `database` to write in (else each chunk commits on its own).
+ */
+export async function bulkInsert(
+  database: AppDatabase,
+  table: string,
+  columns: BulkColumns,
+  rows: readonly BulkRow[],
+  within?: Kysely<DB>,
+): Promise<void> {
   if (rows.length === 0) return
   checkIntegers(table, columns, rows)
   const names = columns.map(([name]) => `"${name}"`).join(', ')
   if (database.dialect === 'sqlite') {
     const raw = database.sqlite!
-    await database.db.connection().execute(async () => {
+    const insert = () => {
       const statement = raw.prepare(`insert into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`)
+      // Inside an open transaction better-sqlite3 makes this a savepoint.
       const insertMany = raw.transaction((chunk: readonly BulkRow[]) => {
         for (const row of chunk) statement.run(row as unknown[])
       })
       for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_TRANSACTION) insertMany(rows.slice(i, i + SQLITE_ROWS_PER_TRANSACTION))
-    })
+    }
+    // A transaction already holds the one connection (and its BEGIN is on this same handle).
+    if (within) insert()
+    else await database.db.connection().execute(async () => insert())
     return
   }
   for (let start = 0; start < rows.length; start += PG_ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + PG_ROWS_PER_STATEMENT)
     const params = columns.map(([, type], i) => sql`${sql.val(chunk.map((row) => row[i]))}::${sql.raw(type)}[]`)
-    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select * from unnest(${sql.join(params)})`.execute(database.db)
+    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select * from unnest(${sql.join(params)})`.execute(within ?? database.db)
   }
 }
 
 /** SQLite would silently store 1.5 in an integer column; PostgreSQL refuses it. Refuse it on both. (Sums of bytes may pass 2^53: integral but rounded, fine for aggregates.) */
 function checkIntegers(table: string, columns: BulkColumns, rows: readonly BulkRow[]): void {
-  const integral = columns.flatMap(([name, type], i) => (type === 'text' ? [] : [[name, i] as const]))
+  const integral = columns.flatMap(([name, type], i) => (type === 'text' || type === 'float8' ? [] : [[name, i] as const]))
   for (const row of rows) {
     for (const [name, i] of integral) {
       const value = row[i]

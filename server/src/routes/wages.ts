@@ -40,7 +40,7 @@ export function wageRoutes(app: FastifyInstance): void {
 
   // POST /wages/compute — one transaction; paid records kept.
   registerEndpoint(app, 'wages.compute', (input, ctx) =>
-    computeAndSave(ctx.db, ctx.services.database.dialect, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip }),
+    computeAndSave(ctx.services.database, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip }),
   )
 
   // POST /wages/pay — each record once; unknown ids → 404 and nothing paid.

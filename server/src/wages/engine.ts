@@ -4,7 +4,8 @@
  */
 import { type Kysely, sql } from 'kysely'
 import type { WageItem, WagePreviewEntry } from '@shared/entities'
-import type { DialectName } from '../db/database'
+import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
+import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
@@ -34,7 +35,7 @@ export async function runWages(
   const counters = await periodCounters(db, bounds)
   const members = await wageMembers(db)
   const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs)
-  for await (const batch of periodRecords(db, counters)) {
+  for await (const batch of periodRecords(db, counters, members)) {
     const items: WageItemResult[] = []
     for (const torrent of batch) for (const item of calculator.addTorrent(torrent)) items.push(item)
     if (options.onItems) await options.onItems(items)
@@ -90,57 +91,56 @@ export async function previewWages(db: Kysely<DB>, period: string, now: number, 
   return { ruleVersion: run.rules.version, list }
 }
 
-/** Item rows per insert statement (11 columns: well under both databases' parameter limits). */
-const ITEM_CHUNK = 1_000
+/** Items buffered before they are written (one bulk insert per buffer). */
+const ITEM_BUFFER = 20_000
+
+const itemColumns: BulkColumns = [
+  ['period', 'text'],
+  ['user_id', 'integer'],
+  ['torrent_id', 'integer'],
+  ['size', 'bigint'],
+  ['seeders', 'integer'],
+  ['seed_hours', 'float8'],
+  ['uploaded', 'bigint'],
+  ['keeper_rank', 'integer'],
+  ['value', 'float8'],
+  ['qualified', 'smallint'],
+  ['reason', 'text'],
+]
 
 /**
  * POST /wages/compute: in ONE transaction, replaces the period's unpaid records (and their items)
  * by a fresh computation, never touching a paid record or its items, and logs the operation.
  */
 export async function computeAndSave(
-  db: Kysely<DB>,
-  dialect: DialectName,
+  database: AppDatabase,
   args: { period: string; now: number; operator: { id: number; username: string }; ip: string },
 ): Promise<{ ruleVersion: number; saved: number; keptPaid: number }> {
   const { period, now } = args
-  return db.transaction().execute(async (trx) => {
+  return database.db.transaction().execute(async (trx) => {
     const w = wageDb(trx)
     // Two computes of the app or of two server processes must not interleave their delete/insert.
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${WAGE_LOCK_KEY})`.execute(trx)
+    if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${WAGE_LOCK_KEY})`.execute(trx)
     const paidRows = await w.selectFrom('wage_records').select('user_id').where('period', '=', period).where('payment', '=', 1).execute()
     const paid = new Set(paidRows.map((r) => r.user_id))
     await sql`delete from wage_items where period = ${period} and not exists (select 1 from wage_records w
         where w.period = wage_items.period and w.user_id = wage_items.user_id and w.payment = 1)`.execute(trx)
     await w.deleteFrom('wage_records').where('period', '=', period).where('payment', '=', 0).execute()
 
-    let buffer: WageItemResult[] = []
+    // Items go in as prepared-statement / unnest bulk inserts: ~500,000 of them at 2,000,000 records.
+    let buffer: BulkRow[] = []
     const flush = async () => {
-      for (let i = 0; i < buffer.length; i += ITEM_CHUNK) {
-        await w
-          .insertInto('wage_items')
-          .values(
-            buffer.slice(i, i + ITEM_CHUNK).map((item) => ({
-              period,
-              user_id: item.userId,
-              torrent_id: item.torrentId,
-              size: item.size,
-              seeders: item.seeders,
-              seed_hours: item.seedHours,
-              uploaded: item.uploaded,
-              keeper_rank: item.keeperRank,
-              value: item.value,
-              qualified: item.qualified ? 1 : 0,
-              reason: item.reason,
-            })),
-          )
-          .execute()
-      }
+      await bulkInsert(database, 'wage_items', itemColumns, buffer, trx)
       buffer = []
     }
     const run = await runWages(trx, period, {
       onItems: async (items) => {
-        for (const item of items) if (!paid.has(item.userId)) buffer.push(item)
-        if (buffer.length >= ITEM_CHUNK * 5) await flush()
+        for (const item of items) {
+          if (paid.has(item.userId)) continue
+          const { userId, torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason } = item
+          buffer.push([period, userId, torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified ? 1 : 0, reason])
+        }
+        if (buffer.length >= ITEM_BUFFER) await flush()
       },
     })
     await flush()

@@ -1,9 +1,8 @@
 /**
- * Streaming reader of a wage period: every claimed-or-assigned official seed record with its
- * counter gains between the period's start and end snapshots (src/snapshots), grouped by torrent
- * so the calculator settles keeper ranks per torrent. Keyset batches of whole torrents: memory
- * holds one batch (a few thousand torrents' records), whatever the size of the month, and the
- * event loop gets a turn between batches.
+ * Reader of a wage period: every claimed-or-assigned official seed record with its counter gains
+ * between the period's start and end snapshots (src/snapshots), grouped by torrent so the
+ * calculator settles keeper ranks per torrent. One sequential scan in id ranges (the event loop
+ * gets a turn between them) into compact columns; see periodRecords for why.
  *
  * Approximations (what the mirror can tell; docs in routes/wages.ts and BENCHMARKS.md):
  * - Ties (claimed / assigned), the torrent's official label, name, size, age and seeders are the
@@ -45,81 +44,139 @@ export async function wageMembers(db: Kysely<DB>): Promise<Map<number, WageMembe
   return new Map(rows.map((r) => [r.id, { userId: r.id, status: r.status as 0 | 1 | 2, username: r.username }]))
 }
 
+/** Records per id range of the scan (~25% of them are read: claimed-or-assigned official ones). */
+export const RECORD_ID_RANGE = 100_000
+/** Torrents per yielded batch: the calculator's items are written out batch by batch. */
+export const TORRENTS_PER_BATCH = 2_000
+
+interface OfficialTorrent {
+  name: string
+  size: number
+  added: number
+  seeders: number
+}
+
+/** A growable column of numbers (typed arrays: ~40 bytes per row instead of an object per row). */
+class Column<T extends Float64Array | Int32Array> {
+  length = 0
+  constructor(private data: T) {}
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new (this.data.constructor as new (n: number) => T)(this.data.length * 2)
+      bigger.set(this.data)
+      this.data = bigger
+    }
+    this.data[this.length++] = value
+  }
+  at(index: number): number {
+    return this.data[index]!
+  }
+}
+
+/**
+ * Yields batches of torrents, each torrent's records together (torrent id, then user id order).
+ *
+ * Why not read torrent by torrent: the records of one torrent are scattered over the table, so
+ * that walk is ~500,000 random reads at 2,000,000 records (BENCHMARKS.md "Wages"). Instead the
+ * records are scanned once in id order — with their start and end snapshot rows, which are keyed
+ * (day, record id) and so read in order too — into compact columns, and grouped by torrent in
+ * memory with a counting sort. Memory: ~40 bytes per claimed-or-assigned official record of
+ * current members (~20 MB at 500,000), plus the official torrents' names.
+ */
+export async function* periodRecords(
+  db: Kysely<DB>,
+  counters: PeriodCounters,
+  members: ReadonlyMap<number, WageMember>,
+  torrentsPerBatch = TORRENTS_PER_BATCH,
+): AsyncGenerator<WageInput[][]> {
+  const { startDay, endDay } = counters
+  const official = new Map<number, OfficialTorrent>()
+  for (const t of await db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders']).where('seed_type', '=', 1).execute()) {
+    official.set(Number(t.torrent_id), { name: t.name, size: Number(t.size), added: Number(t.added), seeders: Number(t.seeders) })
+  }
+
+  const users = new Column(new Int32Array(1 << 16))
+  const torrents = new Column(new Int32Array(1 << 16))
+  const claimedAts = new Column(new Float64Array(1 << 16))
+  const seedTimeGains = new Column(new Float64Array(1 << 16))
+  const uploadedGains = new Column(new Float64Array(1 << 16))
+  const end =
+    endDay === null
+      ? sql`r.seed_time_sec as st1, r.uploaded as up1`
+      : sql`coalesce(s1.seed_time_sec, s0.seed_time_sec, 0) as st1, coalesce(s1.uploaded, s0.uploaded, 0) as up1`
+  const endJoin = endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${endDay} and s1.record_id = r.id`
+  const { rows: bounds } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
+  const maxId = Number(bounds[0]?.hi ?? 0)
+  for (let from = 0; from < maxId; from += RECORD_ID_RANGE) {
+    const { rows } = await sql<Row>`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned_at,
+        coalesce(s0.seed_time_sec, 0) as st0, coalesce(s0.uploaded, 0) as up0, ${end}
+      from seed_records r
+        left join counter_snapshots s0 on s0.day = ${startDay} and s0.record_id = r.id
+        ${endJoin}
+      where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and r.seed_type = 1 and (r.claim_state = 2 or r.assigned = 1)`.execute(db)
+    for (const r of rows) {
+      const userId = Number(r.user_id)
+      const torrentId = Number(r.torrent_id)
+      // Members who cannot earn (deleted, no site account) and torrents not official by the current labels are not paid.
+      if (!members.has(userId) || !official.has(torrentId)) continue
+      users.push(userId)
+      torrents.push(torrentId)
+      claimedAts.push(Number(r.claim_state) === 2 && Number(r.claimed_at) > 0 ? Number(r.claimed_at) : Number(r.assigned_at) || 0)
+      // Counters can go back (a re-created snatch): a gain is never negative.
+      seedTimeGains.push(Math.max(0, Number(r.st1) - Number(r.st0)))
+      uploadedGains.push(Math.max(0, Number(r.up1) - Number(r.up0)))
+    }
+  }
+
+  // Counting sort by torrent id: positions of each torrent's rows, torrents in id order.
+  const torrentIds = [...new Set(Array.from({ length: torrents.length }, (_, i) => torrents.at(i)))].sort((a, b) => a - b)
+  const slot = new Map(torrentIds.map((id, index) => [id, index]))
+  const starts = new Int32Array(torrentIds.length + 1)
+  for (let i = 0; i < torrents.length; i++) starts[slot.get(torrents.at(i))! + 1]++
+  for (let t = 0; t < torrentIds.length; t++) starts[t + 1] += starts[t]
+  const order = new Int32Array(torrents.length)
+  const fill = starts.slice(0, torrentIds.length)
+  for (let i = 0; i < torrents.length; i++) order[fill[slot.get(torrents.at(i))!]++] = i
+
+  let groups: WageInput[][] = []
+  for (let t = 0; t < torrentIds.length; t++) {
+    const torrentId = torrentIds[t]!
+    const torrent = official.get(torrentId)!
+    const group: WageInput[] = []
+    for (let k = starts[t]; k < starts[t + 1]; k++) {
+      const i = order[k]
+      const claimedAt = claimedAts.at(i)
+      group.push({
+        userId: users.at(i),
+        torrentId,
+        torrentName: torrent.name,
+        size: torrent.size,
+        official: true,
+        addedAt: torrent.added,
+        seeders: torrent.seeders,
+        claimedAt: claimedAt > 0 ? claimedAt : null,
+        seedTimeGainSec: seedTimeGains.at(i),
+        uploadedGain: uploadedGains.at(i),
+      })
+    }
+    group.sort((a, b) => a.userId - b.userId)
+    groups.push(group)
+    if (groups.length === torrentsPerBatch) {
+      yield groups
+      groups = []
+    }
+  }
+  if (groups.length) yield groups
+}
+
 interface Row {
   user_id: number
   torrent_id: number
   claim_state: number
   claimed_at: number
   assigned_at: number
-  name: string
-  size: number
-  added: number
-  seeders: number
   st0: number
   up0: number
   st1: number
   up1: number
-}
-
-/** Torrents per batch: ~2.5 records each on the large data set → ~5,000 rows in memory. */
-export const TORRENTS_PER_BATCH = 2_000
-
-/** Yields batches of torrents, each torrent's records together (torrent id, then user id order). */
-export async function* periodRecords(
-  db: Kysely<DB>,
-  counters: PeriodCounters,
-  torrentsPerBatch = TORRENTS_PER_BATCH,
-): AsyncGenerator<WageInput[][]> {
-  const { startDay, endDay } = counters
-  const end =
-    endDay === null
-      ? sql`r.seed_time_sec as st1, r.uploaded as up1`
-      : sql`coalesce(s1.seed_time_sec, s0.seed_time_sec, 0) as st1, coalesce(s1.uploaded, s0.uploaded, 0) as up1`
-  const endJoin = endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${endDay} and s1.record_id = r.id`
-  let after = -1
-  for (;;) {
-    const { rows: bound } = await sql<{ upto: number | null }>`select max(torrent_id) as upto from (
-        select torrent_id from torrent_labels where seed_type = 1 and torrent_id > ${after} order by torrent_id limit ${torrentsPerBatch}) t`.execute(db)
-    const upto = bound[0]?.upto
-    if (upto === null || upto === undefined) return
-    const { rows } = await sql<Row>`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned_at,
-        l.name, l.size, l.added, l.seeders,
-        coalesce(s0.seed_time_sec, 0) as st0, coalesce(s0.uploaded, 0) as up0, ${end}
-      from torrent_labels l
-        join seed_records r on r.torrent_id = l.torrent_id
-        join users u on u.id = r.user_id
-        left join counter_snapshots s0 on s0.day = ${startDay} and s0.record_id = r.id
-        ${endJoin}
-      where l.seed_type = 1 and l.torrent_id > ${after} and l.torrent_id <= ${Number(upto)}
-        and (r.claim_state = 2 or r.assigned = 1) and u.status <> 1 and u.site_uid is not null
-      order by l.torrent_id, r.user_id`.execute(db)
-    after = Number(upto)
-    const groups: WageInput[][] = []
-    let current: WageInput[] = []
-    let currentTorrent = -1
-    for (const r of rows) {
-      const torrentId = Number(r.torrent_id)
-      if (torrentId !== currentTorrent && current.length) {
-        groups.push(current)
-        current = []
-      }
-      currentTorrent = torrentId
-      const claimedAt = Number(r.claim_state) === 2 && Number(r.claimed_at) > 0 ? Number(r.claimed_at) : Number(r.assigned_at) || null
-      current.push({
-        userId: Number(r.user_id),
-        torrentId,
-        torrentName: r.name,
-        size: Number(r.size),
-        official: true,
-        addedAt: Number(r.added),
-        seeders: Number(r.seeders),
-        claimedAt,
-        // Counters can go back (a re-created snatch): a gain is never negative.
-        seedTimeGainSec: Math.max(0, Number(r.st1) - Number(r.st0)),
-        uploadedGain: Math.max(0, Number(r.up1) - Number(r.up0)),
-      })
-    }
-    if (current.length) groups.push(current)
-    if (groups.length) yield groups
-  }
 }
