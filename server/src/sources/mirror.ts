@@ -1,0 +1,261 @@
+/**
+ * The one way a source writes the mirror of the site (site_* tables, migration 0002): upserts and
+ * deletes by the site's own `id`, with the derivation queued in the same transaction (derive/queue.ts)
+ * so that a committed mirror change is never missed by the next pass.
+ *
+ * Rows are in mirror terms (epoch ms, 0/1 for yes/no, lower-case hex hashes). Unique keys besides
+ * `id` (peers (torrent, peer_id), snatched (userid, torrentid), claims (uid, torrent_id), torrent
+ * tags (torrent_id, tag_id)): the site may delete a row and create it again under a new id, so a row
+ * holding such a key under another id is replaced, never a conflict.
+ */
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely'
+import type { DB } from '../db/schema'
+import { queueTorrents } from '../derive/queue'
+
+/** A full row of each mirror table, as the mirror stores it. */
+export type MirrorRows = { [T in MirrorTable]: Selectable<DB[T]> }
+
+export const mirrorTables = [
+  'site_users',
+  'site_teams',
+  'site_categories',
+  'site_tags',
+  'site_torrents',
+  'site_torrent_tags',
+  'site_peers',
+  'site_snatched',
+  'site_claims',
+] as const
+export type MirrorTable = (typeof mirrorTables)[number]
+
+type ColumnType = 'int' | 'text'
+/** [name, type, nullable] — the migration's columns, for validation and statement building. */
+type Column = readonly [string, ColumnType, boolean]
+
+const named: readonly Column[] = [['id', 'int', false], ['name', 'text', false], ['sort_index', 'int', false]]
+
+export const mirrorColumns: { readonly [T in MirrorTable]: readonly Column[] } = {
+  site_users: [
+    ['id', 'int', false], ['username', 'text', false], ['class', 'int', false], ['enabled', 'int', false], ['status', 'text', false],
+    ['added', 'int', false], ['last_access', 'int', true],
+  ],
+  site_teams: named,
+  site_categories: named,
+  site_tags: named,
+  site_torrents: [
+    ['id', 'int', false], ['info_hash', 'text', false], ['name', 'text', false], ['size', 'int', false], ['category', 'int', true],
+    ['team', 'int', true], ['added', 'int', false], ['seeders', 'int', false], ['leechers', 'int', false], ['times_completed', 'int', false],
+    ['owner', 'int', false], ['visible', 'int', false], ['banned', 'int', false],
+  ],
+  site_torrent_tags: [['id', 'int', false], ['torrent_id', 'int', false], ['tag_id', 'int', false]],
+  site_peers: [
+    ['id', 'int', false], ['torrent', 'int', false], ['peer_id', 'text', false], ['ip', 'text', false], ['port', 'int', false],
+    ['uploaded', 'int', false], ['downloaded', 'int', false], ['to_go', 'int', false], ['seeder', 'int', false], ['started', 'int', false],
+    ['last_action', 'int', false], ['prev_action', 'int', false], ['connectable', 'int', false], ['userid', 'int', false],
+    ['agent', 'text', false], ['finishedat', 'int', true],
+  ],
+  site_snatched: [
+    ['id', 'int', false], ['torrentid', 'int', false], ['userid', 'int', false], ['ip', 'text', false], ['port', 'int', false],
+    ['uploaded', 'int', false], ['downloaded', 'int', false], ['to_go', 'int', false], ['seedtime', 'int', false], ['leechtime', 'int', false],
+    ['last_action', 'int', false], ['startdat', 'int', false], ['completedat', 'int', true], ['finished', 'int', false],
+  ],
+  site_claims: [
+    ['id', 'int', false], ['uid', 'int', false], ['torrent_id', 'int', false], ['snatched_id', 'int', true], ['seed_time_begin', 'int', false],
+    ['uploaded_begin', 'int', false], ['last_settle_at', 'int', true], ['created_at', 'int', false], ['updated_at', 'int', false],
+  ],
+}
+
+/** Unique keys besides `id` (the migration's unique indexes). */
+const uniqueKeys: Partial<Record<MirrorTable, readonly [string, string]>> = {
+  site_torrent_tags: ['torrent_id', 'tag_id'],
+  site_peers: ['torrent', 'peer_id'],
+  site_snatched: ['userid', 'torrentid'],
+  site_claims: ['uid', 'torrent_id'],
+}
+
+/** Tables whose rows tie a site user to a torrent: [site uid column, torrent column]. */
+const pairColumns: Partial<Record<MirrorTable, readonly [string, string]>> = {
+  site_peers: ['userid', 'torrent'],
+  site_snatched: ['userid', 'torrentid'],
+  site_claims: ['uid', 'torrent_id'],
+}
+
+/** Parameters per statement, below SQLite's 32,766 and PostgreSQL's 65,535. */
+const PARAMS_PER_STATEMENT = 16_000
+
+type AnyRow = Record<string, unknown>
+type Pair = { uid: number; torrent: number }
+
+/**
+ * Inserts or updates rows by `id` (rows equal to the stored ones are left alone and queue nothing),
+ * and queues what the change can affect: records of (member, torrent) for peers, snatches and claims;
+ * torrents for torrents and their tags; the torrents of a team or tag whose name changed (official by
+ * rule goes by name). Returns the rows written. Runs in `db` when it is a transaction, else in one.
+ */
+export async function upsertMirror<T extends MirrorTable>(db: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<number> {
+  if (rows.length === 0) return 0
+  const columns = mirrorColumns[table]
+  const unique = dedupe(table, rows as unknown as readonly AnyRow[])
+  for (const row of unique) checkRow(table, columns, row)
+  return inTransaction(db, async (trx) => {
+    const size = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length))
+    let written = 0
+    for (let i = 0; i < unique.length; i += size) written += await upsertChunk(trx, table, unique.slice(i, i + size))
+    return written
+  })
+}
+
+/** Deletes rows by `id`, queueing what they affected first. Returns the rows deleted. */
+export async function deleteMirror(db: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0
+  for (const id of ids) if (!Number.isSafeInteger(id)) throw new Error(`${table}: id is not an integer: ${String(id)}`)
+  return inTransaction(db, async (trx) => {
+    let deleted = 0
+    for (let i = 0; i < ids.length; i += 5_000) deleted += await deleteChunk(trx, table, ids.slice(i, i + 5_000))
+    return deleted
+  })
+}
+
+async function inTransaction<R>(db: Kysely<DB>, work: (trx: Kysely<DB>) => Promise<R>): Promise<R> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work)
+}
+
+/** Last row wins for a repeated id, and for a repeated unique key (as if applied one after another). */
+function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
+  const key = uniqueKeys[table]
+  const byId = new Map<unknown, AnyRow>()
+  const byKey = new Map<string, unknown>()
+  for (const row of rows) {
+    if (key) {
+      const k = `${String(row[key[0]])}\u0000${String(row[key[1]])}`
+      const previous = byKey.get(k)
+      if (previous !== undefined && previous !== row.id) byId.delete(previous)
+      byKey.set(k, row.id)
+    }
+    byId.delete(row.id) // re-insert: keeps "last wins" order
+    byId.set(row.id, row)
+  }
+  return [...byId.values()]
+}
+
+/** A wrong type would be stored as is by SQLite and refused by PostgreSQL: refuse it on both, by name. */
+function checkRow(table: MirrorTable, columns: readonly Column[], row: AnyRow): void {
+  for (const [name, type, nullable] of columns) {
+    const value = row[name]
+    if (value === null || value === undefined) {
+      if (!nullable) throw new Error(`${table}.${name} must not be empty (id ${String(row.id)})`)
+      continue
+    }
+    if (type === 'int' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
+      throw new Error(`${table}.${name} must be ${type === 'int' ? 'an integer' : 'text'}, got ${JSON.stringify(value)} (id ${String(row.id)})`)
+    }
+  }
+}
+
+function ints(values: Iterable<number>): RawBuilder<unknown> {
+  return sql.join([...values].map((v) => sql.lit(v)))
+}
+
+async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): Promise<number> {
+  const ids = rows.map((r) => r.id as number)
+  const pairCols = pairColumns[table]
+
+  // Rows holding an incoming unique key under another id: the site re-created them. They go first,
+  // or the insert below would violate the key.
+  const key = uniqueKeys[table]
+  if (key) {
+    const values = sql.join(rows.map((r) => sql`(${sql.lit(r.id as number)}, ${keyValue(r[key[0]])}, ${keyValue(r[key[1]])})`))
+    const { rows: stale } = await sql<{ id: number }>`with v (id, k1, k2) as (values ${values})
+      select x.id from ${sql.table(table)} x join v on x.${sql.ref(key[0])} = v.k1 and x.${sql.ref(key[1])} = v.k2 where x.id <> v.id`.execute(db)
+    if (stale.length) await deleteChunk(db, table, stale.map((r) => Number(r.id)))
+  }
+
+  // What the stored rows said before: a row moving to another pair / torrent, or a renamed team or
+  // tag, also concerns what it was before.
+  const watched = pairCols ?? (table === 'site_torrent_tags' ? ['torrent_id'] : table === 'site_teams' || table === 'site_tags' ? ['name'] : null)
+  const before = new Map<number, AnyRow>()
+  if (watched) {
+    const { rows: old } = await sql<AnyRow>`select id, ${sql.join(watched.map((c) => sql.ref(c)))} from ${sql.table(table)}
+      where id in (${ints(ids)})`.execute(db)
+    for (const row of old) before.set(Number(row.id), row)
+  }
+
+  const columns = mirrorColumns[table].map(([name]) => name)
+  const updates = columns.filter((c) => c !== 'id')
+  const values = sql.join(rows.map((r) => sql`(${sql.join(columns.map((c) => r[c] ?? null))})`))
+  const returning = watched ?? []
+  const { rows: written } = await sql<AnyRow>`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${values}
+    on conflict (id) do update set ${sql.join(updates.map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}
+    where ${sql.join(updates.map((c) => sql`${sql.ref(`${table}.${c}`)} is distinct from excluded.${sql.ref(c)}`), sql` or `)}
+    returning id${sql.raw(returning.map((c) => `, "${c}"`).join(''))}`.execute(db)
+
+  if (pairCols) {
+    const [uidCol, torrentCol] = pairCols
+    const pairs: Pair[] = written.map((r) => ({ uid: Number(r[uidCol]), torrent: Number(r[torrentCol]) }))
+    for (const r of written) {
+      const old = before.get(Number(r.id))
+      if (old && (Number(old[uidCol]) !== Number(r[uidCol]) || Number(old[torrentCol]) !== Number(r[torrentCol]))) {
+        pairs.push({ uid: Number(old[uidCol]), torrent: Number(old[torrentCol]) })
+      }
+    }
+    await queueSitePairs(db, pairs)
+  } else if (table === 'site_torrents') {
+    await queueTorrents(db, written.map((r) => Number(r.id)))
+  } else if (table === 'site_torrent_tags') {
+    const torrents = new Set(written.map((r) => Number(r.torrent_id)))
+    for (const r of written) {
+      const old = before.get(Number(r.id))
+      if (old) torrents.add(Number(old.torrent_id))
+    }
+    await queueTorrents(db, [...torrents])
+  } else if (table === 'site_teams' || table === 'site_tags') {
+    const renamed = written.filter((r) => before.get(Number(r.id))?.name !== r.name).map((r) => Number(r.id))
+    await queueTorrentsOf(db, table, renamed)
+  }
+  return written.length
+}
+
+function keyValue(value: unknown): RawBuilder<unknown> {
+  // Integers inline (PostgreSQL types a bare parameter in VALUES as text); text as a parameter.
+  return typeof value === 'number' ? sql.lit(value) : sql`${value}`
+}
+
+async function deleteChunk(db: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<number> {
+  const pairCols = pairColumns[table]
+  const where = sql`id in (${ints(ids)})`
+  if (pairCols) {
+    const [uid, torrent] = pairCols.map((c) => sql.ref(c))
+    await sql`insert into derive_queue (user_id, torrent_id)
+      select distinct u.id, x.${torrent} from ${sql.table(table)} x join users u on u.site_uid = x.${uid} where x.${where}`.execute(db)
+  } else if (table === 'site_torrents') {
+    await queueTorrents(db, ids)
+  } else if (table === 'site_torrent_tags') {
+    await sql`insert into derive_queue (user_id, torrent_id) select distinct cast(null as integer), torrent_id from site_torrent_tags where ${where}`.execute(db)
+  } else if (table === 'site_teams' || table === 'site_tags') {
+    await queueTorrentsOf(db, table, ids)
+  }
+  const result = await sql`delete from ${sql.table(table)} where ${where}`.execute(db)
+  return Number(result.numAffectedRows ?? 0)
+}
+
+/** Queues (member, torrent) for pairs given in site terms; pairs of site users who are not members concern no record. */
+async function queueSitePairs(db: Kysely<DB>, pairs: readonly Pair[]): Promise<void> {
+  const distinct = new Map<string, Pair>()
+  for (const p of pairs) distinct.set(`${p.uid}:${p.torrent}`, p)
+  const list = [...distinct.values()]
+  for (let i = 0; i < list.length; i += 2_000) {
+    const values = sql.join(list.slice(i, i + 2_000).map((p) => sql`(${sql.lit(p.uid)}, ${sql.lit(p.torrent)})`))
+    await sql`with v (uid, torrent) as (values ${values})
+      insert into derive_queue (user_id, torrent_id) select u.id, v.torrent from v join users u on u.site_uid = v.uid`.execute(db)
+  }
+}
+
+/** Queues the torrents of teams or tags (a rename can make them official or not). */
+async function queueTorrentsOf(db: Kysely<DB>, table: 'site_teams' | 'site_tags', ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return
+  const torrents =
+    table === 'site_teams'
+      ? sql`select id from site_torrents where team in (${ints(ids)})`
+      : sql`select distinct torrent_id as id from site_torrent_tags where tag_id in (${ints(ids)})`
+  await sql`insert into derive_queue (user_id, torrent_id) select cast(null as integer), t.id from (${torrents}) t`.execute(db)
+}
