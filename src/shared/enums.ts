@@ -105,3 +105,19 @@ export const operationActionLabels = {
 } as const satisfies Record<string, string>
 export type OperationActionName = keyof typeof operationActionLabels
 export const operationActionNames = Object.keys(operationActionLabels) as OperationActionName[]
+
+/** Where the site data comes from (SOURCE, api.md `SyncStatus.source`). */
+export const sourceKindLabels = { nexusphp: 'NexusPHP 数据库', ingest: '推送接入', demo: '演示数据' } as const satisfies Record<string, string>
+
+/** Mirror tables a sync writes (`SyncStatus.rows` keys), in the order the 数据同步 page lists them. */
+export const siteTableLabels = {
+  site_users: '站点用户',
+  site_teams: '小组',
+  site_tags: '标签',
+  site_categories: '分类',
+  site_torrents: '种子',
+  site_torrent_tags: '种子标签',
+  site_peers: '做种连接',
+  site_snatched: '完成记录',
+  site_claims: '认领',
+} as const satisfies Record<string, string>

@@ -39,6 +39,7 @@ export const fieldLabels: Record<string, string> = {
   assigned: '分配状态',
   completion: '完成状态',
   torrentName: '种子名称',
+  keyword: '关键字',
   name: '名称',
   team: '制作组',
   days: '天数',

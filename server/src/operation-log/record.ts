@@ -23,6 +23,7 @@ export const OperationAction = {
   Assign: 'task.assign',
   Unassign: 'task.unassign',
   AutoAssign: 'task.auto-assign',
+  RunSync: 'sync.run',
 } as const satisfies Record<string, OperationActionName>
 export type OperationAction = (typeof OperationAction)[keyof typeof OperationAction] | (string & {})
 

@@ -4,7 +4,9 @@ import { adminUserRoutes } from './admin-users'
 import { configRoutes } from './config'
 import { healthRoutes } from './health'
 import { operationLogRoutes } from './operation-log'
+import { siteRoutes } from './site'
 import { statisticsRoutes } from './statistics'
+import { syncRoutes } from './sync'
 import { taskRoutes } from './task'
 import { torrentRoutes } from './torrent'
 import { userRoutes } from './user'
@@ -20,4 +22,6 @@ export function registerRoutes(app: FastifyInstance): void {
   configRoutes(app)
   taskRoutes(app)
   operationLogRoutes(app)
+  syncRoutes(app)
+  siteRoutes(app)
 }

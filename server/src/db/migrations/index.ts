@@ -10,6 +10,7 @@ import m0004 from './0004_wages'
 import m0005 from './0005_torrent_record_counts'
 import m0006 from './0006_member_activity_index'
 import m0007 from './0007_torrent_activity_index'
+import m0008 from './0008_site_user_search'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -19,5 +20,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0005_torrent_record_counts': m0005(dialect),
     '0006_member_activity_index': m0006(dialect),
     '0007_torrent_activity_index': m0007(dialect),
+    '0008_site_user_search': m0008(dialect),
   }
 }
