@@ -61,6 +61,7 @@ export class SyncRunner {
   private timer: NodeJS.Timeout | null = null
   private stopped = false
   private currentProgress: SyncProgress | null = null
+  private rerunRequested = false
 
   constructor(private readonly deps: SyncDeps) {}
 
@@ -146,6 +147,26 @@ export class SyncRunner {
         .catch(() => {})
       throw error
     }
+  }
+
+  /**
+   * A sync soon, without waiting for it (pushed rows are waiting in the derivation queue): now when
+   * none runs, else once more right after the running one. Failures land in sync_state.last_error.
+   */
+  requestRun(): void {
+    if (this.stopped) return
+    if (this.running) {
+      if (!this.rerunRequested) {
+        this.rerunRequested = true
+        const again = () => {
+          this.rerunRequested = false
+          this.requestRun()
+        }
+        this.running.then(again, again)
+      }
+      return
+    }
+    this.runOnce().catch((error: unknown) => this.deps.log?.error({ err: error }, 'sync failed'))
   }
 
   /** Runs a sync every `intervalSec` seconds, the first one `firstDelayMs` from now. */

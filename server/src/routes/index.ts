@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { adminUserRoutes } from './admin-users'
 import { configRoutes } from './config'
 import { healthRoutes } from './health'
+import { ingestRoutes } from './ingest'
 import { operationLogRoutes } from './operation-log'
 import { siteRoutes } from './site'
 import { statisticsRoutes } from './statistics'
@@ -22,6 +23,7 @@ export function registerRoutes(app: FastifyInstance): void {
   configRoutes(app)
   taskRoutes(app)
   operationLogRoutes(app)
+  ingestRoutes(app)
   syncRoutes(app)
   siteRoutes(app)
 }

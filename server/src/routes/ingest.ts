@@ -1,0 +1,67 @@
+/**
+ * POST /api/v1/ingest/snapshot — trackers that are not NexusPHP push their rows (domain.md §5
+ * "Ingest"; format in sources/ingest/schema.ts and the README). Not part of the app's contract
+ * (src/shared/endpoints.ts): the desktop app never calls it, and its caller holds an ingest key,
+ * not a session. Answers in the same envelope as every call.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { API_PREFIX } from '@shared/endpoints'
+import { formatZodError } from '@shared/validation'
+import { AppError } from '../errors'
+import { success } from '../http/envelope'
+import { applySnapshot } from '../sources/ingest/ingest'
+import { ingestSnapshotSchema } from '../sources/ingest/schema'
+
+export const INGEST_KEY_HEADER = 'X-Ingest-Key'
+/** Largest body accepted: ~50,000 peer rows. Bigger snapshots are pushed in several requests. */
+export const INGEST_BODY_LIMIT = 16 * 1024 * 1024
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
+
+/** Constant time whatever the key: every configured key is compared, by digest (equal lengths). */
+export function ingestKeyMatches(given: string, keys: readonly string[]): boolean {
+  const candidate = digest(given)
+  let match = false
+  for (const key of keys) match = timingSafeEqual(candidate, digest(key)) || match
+  return match
+}
+
+function presentedKey(request: FastifyRequest): string {
+  const value = request.headers[INGEST_KEY_HEADER.toLowerCase()]
+  return typeof value === 'string' ? value.trim() : ''
+}
+
+export function ingestRoutes(app: FastifyInstance): void {
+  const { config } = app.services
+  app.post(
+    `${API_PREFIX}/ingest/snapshot`,
+    {
+      bodyLimit: INGEST_BODY_LIMIT,
+      // The key is checked before the body is read: an unauthenticated caller cannot make us parse 16 MB.
+      onRequest: async (request) => {
+        if (config.source !== 'ingest') throw new AppError(403, '推送接入未启用：服务器的数据来源（SOURCE）不是 ingest')
+        const key = presentedKey(request)
+        if (!key || !ingestKeyMatches(key, config.ingestKeys)) throw new AppError(401, `${INGEST_KEY_HEADER} 缺失或不正确`)
+      },
+      errorHandler: (error, request, reply) => {
+        if ('code' in error && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+          return reply.code(400).send({ code: 400, msg: `请求体超过 ${INGEST_BODY_LIMIT / 1024 / 1024} MB 上限，请分批推送`, data: null })
+        }
+        throw error // the app's handler answers the rest
+      },
+    },
+    async (request) => {
+      const parsed = ingestSnapshotSchema.safeParse(request.body ?? {})
+      if (!parsed.success) throw new AppError(400, formatZodError(parsed.error))
+      const outcome = await applySnapshot(app.services.database.db, parsed.data)
+      request.log.info(
+        { accepted: outcome.accepted, written: outcome.written, deleted: outcome.deleted, rejected: outcome.rejectedTotal },
+        'ingest snapshot applied',
+      )
+      // What changed is queued: derive it now rather than at the next scheduled sync.
+      if (Object.values(outcome.written).some(Boolean) || Object.values(outcome.deleted).some(Boolean)) app.services.sync.requestRun()
+      return success(outcome)
+    },
+  )
+}

@@ -1,0 +1,162 @@
+/**
+ * The push-ingest format (POST /api/v1/ingest/snapshot): the entities of domain.md §5 as JSON, with
+ * NexusPHP's field names, so a tracker that is not NexusPHP can feed the mirror. Each row is checked
+ * on its own (a bad row is reported, the good ones land) and converted to mirror terms.
+ *
+ * - Times: ISO 8601 with an offset ("2026-11-01T08:00:00+08:00") or Unix seconds.
+ * - yes/no columns: "yes" | "no". Binary hashes (info_hash, peer_id): 40 hex digits.
+ * - Counters and ids: non-negative integers (ids positive).
+ */
+import { z } from '@shared/validation'
+import type { MirrorRows, MirrorTable } from '../mirror'
+
+const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+const ref = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+const yesNo = z.enum(['yes', 'no'])
+const hex40 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{40}$/, { message: '应为 40 位十六进制' })
+  .transform((value) => value.toLowerCase())
+/** ISO 8601 with an offset, or Unix seconds → epoch ms. */
+const time = z.union([
+  z.iso.datetime({ offset: true }).transform((value) => Date.parse(value)),
+  z.number().int().nonnegative().max(32_503_680_000).transform((seconds) => seconds * 1000),
+])
+const text = (max: number) => z.string().max(max)
+
+const named = z.object({ id, name: text(255).min(1), sort_index: z.number().int().default(0) })
+const bool = (value: 'yes' | 'no') => (value === 'yes' ? 1 : 0)
+
+/** One schema per entity: parses a row as the tracker sends it into a mirror row. */
+export const ingestRowSchemas = {
+  users: z
+    .object({
+      id,
+      username: text(255).min(1),
+      class: z.number().int().default(0),
+      enabled: yesNo.default('yes'),
+      status: z.enum(['pending', 'confirmed']).default('confirmed'),
+      added: time,
+      last_access: time.nullable().default(null),
+    })
+    .transform((r): MirrorRows['site_users'] => ({ ...r, enabled: bool(r.enabled) })),
+  teams: named,
+  categories: named,
+  tags: named,
+  torrents: z
+    .object({
+      id,
+      info_hash: hex40,
+      name: text(1000).min(1),
+      size: counter,
+      category: ref.nullable().default(null),
+      team: ref.nullable().default(null),
+      added: time,
+      seeders: counter.default(0),
+      leechers: counter.default(0),
+      times_completed: counter.default(0),
+      owner: ref.default(0),
+      visible: yesNo.default('yes'),
+      banned: yesNo.default('no'),
+    })
+    .transform((r): MirrorRows['site_torrents'] => ({ ...r, visible: bool(r.visible), banned: bool(r.banned) })),
+  torrent_tags: z.object({ id, torrent_id: id, tag_id: id }),
+  peers: z
+    .object({
+      id,
+      torrent: id,
+      peer_id: hex40,
+      ip: text(64).default(''),
+      port: z.number().int().min(0).max(65_535).default(0),
+      uploaded: counter.default(0),
+      downloaded: counter.default(0),
+      to_go: counter.default(0),
+      seeder: yesNo,
+      started: time,
+      last_action: time,
+      prev_action: time.optional(),
+      connectable: yesNo.default('yes'),
+      userid: id,
+      agent: text(255).default(''),
+      finishedat: time.nullable().default(null),
+    })
+    .transform(
+      (r): MirrorRows['site_peers'] => ({
+        ...r,
+        prev_action: r.prev_action ?? r.last_action,
+        seeder: bool(r.seeder),
+        connectable: bool(r.connectable),
+      }),
+    ),
+  snatches: z
+    .object({
+      id,
+      torrentid: id,
+      userid: id,
+      ip: text(64).default(''),
+      port: z.number().int().min(0).max(65_535).default(0),
+      uploaded: counter.default(0),
+      downloaded: counter.default(0),
+      to_go: counter.default(0),
+      seedtime: counter.default(0),
+      leechtime: counter.default(0),
+      last_action: time,
+      startdat: time,
+      completedat: time.nullable().default(null),
+      finished: yesNo,
+    })
+    .transform((r): MirrorRows['site_snatched'] => ({ ...r, finished: bool(r.finished) })),
+  claims: z.object({
+    id,
+    uid: id,
+    torrent_id: id,
+    snatched_id: id.nullable().default(null),
+    seed_time_begin: counter.default(0),
+    uploaded_begin: counter.default(0),
+    last_settle_at: time.nullable().default(null),
+    created_at: time,
+    updated_at: time,
+  }),
+} as const
+
+export type IngestEntity = keyof typeof ingestRowSchemas
+
+/** Entities in the order they are written (what others refer to first) and their mirror table. */
+export const ingestEntities: readonly (readonly [IngestEntity, MirrorTable])[] = [
+  ['users', 'site_users'],
+  ['teams', 'site_teams'],
+  ['categories', 'site_categories'],
+  ['tags', 'site_tags'],
+  ['torrents', 'site_torrents'],
+  ['torrent_tags', 'site_torrent_tags'],
+  ['snatches', 'site_snatched'],
+  ['peers', 'site_peers'],
+  ['claims', 'site_claims'],
+]
+
+/** Rows a peer or claim may be removed by (a client's stop event, an un-claim, an untagging). */
+export const deletableEntities = ['peers', 'claims', 'torrent_tags'] as const
+export type DeletableEntity = (typeof deletableEntities)[number]
+
+/** Rows per entity in one request. */
+export const MAX_ROWS_PER_ENTITY = 50_000
+
+/**
+ * The envelope of a snapshot: each entity an array of rows (checked row by row later), plus ids to
+ * delete. Anything else in the body is refused as a whole (a typo in an entity name must not pass).
+ */
+export const ingestSnapshotSchema = z.strictObject({
+  ...(Object.fromEntries(
+    ingestEntities.map(([entity]) => [entity, z.array(z.unknown()).max(MAX_ROWS_PER_ENTITY).optional()]),
+  ) as Record<IngestEntity, z.ZodOptional<z.ZodArray<z.ZodUnknown>>>),
+  deleted: z
+    .strictObject(
+      Object.fromEntries(deletableEntities.map((entity) => [entity, z.array(id).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<
+        DeletableEntity,
+        z.ZodOptional<z.ZodArray<typeof id>>
+      >,
+    )
+    .optional(),
+})
+export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>
