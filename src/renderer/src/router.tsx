@@ -3,7 +3,7 @@
  * (routing/menu) are both derived from it. To add a page: create `pages/<area>/index.tsx` with a
  * default export and add an entry under the `/` layout with title, icon, access and `menu: true`.
  */
-import { BarChartOutlined, CalculatorOutlined, FlagOutlined, HistoryOutlined, HomeOutlined, ReadOutlined, SafetyCertificateOutlined, ScheduleOutlined, TeamOutlined, TrophyOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
+import { BarChartOutlined, CalculatorOutlined, CloudSyncOutlined, FlagOutlined, HistoryOutlined, HomeOutlined, ReadOutlined, SafetyCertificateOutlined, ScheduleOutlined, TeamOutlined, TrophyOutlined, UserOutlined, WalletOutlined } from '@ant-design/icons'
 import type { AppRoute } from './routing/types'
 
 export const routes: AppRoute[] = [
@@ -25,6 +25,7 @@ export const routes: AppRoute[] = [
       { path: 'salary-stats', title: '工资统计', icon: <BarChartOutlined />, access: 'admin', menu: true, component: () => import('./pages/salary-stats') },
       { path: 'torrent-manage', title: '官种设置', icon: <FlagOutlined />, access: 'admin', menu: true, component: () => import('./pages/torrent-manage') },
       { path: 'operation-history', title: '操作日志', icon: <HistoryOutlined />, access: 'admin', menu: true, component: () => import('./pages/operation-history') },
+      { path: 'data-sync', title: '数据同步', icon: <CloudSyncOutlined />, access: 'admin', menu: true, component: () => import('./pages/data-sync') },
       { path: 'changelog', title: '更新日志', icon: <ReadOutlined />, access: 'member', menu: true, component: () => import('./pages/changelog') },
     ],
   },

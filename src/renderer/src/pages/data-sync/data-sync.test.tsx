@@ -1,0 +1,169 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import type { SyncStatus } from '@shared/entities'
+import { routes } from '@renderer/router'
+import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { renderRoutes } from '@renderer/test/render'
+import { formatDateTime } from '@renderer/utils/format'
+import { lastDuration, rowsEntries, syncHealth, tableLabel } from '.'
+
+const idle: SyncStatus = {
+  source: 'demo',
+  running: false,
+  progress: null,
+  lastStartedAt: '2025-03-14T09:00:00.000Z',
+  lastFinishedAt: '2025-03-14T09:00:42.000Z',
+  lastError: null,
+  rows: { site_snatched: 1200, site_torrents: 35, site_peers: 800, custom_table: 2 },
+}
+
+let api: FakeApi
+const calls = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint)
+
+beforeEach(() => {
+  api = installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser), 'sync.status': ok(idle) } })
+})
+
+async function openPage() {
+  const view = renderRoutes(routes, '/data-sync')
+  await screen.findByTestId('sync-summary', undefined, { timeout: 8000 })
+  return view
+}
+
+describe('数据同步 helpers', () => {
+  it('tells the health from the status', () => {
+    expect(syncHealth(idle)).toBe('ok')
+    expect(syncHealth({ ...idle, lastError: 'x' })).toBe('error')
+    expect(syncHealth({ ...idle, lastError: 'x', running: true })).toBe('running')
+    expect(syncHealth({ ...idle, lastStartedAt: null, lastFinishedAt: null })).toBe('never')
+  })
+
+  it('names the tables in Chinese, known ones first in the page’s order, unknown ones raw', () => {
+    expect(tableLabel('site_claims')).toBe('认领')
+    expect(tableLabel('whatever')).toBe('whatever')
+    expect(rowsEntries(idle.rows).map((e) => e.label)).toEqual(['种子', '做种连接', '完成记录', 'custom_table'])
+  })
+
+  it('shows how long the last run took', () => {
+    expect(lastDuration(idle)).toBe('42 秒')
+    expect(lastDuration({ ...idle, lastFinishedAt: '2025-03-14T09:03:12.000Z' })).toBe('3 分 12 秒')
+    // Started again after the last end (running or failed): no duration to show.
+    expect(lastDuration({ ...idle, lastStartedAt: '2025-03-14T10:00:00.000Z' })).toBeNull()
+    expect(lastDuration({ ...idle, lastFinishedAt: null })).toBeNull()
+  })
+})
+
+describe('数据同步', { timeout: 30_000 }, () => {
+  it('shows the source, health, last run times and rows per table', async () => {
+    await openPage()
+    await waitFor(() => expect(document.title).toBe('数据同步 - 保种管理台'))
+    expect(screen.getByTestId('sync-source').textContent).toBe('演示数据')
+    const health = screen.getByTestId('sync-health')
+    expect(health.textContent).toBe('正常')
+    expect(health.className).toContain('ant-tag-success')
+    expect(screen.getByTestId('sync-started').textContent).toBe(formatDateTime(idle.lastStartedAt))
+    expect(screen.getByTestId('sync-finished').textContent).toBe(formatDateTime(idle.lastFinishedAt))
+    expect(screen.getByText('（用时 42 秒）')).toBeTruthy()
+    const rows = within(screen.getByTestId('sync-rows'))
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => row.textContent)
+    expect(rows).toEqual(['种子site_torrents35', '做种连接site_peers800', '完成记录site_snatched1,200', 'custom_table2'])
+    expect(screen.queryByTestId('sync-error')).toBeNull()
+    expect(screen.queryByTestId('sync-progress')).toBeNull()
+  })
+
+  it('names every source in Chinese and shows the last error', async () => {
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', lastError: "Access denied for user 'seed'@'localhost'", rows: {} }))
+    await openPage()
+    expect(screen.getByTestId('sync-source').textContent).toBe('NexusPHP 数据库')
+    expect(screen.getByTestId('sync-health').textContent).toBe('同步出错')
+    const alert = screen.getByTestId('sync-error')
+    expect(alert.className).toContain('ant-alert-error')
+    expect(within(alert).getByText("Access denied for user 'seed'@'localhost'")).toBeTruthy()
+    expect(screen.getByText('上次同步没有写入数据')).toBeTruthy()
+  })
+
+  it('says when nothing has been synced yet (push ingest)', async () => {
+    api.handle('sync.status', ok({ ...idle, source: 'ingest', lastStartedAt: null, lastFinishedAt: null, rows: {} }))
+    await openPage()
+    expect(screen.getByTestId('sync-source').textContent).toBe('推送接入')
+    expect(screen.getByTestId('sync-health').textContent).toBe('尚未同步')
+    expect(screen.getByText('尚无同步记录')).toBeTruthy()
+  })
+
+  it('starts a sync, polls every second with live progress while it runs, and stops polling when it ends', async () => {
+    const steps: SyncStatus[] = [
+      { ...idle, running: true, progress: { table: 'site_torrents', read: 50, total: 200 } },
+      { ...idle, running: true, progress: { table: 'site_peers', read: 1234, total: null } },
+      { ...idle, lastFinishedAt: '2025-03-14T10:00:05.000Z', lastStartedAt: '2025-03-14T10:00:00.000Z', rows: { site_torrents: 40 } },
+    ]
+    api.handle('sync.run', ok({ ...idle, running: true, lastStartedAt: '2025-03-14T10:00:00.000Z' }))
+    await openPage()
+    api.handle('sync.status', () => ok(steps.length > 1 ? steps.shift()! : steps[0]))
+    const before = calls('sync.status').length
+
+    fireEvent.click(screen.getByRole('button', { name: /立即同步/ }))
+    await waitFor(() => expect(calls('sync.run')).toHaveLength(1))
+    expect(calls('sync.run')[0][1]).toBeUndefined()
+    expect(await screen.findByText('同步中')).toBeTruthy()
+    expect((screen.getByRole('button', { name: /立即同步/ }) as HTMLButtonElement).disabled).toBe(true)
+
+    // First poll: a table with a known total → a progress bar.
+    const progress = await screen.findByRole('progressbar', { name: '种子同步进度' }, { timeout: 4000 })
+    expect(progress.getAttribute('aria-valuenow')).toBe('25')
+    expect(screen.getByTestId('sync-progress').textContent).toContain('种子：50 / 200')
+    // Second poll: no total → the rows read so far.
+    await waitFor(() => expect(screen.getByTestId('sync-progress').textContent).toContain('做种连接：1,234 行'), { timeout: 4000 })
+    expect(screen.queryByRole('progressbar')).toBeNull()
+    // Third: done.
+    await waitFor(() => expect(screen.getByTestId('sync-health').textContent).toBe('正常'), { timeout: 4000 })
+    expect(await screen.findByText('同步完成')).toBeTruthy()
+    expect(screen.getByTestId('sync-finished').textContent).toBe(formatDateTime('2025-03-14T10:00:05.000Z'))
+    expect(screen.queryByTestId('sync-progress')).toBeNull()
+    expect((screen.getByRole('button', { name: /立即同步/ }) as HTMLButtonElement).disabled).toBe(false)
+
+    // Idle again: no more polling every second.
+    const polled = calls('sync.status').length
+    expect(polled - before).toBe(3)
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(calls('sync.status').length).toBe(polled)
+  })
+
+  it('stops polling when the page is left', async () => {
+    api.handle('sync.status', ok({ ...idle, running: true, progress: null }))
+    const { router } = await openPage()
+    expect(screen.getByText('正在同步…')).toBeTruthy()
+    await waitFor(() => expect(calls('sync.status').length).toBeGreaterThan(1), { timeout: 4000 })
+    await router.navigate('/403')
+    await screen.findByText('抱歉，你无权访问该页面。')
+    const after = calls('sync.status').length
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(calls('sync.status').length).toBe(after)
+  })
+
+  it('shows the server’s message when a run is refused', async () => {
+    api.handle('sync.run', fail(403, '没有权限'))
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /立即同步/ }))
+    expect(await screen.findByText('没有权限')).toBeTruthy()
+    expect(screen.getByTestId('sync-health').textContent).toBe('正常')
+  })
+
+  it('shows a load failure with 重试', async () => {
+    api.handle('sync.status', fail(500, '服务器出错了'))
+    renderRoutes(routes, '/data-sync')
+    expect(await screen.findByText('同步状态加载失败', undefined, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByText('服务器出错了')).toBeTruthy()
+    api.handle('sync.status', ok(idle))
+    fireEvent.click(screen.getByRole('button', { name: /重\s*试/ }))
+    expect(await screen.findByTestId('sync-summary')).toBeTruthy()
+  })
+
+  it('shows a member the 403 page', async () => {
+    api.handle('user.loginInfo', ok(memberUser))
+    renderRoutes(routes, '/data-sync')
+    expect(await screen.findByText('抱歉，你无权访问该页面。')).toBeTruthy()
+    expect(calls('sync.status')).toEqual([])
+  })
+})

@@ -1,0 +1,211 @@
+/**
+ * 数据同步 (admins): where the site data comes from, whether the last sync went well, when it ran,
+ * the rows it wrote per table and its error; `立即同步` starts one now. While a sync runs (started
+ * here, by the schedule or by another server process) the status is asked every second and the
+ * table being read shows with its progress; polling stops when the page closes (SWR).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { SyncOutlined } from '@ant-design/icons'
+import { Alert, Button, Card, Descriptions, Flex, Progress, Skeleton, Space, Table, Tag, Typography, type TableColumnsType } from 'antd'
+import type { SyncProgress, SyncStatus } from '@shared/entities'
+import { siteTableLabels, sourceKindLabels } from '@shared/enums'
+import { useApi } from '@renderer/hooks/useApi'
+import { runSync } from '@renderer/services/sync'
+import { toastError, toastSuccess } from '@renderer/utils/feedback'
+import { formatDateTime } from '@renderer/utils/format'
+import { LoadFailed } from '../home/LoadFailed'
+
+/** How often the status is asked while a sync runs, and while none does (a scheduled one may start). */
+export const RUNNING_POLL_MS = 1000
+export const IDLE_POLL_MS = 15_000
+
+export type SyncHealth = 'running' | 'error' | 'ok' | 'never'
+
+export function syncHealth(status: SyncStatus): SyncHealth {
+  if (status.running) return 'running'
+  if (status.lastError) return 'error'
+  return status.lastFinishedAt ? 'ok' : 'never'
+}
+
+const healthTags: Record<SyncHealth, { color: string; text: string }> = {
+  running: { color: 'processing', text: '同步中' },
+  error: { color: 'error', text: '同步出错' },
+  ok: { color: 'success', text: '正常' },
+  never: { color: 'default', text: '尚未同步' },
+}
+
+/** `site_torrents` → `种子`; a table this console does not know shows as its raw name. */
+export const tableLabel = (table: string): string => (siteTableLabels as Record<string, string>)[table] ?? table
+
+export interface RowsEntry {
+  table: string
+  label: string
+  rows: number
+}
+
+/** Known tables in the page's order, then unknown ones by name. */
+export function rowsEntries(rows: Record<string, number>): RowsEntry[] {
+  const order = Object.keys(siteTableLabels)
+  const rank = (table: string) => {
+    const index = order.indexOf(table)
+    return index === -1 ? order.length : index
+  }
+  return Object.entries(rows)
+    .map(([table, count]) => ({ table, label: tableLabel(table), rows: count }))
+    .sort((a, b) => rank(a.table) - rank(b.table) || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0))
+}
+
+/** `3 分 12 秒`, `45 秒`; null when the last run has no end after its start (running, failed, never). */
+export function lastDuration(status: SyncStatus): string | null {
+  if (!status.lastStartedAt || !status.lastFinishedAt) return null
+  const ms = Date.parse(status.lastFinishedAt) - Date.parse(status.lastStartedAt)
+  if (!Number.isFinite(ms) || ms < 0) return null
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${seconds} 秒`
+  const minutes = Math.floor(seconds / 60)
+  return seconds % 60 ? `${minutes} 分 ${seconds % 60} 秒` : `${minutes} 分`
+}
+
+const count = (n: number) => n.toLocaleString('zh-CN')
+
+function ProgressLine({ progress }: { progress: SyncProgress | null }) {
+  if (!progress)
+    return (
+      <Typography.Text type="secondary" data-testid="sync-progress">
+        正在同步…
+      </Typography.Text>
+    )
+  const { table, read, total } = progress
+  const known = total !== null && total > 0
+  return (
+    <Flex vertical gap={4} data-testid="sync-progress">
+      <Typography.Text>
+        正在读取 <Typography.Text strong>{tableLabel(table)}</Typography.Text>：{count(read)}
+        {total !== null ? ` / ${count(total)}` : ' 行'}
+      </Typography.Text>
+      {known && <Progress percent={Math.min(100, Math.floor((read / total) * 100))} status="active" size="small" aria-label={`${tableLabel(table)}同步进度`} />}
+    </Flex>
+  )
+}
+
+const rowsColumns: TableColumnsType<RowsEntry> = [
+  {
+    title: '数据表',
+    dataIndex: 'label',
+    render: (label: string, entry) =>
+      label === entry.table ? (
+        label
+      ) : (
+        <Space size={8}>
+          {label}
+          <Typography.Text type="secondary">{entry.table}</Typography.Text>
+        </Space>
+      ),
+  },
+  { title: '行数', dataIndex: 'rows', align: 'right', width: 160, render: (rows: number) => count(rows) },
+]
+
+export default function DataSyncPage() {
+  const { data: status, error, isValidating, mutate } = useApi('sync.status', undefined, {
+    silent: true,
+    // Every second while a sync runs; the global 2 s dedupe would halve that.
+    dedupingInterval: 500,
+    refreshInterval: (latest) => (latest?.running ? RUNNING_POLL_MS : IDLE_POLL_MS),
+  })
+  const [starting, setStarting] = useState(false)
+
+  // A run that ends while the page is open says how it went.
+  const wasRunning = useRef<boolean | null>(null)
+  useEffect(() => {
+    if (!status) return
+    if (wasRunning.current && !status.running) {
+      if (status.lastError) toastError(`同步出错：${status.lastError}`)
+      else toastSuccess('同步完成')
+    }
+    wasRunning.current = status.running
+  }, [status])
+
+  const start = async () => {
+    setStarting(true)
+    try {
+      const started = await runSync()
+      await mutate(started, { revalidate: false })
+    } catch {
+      // request() has shown the server's message.
+    } finally {
+      setStarting(false)
+    }
+  }
+
+  const entries = useMemo(() => rowsEntries(status?.rows ?? {}), [status?.rows])
+
+  if (!status) {
+    if (error) return <LoadFailed title="同步状态加载失败" error={error} retrying={isValidating} onRetry={() => void mutate()} />
+    return <Skeleton active paragraph={{ rows: 6 }} />
+  }
+
+  const health = healthTags[syncHealth(status)]
+  const duration = lastDuration(status)
+  return (
+    <Flex vertical gap={16}>
+      <Card
+        title="数据同步"
+        extra={
+          <Button type="primary" icon={<SyncOutlined spin={status.running} />} loading={starting} disabled={status.running} onClick={() => void start()}>
+            立即同步
+          </Button>
+        }
+      >
+        <Descriptions column={{ xs: 1, md: 2 }} size="small" data-testid="sync-summary">
+          <Descriptions.Item label="数据源">
+            <span data-testid="sync-source">{sourceKindLabels[status.source]}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label="状态">
+            <Tag color={health.color} data-testid="sync-health">
+              {health.text}
+            </Tag>
+          </Descriptions.Item>
+          <Descriptions.Item label="上次开始">
+            <span data-testid="sync-started">{formatDateTime(status.lastStartedAt)}</span>
+          </Descriptions.Item>
+          <Descriptions.Item label="上次结束">
+            <span data-testid="sync-finished">{formatDateTime(status.lastFinishedAt)}</span>
+            {duration && <Typography.Text type="secondary">（用时 {duration}）</Typography.Text>}
+          </Descriptions.Item>
+        </Descriptions>
+        {status.running && (
+          <div style={{ marginTop: 16 }}>
+            <ProgressLine progress={status.progress} />
+          </div>
+        )}
+        {status.lastError && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginTop: 16 }}
+            title={status.running ? '上次同步出错' : '同步出错'}
+            description={<span style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{status.lastError}</span>}
+            data-testid="sync-error"
+          />
+        )}
+        {status.source === 'ingest' && (
+          <Typography.Paragraph type="secondary" style={{ marginTop: 16, marginBottom: 0 }}>
+            推送接入：站点数据由 tracker 推送到 /api/v1/ingest/snapshot；同步会把推送的数据重新判定为做种记录。
+          </Typography.Paragraph>
+        )}
+      </Card>
+
+      <Card title="上次同步写入的行数" size="small">
+        <Table<RowsEntry>
+          rowKey="table"
+          size="small"
+          columns={rowsColumns}
+          dataSource={entries}
+          pagination={false}
+          locale={{ emptyText: status.lastFinishedAt ? '上次同步没有写入数据' : '尚无同步记录' }}
+          data-testid="sync-rows"
+        />
+      </Card>
+    </Flex>
+  )
+}
