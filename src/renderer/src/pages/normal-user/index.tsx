@@ -4,7 +4,7 @@
  */
 import { useMemo, useRef, useState } from 'react'
 import { PlusOutlined } from '@ant-design/icons'
-import { Button, Form, Input, InputNumber, Popconfirm, Space, Typography } from 'antd'
+import { Button, Form, Input, Popconfirm, Space, Typography } from 'antd'
 import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { accountStatusLabels } from '@shared/enums'
@@ -17,6 +17,7 @@ import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatBytes, formatDateTime } from '@renderer/utils/format'
 import MemberDetail from './MemberDetail'
+import SiteUserSelect from './SiteUserSelect'
 
 export const NORMAL_USER_TABLE_KEY = 'normalUser.list'
 
@@ -38,9 +39,10 @@ export function requestMembers(params: TableParams, sort?: TableSort) {
   return pageNormal(uid === undefined ? rest : { ...rest, siteUid: uid }, sort)
 }
 
-const siteUidField = (
-  <Form.Item name="siteUid" label="站点 UID" extra="会员在站点上的用户 ID，用于匹配做种数据">
-    <InputNumber min={1} max={2_147_483_647} precision={0} style={{ width: '100%' }} placeholder="请输入站点 UID" />
+/** `memberId`: the member being edited (their own site user is not shown as taken). */
+const siteUidField = (memberId?: number) => (
+  <Form.Item name="siteUid" label="站点 UID" extra="会员在站点上的用户 ID，用于匹配做种数据：按站点用户名或 UID 搜索已同步的站点用户，也可直接输入 UID">
+    <SiteUserSelect memberId={memberId} />
   </Form.Item>
 )
 const remarkField = (
@@ -186,7 +188,7 @@ export default function NormalUserPage() {
         <Form.Item name="password" label="初始密码" rules={[{ required: true }, { min: 8, max: 128 }]} extra="至少 8 个字符，请告知保种员登录后自行修改">
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        {siteUidField}
+        {siteUidField()}
         {remarkField}
       </FormModal>
 
@@ -202,7 +204,7 @@ export default function NormalUserPage() {
           reload()
         }}
       >
-        {siteUidField}
+        {siteUidField(editing?.id)}
         {remarkField}
       </FormModal>
 

@@ -41,6 +41,16 @@ export const spaced = (text: string) => new RegExp(`^${[...text].join('\\s*')}$`
 
 const rowOf = (name: string) => screen.getByText(name, { selector: 'a' }).closest('tr')!
 
+/** An option of the open select list, by its title (the label text). */
+async function findOption(title: string): Promise<HTMLElement> {
+  let found: HTMLElement | null = null
+  await waitFor(() => {
+    found = document.querySelector<HTMLElement>(`.ant-select-item-option[title="${title}"]`)
+    expect(found, `option ${title}`).toBeTruthy()
+  })
+  return found!
+}
+
 describe('保种员', { timeout: 30_000 }, () => {
   it('lists members with their status tags and sends the filters', async () => {
     await openPage()
@@ -64,13 +74,16 @@ describe('保种员', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog')
     fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'carol' } })
     fireEvent.change(within(dialog).getByLabelText('初始密码'), { target: { value: 'Secret-pass-1' } })
+    // No synced site users here (site.users answers nothing): the typed number is offered as a uid.
     fireEvent.change(within(dialog).getByLabelText('站点 UID'), { target: { value: '30003' } })
+    fireEvent.click(await findOption('使用 UID 30003'))
     fireEvent.click(within(dialog).getByRole('button', { name: spaced('创建') }))
 
     expect(await within(dialog).findByText('用户名已存在')).toBeTruthy()
     expect(inputs('user.create')).toEqual([{ username: 'carol', password: 'Secret-pass-1', siteUid: 30003, remark: '' }])
     expect((within(dialog).getByLabelText('用户名') as HTMLInputElement).value).toBe('carol')
     expect((within(dialog).getByLabelText('初始密码') as HTMLInputElement).value).toBe('Secret-pass-1')
+    expect(within(dialog).getByText('UID 30003')).toBeTruthy()
 
     api.handle('user.create', ok(member({ id: 9, username: 'carol' })))
     fireEvent.submit(within(dialog).getByLabelText('用户名').closest('form')!) // Enter submits the form
@@ -100,10 +113,13 @@ describe('保种员', { timeout: 30_000 }, () => {
   it('edits the site uid and remark, and resets a password', async () => {
     api.handle('user.update', ok(member()))
     api.handle('user.resetPassword', ok(null))
+    api.handle('site.users', ok([{ uid: 10086, username: 'alice_site', memberId: 2 }]))
     await openPage()
     fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
     let dialog = await screen.findByRole('dialog')
-    expect((within(dialog).getByLabelText('站点 UID') as HTMLInputElement).value).toBe('10086')
+    // The current uid shows with its site user's name (looked up by uid).
+    expect(await within(dialog).findByText('alice_site (UID 10086)')).toBeTruthy()
+    expect(inputs('site.users')).toEqual([{ keyword: '10086' }])
     fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '老成员' } })
     fireEvent.click(within(dialog).getByRole('button', { name: spaced('保存') }))
     await waitFor(() => expect(inputs('user.update')).toEqual([{ id: 2, siteUid: 10086, remark: '老成员' }]))
@@ -114,6 +130,56 @@ describe('保种员', { timeout: 30_000 }, () => {
     fireEvent.change(within(dialog).getByLabelText('新密码'), { target: { value: 'New-pass-123' } })
     fireEvent.click(within(dialog).getByRole('button', { name: spaced('重置') }))
     await waitFor(() => expect(inputs('user.resetPassword')).toEqual([{ id: 3, password: 'New-pass-123' }]))
+  })
+
+  it('picks the site uid from the synced site users by name; one tied to another member cannot be picked', async () => {
+    api.handle('site.users', (input) =>
+      ok((input as { keyword: string }).keyword === 'dor' ? [{ uid: 501, username: 'dora', memberId: null }, { uid: 502, username: 'doris', memberId: 7 }] : []),
+    )
+    api.handle('user.create', ok(member({ id: 9, username: 'dora' })))
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'dora' } })
+    fireEvent.change(within(dialog).getByLabelText('初始密码'), { target: { value: 'Secret-pass-1' } })
+    const uid = within(dialog).getByLabelText('站点 UID')
+    // Typed quickly: one search, for the last text, after the pause.
+    for (const text of ['d', 'do', 'dor']) fireEvent.change(uid, { target: { value: text } })
+    const dora = await findOption('dora (UID 501)')
+    expect(inputs('site.users')).toEqual([{ keyword: 'dor' }])
+    const doris = await findOption('doris (UID 502) 已是保种员')
+    expect(doris.className).toContain('ant-select-item-option-disabled')
+    expect(within(doris).getByText('已是保种员')).toBeTruthy()
+    expect(document.querySelector('.ant-select-item-option[title^="使用 UID"]')).toBeNull() // not a number
+
+    fireEvent.click(dora)
+    expect(within(dialog).getByText('dora (UID 501)')).toBeTruthy()
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('创建') }))
+    await waitFor(() => expect(inputs('user.create')).toEqual([{ username: 'dora', password: 'Secret-pass-1', siteUid: 501, remark: '' }]))
+  })
+
+  it('finds a site user by uid without offering the same uid twice; a number too large is not a uid', async () => {
+    api.handle('site.users', (input) => ok((input as { keyword: string }).keyword === '501' ? [{ uid: 501, username: 'dora', memberId: null }] : []))
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
+    const dialog = await screen.findByRole('dialog')
+    const uid = within(dialog).getByLabelText('站点 UID')
+    fireEvent.change(uid, { target: { value: '501' } })
+    await findOption('dora (UID 501)')
+    expect(document.querySelector('.ant-select-item-option[title="使用 UID 501"]')).toBeNull()
+
+    fireEvent.change(uid, { target: { value: '99999999999' } })
+    expect(await screen.findByText('UID 应为 1 到 2147483647 之间的整数')).toBeTruthy()
+  })
+
+  it('keeps a member’s own site user pickable when editing them', async () => {
+    api.handle('site.users', ok([{ uid: 10086, username: 'alice_site', memberId: 2 }]))
+    await openPage()
+    fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('站点 UID'), { target: { value: 'alice' } })
+    const own = await findOption('alice_site (UID 10086)')
+    expect(own.className).not.toContain('ant-select-item-option-disabled')
   })
 
   it('opens the member detail with their counts, chart and records', async () => {

@@ -1,0 +1,139 @@
+/**
+ * The 站点 UID field of the member form: a search over the synced site users by name or uid
+ * (site.users, asked 300 ms after the last keystroke). A site user already tied to another member
+ * is shown but cannot be picked. A typed number is always offered as a uid of its own, so a
+ * console without synced site users (demo, a fresh push-ingest setup) still takes a uid.
+ */
+import { useEffect, useMemo, useState, type ReactNode } from 'react'
+import { Flex, Select, Spin, Tag } from 'antd'
+import type { SiteUserOption } from '@shared/entities'
+import { siteUsers } from '@renderer/services/site'
+
+export const SEARCH_DEBOUNCE_MS = 300
+const MAX_UID = 2_147_483_647
+const MAX_KEYWORD = 64
+
+/** The uid a typed text stands for, or null when it is not one. */
+export function parseUid(text: string): number | null {
+  const trimmed = text.trim()
+  if (!/^\d{1,10}$/.test(trimmed)) return null
+  const uid = Number(trimmed)
+  return uid >= 1 && uid <= MAX_UID ? uid : null
+}
+
+export const siteUserLabel = (user: Pick<SiteUserOption, 'uid' | 'username'>) => `${user.username} (UID ${user.uid})`
+
+interface Option {
+  value: number
+  label: ReactNode
+  title: string
+  disabled?: boolean
+}
+
+export interface SiteUserSelectProps {
+  id?: string
+  value?: number | null
+  onChange?(value: number | null): void
+  /** The member being edited: their own site user is not "taken". */
+  memberId?: number
+}
+
+export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUserSelectProps) {
+  const [search, setSearch] = useState('')
+  const [found, setFound] = useState<SiteUserOption[] | null>(null)
+  const [searching, setSearching] = useState(false)
+  /** Labels of uids seen (results, the value's own lookup), so the chosen one shows its name. */
+  const [labels, setLabels] = useState<Record<number, string>>({})
+
+  // The current value's name (an edited member's uid): looked up once.
+  const current = value ?? null
+  const knownCurrent = current !== null && labels[current] !== undefined
+  useEffect(() => {
+    if (current === null || knownCurrent) return
+    let live = true
+    void siteUsers(String(current)).then((list) => {
+      const user = list.find((u) => u.uid === current)
+      if (live) setLabels((seen) => ({ ...seen, [current]: user ? siteUserLabel(user) : `UID ${current}` }))
+    })
+    return () => {
+      live = false
+    }
+  }, [current, knownCurrent])
+
+  // The search, 300 ms after the last keystroke; a newer keystroke drops an older answer.
+  useEffect(() => {
+    const keyword = search.trim().slice(0, MAX_KEYWORD)
+    if (!keyword) {
+      setFound(null)
+      setSearching(false)
+      return
+    }
+    let live = true
+    setSearching(true)
+    const timer = setTimeout(() => {
+      void siteUsers(keyword).then((list) => {
+        if (!live) return
+        setFound(list)
+        setSearching(false)
+        setLabels((seen) => ({ ...seen, ...Object.fromEntries(list.map((u) => [u.uid, siteUserLabel(u)])) }))
+      })
+    }, SEARCH_DEBOUNCE_MS)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [search])
+
+  const typedUid = parseUid(search)
+  const options = useMemo<Option[]>(() => {
+    if (!search.trim()) return current === null ? [] : [{ value: current, label: labels[current] ?? `UID ${current}`, title: labels[current] ?? `UID ${current}` }]
+    const list: Option[] = (found ?? []).map((user) => {
+      const label = siteUserLabel(user)
+      const taken = user.memberId !== null && user.memberId !== memberId
+      return taken
+        ? {
+            value: user.uid,
+            title: `${label} 已是保种员`,
+            disabled: true,
+            label: (
+              <Flex justify="space-between" gap={8}>
+                <span>{label}</span>
+                <Tag>已是保种员</Tag>
+              </Flex>
+            ),
+          }
+        : { value: user.uid, label, title: label }
+    })
+    if (typedUid !== null && !list.some((option) => option.value === typedUid)) list.push({ value: typedUid, label: `使用 UID ${typedUid}`, title: `使用 UID ${typedUid}` })
+    return list
+  }, [search, found, typedUid, current, labels, memberId])
+
+  const notFound = searching ? (
+    <Spin size="small" />
+  ) : !search.trim() ? (
+    '输入站点用户名或 UID 搜索'
+  ) : /^\d+$/.test(search.trim()) && typedUid === null ? (
+    `UID 应为 1 到 ${MAX_UID} 之间的整数`
+  ) : (
+    '没有匹配的站点用户'
+  )
+
+  return (
+    <Select<number | null, Option>
+      id={id}
+      value={current}
+      options={options}
+      allowClear
+      placeholder="输入站点用户名或 UID 搜索"
+      showSearch={{ filterOption: false, onSearch: setSearch, searchValue: search }}
+      loading={searching}
+      notFoundContent={notFound}
+      onChange={(next) => {
+        if (next !== null && next !== undefined && labels[next] === undefined) setLabels((seen) => ({ ...seen, [next]: `UID ${next}` }))
+        onChange?.(next ?? null)
+        setSearch('')
+      }}
+      style={{ width: '100%' }}
+    />
+  )
+}
