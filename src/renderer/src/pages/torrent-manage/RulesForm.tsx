@@ -5,9 +5,10 @@
  */
 import { useEffect, useState } from 'react'
 import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Tag, Typography } from 'antd'
-import type { RuleBody, Rules } from '@shared/entities'
+import type { RuleBody, Rules, SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
 import { getRules, saveRules } from '@renderer/services/config'
+import { emptySiteOptions, siteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { ruleGroups, ruleLabel, type RuleFieldSpec } from './ruleFields'
 
@@ -17,10 +18,29 @@ const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => body
 export const toFactors = (values: readonly (string | number)[] | undefined): (string | number)[] =>
   (values ?? []).map((value) => (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value))
 
-function control(field: RuleFieldSpec) {
+/** The synced site names a tags field offers (teams for 官方制作组, tags for 官方标签). */
+function siteNamesFor(field: RuleFieldSpec, names: SiteOptions): string[] {
+  if (field.name === 'officialTeams') return names.teams
+  if (field.name === 'officialTags') return names.tags
+  return []
+}
+
+function control(field: RuleFieldSpec, names: SiteOptions) {
   switch (field.kind) {
-    case 'tags':
-      return <Select mode="tags" tokenSeparators={[',', '，']} open={false} suffixIcon={null} placeholder="输入后按回车添加" style={{ width: '100%' }} />
+    case 'tags': {
+      const offered = siteNamesFor(field, names)
+      // Without synced names (demo, nothing synced yet) there is no list to open: typing only.
+      if (!offered.length) return <Select mode="tags" tokenSeparators={[',', '，']} open={false} suffixIcon={null} placeholder="输入后按回车添加" style={{ width: '100%' }} />
+      return (
+        <Select
+          mode="tags"
+          tokenSeparators={[',', '，']}
+          options={offered.map((name) => ({ value: name, label: name }))}
+          placeholder="从站点已同步的名称中选择，或输入后按回车添加"
+          style={{ width: '100%' }}
+        />
+      )
+    }
     case 'factors':
       return <Select mode="tags" tokenSeparators={[',', '，', ' ']} open={false} suffixIcon={null} placeholder="例如 1, 0.8, 0.6, 0.3" style={{ width: '100%' }} />
     case 'text':
@@ -58,6 +78,16 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   const [saveError, setSaveError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   const [reloads, setReloads] = useState(0)
+  const [names, setNames] = useState<SiteOptions>(emptySiteOptions)
+
+  // The site's team and tag names, offered by the two official-torrent lists (free typing stays).
+  useEffect(() => {
+    let current = true
+    void siteOptions().then((loaded) => current && setNames(loaded))
+    return () => {
+      current = false
+    }
+  }, [])
 
   useEffect(() => {
     let current = true
@@ -129,7 +159,7 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
                     rules={rulesFor(field)}
                     normalize={field.kind === 'factors' ? toFactors : undefined}
                   >
-                    {control(field)}
+                    {control(field, names)}
                   </Form.Item>
                 </Col>
               ))}

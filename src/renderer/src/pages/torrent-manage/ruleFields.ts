@@ -23,8 +23,8 @@ export const ruleGroups: RuleGroup[] = [
   {
     title: '官种判定',
     fields: [
-      { name: 'officialTeams', kind: 'tags', help: '发布制作组在此列表中的种子算作官种；输入组名后按回车添加，可添加多个。' },
-      { name: 'officialTags', kind: 'tags', help: '带有这些站点标签之一的种子也算作官种（与制作组任一满足即可）。' },
+      { name: 'officialTeams', kind: 'tags', help: '发布制作组在此列表中的种子算作官种；从站点已同步的制作组中选择，或输入组名后按回车添加，可添加多个。' },
+      { name: 'officialTags', kind: 'tags', help: '带有这些站点标签之一的种子也算作官种（与制作组任一满足即可）；从站点已同步的标签中选择，或输入后按回车添加。' },
       { name: 'minSizeGiB', kind: 'number', min: 0, max: 1_000_000, unit: 'GiB', help: '体积小于此值的种子不算官种，也不计工资；0 表示不限。' },
       { name: 'targetKeepers', kind: 'integer', min: 1, max: 1000, unit: '人', help: '每个官种希望有多少位保种员在做种；做种的保种员达到此人数才算“官种已完成”，自动分配也按此补足。' },
       { name: 'activeWindowMinutes', kind: 'integer', min: 1, max: 7 * 24 * 60, unit: '分钟', help: '做种者最近一次汇报在此分钟数内才算在做种；超过即视为已停止。' },

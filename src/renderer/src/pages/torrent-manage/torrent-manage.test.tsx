@@ -73,6 +73,39 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('rules-error')).toBeNull()
   })
 
+  it('offers the synced team and tag names and still takes typed ones', async () => {
+    api.handle('site.options', ok({ teams: ['CHD', 'FRDS', 'HDSky'], tags: ['官方', '中字'] }))
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    await waitFor(() => expect(inputs('site.options')).toHaveLength(1))
+
+    const teams = screen.getByLabelText('官方制作组')
+    fireEvent.mouseDown(teams.closest('.ant-select')!)
+    const hdsky = await waitFor(() => {
+      const option = document.querySelector<HTMLElement>('.ant-select-item-option[title="HDSky"]')
+      expect(option).toBeTruthy()
+      return option!
+    })
+    fireEvent.click(hdsky)
+    // A name the site does not (yet) have: typed and Enter.
+    fireEvent.change(teams, { target: { value: 'NewTeam' } })
+    fireEvent.keyDown(teams, { key: 'Enter', code: 'Enter', keyCode: 13 })
+
+    const tags = screen.getByLabelText('官方标签')
+    fireEvent.mouseDown(tags.closest('.ant-select')!)
+    const zhongzi = await waitFor(() => {
+      const option = document.querySelector<HTMLElement>('.ant-select-item-option[title="中字"]')
+      expect(option).toBeTruthy()
+      return option!
+    })
+    fireEvent.click(zhongzi)
+
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(inputs('config.saveRules')).toHaveLength(1))
+    expect(inputs('config.saveRules')[0]).toEqual({ ...body, officialTeams: ['FRDS', 'CHD', 'HDSky', 'NewTeam'], officialTags: ['官方', '中字'] })
+  })
+
   it('reads typed rank factors as numbers', () => {
     expect(toFactors(['1', 0.8, ' 0.5 ', 'x'])).toEqual([1, 0.8, 0.5, 'x'])
   })
