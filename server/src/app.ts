@@ -22,6 +22,7 @@ import { SyncRunner } from './jobs/sync'
 import { bootstrapDemo } from './sources/demo'
 import { demoScales } from './sources/demo/scale'
 import { demoSource } from './sources/demo'
+import { nexusphpSource } from './sources/nexusphp'
 import { idleSource } from './sources/source'
 import { createWageEstimates, type WageEstimates } from './wages/estimates'
 
@@ -130,7 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await dummyVerify('', scrypt)
 
     const wages = options.wages ?? createWageEstimates()
-    const source = config.source === 'demo' ? demoSource() : idleSource(config.source)
+    const source =
+      config.source === 'demo' ? demoSource() : config.source === 'nexusphp' ? nexusphpSource(config.nexusphp) : idleSource(config.source)
     const sync = new SyncRunner({ database, source, wages, clock, log: app.log })
     const services: AppServices = {
       config,

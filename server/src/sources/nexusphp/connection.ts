@@ -1,0 +1,204 @@
+/**
+ * The connection to the site's MySQL/MariaDB (SOURCE=nexusphp): a small mysql2 pool used read-only.
+ *
+ * Never harms the site: every session is READ ONLY (a stray write fails on the server), the server
+ * itself stops a statement after a while (max_statement_time / max_execution_time) and the client
+ * gives up too (connect and per-query time-outs), so a down or slow source fails the sync instead
+ * of hanging it. Plain SELECTs on InnoDB are consistent reads: they take no locks.
+ *
+ * Time zones: NexusPHP writes DATETIMEs in the site's local time. Every DATETIME is converted by
+ * the source with UNIX_TIMESTAMP() in the session time zone — the server's default, or
+ * NEXUSPHP_TIMEZONE when set — and the sync time is the source's own clock.
+ *
+ * The GRANT that is enough (read-only, the tables of domain.md §5 only):
+ *   GRANT SELECT ON site_db.users TO 'console'@'host';  -- and the same for teams, categories, tags,
+ *   torrents, torrent_tags, peers, snatched, claims
+ */
+import mysql from 'mysql2/promise'
+import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
+
+export interface NexusphpConnectionConfig {
+  /** mysql://user:pass@host:3306/db (mariadb:// too). */
+  databaseUrl: string
+  /** NEXUSPHP_TIMEZONE: a zone name (Asia/Shanghai) or an offset (+08:00); unset = the server's own. */
+  timezone?: string
+  /** Client-side limit per statement (default 120 s). */
+  queryTimeoutMs?: number
+  connectTimeoutMs?: number
+}
+
+export type SourceRow = Record<string, unknown>
+
+export interface NexusphpConnection {
+  /** Runs one read statement; errors come back with a message fit for /data-sync. */
+  query<T extends SourceRow = SourceRow>(sql: string, values?: unknown[], what?: string): Promise<T[]>
+  /** The source's clock, epoch ms. */
+  now(): Promise<number>
+  /** The session time zone actually used (for diagnostics and tests). */
+  timeZone(): Promise<string | null>
+  close(): Promise<void>
+}
+
+const DEFAULT_QUERY_TIMEOUT_MS = 120_000
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
+
+/** Connection-level failures: the source is unreachable or refuses us (as opposed to a bad statement). */
+const connectionCodes = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
+  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR', 'ER_CON_COUNT_ERROR', 'ER_HOST_NOT_PRIVILEGED', 'ER_HOST_IS_BLOCKED', 'ER_SERVER_SHUTDOWN',
+  'ER_QUERY_INTERRUPTED', 'ER_CONNECTION_KILLED',
+])
+
+/** An error whose message is shown as is on /data-sync (sync_state.last_error). */
+export class NexusphpError extends Error {
+  override name = 'NexusphpError'
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as { code?: string }).code
+  const message = error.message || code || 'unknown error'
+  return code && !message.includes(code) ? `${message} (${code})` : message
+}
+
+/** Chinese message for the UI, keeping the driver's own words (which never contain the password). */
+export function sourceError(error: unknown, what?: string): NexusphpError {
+  if (error instanceof NexusphpError) return error
+  const code = (error as { code?: string } | undefined)?.code ?? ''
+  if (code === 'ER_NO_SUCH_TABLE') return new NexusphpError(`NexusPHP 数据库缺少数据表：${describe(error)}`)
+  if (code === 'ER_TABLEACCESS_DENIED_ERROR' || code === 'ER_COLUMNACCESS_DENIED_ERROR') {
+    return new NexusphpError(`没有读取 NexusPHP 数据表的权限（需要 GRANT SELECT，见 README）：${describe(error)}`)
+  }
+  if (connectionCodes.has(code) || /^ER_(DB)?ACCESS_DENIED/.test(code) || (error as { fatal?: boolean } | undefined)?.fatal) {
+    return new NexusphpError(`无法连接 NexusPHP 数据库：${describe(error)}`)
+  }
+  return new NexusphpError(`读取 NexusPHP 数据失败${what ? `（${what}）` : ''}：${describe(error)}`)
+}
+
+export function poolOptions(config: NexusphpConnectionConfig): PoolOptions {
+  let url: URL
+  try {
+    url = new URL(config.databaseUrl)
+  } catch {
+    throw new NexusphpError('NEXUSPHP_DATABASE_URL 不是有效的地址（mysql://用户:密码@主机:3306/数据库）')
+  }
+  const database = decodeURIComponent(url.pathname.replace(/^\//, ''))
+  if (!database) throw new NexusphpError('NEXUSPHP_DATABASE_URL 缺少数据库名（mysql://用户:密码@主机:3306/数据库）')
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    database,
+    // Two connections: the sync reads with one; the second keeps a reconnect from waiting on it.
+    connectionLimit: 2,
+    maxIdle: 1,
+    idleTimeout: 60_000,
+    enableKeepAlive: true,
+    connectTimeout: config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    charset: 'utf8mb4',
+    // Dates are converted by the source (UNIX_TIMESTAMP); any that slip through stay strings, never
+    // a Date in this server's time zone.
+    dateStrings: true,
+    // Values past 2^53 come as strings instead of silently rounded numbers (the reader clamps them).
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    multipleStatements: false,
+  }
+}
+
+/** `+08:00` for a zone name at this instant: the fallback when the server has no time zone tables. */
+export function zoneOffset(timeZone: string, at = Date.now()): string {
+  if (/^[+-]\d\d:\d\d$/.test(timeZone)) return timeZone
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(new Date(at))
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))
+  const minutes = Math.round((local - Math.floor(at / 1000) * 1000) / 60_000)
+  const sign = minutes < 0 ? '-' : '+'
+  const abs = Math.abs(minutes)
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
+}
+
+export function openNexusphpConnection(config: NexusphpConnectionConfig): NexusphpConnection {
+  const options = poolOptions(config)
+  const queryTimeout = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS
+  const serverLimitSec = Math.ceil(queryTimeout / 1000)
+  let pool: Pool | null = null
+  let zone: Promise<string | null> | null = null
+
+  /**
+   * The session time zone, settled once: the configured name when the server knows it, else its
+   * offset now (a server without time zone tables refuses names; the sites this serves use zones
+   * without daylight saving, where the two agree).
+   */
+  const resolveZone = async (): Promise<string | null> => {
+    if (!config.timezone) return null
+    const probe = await mysql.createConnection(options).catch((error: unknown) => {
+      throw sourceError(error)
+    })
+    try {
+      await probe.query('SET time_zone = ?', [config.timezone])
+      return config.timezone
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ER_UNKNOWN_TIME_ZONE') throw sourceError(error)
+      return zoneOffset(config.timezone)
+    } finally {
+      await probe.end().catch(() => {})
+    }
+  }
+
+  const getPool = async (): Promise<Pool> => {
+    zone ??= resolveZone().catch((error: unknown) => {
+      zone = null // try again on the next sync
+      throw error
+    })
+    const timeZone = await zone
+    if (pool) return pool
+    pool = mysql.createPool(options)
+    // Runs on every new connection before it is handed out (commands queue in order on a connection).
+    pool.on('connection', (connection) => {
+      // The event hands over the callback-style connection (mysql2's typings say otherwise).
+      const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
+      const run = (statement: string, values: unknown[] = []) => core.query(statement, values, () => {})
+      if (timeZone) run('SET time_zone = ?', [timeZone])
+      run('SET SESSION TRANSACTION READ ONLY')
+      // The server's own statement limit, so an abandoned query does not keep running on the site:
+      // MariaDB's max_statement_time (s), MySQL's max_execution_time (ms); each ignores the other.
+      run(`SET SESSION max_statement_time = ${serverLimitSec}`)
+      run(`SET SESSION max_execution_time = ${serverLimitSec * 1000}`)
+    })
+    return pool
+  }
+
+  const connection: NexusphpConnection = {
+    async query<T extends SourceRow>(sql: string, values: unknown[] = [], what?: string): Promise<T[]> {
+      const p = await getPool()
+      try {
+        const [rows] = await p.query<RowDataPacket[]>({ sql, values, timeout: queryTimeout })
+        return rows as unknown as T[]
+      } catch (error) {
+        throw sourceError(error, what)
+      }
+    },
+    async now() {
+      const [row] = await connection.query<{ t: string | number }>('SELECT UNIX_TIMESTAMP(NOW(3)) AS t', [], 'clock')
+      const ms = Math.round(Number(row?.t) * 1000)
+      if (!Number.isSafeInteger(ms) || ms <= 0) throw new NexusphpError(`NexusPHP 数据库返回了无效的时间：${String(row?.t)}`)
+      return ms
+    },
+    async timeZone() {
+      await getPool()
+      return zone ? await zone : null
+    },
+    async close() {
+      const p = pool
+      pool = null
+      zone = null
+      await p?.end().catch(() => {})
+    },
+  }
+  return connection
+}

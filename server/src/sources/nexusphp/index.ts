@@ -1,0 +1,26 @@
+/**
+ * SOURCE=nexusphp: the mirror is read from the site's own MySQL/MariaDB (read-only use; see
+ * connection.ts for the GRANT that is enough and sync.ts for what is read when).
+ */
+import type { Config } from '../../config'
+import type { Source } from '../source'
+import { NexusphpError, openNexusphpConnection, type NexusphpConnectionConfig } from './connection'
+import { defaultTuning, syncNexusphp, type NexusphpSyncTuning } from './sync'
+
+export interface NexusphpSourceOptions extends Partial<Omit<NexusphpConnectionConfig, 'databaseUrl' | 'timezone'>> {
+  /** Page sizes and rolling slices (tests make them small). */
+  tuning?: Partial<NexusphpSyncTuning>
+}
+
+export function nexusphpSource(config: Config['nexusphp'], options: NexusphpSourceOptions = {}): Source {
+  if (!config.databaseUrl) throw new NexusphpError('SOURCE=nexusphp 时必须设置 NEXUSPHP_DATABASE_URL')
+  const connection = openNexusphpConnection({ ...options, databaseUrl: config.databaseUrl, timezone: config.timezone })
+  const tuning = { ...defaultTuning, ...options.tuning }
+  return {
+    kind: 'nexusphp',
+    // "Active" is judged against the site's clock (domain.md §5), never this server's.
+    clock: () => connection.now(),
+    sync: (ctx) => syncNexusphp(connection, ctx, tuning),
+    close: () => connection.close(),
+  }
+}

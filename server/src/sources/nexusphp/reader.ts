@@ -1,0 +1,179 @@
+/**
+ * NexusPHP rows → mirror rows (sources/mirror.ts). The source does the conversions it does best —
+ * DATETIME → epoch seconds with UNIX_TIMESTAMP() in the session time zone (NULL and zero dates
+ * become NULL), binary hashes → LOWER(HEX()), enum('yes','no') → 1/0 — and this module turns the
+ * answers into mirror types, filling the mirror's NOT NULL columns from sensible neighbours.
+ */
+import type { MirrorRows, MirrorTable } from '../mirror'
+import type { NexusphpConnection, SourceRow } from './connection'
+import type { SourceSchema, SourceTable } from './schema-check'
+
+type Kind = 'int' | 'text' | 'yesno' | 'time' | 'hex' | 'ref'
+/** [mirror column, kind, source column, default when the source lacks the column] */
+type ColumnSpec = readonly [string, Kind, string, (number | string)?]
+
+interface TableSpec {
+  source: SourceTable
+  columns: readonly ColumnSpec[]
+  /** Fills NOT NULL mirror columns the source left empty. */
+  fix?(row: Record<string, unknown>): void
+}
+
+const named = (source: SourceTable, sortColumn = 'sort_index'): TableSpec => ({
+  source,
+  columns: [['id', 'int', 'id'], ['name', 'text', 'name'], ['sort_index', 'int', sortColumn, 0]],
+})
+
+export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
+  site_users: {
+    source: 'users',
+    columns: [
+      ['id', 'int', 'id'], ['username', 'text', 'username'], ['class', 'int', 'class', 1], ['enabled', 'yesno', 'enabled', 1],
+      ['status', 'text', 'status', 'confirmed'], ['added', 'time', 'added'], ['last_access', 'time', 'last_access'],
+    ],
+    fix: (r) => void (r.added ??= 0),
+  },
+  site_teams: named('teams'),
+  site_categories: named('categories'),
+  // NexusPHP's tags are ordered by priority.
+  site_tags: named('tags', 'priority'),
+  site_torrents: {
+    source: 'torrents',
+    columns: [
+      ['id', 'int', 'id'], ['info_hash', 'hex', 'info_hash'], ['name', 'text', 'name'], ['size', 'int', 'size'], ['category', 'ref', 'category'],
+      ['team', 'ref', 'team'], ['added', 'time', 'added'], ['seeders', 'int', 'seeders', 0], ['leechers', 'int', 'leechers', 0],
+      ['times_completed', 'int', 'times_completed', 0], ['owner', 'int', 'owner', 0], ['visible', 'yesno', 'visible', 1],
+      ['banned', 'yesno', 'banned', 0],
+    ],
+    fix: (r) => void (r.added ??= 0),
+  },
+  site_torrent_tags: { source: 'torrent_tags', columns: [['id', 'int', 'id'], ['torrent_id', 'int', 'torrent_id'], ['tag_id', 'int', 'tag_id']] },
+  site_peers: {
+    source: 'peers',
+    columns: [
+      ['id', 'int', 'id'], ['torrent', 'int', 'torrent'], ['peer_id', 'hex', 'peer_id'], ['ip', 'text', 'ip', ''], ['port', 'int', 'port', 0],
+      ['uploaded', 'int', 'uploaded', 0], ['downloaded', 'int', 'downloaded', 0], ['to_go', 'int', 'to_go'], ['seeder', 'yesno', 'seeder'],
+      ['started', 'time', 'started'], ['last_action', 'time', 'last_action'], ['prev_action', 'time', 'prev_action'],
+      ['connectable', 'yesno', 'connectable', 1], ['userid', 'int', 'userid'], ['agent', 'text', 'agent', ''],
+      // NexusPHP keeps epoch seconds here (0 = not finished); a fork with a DATETIME works too.
+      ['finishedat', 'time', 'finishedat'],
+    ],
+    fix: (r) => {
+      r.last_action ??= 0
+      r.started ??= r.last_action
+      r.prev_action ??= r.last_action
+    },
+  },
+  site_snatched: {
+    source: 'snatched',
+    columns: [
+      ['id', 'int', 'id'], ['torrentid', 'int', 'torrentid'], ['userid', 'int', 'userid'], ['ip', 'text', 'ip', ''], ['port', 'int', 'port', 0],
+      ['uploaded', 'int', 'uploaded', 0], ['downloaded', 'int', 'downloaded', 0], ['to_go', 'int', 'to_go', 0], ['seedtime', 'int', 'seedtime', 0],
+      ['leechtime', 'int', 'leechtime', 0], ['last_action', 'time', 'last_action'], ['startdat', 'time', 'startdat'],
+      ['completedat', 'time', 'completedat'], ['finished', 'yesno', 'finished'],
+    ],
+    fix: (r) => {
+      r.startdat ??= r.last_action ?? 0
+      r.last_action ??= r.startdat
+    },
+  },
+  site_claims: {
+    source: 'claims',
+    columns: [
+      ['id', 'int', 'id'], ['uid', 'int', 'uid'], ['torrent_id', 'int', 'torrent_id'], ['snatched_id', 'ref', 'snatched_id'],
+      ['seed_time_begin', 'int', 'seed_time_begin', 0], ['uploaded_begin', 'int', 'uploaded_begin', 0], ['last_settle_at', 'time', 'last_settle_at'],
+      ['created_at', 'time', 'created_at'], ['updated_at', 'time', 'updated_at'],
+    ],
+    fix: (r) => {
+      r.created_at ??= r.updated_at ?? 0
+      r.updated_at ??= r.created_at
+    },
+  },
+}
+
+const textTypes = new Set(['enum', 'set', 'char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext', 'binary', 'varbinary'])
+const timeTypes = new Set(['datetime', 'timestamp', 'date'])
+
+const quote = (column: string) => `\`${column.replace(/`/g, '``')}\``
+
+function literal(value: number | string | undefined): string {
+  if (value === undefined) return 'NULL'
+  return typeof value === 'number' ? String(value) : `'${value.replace(/'/g, "''")}'`
+}
+
+/** The SELECT list of a mirror table against this source's schema (aliases are the mirror's names). */
+export function selectList(table: MirrorTable, schema: SourceSchema): string {
+  const spec = tableSpecs[table]
+  const columns = schema[spec.source]
+  return spec.columns
+    .map(([name, kind, source, fallback]) => {
+      const type = columns.get(source)
+      const col = quote(source)
+      let expr: string
+      if (type === undefined) expr = kind === 'yesno' ? String(fallback ?? 0) : literal(fallback)
+      else if (kind === 'hex') expr = `LOWER(HEX(${col}))`
+      else if (kind === 'yesno') expr = textTypes.has(type) ? `(${col} = 'yes')` : `(${col} <> 0)`
+      else if (kind === 'time') expr = timeTypes.has(type) ? `UNIX_TIMESTAMP(${col})` : `NULLIF(${col}, 0)`
+      else if (kind === 'ref') expr = `NULLIF(${col}, 0)`
+      else expr = col
+      return `${expr} AS ${quote(name)}`
+    })
+    .join(', ')
+}
+
+/** A source integer as a mirror integer: big values arrive as strings; past 2^53 they are clamped. */
+function toInt(value: unknown, fallback: number): number {
+  if (value === null || value === undefined || value === '') return fallback
+  const n = Math.trunc(Number(value))
+  if (!Number.isFinite(n)) return fallback
+  return Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n))
+}
+
+export function toMirrorRows<T extends MirrorTable>(table: T, rows: readonly SourceRow[]): MirrorRows[T][] {
+  const spec = tableSpecs[table]
+  return rows.map((source) => {
+    const row: Record<string, unknown> = {}
+    for (const [name, kind, , fallback] of spec.columns) {
+      const value = source[name]
+      switch (kind) {
+        case 'int':
+          row[name] = toInt(value, typeof fallback === 'number' ? fallback : 0)
+          break
+        case 'ref':
+          row[name] = value === null || value === undefined ? null : toInt(value, 0) || null
+          break
+        case 'yesno':
+          row[name] = value === null || value === undefined ? (fallback === 1 ? 1 : 0) : Number(value) ? 1 : 0
+          break
+        case 'time':
+          row[name] = value === null || value === undefined ? null : Math.round(Number(value) * 1000) || null
+          break
+        case 'hex':
+          row[name] = value === null || value === undefined ? '' : String(value).toLowerCase()
+          break
+        default:
+          row[name] = value === null || value === undefined ? (typeof fallback === 'string' ? fallback : '') : String(value)
+      }
+    }
+    spec.fix?.(row)
+    return row as MirrorRows[T]
+  })
+}
+
+/** Reads mirror rows of `table` from the source: `SELECT <mirror columns> FROM <table> <tail>`. */
+export async function readMirrorRows<T extends MirrorTable>(
+  connection: NexusphpConnection,
+  schema: SourceSchema,
+  table: T,
+  tail: string,
+  values: unknown[] = [],
+): Promise<MirrorRows[T][]> {
+  const source = tableSpecs[table].source
+  const rows = await connection.query(`SELECT ${selectList(table, schema)} FROM ${quote(source)} ${tail}`, values, source)
+  return toMirrorRows(table, rows)
+}
+
+/** An SQL list of integers (ids and uids are ours or the source's own integers, never user text). */
+export function intList(values: readonly number[]): string {
+  return values.map((v) => String(Math.trunc(v))).join(', ')
+}

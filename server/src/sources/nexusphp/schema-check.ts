@@ -1,0 +1,45 @@
+/**
+ * What the site's schema offers, read once per sync from information_schema (which shows a
+ * SELECT-only user exactly the tables it may read). NexusPHP versions and forks differ: extra
+ * columns are ignored, optional ones missing get a default, and a missing table or required
+ * column fails the sync with a message that names it.
+ */
+import type { NexusphpConnection } from './connection'
+import { NexusphpError } from './connection'
+
+export const sourceTables = ['users', 'teams', 'categories', 'tags', 'torrents', 'torrent_tags', 'peers', 'snatched', 'claims'] as const
+export type SourceTable = (typeof sourceTables)[number]
+
+/** Columns the connector cannot do without (everything else it reads has a default). */
+const required: Record<SourceTable, readonly string[]> = {
+  users: ['id', 'username'],
+  teams: ['id', 'name'],
+  categories: ['id', 'name'],
+  tags: ['id', 'name'],
+  torrents: ['id', 'info_hash', 'name', 'size'],
+  torrent_tags: ['id', 'torrent_id', 'tag_id'],
+  peers: ['id', 'torrent', 'peer_id', 'userid', 'seeder', 'to_go', 'last_action'],
+  snatched: ['id', 'torrentid', 'userid', 'finished', 'last_action'],
+  claims: ['id', 'uid', 'torrent_id'],
+}
+
+/** Column name → its data_type (lower case: 'enum', 'datetime', 'int', 'binary', …). */
+export type SourceSchema = Record<SourceTable, Map<string, string>>
+
+export async function readSourceSchema(connection: NexusphpConnection): Promise<SourceSchema> {
+  const rows = await connection.query<{ t: string; c: string; d: string }>(
+    `SELECT TABLE_NAME AS t, COLUMN_NAME AS c, DATA_TYPE AS d FROM information_schema.COLUMNS
+      WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sourceTables.map(() => '?').join(', ')})`,
+    [...sourceTables],
+    'information_schema',
+  )
+  const schema = Object.fromEntries(sourceTables.map((t) => [t, new Map<string, string>()])) as SourceSchema
+  for (const row of rows) schema[String(row.t).toLowerCase() as SourceTable]?.set(String(row.c).toLowerCase(), String(row.d).toLowerCase())
+  const missingTables = sourceTables.filter((t) => schema[t].size === 0)
+  if (missingTables.length) {
+    throw new NexusphpError(`缺少数据表 ${missingTables.join('、')}（或没有读取它们的权限：GRANT SELECT，见 README）`)
+  }
+  const missingColumns = sourceTables.flatMap((t) => required[t].filter((c) => !schema[t].has(c)).map((c) => `${t}.${c}`))
+  if (missingColumns.length) throw new NexusphpError(`NexusPHP 数据表缺少列 ${missingColumns.join('、')}`)
+  return schema
+}

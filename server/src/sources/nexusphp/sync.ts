@@ -1,0 +1,499 @@
+/**
+ * One sync from a NexusPHP database into the mirror (domain.md §5). What it reads:
+ *
+ * - teams, categories, tags: whole tables (small), every sync;
+ * - users (all site users, so admins can pick members): new ids every sync, everything once a day;
+ * - torrents that matter: official by the rules' teams and tags, owned by members, referenced by
+ *   members' rows or assignments; new ids every sync, plus a rolling refresh (a sixth of the mirror's
+ *   torrents per sync) for counters and deletions; their torrent_tags with them, and new tag rows;
+ * - peers, snatched, claims of members only: a member's rows in full the first time (backfill),
+ *   then those changed since the last completed pass (`last_action`, claims' `updated_at`).
+ * - deletions: rows the site deleted (a peer's stop event, an un-claim) are found by primary key:
+ *   every sync for the peers that are active and for claims, a rolling slice for the rest.
+ *
+ * Every page is read first, then written in one transaction of our database together with the
+ * cursor that says how far it got (sync_state.source_state): a failure keeps every committed page
+ * whole and the next sync resumes from the last one. The derivation is queued by mirror.ts.
+ */
+import { type Kysely, sql } from 'kysely'
+import type { DB } from '../../db/schema'
+import { readSourceState, writeSourceState } from '../../jobs/sync-state'
+import type { SourceSyncContext } from '../source'
+import { deleteMirror, type MirrorRows, type MirrorTable, upsertMirror } from '../mirror'
+import type { NexusphpConnection } from './connection'
+import { intList, readMirrorRows } from './reader'
+import { readSourceSchema, type SourceSchema } from './schema-check'
+
+export interface NexusphpSyncTuning {
+  /** Source rows per page (one transaction each). */
+  pageRows: number
+  /** Members per IN list. */
+  memberGroup: number
+  /** Ids per primary-key lookup. */
+  idChunk: number
+  /** The rolling refresh visits every mirror torrent once in this many syncs. */
+  refreshSyncs: number
+  /** Mirror peers / snatches checked against the source per sync by the rolling check. */
+  rollingCheckRows: number
+  /** Whole users table re-read this often (ms). */
+  usersRefreshMs: number
+  /** Overlap of the `last_action` watermark: rows the site wrote a little late, clock skew (ms). */
+  watermarkSlackMs: number
+}
+
+export const defaultTuning: NexusphpSyncTuning = {
+  pageRows: 5_000,
+  memberGroup: 500,
+  idChunk: 2_000,
+  refreshSyncs: 6,
+  rollingCheckRows: 20_000,
+  usersRefreshMs: 24 * 3600_000,
+  watermarkSlackMs: 5 * 60_000,
+}
+
+type PairTable = 'owned' | 'site_peers' | 'site_snatched' | 'site_claims'
+const pairTables: readonly PairTable[] = ['owned', 'site_peers', 'site_snatched', 'site_claims']
+
+/** A pass over members' rows, resumable at (table, step, uid, id). */
+interface PairPass {
+  /** The source clock when the pass started: the next pass reads rows changed since then. */
+  startedAt: number
+  /** The members when the pass started (sorted site uids). */
+  members: number[]
+  table: PairTable
+  /** 'new': members never read (everything); 'known': rows changed since the last pass. */
+  step: 'new' | 'known'
+  uid: number
+  id: number
+}
+
+export interface NexusphpState {
+  kind: 'nexusphp'
+  users: { maxId: number; refreshedAt: number | null; refresh: { afterId: number } | null }
+  torrents: { maxId: number; officialKey: string; refreshAfter: number }
+  torrentTags: { maxId: number }
+  pairs: { known: number[]; since: number | null; pass: PairPass | null }
+  rolling: { site_peers: number; site_snatched: number }
+}
+
+function initialState(): NexusphpState {
+  return {
+    kind: 'nexusphp',
+    users: { maxId: 0, refreshedAt: null, refresh: null },
+    torrents: { maxId: 0, officialKey: '', refreshAfter: 0 },
+    torrentTags: { maxId: 0 },
+    pairs: { known: [], since: null, pass: null },
+    rolling: { site_peers: 0, site_snatched: 0 },
+  }
+}
+
+async function loadState(db: Kysely<DB>): Promise<NexusphpState> {
+  const stored = await readSourceState<NexusphpState>(db)
+  // Another source's state (e.g. the demo's) means nothing here: start over.
+  if (stored.kind !== 'nexusphp') return initialState()
+  const fresh = initialState()
+  return {
+    kind: 'nexusphp',
+    users: { ...fresh.users, ...stored.users },
+    torrents: { ...fresh.torrents, ...stored.torrents },
+    torrentTags: { ...fresh.torrentTags, ...stored.torrentTags },
+    pairs: { ...fresh.pairs, ...stored.pairs },
+    rolling: { ...fresh.rolling, ...stored.rolling },
+  }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+function fromUnix(ms: number): number {
+  return Math.max(0, ms) / 1000
+}
+
+class NexusphpSync {
+  private readonly rows: Record<string, number> = {}
+  private readonly db: Kysely<DB>
+  private schema!: SourceSchema
+  private state!: NexusphpState
+
+  constructor(
+    private readonly source: NexusphpConnection,
+    private readonly ctx: SourceSyncContext,
+    private readonly tuning: NexusphpSyncTuning,
+  ) {
+    this.db = ctx.database.db
+  }
+
+  private count(table: string, n: number): void {
+    if (n) this.rows[table] = (this.rows[table] ?? 0) + n
+  }
+
+  private progress(table: string, read: number, total: number | null = null): void {
+    this.ctx.progress({ table, read, total })
+  }
+
+  /** The source's own row estimate of a table (information_schema; cheap, approximate). */
+  private async estimate(table: string): Promise<number | null> {
+    const rows = await this.source.query<{ n: number | null }>(
+      'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table], 'information_schema')
+    const n = rows[0]?.n
+    return n === null || n === undefined ? null : Number(n)
+  }
+
+  /** Writes one page and the state that records it, all or nothing. */
+  private commit(work: (trx: Kysely<DB>) => Promise<void>): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await work(trx)
+      await writeSourceState(trx, this.state)
+    })
+  }
+
+  private async upsert<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<void> {
+    this.count(table, await upsertMirror(trx, table, rows))
+  }
+
+  private async remove(trx: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<void> {
+    this.count(table, await deleteMirror(trx, table, ids))
+  }
+
+  async run(): Promise<Record<string, number>> {
+    this.state = await loadState(this.db)
+    this.schema = await readSourceSchema(this.source)
+    await this.namedTables()
+    await this.users()
+    const members = await this.members()
+    await this.newTorrents(members)
+    await this.pairPass(members)
+    await this.referencedTorrents()
+    await this.newTorrentTags()
+    await this.refreshTorrents()
+    await this.reconcile()
+    return this.rows
+  }
+
+  // ---------------------------------------------------------------- small tables, users
+
+  private async namedTables(): Promise<void> {
+    for (const table of ['site_teams', 'site_categories', 'site_tags'] as const) {
+      const rows = await readMirrorRows(this.source, this.schema, table, 'ORDER BY id')
+      this.progress(table, rows.length, rows.length)
+      const seen = new Set(rows.map((r) => r.id))
+      const stored = await this.db.selectFrom(table).select('id').execute()
+      await this.commit(async (trx) => {
+        await this.upsert(trx, table, rows)
+        await this.remove(trx, table, stored.map((r) => r.id).filter((id) => !seen.has(id)))
+      })
+    }
+  }
+
+  /** New site users every sync; all of them (renames, deletions) once per `usersRefreshMs`. */
+  private async users(): Promise<void> {
+    const s = this.state.users
+    if (!s.refresh && (s.refreshedAt === null || this.ctx.now - s.refreshedAt >= this.tuning.usersRefreshMs)) s.refresh = { afterId: 0 }
+    let read = 0
+    // A refresh reads the whole table: the source's row estimate is its progress total.
+    const total = s.refresh ? await this.estimate('users') : null
+    for (;;) {
+      const refreshing = s.refresh !== null
+      const after = s.refresh?.afterId ?? s.maxId
+      const rows = await readMirrorRows(this.source, this.schema, 'site_users', `WHERE id > ? ORDER BY id LIMIT ${this.tuning.pageRows}`, [after])
+      read += rows.length
+      this.progress('site_users', read, total === null ? null : Math.max(total, read))
+      const last = rows.length ? rows[rows.length - 1].id : after
+      const done = rows.length < this.tuning.pageRows
+      // A refresh also removes the users the site deleted in the range it covered.
+      let gone: number[] = []
+      if (refreshing) {
+        const seen = new Set(rows.map((r) => r.id))
+        const q = this.db.selectFrom('site_users').select('id').where('id', '>', after)
+        const stored = await (done ? q : q.where('id', '<=', last)).execute()
+        gone = stored.map((r) => r.id).filter((id) => !seen.has(id))
+      }
+      s.maxId = Math.max(s.maxId, last)
+      if (refreshing) {
+        if (done) {
+          s.refresh = null
+          s.refreshedAt = this.ctx.now
+        } else s.refresh = { afterId: last }
+      }
+      await this.commit(async (trx) => {
+        await this.upsert(trx, 'site_users', rows)
+        await this.remove(trx, 'site_users', gone)
+      })
+      if (done) return
+    }
+  }
+
+  /** Our members' site uids, sorted. */
+  private async members(): Promise<number[]> {
+    const rows = await this.db.selectFrom('users').select('site_uid').distinct().where('site_uid', 'is not', null).orderBy('site_uid').execute()
+    return rows.map((r) => Number(r.site_uid))
+  }
+
+  // ---------------------------------------------------------------- torrents
+
+  /** Site ids of the rules' official teams and tags (the rules name them; the mirror numbers them). */
+  private async officialIds(): Promise<{ teams: number[]; tags: number[] }> {
+    const { officialTeams, officialTags } = this.ctx.rules
+    const teams = officialTeams.length ? await this.db.selectFrom('site_teams').select('id').where('name', 'in', officialTeams).orderBy('id').execute() : []
+    const tags = officialTags.length ? await this.db.selectFrom('site_tags').select('id').where('name', 'in', officialTags).orderBy('id').execute() : []
+    return { teams: teams.map((t) => t.id), tags: tags.map((t) => t.id) }
+  }
+
+  /** Reads the torrent_tags of some torrents from the source. */
+  private async tagsOf(torrentIds: readonly number[]): Promise<MirrorRows['site_torrent_tags'][]> {
+    if (!torrentIds.length) return []
+    return readMirrorRows(this.source, this.schema, 'site_torrent_tags', `WHERE torrent_id IN (${intList(torrentIds)}) ORDER BY id`)
+  }
+
+  /** Writes torrents with exactly the tags the source gave for them. */
+  private async writeTorrents(trx: Kysely<DB>, torrents: MirrorRows['site_torrents'][], tags: MirrorRows['site_torrent_tags'][]): Promise<void> {
+    await this.upsert(trx, 'site_torrents', torrents)
+    await this.upsert(trx, 'site_torrent_tags', tags)
+    if (!torrents.length) return
+    const seen = new Set(tags.map((t) => t.id))
+    const stored = await trx.selectFrom('site_torrent_tags').select('id').where('torrent_id', 'in', torrents.map((t) => t.id)).execute()
+    await this.remove(trx, 'site_torrent_tags', stored.map((r) => r.id).filter((id) => !seen.has(id)))
+  }
+
+  /**
+   * Torrents with ids past the watermark that are official by rule or owned by a member. When the
+   * rules' official teams or tags change, the scan starts over from the first id.
+   */
+  private async newTorrents(members: readonly number[]): Promise<void> {
+    const s = this.state.torrents
+    const official = await this.officialIds()
+    const key = JSON.stringify(official)
+    if (key !== s.officialKey) {
+      s.officialKey = key
+      s.maxId = 0
+    }
+    const relevant = [
+      official.teams.length ? `team IN (${intList(official.teams)})` : null,
+      members.length ? `owner IN (${intList(members)})` : null,
+      official.tags.length ? `id IN (SELECT torrent_id FROM torrent_tags WHERE tag_id IN (${intList(official.tags)}))` : null,
+    ].filter(Boolean)
+    if (!relevant.length) return
+    let read = 0
+    for (;;) {
+      const torrents = await readMirrorRows(this.source, this.schema, 'site_torrents',
+        `WHERE id > ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${this.tuning.pageRows}`, [s.maxId])
+      read += torrents.length
+      this.progress('site_torrents', read)
+      const tags = await this.tagsOf(torrents.map((t) => t.id))
+      if (torrents.length) s.maxId = torrents[torrents.length - 1].id
+      await this.commit((trx) => this.writeTorrents(trx, torrents, tags))
+      if (torrents.length < this.tuning.pageRows) return
+    }
+  }
+
+  /** Fetches by id the torrents that members' rows or assignments point at and the mirror lacks. */
+  private async referencedTorrents(): Promise<void> {
+    const { rows } = await sql<{ id: number }>`select torrent as id from site_peers x where not exists (select 1 from site_torrents t where t.id = x.torrent)
+      union select torrentid from site_snatched x where not exists (select 1 from site_torrents t where t.id = x.torrentid)
+      union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)
+      union select torrent_id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(this.db)
+    let read = 0
+    for (const ids of chunks(rows.map((r) => Number(r.id)).sort((a, b) => a - b), this.tuning.idChunk)) {
+      const torrents = await readMirrorRows(this.source, this.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
+      const tags = await this.tagsOf(torrents.map((t) => t.id))
+      read += torrents.length
+      this.progress('site_torrents', read)
+      await this.commit((trx) => this.writeTorrents(trx, torrents, tags))
+    }
+  }
+
+  /** New torrent_tags rows: kept when their torrent is mirrored; an official tag brings its torrent in. */
+  private async newTorrentTags(): Promise<void> {
+    const s = this.state.torrentTags
+    const officialTags = new Set((await this.officialIds()).tags)
+    let read = 0
+    for (;;) {
+      const rows = await readMirrorRows(this.source, this.schema, 'site_torrent_tags', `WHERE id > ? ORDER BY id LIMIT ${this.tuning.pageRows}`, [s.maxId])
+      read += rows.length
+      this.progress('site_torrent_tags', read)
+      if (!rows.length) return
+      const torrentIds = [...new Set(rows.map((r) => r.torrent_id))]
+      const mirrored = new Set<number>()
+      for (const ids of chunks(torrentIds, this.tuning.idChunk)) {
+        for (const r of await this.db.selectFrom('site_torrents').select('id').where('id', 'in', ids).execute()) mirrored.add(r.id)
+      }
+      const missingOfficial = [...new Set(rows.filter((r) => !mirrored.has(r.torrent_id) && officialTags.has(r.tag_id)).map((r) => r.torrent_id))]
+      const torrents: MirrorRows['site_torrents'][] = []
+      for (const ids of chunks(missingOfficial, this.tuning.idChunk)) {
+        torrents.push(...(await readMirrorRows(this.source, this.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)))
+      }
+      const fullTags = await this.tagsOf(torrents.map((t) => t.id))
+      const fetched = new Set(torrents.map((t) => t.id))
+      const keep = rows.filter((r) => mirrored.has(r.torrent_id) && !fetched.has(r.torrent_id))
+      s.maxId = rows[rows.length - 1].id
+      await this.commit(async (trx) => {
+        await this.writeTorrents(trx, torrents, fullTags)
+        await this.upsert(trx, 'site_torrent_tags', keep)
+      })
+      if (rows.length < this.tuning.pageRows) return
+    }
+  }
+
+  /**
+   * Re-reads a slice of the mirror's torrents (seeders, names, tags; torrents the site deleted go,
+   * with their members' rows — NexusPHP deletes those with the torrent).
+   */
+  private async refreshTorrents(): Promise<void> {
+    const s = this.state.torrents
+    const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(this.db)).rows[0].n)
+    const slice = Math.max(this.tuning.idChunk, Math.ceil(total / this.tuning.refreshSyncs))
+    const ids = (await this.db.selectFrom('site_torrents').select('id').where('id', '>', s.refreshAfter).orderBy('id').limit(slice).execute()).map((r) => r.id)
+    let read = 0
+    const parts = chunks(ids, this.tuning.idChunk)
+    for (const [i, part] of parts.entries()) {
+      const torrents = await readMirrorRows(this.source, this.schema, 'site_torrents', `WHERE id IN (${intList(part)}) ORDER BY id`)
+      const tags = await this.tagsOf(torrents.map((t) => t.id))
+      read += part.length
+      this.progress('site_torrents', read, ids.length)
+      const found = new Set(torrents.map((t) => t.id))
+      const gone = part.filter((id) => !found.has(id))
+      // Wrap around after the last slice.
+      s.refreshAfter = i === parts.length - 1 && ids.length < slice ? 0 : part[part.length - 1]
+      await this.commit(async (trx) => {
+        await this.writeTorrents(trx, torrents, tags)
+        if (gone.length) await this.dropTorrents(trx, gone)
+      })
+    }
+    if (!ids.length && s.refreshAfter !== 0) {
+      s.refreshAfter = 0
+      await this.commit(async () => {})
+    }
+  }
+
+  private async dropTorrents(trx: Kysely<DB>, ids: readonly number[]): Promise<void> {
+    const of = async (table: 'site_peers' | 'site_snatched' | 'site_claims' | 'site_torrent_tags', column: string) =>
+      (await sql<{ id: number }>`select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids.map((id) => sql.lit(id)))})`.execute(trx)).rows.map((r) => Number(r.id))
+    await this.remove(trx, 'site_peers', await of('site_peers', 'torrent'))
+    await this.remove(trx, 'site_snatched', await of('site_snatched', 'torrentid'))
+    await this.remove(trx, 'site_claims', await of('site_claims', 'torrent_id'))
+    await this.remove(trx, 'site_torrent_tags', await of('site_torrent_tags', 'torrent_id'))
+    await this.remove(trx, 'site_torrents', ids)
+  }
+
+  // ---------------------------------------------------------------- members' rows
+
+  /** The source filter of rows changed since `since` (ms), or null when the table cannot tell. */
+  private changedSince(table: PairTable, since: number): { where: string; values: unknown[] } | null {
+    const t = fromUnix(since)
+    if (table === 'site_peers' || table === 'site_snatched') return { where: 'last_action >= FROM_UNIXTIME(?)', values: [t] }
+    if (table === 'site_claims') {
+      const columns = this.schema.claims
+      if (!columns.has('updated_at')) return null
+      const created = columns.has('created_at') ? ' OR created_at >= FROM_UNIXTIME(?)' : ''
+      return { where: `(updated_at >= FROM_UNIXTIME(?) OR updated_at IS NULL${created})`, values: created ? [t, t] : [t] }
+    }
+    return null
+  }
+
+  /**
+   * Members' peers, snatches and claims (and the torrents new members uploaded): everything of
+   * members never read before, the changes of the others since the last completed pass. Keyset
+   * (uid, id) walks the source's (userid) index in order, so every page is one index range.
+   */
+  private async pairPass(members: readonly number[]): Promise<void> {
+    const p = this.state.pairs
+    await this.dropFormerMembers(members)
+    const memberSet = new Set(members)
+    p.known = p.known.filter((uid) => memberSet.has(uid))
+    const pass: PairPass = (p.pass ??= { startedAt: this.ctx.now, members: [...members], table: pairTables[0], step: 'new', uid: 0, id: 0 })
+    const known = new Set(p.since === null ? [] : p.known)
+    const since = p.since === null ? null : p.since - this.tuning.watermarkSlackMs
+    const steps = pairTables.flatMap((table) => (['new', 'known'] as const).map((step) => [table, step] as const))
+    const first = Math.max(0, steps.findIndex(([table, step]) => table === pass.table && step === pass.step))
+    for (let i = first; i < steps.length; i++) {
+      const [table, step] = steps[i]
+      if (i > first) Object.assign(pass, { table, step, uid: 0, id: 0 })
+      // 'owned' only backfills: known members' new uploads come with the new torrents.
+      if (step === 'known' && (table === 'owned' || since === null)) continue
+      const uids = pass.members.filter((uid) => memberSet.has(uid) && (step === 'new') !== known.has(uid))
+      await this.pairStep(table, step === 'new' ? null : since, uids, pass)
+    }
+    this.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }
+    await this.commit(async () => {})
+  }
+
+  private async pairStep(table: PairTable, since: number | null, uids: readonly number[], pass: PairPass): Promise<void> {
+    const col = table === 'owned' ? 'owner' : table === 'site_claims' ? 'uid' : 'userid'
+    const changed = since === null ? null : this.changedSince(table, since)
+    let read = 0
+    for (const group of chunks(uids.filter((uid) => uid >= pass.uid), this.tuning.memberGroup)) {
+      for (;;) {
+        const where = [`${col} IN (${intList(group)})`, `(${col} > ? OR (${col} = ? AND id > ?))`]
+        const values: unknown[] = [pass.uid, pass.uid, pass.id]
+        if (changed) {
+          where.push(changed.where)
+          values.push(...changed.values)
+        }
+        const tail = `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${this.tuning.pageRows}`
+        const mirrorTable = table === 'owned' ? 'site_torrents' : table
+        const rows = await readMirrorRows(this.source, this.schema, mirrorTable, tail, values)
+        read += rows.length
+        this.progress(mirrorTable, read)
+        const tags = table === 'owned' ? await this.tagsOf(rows.map((r) => r.id)) : []
+        if (rows.length) {
+          const last = rows[rows.length - 1] as Record<string, unknown>
+          pass.uid = Number(last[col])
+          pass.id = Number(last.id)
+        }
+        await this.commit(async (trx) => {
+          if (table === 'owned') await this.writeTorrents(trx, rows as MirrorRows['site_torrents'][], tags)
+          else await this.upsert(trx, table, rows as MirrorRows[typeof table][])
+        })
+        if (rows.length < this.tuning.pageRows) break
+      }
+    }
+  }
+
+  /** Rows of site users who are no longer members concern no record: they leave the mirror. */
+  private async dropFormerMembers(members: readonly number[]): Promise<void> {
+    const memberList = members.length ? sql.join(members.map((m) => sql.lit(m))) : sql`null`
+    for (const [table, col] of [['site_peers', 'userid'], ['site_snatched', 'userid'], ['site_claims', 'uid']] as const) {
+      const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where ${sql.ref(col)} not in (${memberList})`.execute(this.db)
+      for (const ids of chunks(rows.map((r) => Number(r.id)), this.tuning.idChunk * 5)) await this.commit((trx) => this.remove(trx, table, ids))
+    }
+  }
+
+  // ---------------------------------------------------------------- deletions at the source
+
+  /** Mirror ids the source no longer has, checked by primary key. */
+  private async vanished(table: 'peers' | 'snatched' | 'claims', ids: readonly number[]): Promise<number[]> {
+    const gone: number[] = []
+    for (const part of chunks(ids, this.tuning.idChunk)) {
+      const found = await this.source.query<{ id: number }>(`SELECT id FROM ${table} WHERE id IN (${intList(part)})`, [], table)
+      const present = new Set(found.map((r) => Number(r.id)))
+      gone.push(...part.filter((id) => !present.has(id)))
+    }
+    return gone
+  }
+
+  private async reconcile(): Promise<void> {
+    const window = this.ctx.rules.activeWindowMinutes * 60_000
+    // Peers that count as active (a stopped client's row is deleted by the site at once), and claims.
+    const active = await this.db.selectFrom('site_peers').select('id').where('last_action', '>=', this.ctx.now - window - this.tuning.watermarkSlackMs).orderBy('id').execute()
+    const peers = await this.vanished('peers', active.map((r) => r.id))
+    await this.commit((trx) => this.remove(trx, 'site_peers', peers))
+    const claims = await this.db.selectFrom('site_claims').select('id').orderBy('id').execute()
+    const unclaimed = await this.vanished('claims', claims.map((r) => r.id))
+    await this.commit((trx) => this.remove(trx, 'site_claims', unclaimed))
+    // A rolling slice of the rest (the tracker's cleanup of stale peers, snatches of deleted torrents).
+    for (const table of ['site_peers', 'site_snatched'] as const) {
+      const after = this.state.rolling[table]
+      const ids = (await this.db.selectFrom(table).select('id').where('id', '>', after).orderBy('id').limit(this.tuning.rollingCheckRows).execute()).map((r) => r.id)
+      const gone = await this.vanished(table === 'site_peers' ? 'peers' : 'snatched', ids)
+      this.state.rolling[table] = ids.length < this.tuning.rollingCheckRows ? 0 : ids[ids.length - 1]
+      await this.commit((trx) => this.remove(trx, table, gone))
+    }
+  }
+}
+
+export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
+  return new NexusphpSync(source, ctx, tuning).run()
+}

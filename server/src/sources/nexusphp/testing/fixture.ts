@@ -1,0 +1,189 @@
+/**
+ * A throw-away NexusPHP database for tests and benchmarks: a uniquely named database on the
+ * MariaDB/MySQL of NEXUSPHP_TEST_DATABASE_URL with the tables of nexusphp-schema.sql, and small
+ * builders with NexusPHP's defaults. Times are epoch ms; they are written as DATETIMEs in the
+ * fixture's session time zone (`timeZone`, default the server's), as the site's PHP would.
+ *
+ *   const site = await NexusFixture.create(process.env.NEXUSPHP_TEST_DATABASE_URL!)
+ *   await site.user({ id: 1001, username: 'alice' })
+ *   await site.torrent({ id: 1, team: 1 })
+ *   await site.peer({ userid: 1001, torrent: 1, seeder: true, lastAction: now - 60_000 })
+ *   … site.url is the database to point the connector at …
+ *   await site.drop()
+ */
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import mysql from 'mysql2/promise'
+import type { Connection, ResultSetHeader } from 'mysql2/promise'
+
+const GIB = 1024 ** 3
+const schemaSql = readFileSync(new URL('./nexusphp-schema.sql', import.meta.url), 'utf8')
+
+/** The schema's statements (comments dropped). */
+export function schemaStatements(): string[] {
+  return schemaSql
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('--'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+/** Seconds for FROM_UNIXTIME, or null (NULL DATETIME). */
+const at = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : ms / 1000)
+const yes = (v: boolean | undefined, fallback: boolean) => ((v ?? fallback) ? 'yes' : 'no')
+
+export class NexusFixture {
+  private nextPeer = 1
+
+  private constructor(
+    /** The fixture database as a connector URL. */
+    readonly url: string,
+    readonly database: string,
+    /** A connection to it (session time zone = the fixture's). */
+    readonly conn: Connection,
+    private readonly serverUrl: string,
+  ) {}
+
+  /** Creates `nx_<random>` on the server of `serverUrl` with NexusPHP's tables. */
+  static async create(serverUrl: string, options: { timeZone?: string } = {}): Promise<NexusFixture> {
+    const database = `nx_${randomBytes(6).toString('hex')}`
+    const admin = await connect(serverUrl, false)
+    try {
+      await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+    } finally {
+      await admin.end()
+    }
+    const url = new URL(serverUrl)
+    url.pathname = `/${database}`
+    const conn = await connect(url.toString())
+    // Old rows of real sites hold zero dates; strict mode would refuse to write them here.
+    await conn.query(`SET SESSION sql_mode = ''`)
+    if (options.timeZone) await conn.query('SET time_zone = ?', [options.timeZone])
+    for (const statement of schemaStatements()) await conn.query(statement)
+    return new NexusFixture(url.toString(), database, conn, serverUrl)
+  }
+
+  /** The source server's clock (epoch ms). */
+  async now(): Promise<number> {
+    const [rows] = await this.conn.query('SELECT UNIX_TIMESTAMP(NOW(3)) AS t')
+    return Math.round(Number((rows as { t: string }[])[0].t) * 1000)
+  }
+
+  async exec(sql: string, values: unknown[] = []): Promise<ResultSetHeader> {
+    const [result] = await this.conn.query(sql, values)
+    return result as ResultSetHeader
+  }
+
+  async rows<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+    const [rows] = await this.conn.query(sql, values)
+    return rows as T[]
+  }
+
+  async user(u: { id: number; username: string; class?: number; enabled?: boolean; added?: number | null; lastAccess?: number | null }): Promise<void> {
+    await this.exec(
+      `INSERT INTO users (id, username, passhash, email, status, added, last_access, class, enabled, passkey)
+        VALUES (?, ?, 'x', ?, 'confirmed', FROM_UNIXTIME(?), FROM_UNIXTIME(?), ?, ?, ?)`,
+      [u.id, u.username, `${u.username}@example.org`, at(u.added === undefined ? Date.UTC(2024, 0, 1) : u.added), at(u.lastAccess), u.class ?? 1,
+        yes(u.enabled, true), randomBytes(16).toString('hex')],
+    )
+  }
+
+  async team(id: number, name: string): Promise<void> {
+    await this.exec('INSERT INTO teams (id, name, sort_index) VALUES (?, ?, ?)', [id, name, id])
+  }
+
+  async category(id: number, name: string): Promise<void> {
+    await this.exec('INSERT INTO categories (id, name, sort_index) VALUES (?, ?, ?)', [id, name, id])
+  }
+
+  async tag(id: number, name: string): Promise<void> {
+    await this.exec('INSERT INTO tags (id, name, priority, created_at, updated_at) VALUES (?, ?, ?, NOW(), NOW())', [id, name, id])
+  }
+
+  /** Returns the info hash as lower-case hex. */
+  async torrent(t: {
+    id: number; name?: string; size?: number; category?: number; team?: number; owner?: number; added?: number | null; seeders?: number; leechers?: number
+  }): Promise<string> {
+    const hash = randomBytes(20)
+    await this.exec(
+      `INSERT INTO torrents (id, info_hash, name, filename, descr, category, team, size, added, seeders, leechers, times_completed, owner)
+        VALUES (?, ?, ?, ?, 'descr', ?, ?, ?, FROM_UNIXTIME(?), ?, ?, 0, ?)`,
+      [t.id, hash, t.name ?? `Torrent.${t.id}.2024.1080p.WEB-DL`, `${t.id}.torrent`, t.category ?? 0, t.team ?? 0, t.size ?? 5 * GIB,
+        at(t.added === undefined ? Date.UTC(2024, 5, 1) : t.added), t.seeders ?? 1, t.leechers ?? 0, t.owner ?? 0],
+    )
+    return hash.toString('hex')
+  }
+
+  async torrentTag(torrentId: number, tagId: number): Promise<number> {
+    return (await this.exec('INSERT INTO torrent_tags (torrent_id, tag_id, created_at, updated_at) VALUES (?, ?, NOW(), NOW())', [torrentId, tagId])).insertId
+  }
+
+  /** A peer (an announce); returns its id. */
+  async peer(p: {
+    userid: number; torrent: number; seeder: boolean; lastAction: number | null; toGo?: number; uploaded?: number; started?: number | null
+    finishedAt?: number; peerId?: Buffer
+  }): Promise<number> {
+    const peerId = p.peerId ?? Buffer.concat([Buffer.from('-qB4650-'), randomBytes(12)])
+    const result = await this.exec(
+      `INSERT INTO peers (torrent, peer_id, ip, port, uploaded, downloaded, to_go, seeder, started, last_action, prev_action, connectable,
+          userid, agent, finishedat, passkey)
+        VALUES (?, ?, ?, ?, ?, 0, ?, ?, FROM_UNIXTIME(?), FROM_UNIXTIME(?), FROM_UNIXTIME(?), 'yes', ?, 'qBittorrent/4.6.5', ?, 'x')`,
+      [p.torrent, peerId, `10.0.0.${this.nextPeer++ % 250}`, 51413, p.uploaded ?? 0, p.toGo ?? 0, yes(p.seeder, false),
+        at(p.started === undefined ? p.lastAction : p.started), at(p.lastAction), at(p.lastAction === null ? null : p.lastAction - 1800_000),
+        p.userid, Math.round((p.finishedAt ?? 0) / 1000)],
+    )
+    return result.insertId
+  }
+
+  /** A snatch (per user × torrent counters); returns its id. */
+  async snatch(s: {
+    userid: number; torrent: number; finished: boolean; lastAction: number | null; uploaded?: number; downloaded?: number; seedtime?: number
+    toGo?: number; startdat?: number | null; completedAt?: number | null
+  }): Promise<number> {
+    const result = await this.exec(
+      `INSERT INTO snatched (torrentid, userid, ip, port, uploaded, downloaded, to_go, seedtime, leechtime, last_action, startdat, completedat, finished)
+        VALUES (?, ?, '10.0.0.1', 51413, ?, ?, ?, ?, 600, FROM_UNIXTIME(?), FROM_UNIXTIME(?), FROM_UNIXTIME(?), ?)`,
+      [s.torrent, s.userid, s.uploaded ?? 0, s.downloaded ?? 0, s.toGo ?? 0, s.seedtime ?? 0, at(s.lastAction),
+        at(s.startdat === undefined ? s.lastAction : s.startdat), at(s.completedAt === undefined ? (s.finished ? s.lastAction : null) : s.completedAt),
+        yes(s.finished, false)],
+    )
+    return result.insertId
+  }
+
+  /** A claim; returns its id. */
+  async claim(c: { uid: number; torrent: number; snatchedId?: number; createdAt?: number }): Promise<number> {
+    const result = await this.exec(
+      `INSERT INTO claims (uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at)
+        VALUES (?, ?, ?, 0, 0, FROM_UNIXTIME(?), FROM_UNIXTIME(?))`,
+      [c.uid, c.torrent, c.snatchedId ?? 0, at(c.createdAt ?? Date.now()), at(c.createdAt ?? Date.now())],
+    )
+    return result.insertId
+  }
+
+  async drop(): Promise<void> {
+    await this.conn.end().catch(() => {})
+    const admin = await connect(this.serverUrl, false)
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS \`${this.database}\``)
+    } finally {
+      await admin.end()
+    }
+  }
+}
+
+/** `withDatabase` false: the server only (the URL's database, e.g. `test`, need not exist). */
+async function connect(url: string, withDatabase = true): Promise<Connection> {
+  const u = new URL(url)
+  return mysql.createConnection({
+    host: u.hostname,
+    port: u.port ? Number(u.port) : 3306,
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: withDatabase ? decodeURIComponent(u.pathname.replace(/^\//, '')) || undefined : undefined,
+    dateStrings: true,
+    supportBigNumbers: true,
+    charset: 'utf8mb4',
+  })
+}
