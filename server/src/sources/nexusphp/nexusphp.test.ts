@@ -13,6 +13,7 @@ import { SyncRunner } from '../../jobs/sync'
 import { defaultRuleBody, GIB, saveRules } from '../../rules/rules'
 import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/harness'
 import { createWageEstimates, pendingWageEstimates } from '../../wages/estimates'
+import { openNexusphpConnection } from './connection'
 import { nexusphpSource, type NexusphpSourceOptions } from './index'
 import { NexusFixture } from './testing/fixture'
 import { FaultProxy } from './testing/proxy'
@@ -281,6 +282,38 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     await expect(missing.app.services.sync.runOnce()).rejects.toThrow(/缺少数据表 claims/)
     expect((await syncState(missing.db.database)).last_error).toMatch(/缺少数据表 claims/)
     expect(await health(missing.app)).toBe(200)
+  })
+
+  it('the README\'s GRANT (SELECT on the nine tables) is enough, and the session cannot write', async () => {
+    const site = await fixture()
+    const now = await site.now()
+    await site.user({ id: 1001, username: 'alice' })
+    await site.torrent({ id: 1 })
+    await site.peer({ userid: 1001, torrent: 1, seeder: true, lastAction: now - MIN })
+    const user = `console_${site.database.slice(3)}`
+    try {
+      await site.exec(`CREATE USER '${user}'@'%' IDENTIFIED BY 'Read-only-1'`)
+    } catch (error) {
+      console.info(`[nexusphp] cannot create a user on the test server (${(error as Error).message}): GRANT check skipped`)
+      return
+    }
+    cleanups.push(() => site.exec(`DROP USER IF EXISTS '${user}'@'%'`))
+    for (const table of ['users', 'teams', 'categories', 'tags', 'torrents', 'torrent_tags', 'peers', 'snatched', 'claims']) {
+      await site.exec(`GRANT SELECT ON \`${site.database}\`.${table} TO '${user}'@'%'`)
+    }
+    const url = new URL(site.url)
+    url.username = user
+    url.password = 'Read-only-1'
+    const { db, app } = await console_({ databaseUrl: url.toString() })
+    await addMember(db.database, 'alice', 1001)
+    expect((await app.services.sync.runOnce()).ran).toBe(true)
+    expect(await records(db.database)).toEqual({ 'alice:1': `${SeedingUnclaimed}/1` })
+
+    const connection = openNexusphpConnection({ databaseUrl: site.url })
+    cleanups.push(() => connection.close())
+    const [session] = await connection.query<{ ro: number }>('SELECT @@session.tx_read_only AS ro')
+    expect(Number(session.ro)).toBe(1)
+    await expect(connection.query('DELETE FROM peers')).rejects.toThrow(/READ ONLY|read.only/i)
   })
 
   it('a source that hangs fails the sync on time and never stalls the API', async () => {
