@@ -89,7 +89,9 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     const dialog = page.getByRole('dialog')
     await dialog.getByLabel('用户名').fill(NEW_MEMBER)
     await dialog.getByLabel('初始密码').fill(NEW_MEMBER_PASSWORD)
+    // No demo site user has this uid: the typed number is offered as a uid of its own.
     await dialog.getByLabel('站点 UID').fill('987654')
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="使用 UID 987654"]').click()
     await dialog.getByLabel('备注').fill('端到端测试')
     await dialog.getByLabel('用户名').press('Enter') // Enter submits
     await toast(page, `已创建保种员 ${NEW_MEMBER}`)

@@ -55,17 +55,6 @@ export function rowsEntries(rows: Record<string, number>): RowsEntry[] {
     .sort((a, b) => rank(a.table) - rank(b.table) || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0))
 }
 
-/** `3 分 12 秒`, `45 秒`; null when the last run has no end after its start (running, failed, never). */
-export function lastDuration(status: SyncStatus): string | null {
-  if (!status.lastStartedAt || !status.lastFinishedAt) return null
-  const ms = Date.parse(status.lastFinishedAt) - Date.parse(status.lastStartedAt)
-  if (!Number.isFinite(ms) || ms < 0) return null
-  const seconds = Math.round(ms / 1000)
-  if (seconds < 60) return `${seconds} 秒`
-  const minutes = Math.floor(seconds / 60)
-  return seconds % 60 ? `${minutes} 分 ${seconds % 60} 秒` : `${minutes} 分`
-}
-
 const count = (n: number) => n.toLocaleString('zh-CN')
 
 function ProgressLine({ progress }: { progress: SyncProgress | null }) {
@@ -145,7 +134,6 @@ export default function DataSyncPage() {
   }
 
   const health = healthTags[syncHealth(status)]
-  const duration = lastDuration(status)
   return (
     <Flex vertical gap={16}>
       <Card
@@ -170,7 +158,6 @@ export default function DataSyncPage() {
           </Descriptions.Item>
           <Descriptions.Item label="上次结束">
             <span data-testid="sync-finished">{formatDateTime(status.lastFinishedAt)}</span>
-            {duration && <Typography.Text type="secondary">（用时 {duration}）</Typography.Text>}
           </Descriptions.Item>
         </Descriptions>
         {status.running && (
