@@ -107,7 +107,8 @@ for (const dialect of values['render-only'] ? [] : dialects) {
     log(`[${dialect}] compute: ${computeSec.toFixed(2)} s (${saved.saved} records)`)
     const [recomputeSec] = await seconds(() => call(server.apiBase, token, '/wages/compute', { period }))
     log(`[${dialect}] recompute (replaces the month): ${recomputeSec.toFixed(2)} s`)
-    const items = Number(((await sql<{ n: number }>`select count(*) as n from wage_items where period = ${period}`.execute(db)).rows[0]).n)
+    const itemCount = dialect === 'postgres' ? sql`json_array_length(items::json)` : sql`json_array_length(items)`
+    const items = Number(((await sql<{ n: number }>`select sum(${itemCount}) as n from wage_item_sets where period = ${period}`.execute(db)).rows[0]).n)
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024)
     log(`[${dialect}] items ${items.toLocaleString('en')}, peak RSS ${peakRssMiB} MiB`)
     const result: WageBench = { dialect, date: new Date().toISOString(), period, records: size.records, rows, members: floor.rows.length, floorSec, previewSec, computeSec, recomputeSec, items, peakRssMiB }

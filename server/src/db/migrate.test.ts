@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { Migrator } from 'kysely/migration'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { migrateToLatest } from './migrate'
@@ -42,5 +43,26 @@ describe.each(openTestDatabases())('migrations on $name', (backend) => {
     expect(Number(count.n)).toBe(1)
     const one = await sql<{ v: number }>`select cast(1 as bigint) as v`.execute(db)
     expect(one.rows[0].v).toBe(1)
+  })
+
+  it('0009 carries the per-row wage items over into one item set per member and month', async () => {
+    opened = await backend.open()
+    const { db } = opened.database
+    const migrations = migrationsFor(backend.name)
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo('0008_site_user_search')).error).toBeUndefined()
+    const item = (user: number, torrent: number, value: number, qualified: 0 | 1, reason: string | null) =>
+      sql`insert into wage_items (period, user_id, torrent_id, size, seeders, seed_hours, uploaded, keeper_rank, value, qualified, reason)
+        values ('2026-10', ${user}, ${torrent}, 1000, 3, 12.5, 2000, 1, ${value}, ${qualified}, ${reason})`.execute(db)
+    await item(7, 1, 1.5, 1, null)
+    await item(7, 2, 0, 0, '做种时长不足')
+    await item(7, 3, 9.25, 1, null)
+    await item(8, 1, 2, 1, null)
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    const sets = await sql<{ user_id: number; items: string }>`select user_id, items from wage_item_sets where period = '2026-10' order by user_id`.execute(db)
+    expect(sets.rows.map((r) => [Number(r.user_id), JSON.parse(r.items)])).toEqual([
+      [7, [[3, 1000, 3, 12.5, 2000, 1, 9.25, 1, null], [1, 1000, 3, 12.5, 2000, 1, 1.5, 1, null], [2, 1000, 3, 12.5, 2000, 1, 0, 0, '做种时长不足']]],
+      [8, [[1, 1000, 3, 12.5, 2000, 1, 2, 1, null]]],
+    ])
   })
 })

@@ -10,6 +10,7 @@ import type { DB } from '../db/schema'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
 import { createWageCalculator, type MemberWage, type WageItemResult } from './formula'
+import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
 import { periodCounters, periodRecords, wageMembers } from './reader'
 import { wageDb } from './tables'
@@ -91,21 +92,13 @@ export async function previewWages(db: Kysely<DB>, period: string, now: number, 
   return { ruleVersion: run.rules.version, list }
 }
 
-/** Items buffered before they are written (one bulk insert per buffer). */
-const ITEM_BUFFER = 20_000
+/** Members' item sets per insert statement (each a few kB to a few hundred kB of JSON). */
+const ITEM_SETS_PER_INSERT = 100
 
-const itemColumns: BulkColumns = [
+const itemSetColumns: BulkColumns = [
   ['period', 'text'],
   ['user_id', 'integer'],
-  ['torrent_id', 'integer'],
-  ['size', 'bigint'],
-  ['seeders', 'integer'],
-  ['seed_hours', 'float8'],
-  ['uploaded', 'bigint'],
-  ['keeper_rank', 'integer'],
-  ['value', 'float8'],
-  ['qualified', 'smallint'],
-  ['reason', 'text'],
+  ['items', 'text'],
 ]
 
 /**
@@ -123,27 +116,26 @@ export async function computeAndSave(
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${WAGE_LOCK_KEY})`.execute(trx)
     const paidRows = await w.selectFrom('wage_records').select('user_id').where('period', '=', period).where('payment', '=', 1).execute()
     const paid = new Set(paidRows.map((r) => r.user_id))
-    await sql`delete from wage_items where period = ${period} and not exists (select 1 from wage_records w
-        where w.period = wage_items.period and w.user_id = wage_items.user_id and w.payment = 1)`.execute(trx)
+    let unpaidItems = w.deleteFrom('wage_item_sets').where('period', '=', period)
+    if (paid.size) unpaidItems = unpaidItems.where('user_id', 'not in', [...paid])
+    await unpaidItems.execute()
     await w.deleteFrom('wage_records').where('period', '=', period).where('payment', '=', 0).execute()
 
-    // Items go in as prepared-statement / unnest bulk inserts: ~500,000 of them at 2,000,000 records.
-    let buffer: BulkRow[] = []
-    const flush = async () => {
-      await bulkInsert(database, 'wage_items', itemColumns, buffer, trx)
-      buffer = []
-    }
+    const items = new ItemSetCollector()
     const run = await runWages(trx, period, {
-      onItems: async (items) => {
-        for (const item of items) {
-          if (paid.has(item.userId)) continue
-          const { userId, torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason } = item
-          buffer.push([period, userId, torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified ? 1 : 0, reason])
-        }
-        if (buffer.length >= ITEM_BUFFER) await flush()
+      onItems: (batch) => {
+        for (const item of batch) if (!paid.has(item.userId)) items.add(item)
       },
     })
-    await flush()
+    let rows: BulkRow[] = []
+    for (const set of items.sets()) {
+      rows.push([period, set.userId, set.items])
+      if (rows.length === ITEM_SETS_PER_INSERT) {
+        await bulkInsert(database, 'wage_item_sets', itemSetColumns, rows, trx)
+        rows = []
+      }
+    }
+    await bulkInsert(database, 'wage_item_sets', itemSetColumns, rows, trx)
 
     const fresh = run.members.filter((m) => !paid.has(m.userId))
     for (let i = 0; i < fresh.length; i += 500) {

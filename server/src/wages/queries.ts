@@ -4,6 +4,7 @@ import type { WageDetail, WageRankEntry, WageRecord, WageStats } from '@shared/e
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { offsetOf, sortOf } from '../paging/order'
+import { readItemSet } from './item-sets'
 import { wageDb } from './tables'
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
@@ -141,31 +142,7 @@ export async function wageRecord(db: Kysely<DB>, id: number): Promise<WageRecord
 
 /** A record with its per-torrent items (best value first, then the non-qualifying ones). */
 export async function wageDetail(db: Kysely<DB>, record: WageRecord): Promise<WageDetail> {
-  const items = await wageDb(db)
-    .selectFrom('wage_items as i')
-    .leftJoin('torrent_labels as l', 'l.torrent_id', 'i.torrent_id')
-    .select(['i.torrent_id', 'l.name', 'i.size', 'i.seeders', 'i.seed_hours', 'i.uploaded', 'i.keeper_rank', 'i.value', 'i.qualified', 'i.reason'])
-    .where('i.period', '=', record.period)
-    .where('i.user_id', '=', record.userId)
-    .orderBy('i.qualified', 'desc')
-    .orderBy('i.value', 'desc')
-    .orderBy('i.torrent_id')
-    .execute()
-  return {
-    ...record,
-    items: items.map((i) => ({
-      torrentId: Number(i.torrent_id),
-      torrentName: i.name ?? `#${i.torrent_id}`,
-      size: Number(i.size),
-      seeders: Number(i.seeders),
-      seedHours: Number(i.seed_hours),
-      uploaded: Number(i.uploaded),
-      keeperRank: Number(i.keeper_rank),
-      value: Number(i.value),
-      qualified: Number(i.qualified) === 1,
-      reason: i.reason,
-    })),
-  }
+  return { ...record, items: await readItemSet(db, record.period, record.userId) }
 }
 
 const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100

@@ -23,18 +23,11 @@ export interface WageRecordsTable {
   rule_version: number
 }
 
-export interface WageItemsTable {
+/** One member's items of a month as JSON (item-sets.ts). */
+export interface WageItemSetsTable {
   period: string
   user_id: number
-  torrent_id: number
-  size: number
-  seeders: number
-  seed_hours: number
-  uploaded: number
-  keeper_rank: number
-  value: number
-  qualified: number
-  reason: string | null
+  items: string
 }
 
 export interface WageEstimatesTable {
@@ -49,7 +42,7 @@ export interface WageEstimatesTable {
 
 export interface WageTables {
   wage_records: WageRecordsTable
-  wage_items: WageItemsTable
+  wage_item_sets: WageItemSetsTable
   wage_estimates: WageEstimatesTable
 }
 

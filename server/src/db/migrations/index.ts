@@ -11,6 +11,7 @@ import m0005 from './0005_torrent_record_counts'
 import m0006 from './0006_member_activity_index'
 import m0007 from './0007_torrent_activity_index'
 import m0008 from './0008_site_user_search'
+import m0009 from './0009_wage_item_sets'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -21,5 +22,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0006_member_activity_index': m0006(dialect),
     '0007_torrent_activity_index': m0007(dialect),
     '0008_site_user_search': m0008(dialect),
+    '0009_wage_item_sets': m0009(dialect),
   }
 }
