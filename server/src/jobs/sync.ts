@@ -114,13 +114,15 @@ export class SyncRunner {
       const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
       await recordDailyStats(db, localDay(now, rules.timezone))
       await refreshAllStats(db, { now, wages })
+      const ms = Math.round(performance.now() - started)
       await db
         .updateTable('sync_state')
-        .set({ lock_owner: null, lock_expires_at: null, last_finished_at: now, last_error: null, rows: JSON.stringify(rows) })
+        // The end in the sync time's frame (the source's clock when it has one): start + what it took.
+        .set({ lock_owner: null, lock_expires_at: null, last_finished_at: now + ms, last_error: null, rows: JSON.stringify(rows) })
         .where('id', '=', 1)
         .where('lock_owner', '=', this.owner)
         .execute()
-      return { ran: true, now, rows, derive: derived, snapshot, ms: Math.round(performance.now() - started) }
+      return { ran: true, now, rows, derive: derived, snapshot, ms }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       await db
