@@ -91,7 +91,13 @@ export async function bootstrapDemo(database: AppDatabase, options: DemoBootstra
 
   const state: DemoState = { seed, size: typeof options.size === 'string' ? options.size : 'custom', syncs: 0, lastAdvanceAt: options.now }
   await writeSourceState(db, state)
-  await db.updateTable('sync_state').set({ last_finished_at: options.now, last_started_at: options.now }).where('id', '=', 1).execute()
+  // The generation is the first sync: /data-sync shows what it wrote.
+  const rows = { site_users: counts.siteUsers, site_torrents: counts.torrents, site_peers: counts.peers, site_snatched: counts.snatches, site_claims: counts.claims }
+  await db
+    .updateTable('sync_state')
+    .set({ last_finished_at: options.now, last_started_at: options.now, rows: JSON.stringify(rows) })
+    .where('id', '=', 1)
+    .execute()
   const records = Number((await sql<{ n: number }>`select count(*) as n from seed_records`.execute(db)).rows[0].n)
   return { counts, derive: derived, records, ms: Math.round(performance.now() - started) }
 }
