@@ -17,6 +17,7 @@
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../db/schema'
+import { refreshPlannerStats, withDeferredIndexes } from '../../db/bulk'
 import { readSourceState, writeSourceState } from '../../jobs/sync-state'
 import type { SourceSyncContext } from '../source'
 import { deleteMirror, type MirrorRows, type MirrorTable, upsertMirror } from '../mirror'
@@ -50,6 +51,9 @@ export const defaultTuning: NexusphpSyncTuning = {
   usersRefreshMs: 24 * 3600_000,
   watermarkSlackMs: 5 * 60_000,
 }
+
+const bulkTables = ['site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims']
+const uniqueKeyIndexes = ['site_torrent_tags_torrent_tag_key', 'site_peers_torrent_peer_key', 'site_snatched_user_torrent_key', 'site_claims_uid_torrent_key']
 
 type PairTable = 'owned' | 'site_peers' | 'site_snatched' | 'site_claims'
 const pairTables: readonly PairTable[] = ['owned', 'site_peers', 'site_snatched', 'site_claims']
@@ -164,10 +168,18 @@ class NexusphpSync {
     await this.namedTables()
     await this.users()
     const members = await this.members()
-    await this.newTorrents(members)
-    await this.pairPass(members)
-    await this.referencedTorrents()
-    await this.newTorrentTags()
+    const importing = async () => {
+      await this.newTorrents(members)
+      await this.pairPass(members)
+      await this.referencedTorrents()
+      await this.newTorrentTags()
+    }
+    // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
+    // built once at the end instead of row by row (db/bulk.ts). The unique keys stay: upserts use them.
+    if (this.state.pairs.since === null) {
+      await withDeferredIndexes(this.ctx.database, bulkTables, uniqueKeyIndexes, importing)
+      await refreshPlannerStats(this.ctx.database, bulkTables)
+    } else await importing()
     await this.refreshTorrents()
     await this.reconcile()
     return this.rows
@@ -295,12 +307,19 @@ class NexusphpSync {
       union select torrentid from site_snatched x where not exists (select 1 from site_torrents t where t.id = x.torrentid)
       union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)
       union select torrent_id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(this.db)
-    let read = 0
-    for (const ids of chunks(rows.map((r) => Number(r.id)).sort((a, b) => a - b), this.tuning.idChunk)) {
+    const parts = chunks(rows.map((r) => Number(r.id)).sort((a, b) => a - b), this.tuning.idChunk)
+    const fetch = async (ids: readonly number[]) => {
       const torrents = await readMirrorRows(this.source, this.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
-      const tags = await this.tagsOf(torrents.map((t) => t.id))
+      return { torrents, tags: await this.tagsOf(torrents.map((t) => t.id)) }
+    }
+    let read = 0
+    let next = parts.length ? fetch(parts[0]) : null
+    for (let i = 0; next; i++) {
+      const { torrents, tags } = await next
+      next = i + 1 < parts.length ? fetch(parts[i + 1]) : null
+      next?.catch(() => {})
       read += torrents.length
-      this.progress('site_torrents', read)
+      this.progress('site_torrents', read, rows.length)
       await this.commit((trx) => this.writeTorrents(trx, torrents, tags))
     }
   }
@@ -422,32 +441,43 @@ class NexusphpSync {
 
   private async pairStep(table: PairTable, since: number | null, uids: readonly number[], pass: PairPass): Promise<void> {
     const col = table === 'owned' ? 'owner' : table === 'site_claims' ? 'uid' : 'userid'
+    const mirrorTable = table === 'owned' ? 'site_torrents' : table
     const changed = since === null ? null : this.changedSince(table, since)
+    const page = async (group: readonly number[], uid: number, id: number) => {
+      const where = [`${col} IN (${intList(group)})`, `(${col} > ? OR (${col} = ? AND id > ?))`]
+      const values: unknown[] = [uid, uid, id]
+      if (changed) {
+        where.push(changed.where)
+        values.push(...changed.values)
+      }
+      const tail = `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${this.tuning.pageRows}`
+      const rows = await readMirrorRows(this.source, this.schema, mirrorTable, tail, values)
+      const tags = table === 'owned' ? await this.tagsOf(rows.map((r) => r.id)) : []
+      return { rows, tags }
+    }
     let read = 0
     for (const group of chunks(uids.filter((uid) => uid >= pass.uid), this.tuning.memberGroup)) {
+      let next = page(group, pass.uid, pass.id)
       for (;;) {
-        const where = [`${col} IN (${intList(group)})`, `(${col} > ? OR (${col} = ? AND id > ?))`]
-        const values: unknown[] = [pass.uid, pass.uid, pass.id]
-        if (changed) {
-          where.push(changed.where)
-          values.push(...changed.values)
-        }
-        const tail = `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${this.tuning.pageRows}`
-        const mirrorTable = table === 'owned' ? 'site_torrents' : table
-        const rows = await readMirrorRows(this.source, this.schema, mirrorTable, tail, values)
+        const { rows, tags } = await next
         read += rows.length
         this.progress(mirrorTable, read)
-        const tags = table === 'owned' ? await this.tagsOf(rows.map((r) => r.id)) : []
+        const more = rows.length === this.tuning.pageRows
         if (rows.length) {
           const last = rows[rows.length - 1] as Record<string, unknown>
           pass.uid = Number(last[col])
           pass.id = Number(last.id)
         }
+        // The source reads the next page (on its own core) while this one is written.
+        if (more) {
+          next = page(group, pass.uid, pass.id)
+          next.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
+        }
         await this.commit(async (trx) => {
           if (table === 'owned') await this.writeTorrents(trx, rows as MirrorRows['site_torrents'][], tags)
           else await this.upsert(trx, table, rows as MirrorRows[typeof table][])
         })
-        if (rows.length < this.tuning.pageRows) break
+        if (!more) break
       }
     }
   }
