@@ -9,6 +9,7 @@ import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Config } from '../../config'
 import type { AppDatabase } from '../../db/database'
+import { queueMembers } from '../../derive/queue'
 import { SyncRunner } from '../../jobs/sync'
 import { defaultRuleBody, GIB, saveRules } from '../../rules/rules'
 import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/harness'
@@ -233,6 +234,16 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     expect(third.ran && third.rows).not.toHaveProperty('site_snatched')
     expect(third.ran && third.rows).not.toHaveProperty('site_claims')
     expect(await records(db.database)).toEqual(before)
+
+    // carol leaves the team (as the admin route does it: site uid cleared, the member queued): her
+    // rows leave the mirror, her records go.
+    const carol = await db.database.db.updateTable('users').set({ site_uid: null }).where('username', '=', 'carol').returning('id').executeTakeFirstOrThrow()
+    await queueMembers(db.database.db, [carol.id])
+    await app.services.sync.runOnce(T1 + 2 * MIN)
+    expect(Object.keys(await records(db.database)).filter((k) => k.startsWith('carol:'))).toEqual([])
+    const carolRows = await sql<{ n: number }>`select (select count(*) from site_peers where userid = 1003)
+      + (select count(*) from site_snatched where userid = 1003) + (select count(*) from site_claims where uid = 1003) as n`.execute(db.database.db)
+    expect(Number(carolRows.rows[0].n)).toBe(0)
     expect(await health(app)).toBe(200)
   })
 

@@ -484,9 +484,10 @@ class NexusphpSync {
 
   /** Rows of site users who are no longer members concern no record: they leave the mirror. */
   private async dropFormerMembers(members: readonly number[]): Promise<void> {
-    const memberList = members.length ? sql.join(members.map((m) => sql.lit(m))) : sql`null`
     for (const [table, col] of [['site_peers', 'userid'], ['site_snatched', 'userid'], ['site_claims', 'uid']] as const) {
-      const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where ${sql.ref(col)} not in (${memberList})`.execute(this.db)
+      // (`not in ()` is not SQL: with no members at all, every row goes.)
+      const former = members.length ? sql`${sql.ref(col)} not in (${sql.join(members.map((m) => sql.lit(m)))})` : sql`true`
+      const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where ${former}`.execute(this.db)
       for (const ids of chunks(rows.map((r) => Number(r.id)), this.tuning.idChunk * 5)) await this.commit((trx) => this.remove(trx, table, ids))
     }
   }
