@@ -24,10 +24,8 @@ export class ItemSetCollector {
   private readonly uploaded = NumberColumn.float()
   private readonly keeperRanks = NumberColumn.int()
   private readonly values = NumberColumn.float()
-  /** -1 = qualified; else the index of the reason in `reasons` (a handful of distinct texts). */
-  private readonly reasonCodes = NumberColumn.int()
-  private readonly reasons: string[] = []
-  private readonly reasonCode = new Map<string, number>()
+  /** null = qualified. The texts carry the item's figures, so nearly every one differs. */
+  private readonly reasons: (string | null)[] = []
 
   add(item: WageItemResult): void {
     this.users.push(item.userId)
@@ -38,7 +36,7 @@ export class ItemSetCollector {
     this.uploaded.push(item.uploaded)
     this.keeperRanks.push(item.keeperRank)
     this.values.push(item.value)
-    this.reasonCodes.push(item.qualified ? -1 : this.codeOf(item.reason ?? ''))
+    this.reasons.push(item.qualified ? null : (item.reason ?? ''))
   }
 
   /** Each member's items as the stored JSON, members in id order. */
@@ -48,24 +46,15 @@ export class ItemSetCollector {
       const tuples: ItemTuple[] = []
       for (let k = starts[g]!; k < starts[g + 1]!; k++) {
         const i = order[k]!
-        const code = this.reasonCodes.at(i)
+        const reason = this.reasons[i] ?? null
         tuples.push([
           this.torrents.at(i), this.sizes.at(i), this.seeders.at(i), this.seedHours.at(i), this.uploaded.at(i),
-          this.keeperRanks.at(i), this.values.at(i), code < 0 ? 1 : 0, code < 0 ? null : this.reasons[code]!,
+          this.keeperRanks.at(i), this.values.at(i), reason === null ? 1 : 0, reason,
         ])
       }
       tuples.sort((a, b) => b[7] - a[7] || b[6] - a[6] || a[0] - b[0])
       yield { userId: groups[g]!, items: JSON.stringify(tuples) }
     }
-  }
-
-  private codeOf(reason: string): number {
-    let code = this.reasonCode.get(reason)
-    if (code === undefined) {
-      code = this.reasons.push(reason) - 1
-      this.reasonCode.set(reason, code)
-    }
-    return code
   }
 }
 
