@@ -8,8 +8,8 @@
  *   torrents per sync) for counters and deletions; their torrent_tags with them, and new tag rows;
  * - peers, snatched, claims of members only: a member's rows in full the first time (backfill),
  *   then those changed since the last completed pass (`last_action`, claims' `updated_at`).
- * - deletions: rows the site deleted (a peer's stop event, an un-claim) are found by primary key:
- *   every sync for the peers that are active and for claims, a rolling slice for the rest.
+ * - deletions: rows the site deleted (a peer's stop event, an un-claim) go: members' peer and claim
+ *   ids are compared with the source's every sync, snatches by primary key in a rolling slice.
  *
  * Every page is read first, then written in one transaction of our database together with the
  * cursor that says how far it got (sync_state.source_state): a failure keeps every committed page
@@ -34,7 +34,7 @@ export interface NexusphpSyncTuning {
   idChunk: number
   /** The rolling refresh visits every mirror torrent once in this many syncs. */
   refreshSyncs: number
-  /** Mirror peers / snatches checked against the source per sync by the rolling check. */
+  /** Mirror snatches checked against the source per sync by the rolling check. */
   rollingCheckRows: number
   /** Whole users table re-read this often (ms). */
   usersRefreshMs: number
@@ -77,7 +77,7 @@ export interface NexusphpState {
   torrents: { maxId: number; officialKey: string; refreshAfter: number }
   torrentTags: { maxId: number }
   pairs: { known: number[]; since: number | null; pass: PairPass | null }
-  rolling: { site_peers: number; site_snatched: number }
+  rolling: { site_snatched: number }
 }
 
 function initialState(): NexusphpState {
@@ -87,7 +87,7 @@ function initialState(): NexusphpState {
     torrents: { maxId: 0, officialKey: '', refreshAfter: 0 },
     torrentTags: { maxId: 0 },
     pairs: { known: [], since: null, pass: null },
-    rolling: { site_peers: 0, site_snatched: 0 },
+    rolling: { site_snatched: 0 },
   }
 }
 
@@ -181,7 +181,7 @@ class NexusphpSync {
       await refreshPlannerStats(this.ctx.database, bulkTables)
     } else await importing()
     await this.refreshTorrents()
-    await this.reconcile()
+    await this.reconcile(members)
     return this.rows
   }
 
@@ -495,7 +495,7 @@ class NexusphpSync {
   // ---------------------------------------------------------------- deletions at the source
 
   /** Mirror ids the source no longer has, checked by primary key. */
-  private async vanished(table: 'peers' | 'snatched' | 'claims', ids: readonly number[]): Promise<number[]> {
+  private async vanished(table: 'snatched', ids: readonly number[]): Promise<number[]> {
     const gone: number[] = []
     for (const part of chunks(ids, this.tuning.idChunk)) {
       const found = await this.source.query<{ id: number }>(`SELECT id FROM ${table} WHERE id IN (${intList(part)})`, [], table)
@@ -505,24 +505,30 @@ class NexusphpSync {
     return gone
   }
 
-  private async reconcile(): Promise<void> {
-    const window = this.ctx.rules.activeWindowMinutes * 60_000
-    // Peers that count as active (a stopped client's row is deleted by the site at once), and claims.
-    const active = await this.db.selectFrom('site_peers').select('id').where('last_action', '>=', this.ctx.now - window - this.tuning.watermarkSlackMs).orderBy('id').execute()
-    const peers = await this.vanished('peers', active.map((r) => r.id))
-    await this.commit((trx) => this.remove(trx, 'site_peers', peers))
-    const claims = await this.db.selectFrom('site_claims').select('id').orderBy('id').execute()
-    const unclaimed = await this.vanished('claims', claims.map((r) => r.id))
-    await this.commit((trx) => this.remove(trx, 'site_claims', unclaimed))
-    // A rolling slice of the rest (the tracker's cleanup of stale peers, snatches of deleted torrents).
-    for (const table of ['site_peers', 'site_snatched'] as const) {
-      const after = this.state.rolling[table]
-      const ids = (await this.db.selectFrom(table).select('id').where('id', '>', after).orderBy('id').limit(this.tuning.rollingCheckRows).execute()).map((r) => r.id)
-      const gone = await this.vanished(table === 'site_peers' ? 'peers' : 'snatched', ids)
-      this.state.rolling[table] = ids.length < this.tuning.rollingCheckRows ? 0 : ids[ids.length - 1]
-      await this.commit((trx) => this.remove(trx, table, gone))
+  /**
+   * Rows the site deleted. Peers (a client's stop event deletes its row, also inside the active
+   * window) and claims (un-claim): all of the members' ids, every sync — an index-only scan of the
+   * source's (userid) / (uid, torrent_id) index per member group. Snatches are rarely deleted (with
+   * their torrent): a rolling slice per sync, checked by primary key.
+   */
+  private async reconcile(members: readonly number[]): Promise<void> {
+    for (const [table, source, col] of [['site_peers', 'peers', 'userid'], ['site_claims', 'claims', 'uid']] as const) {
+      const present = new Set<number>()
+      for (const group of chunks(members, this.tuning.memberGroup)) {
+        const rows = await this.source.query<{ id: number }>(`SELECT id FROM ${source} WHERE ${col} IN (${intList(group)})`, [], source)
+        for (const row of rows) present.add(Number(row.id))
+      }
+      const stored = await this.db.selectFrom(table).select('id').execute()
+      const gone = stored.map((r) => Number(r.id)).filter((id) => !present.has(id))
+      for (const ids of chunks(gone, this.tuning.idChunk * 5)) await this.commit((trx) => this.remove(trx, table, ids))
     }
+    const after = this.state.rolling.site_snatched
+    const ids = (await this.db.selectFrom('site_snatched').select('id').where('id', '>', after).orderBy('id').limit(this.tuning.rollingCheckRows).execute()).map((r) => r.id)
+    const gone = await this.vanished('snatched', ids)
+    this.state.rolling.site_snatched = ids.length < this.tuning.rollingCheckRows ? 0 : ids[ids.length - 1]
+    await this.commit((trx) => this.remove(trx, 'site_snatched', gone))
   }
+
 }
 
 export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
