@@ -82,6 +82,8 @@ interface SyncFigures {
   derive: { full: boolean; judged: number; changed: number; torrents: number; steps: Record<string, number> }
   rssAfterMiB: number
   load: number
+  /** The SQLite statements that took longest while the source wrote the mirror. */
+  sqliteTop: { shape: string; n: number; ms: number }[]
 }
 
 interface NexusphpBench {
@@ -93,6 +95,7 @@ interface NexusphpBench {
   site: { rows: Record<string, number>; members: number; memberSnatched: number; memberPeers: number; memberClaims: number; officialTorrents: number; generationSec: number; method: LoadMethod }
   assignments: number
   full: SyncFigures
+  second: SyncFigures
   change: Omit<ChangeSummary, 'probe'>
   incremental: SyncFigures
   idle: SyncFigures
@@ -151,32 +154,40 @@ function instrumentMysql() {
   }
 }
 
-/** Time spent inside SQLite statements (synchronous in better-sqlite3, so exact), per phase. */
+/** Time spent inside SQLite statements (synchronous in better-sqlite3, so exact), by statement shape. */
 function instrumentSqlite(database: AppDatabase) {
   const raw = database.sqlite
   const totals = { ms: 0 }
-  if (!raw) return { read: () => 0 }
+  const byShape = new Map<string, { n: number; ms: number }>()
+  if (!raw) return { read: () => 0, shapes: () => new Map<string, { n: number; ms: number }>() }
   const prepare = raw.prepare.bind(raw)
-  const timed = <F extends (...args: never[]) => unknown>(fn: F, self: object): F =>
+  const timed = <F extends (...args: never[]) => unknown>(fn: F, self: object, shape: string): F =>
     function (this: unknown, ...args: Parameters<F>) {
       const t0 = performance.now()
       try {
         return fn.apply(self, args)
       } finally {
-        totals.ms += performance.now() - t0
+        const ms = performance.now() - t0
+        totals.ms += ms
+        const entry = byShape.get(shape) ?? { n: 0, ms: 0 }
+        entry.n++
+        entry.ms += ms
+        byShape.set(shape, entry)
       }
     } as F
   ;(raw as { prepare: typeof raw.prepare }).prepare = ((source: string) => {
     const t0 = performance.now()
     const statement = prepare(source)
     totals.ms += performance.now() - t0
+    const shape = source.replace(/\s+/g, ' ').replace(/\d+/g, 'N').replace(/(\(N(, N)*\)|N, N(, N)+)/g, '…').slice(0, 90)
     for (const method of ['run', 'all', 'get'] as const) {
       const original = statement[method] as (...args: never[]) => unknown
-      Object.defineProperty(statement, method, { value: timed(original, statement) })
+      Object.defineProperty(statement, method, { value: timed(original, statement, shape) })
     }
     return statement
   }) as typeof raw.prepare
-  return { read: () => totals.ms }
+  // A copy of the counters (the live entries keep growing).
+  return { read: () => totals.ms, shapes: () => new Map([...byShape].map(([k, v]) => [k, { ...v }])) }
 }
 
 async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
@@ -308,22 +319,26 @@ async function siteFacts(): Promise<{ memberSnatched: number; memberPeers: numbe
   }
 }
 
-async function timedSync(name: string, server: RunningServer, mysqlStats: ReturnType<typeof instrumentMysql>, sqliteStats: { read(): number }): Promise<SyncFigures> {
+async function timedSync(name: string, server: RunningServer, mysqlStats: ReturnType<typeof instrumentMysql>, sqliteStats: ReturnType<typeof instrumentSqlite>): Promise<SyncFigures> {
   const sync = server.app.services.sync
   // The source is private to the runner: wrap its sync to time the source's part of the run.
   const deps = (sync as unknown as { deps: { source: Source } }).deps
   const original = deps.source.sync.bind(deps.source)
   let sourceMs = 0
   let sqliteInSource = 0
+  let shapesBefore = new Map<string, { n: number; ms: number }>()
+  let shapesAfter = shapesBefore
   let mariadb = { tables: {} as Record<string, QueryStats & { idQueries: number; idRows: number }>, ms: 0 }
   deps.source.sync = async (ctx) => {
     const s0 = sqliteStats.read()
+    shapesBefore = sqliteStats.shapes()
     const t0 = performance.now()
     try {
       return await original(ctx)
     } finally {
       sourceMs = performance.now() - t0
       sqliteInSource = sqliteStats.read() - s0
+      shapesAfter = sqliteStats.shapes()
       mariadb = mysqlStats.end()
     }
   }
@@ -341,7 +356,13 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
   const read = mariadb.tables
   const rowsRead = Object.entries(read).reduce((s, [table, t]) => s + (table.startsWith('(') || table === 'COLUMNS' ? 0 : t.rows), 0)
   const deriveMs = outcome.derive.ms
+  const sqliteTop = [...shapesAfter.entries()]
+    .map(([shape, v]) => ({ shape, n: v.n - (shapesBefore.get(shape)?.n ?? 0), ms: Math.round(v.ms - (shapesBefore.get(shape)?.ms ?? 0)) }))
+    .filter((e) => e.ms > 0)
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 12)
   return {
+    sqliteTop,
     sec,
     rowsRead,
     rowsPerSec: rowsRead / sec,
@@ -362,6 +383,8 @@ function printSync(dialect: Dialect, name: string, f: SyncFigures): void {
     log(`[${dialect}]     ${table.padEnd(14)} ${String(t.queries).padStart(5)} queries ${t.rows.toLocaleString('en').padStart(10)} rows · ${String(t.idQueries).padStart(4)} id checks ${t.idRows.toLocaleString('en').padStart(9)} ids · ${(t.ms / 1000).toFixed(2).padStart(6)} s`)
   }
   log(`[${dialect}]   written: ${JSON.stringify(f.written)}`)
+  log(`[${dialect}]   SQLite statements while the source ran (top by time):`)
+  for (const e of f.sqliteTop.slice(0, 8)) log(`[${dialect}]     ${String(e.ms).padStart(7)} ms ${String(e.n).padStart(7)}×  ${e.shape}`)
 }
 
 async function checkIncremental(database: AppDatabase, change: ChangeSummary): Promise<NexusphpBench['checks']> {
@@ -381,7 +404,7 @@ async function checkIncremental(database: AppDatabase, change: ChangeSummary): P
     const staleLeft = stopped.filter((p) => Number(p.stale) && stillThere.has(p.id)).length
     const activeLeft = activeStopped.filter((p) => stillThere.has(p.id)).length
     checks.push({ name: 'stopped active peers (members\')', ok: activeLeft === 0, detail: `${activeStopped.length - activeLeft} of ${activeStopped.length} gone from the mirror` })
-    checks.push({ name: 'stopped stale peers (members\')', ok: true, detail: `${staleLeft} of ${stopped.length - activeStopped.length} still mirrored, for the rolling check to remove (stale: no effect on statuses)` })
+    checks.push({ name: 'stopped stale peers (members\')', ok: true, detail: `${staleLeft} of ${stopped.length - activeStopped.length} still mirrored; stale, so no effect on statuses` })
     const newPeers = await q<{ n: number }>(`SELECT COUNT(*) AS n FROM peers WHERE id > ${SITE.peers}`)
     const newMirrored = Number((await sql<{ n: number }>`select count(*) as n from site_peers where id > ${SITE.peers}`.execute(db)).rows[0].n)
     checks.push({ name: 'started peers', ok: newMirrored === Number(newPeers[0].n), detail: `${newMirrored} of ${newPeers[0].n} in the mirror` })
@@ -457,6 +480,11 @@ if (!values['render-only']) {
       const full = await timedSync('full', server, mysqlStats, sqliteStats)
       printSync(dialect, 'full sync', full)
 
+      // The second sync after a fresh start carries one-time work (the first wage estimates flip members
+      // below the minimum, and the derivation re-judges all their records): measured, reported, kept apart.
+      const second = await timedSync('second', server, mysqlStats, sqliteStats)
+      printSync(dialect, 'second sync (nothing changed at the source)', second)
+
       const change = await changeOnePercent()
       const { probe, ...changed } = change
       log(`[${dialect}] changed at the source: ${JSON.stringify(changed)}`)
@@ -485,6 +513,7 @@ if (!values['render-only']) {
         site: { rows: site.rows, members: site.memberUids.length, memberSnatched: facts.memberSnatched, memberPeers: facts.memberPeers, memberClaims: facts.memberClaims, officialTorrents: facts.officialTorrents, generationSec: site.generationSec, method: site.method },
         assignments,
         full,
+        second,
         change: changed,
         incremental,
         idle,
@@ -517,8 +546,9 @@ function section(): string {
     'NexusPHP\'s tables (server/src/sources/nexusphp/testing/nexusphp-schema.sql), generated once from a seeded PRNG and',
     'reused (dates are moved forward to the database\'s NOW() before every run), synced by the real server in-process',
     '(`SOURCE=nexusphp`, scheduler off) into a fresh database of ours that holds only the 2,000 members (with their site',
-    'uid), 2 assignments each and rules naming the official teams and tag. Three syncs, one after the other: the full',
-    'first one, an incremental one after 1% of the rows changed at the source, one with nothing changed.',
+    'uid), 2 assignments each and rules naming the official teams and tag. Four syncs, one after the other: the full',
+    'first one; a second with nothing changed at the source (it carries one-time work, see the notes); an incremental one',
+    'after 1% of the rows changed at the source; one with nothing changed.',
     '"Rows read" are the data rows MariaDB answered (counted on mysql2\'s diagnostics channel), not the id-only existence',
     'checks the connector uses to find deleted rows (shown separately); rows/s = rows read / wall time of the whole sync',
     '(source, mirror writes, derivation, snapshot and statistics). The split: the source\'s part (MariaDB query time and',
@@ -544,6 +574,7 @@ function section(): string {
     const row = (name: string, f: SyncFigures, target: string) =>
       `| ${name} | ${s(f.sec * 1000)} | ${n(f.rowsRead)} | ${n(f.rowsPerSec)} | ${s(f.split.mariadbMs)} | ${s(f.split.sqliteMs)} | ${s(f.split.otherSourceMs)} | ${s(f.split.deriveMs)} (${n(f.derive.judged)} judged, ${n(f.derive.changed)} written) | ${s(f.split.afterMs)} | ${target} |`
     lines.push(row('full (first) sync', r.full, `${r.full.rowsPerSec >= 50_000 ? '✅' : '❌'} ≥ 50,000 rows/s`))
+    lines.push(row('second sync, nothing changed (one-time work, see notes)', r.second, ''))
     const c = r.change
     lines.push(row(`incremental, 1% changed (${n(c.total)} rows: ${n(c.peersUpdated)} peers and ${n(c.snatchedUpdated)} snatches announced, ${c.peersDeleted} peers stopped, ${c.peersAdded} started, ${n(c.torrentsUpdated)} torrents' counters, ${c.claimsAdded} claims, ${c.tagsAdded} official tags, …)`, r.incremental, `${r.incremental.sec <= 2 ? '✅' : '❌'} ≤ 2 s`))
     lines.push(row('incremental, nothing changed', r.idle, `${r.idle.sec <= 2 ? '✅' : '❌'} ≤ 2 s`))
@@ -561,7 +592,59 @@ function section(): string {
   return lines.join('\n')
 }
 
-const NOTES = `Notes: (to be written from the figures)`
+const NOTES = `**Where the full sync's time goes** (the SQLite run above, ~194 s; the statements and the CPU profile come from
+the bench's own counters and \`--profile\`):
+- MariaDB is not the bottleneck: it answered the 1.8 M rows in ~24 s (~75,000 rows/s).
+- SQLite statements while the source wrote the mirror, ~60 s: upserts into site_snatched ~16 s (851 statements of
+  1,000 rows), commits ~10 s (390 page transactions), site_peers ~7.5 s, site_torrents ~3 s, the FTS rebuild ~2.3 s,
+  site_claims ~1.8 s, each upsert's \`select … where id in (…)\` pre-read ~1.3 s.
+- JS in the source's part, ~27 s: every upsert chunk is a new SQL text (values bound or inlined by a Kysely \`sql\`
+  template), so Kysely compiles it (freeze/visitNode/visitRaw ~9 s in the profile) and better-sqlite3 prepares it
+  again (\`Statement\` ~14 s in the profiled run); mirror.ts dedupe/checkRow and reader.ts toMirrorRows ~3 s.
+- The derivation, ~79 s: the first pass writes all 884,599 seed records (the records step ~73 s, ~12,000 records/s
+  into the indexed seed_records and the count cube).
+- So the target is far off (❌ ~9,000 rows/s against 50,000), and not because of the connector's reads: 50,000 rows/s
+  means ~36 s for these 1.8 M rows, less than the derivation alone. It would take a bulk path for the first sync —
+  mirror rows into tables whose secondary indexes are built after the load (db/bulk.ts \`withDeferredIndexes\`,
+  ~85,000 rows/s here, engineering.md §5) through one cached prepared statement, and a first derivation pass that
+  also builds seed_records' indexes afterwards (the demo's first start builds 2 M records that way in under 2 minutes).
+
+**Where the incremental sync's time goes** (~20 s with 1% changed, ~16 s with nothing changed; ❌ ≤ 2 s):
+- MariaDB ~12 s, nearly all of it reading members' changed rows: snatched ~8.8 s and peers ~2 s in 4 queries each.
+  The keyset \`(userid, id)\` with \`userid IN (500 members) … ORDER BY userid, id\` walks the (userid) index and fetches
+  every member row by primary key to test \`last_action\` (NexusPHP has no index on snatched.last_action): all 850,000
+  member snatches and 282,000 peers, every sync, whatever changed. Measured by hand on this database: the same filter
+  as a primary-key scan — \`FROM snatched IGNORE INDEX (userid) WHERE id > ? AND userid IN (…all 2,000…) AND
+  last_action >= ? ORDER BY id LIMIT 5000\` — reads the whole 1 M-row table in ~0.5 s (peers: ~0.14 s against ~0.84 s
+  per group of 500). Without the hint MariaDB turns an IN list of ≥ 1,000 values into a subquery joined through the
+  (userid) index (\`in_predicate_conversion_threshold\`) and is as slow as before. On a site with 10× the rows that
+  scan grows 10×; peers' own (last_action) index keeps it proportional to the changes there.
+- SQLite ~2.3–3.5 s of fixed work per sync: the referenced-torrents check (\`select … from site_peers/site_snatched/
+  site_claims … where not exists (… site_torrents …)\`, ~0.5 s), the rolling torrent refresh (a sixth of the mirror's
+  torrents, ~30,000 torrents and ~16,000 tags read and compared every sync, ~0.4 s here and ~0.4 s in MariaDB), the
+  former-members check \`select id from site_snatched where userid not in (…)\` (~0.25 s), the mirror's peer and claim
+  id lists for the deletion diff (~0.35 s), commits.
+- The derivation ~3.7 s for 12,537 judged pairs (~1.1 s when nothing changed).
+- With the MariaDB reads as a primary-key scan the sync would be ~1 + 3 + 3.7 ≈ 8 s here: ≤ 2 s also needs the fixed
+  SQLite work made proportional to what changed and a cheaper incremental derivation.
+
+**The second sync** (~34 s with nothing changed at the source) carries one-time work outside the connector: after the
+first sync only today's counter snapshot exists, so the first wage estimate (wages/estimates.ts) finds no gain for
+anyone and marks all 2,000 members below the minimum; it queues every member whose mark flipped as a whole member,
+so the next derivation re-judges all 884,599 records (~18 s). The same happens at the first sync of every month
+(every member is back at zero gain).
+
+**Memory** ✅: pages of 5,000 source rows, so the peak (~430 MiB) is mostly SQLite's page cache and the V8 heap; it
+grows by ~30 MiB in the second sync's whole re-judge.
+
+**Correctness** (not a target, checked in passing): after the incremental sync the mirror holds exactly the members'
+rows of the source, and the changed counters, finished snatches, stopped and started peers, new claims and newly
+official torrents are all there.
+
+**The data set**: loaded with LOAD DATA LOCAL INFILE from an in-memory stream (mysql2's \`infileStreamFactory\`):
+70–90 s for the 1.8 M rows; multi-row INSERTs of 2,000 rows took 109 s (\`--load insert\`, measured once). InnoDB's
+index maintenance with MariaDB's default 128 MB buffer pool dominates, not the protocol. Timings move with the
+machine's load: the same bench under a load average of 4–5 (other engineers' work) took up to 307 s for the full sync.`
 
 const file = join(import.meta.dirname, '..', 'BENCHMARKS.md')
 const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n'
