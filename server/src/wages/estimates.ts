@@ -5,8 +5,9 @@
  * The estimate is the running month so far: the period's start snapshot → the live counters of
  * the last sync, through the same engine as `compute`. One judgement differs on purpose: the
  * qualification standards (standardSeedHours, standardUploadedTimes) are scaled to the share of
- * the month that has passed — "on pace" — otherwise every member would be unqualified (and every
- * claimed record 无工资) for the first ~12 days of each month. The minimums are not scaled.
+ * the month the counters have seen — "on pace" — otherwise every member would be unqualified (and
+ * every claimed record 无工资) for the first ~12 days of each month. The minimums are not scaled, and
+ * nobody is flagged below them until a day of the month has been seen (MIN_OBSERVED_MS).
  *
  * Results are kept in `wage_estimates` (one row per member) and recomputed when the month, the
  * rule version or the derived data changed, at most every `minRefreshMs` for data changes: one
@@ -21,7 +22,9 @@ import type { WageRankEntry } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { queueMembers } from '../derive/queue'
 import { AppError } from '../errors'
+import { dayStart } from '../domain/local-day'
 import { dataVersion } from '../jobs/sync-state'
+import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { currentRules } from '../rules/rules'
 import { runWages } from './engine'
 import { periodBounds, periodOf } from './period'
@@ -44,6 +47,12 @@ export const pendingWageEstimates: WageEstimates = {
 }
 
 const META_KEY = 'wage-estimates'
+/**
+ * Below-minimum flags need a day of counters: on the first syncs of a month (or of a new install)
+ * every member's gains are ~0, and flagging them all would turn every claimed seeding record 无工资
+ * and make the next derivation re-judge the whole team, only to turn them back a few syncs later.
+ */
+export const MIN_OBSERVED_MS = 24 * 3600_000
 /** Default: data changes refresh the estimates at most every 10 minutes (rule and month changes at once). */
 export const ESTIMATE_MIN_REFRESH_MS = 10 * 60_000
 
@@ -81,7 +90,12 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     const version = await dataVersion(db)
     const period = periodOf(now, rules.timezone)
     const bounds = periodBounds(period, rules.timezone)
-    const pace = Math.min(1, Math.max(0, (now - bounds.startMs) / (bounds.endMs - bounds.startMs)))
+    // The pace is the share of the month the counters have seen: from the 1st, or from the first
+    // snapshot of the month when the server started later (a new install, a new source).
+    const startDay = await snapshotDayOnOrAfter(db, bounds.startDay)
+    const observedFrom = startDay !== null && startDay < bounds.nextStartDay ? Math.max(bounds.startMs, dayStart(startDay, rules.timezone)) : now
+    const observedMs = Math.max(0, now - observedFrom)
+    const pace = Math.min(1, observedMs / (bounds.endMs - bounds.startMs))
     const body = { ...rules, standardSeedHours: rules.standardSeedHours * pace, standardUploadedTimes: rules.standardUploadedTimes * pace }
     let members: { userId: number; username: string; amount: number; torrentCount: number; totalSize: number; belowMinimum: boolean }[] = []
     try {
@@ -90,6 +104,8 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
       // No snapshot of this month yet (first sync of the month still to come): nothing to estimate.
       if (!(error instanceof AppError && error.code === 409)) throw error
     }
+    // Too little of the month seen to judge anyone below the minimums: nobody is 无工资 for it.
+    if (observedMs < MIN_OBSERVED_MS) members = members.map((m) => ({ ...m, belowMinimum: false }))
     const ranked = members.filter((m) => m.amount > 0).sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
     const rankOf = new Map(ranked.map((m, i) => [m.userId, i + 1]))
     const meta: Meta = { period, ruleVersion: rules.version, dataVersion: version, total: sum2(members.map((m) => m.amount)) }
