@@ -433,7 +433,8 @@ class NexusphpSync {
       // 'owned' only backfills: known members' new uploads come with the new torrents.
       if (step === 'known' && (table === 'owned' || since === null)) continue
       const uids = pass.members.filter((uid) => memberSet.has(uid) && (step === 'new') !== known.has(uid))
-      await this.pairStep(table, step === 'new' ? null : since, uids, pass)
+      if (step === 'known' && table !== 'owned' && since !== null && this.changedSince(table, since)) await this.changedStep(table, since, uids, pass)
+      else await this.pairStep(table, step === 'new' ? null : since, uids, pass)
     }
     this.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }
     await this.commit(async () => {})
@@ -479,6 +480,40 @@ class NexusphpSync {
         })
         if (!more) break
       }
+    }
+  }
+
+  /**
+   * Known members' rows changed since `since`, as one primary-key scan of the source table (keyset
+   * on `id`). NexusPHP has no index on snatched.last_action (nor on claims' dates), so a walk of the
+   * (userid) index would fetch every member row by primary key to test the date — all of them, every
+   * sync. The scan reads the table in key order instead (measured: 1 M snatches in ~0.5 s against
+   * ~8.8 s). FORCE INDEX: MariaDB turns an IN list of ≥ 1,000 values into a join through the
+   * (userid) index otherwise (`in_predicate_conversion_threshold`), which is the slow walk again.
+   */
+  private async changedStep(table: 'site_peers' | 'site_snatched' | 'site_claims', since: number, uids: readonly number[], pass: PairPass): Promise<void> {
+    if (!uids.length) return
+    const col = table === 'site_claims' ? 'uid' : 'userid'
+    const changed = this.changedSince(table, since)!
+    const members = intList(uids)
+    const page = (id: number) =>
+      readMirrorRows(this.source, this.schema, table,
+        `FORCE INDEX (PRIMARY) WHERE id > ? AND ${col} IN (${members}) AND ${changed.where} ORDER BY id LIMIT ${this.tuning.pageRows}`,
+        [id, ...changed.values])
+    let read = 0
+    let next = page(pass.id)
+    for (;;) {
+      const rows = await next
+      read += rows.length
+      this.progress(table, read)
+      const more = rows.length === this.tuning.pageRows
+      if (rows.length) pass.id = rows[rows.length - 1].id
+      if (more) {
+        next = page(pass.id)
+        next.catch(() => {})
+      }
+      await this.commit((trx) => this.upsert(trx, table, rows as MirrorRows[typeof table][]))
+      if (!more) return
     }
   }
 
