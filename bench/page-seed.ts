@@ -110,12 +110,13 @@ export async function runBenchmarks(server: RunningServer, options: { n: number;
   // Derivation: judged at the last sync time, so time alone changes nothing.
   const state = await db.selectFrom('sync_state').select(['derived_at']).executeTakeFirstOrThrow()
   const at = Number(state.derived_at)
-  const pass = async (name: string, description: string, run: () => ReturnType<typeof derive>) => {
+  /** `target`: the issue's "full derivation ≤ 30 s" is the steady full pass; the rules-change passes are extras. */
+  const pass = async (name: string, description: string, run: () => ReturnType<typeof derive>, target: number | null = DERIVATION_TARGET_S) => {
     const started = performance.now()
     const outcome = await run()
     const seconds = (performance.now() - started) / 1000
     log(`  ${name}: ${seconds.toFixed(1)} s (judged ${outcome.judged}, changed ${outcome.changed})`)
-    results.derivation.push({ name, description, seconds, judged: outcome.judged, changed: outcome.changed, target: DERIVATION_TARGET_S })
+    results.derivation.push({ name, description, seconds, judged: outcome.judged, changed: outcome.changed, target })
   }
   await pass('full pass, nothing changed', 're-judges every record and torrent; writes only what differs (here: nothing)', () => derive(database, { now: at, full: true }))
   const rules = await currentRules(db)
@@ -123,9 +124,10 @@ export async function runBenchmarks(server: RunningServer, options: { n: number;
   await saveRules(db, { ...body, officialTeams: body.officialTeams.slice(1) }, at, null)
   await pass(`full pass after a rules change`, `official team "${rules.officialTeams[0]}" removed: a new rule version, so every record is re-judged and its torrents' records change seed type`, () =>
     derive(database, { now: at }),
+    null,
   )
   await saveRules(db, body, at, null)
-  await pass('full pass, rules changed back', 'the previous rules as a new version', () => derive(database, { now: at }))
+  await pass('full pass, rules changed back', 'the previous rules as a new version', () => derive(database, { now: at }), null)
 
   // One scheduled sync: the demo advances 10 minutes, then the incremental derivation, the day's
   // aggregates and the statistics cache.

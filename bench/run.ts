@@ -53,6 +53,10 @@ const NOTES = `### How the figures are reached
   characters cannot use trigrams and scan the 200,000 names (the "2 characters" row).
 - **Derivation**: set-based SQL in member-id ranges of ~20,000 records, one short transaction each, the event
   loop free in between; only rows that differ are written, so a pass over unchanged data mostly reads.
+  The 30 s target is the steady full pass. A pass after a rules change also rewrites the records of the torrents
+  whose seed type changed (here a quarter of them): on PostgreSQL that is ~34 s, over the 30 s. It runs once per
+  rule save (the save waits for it); the updates are already HOT (no index holds the seed type), so the time is
+  the row writes themselves.
 `
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -140,7 +144,7 @@ function render(): string {
     lines.push('', '| other | time | target |', '|---|---:|---|')
     lines.push(`| statistics refresh (${f.description}), p50 / p95 of ${f.timing.n} | ${ms(f.timing.p50)} / ${ms(f.timing.p95)} ms | ${f.timing.p95 <= 2000 ? '✅' : '❌'} ≤ 2 s |`)
     for (const d of r.results.derivation) {
-      const verdict = d.target === null ? '' : d.seconds <= d.target ? '✅ ≤ 30 s' : '❌ > 30 s'
+      const verdict = d.target === null ? '(extra)' : d.seconds <= d.target ? '✅ ≤ 30 s' : '❌ > 30 s'
       lines.push(`| ${d.name} — ${d.description}; ${d.judged.toLocaleString('en')} judged, ${d.changed.toLocaleString('en')} written | ${d.seconds.toFixed(1)} s | ${verdict} |`)
     }
     lines.push('')
