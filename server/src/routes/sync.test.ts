@@ -173,6 +173,28 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
     expect(Date.parse(after.lastFinishedAt!)).toBeGreaterThanOrEqual(NOW + 20 * MIN)
   })
 
+  it('reads a new member from the site at once: tying a site uid starts a sync (NexusPHP), not on the demo', async () => {
+    const steer = steeredSource('nexusphp')
+    useSource(steer.source)
+    clock.set(NOW + 30 * MIN)
+    const created = await t.call<{ id: number }>('POST', '/user/create', { token: tokens.admin, body: { username: 'newbie', password: 'Member-pass-9', siteUid: 4242 } })
+    expect(created.status, created.body.msg).toBe(200)
+    await steer.started
+    expect(steer.source.calls).toBe(1)
+    steer.finish({ site_snatched: 12 })
+    await vi.waitFor(async () => expect((await status()).running).toBe(false), { timeout: 10_000, interval: 20 })
+    // A remark alone ties nothing: no sync.
+    const edited = await t.call('POST', '/user/update', { token: tokens.admin, body: { id: created.body.data.id, remark: '新人' } })
+    expect(edited.status).toBe(200)
+    expect(steer.source.calls).toBe(1)
+
+    const demo = steeredSource('demo')
+    useSource(demo.source)
+    const other = await t.call('POST', '/user/create', { token: tokens.admin, body: { username: 'newbie2', password: 'Member-pass-9', siteUid: 4243 } })
+    expect(other.status).toBe(200)
+    expect(demo.source.calls).toBe(0)
+  })
+
   it('shows a source that cannot even tell its time as failed', async () => {
     const source: Source = {
       kind: 'nexusphp',

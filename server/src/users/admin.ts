@@ -141,8 +141,18 @@ export async function createUser(ctx: Ctx, input: { username: string; password: 
     )
     return row.id
   })
-  if (siteUid !== null) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (siteUid !== null) await siteAccountTied(ctx)
   return answer(ctx, id)
+}
+
+/**
+ * A member's site account was set or changed: re-label what the mirror already holds, and with the
+ * NexusPHP source read their rows from the site now (the sync backfills a new uid) instead of at
+ * the next scheduled sync.
+ */
+async function siteAccountTied(ctx: Ctx): Promise<void> {
+  await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (ctx.services.sync.sourceKind === 'nexusphp') ctx.services.sync.requestRun()
 }
 
 export async function updateUser(ctx: Ctx, input: { id: number; siteUid?: number | null; remark?: string }): Promise<User> {
@@ -173,7 +183,7 @@ export async function updateUser(ctx: Ctx, input: { id: number; siteUid?: number
     )
     return set.site_uid !== undefined
   })
-  if (siteUidChanged) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (siteUidChanged) await siteAccountTied(ctx)
   return answer(ctx, input.id)
 }
 
