@@ -18,6 +18,8 @@ const SQLITE_ROWS_PER_TRANSACTION = 50_000
 /**
  * Inserts rows (arrays in `columns` order). SQLite: one prepared statement; PostgreSQL: `unnest` of
  * arrays. `within`: a transaction of `database` to write in (else each chunk commits on its own).
+ * `replace` (SQLite only): `insert or replace` — a row that meets an existing one on the primary key
+ * or a unique key takes its place (delete triggers do not fire).
  */
 export async function bulkInsert(
   database: AppDatabase,
@@ -25,14 +27,17 @@ export async function bulkInsert(
   columns: BulkColumns,
   rows: readonly BulkRow[],
   within?: Kysely<DB>,
+  options: { replace?: boolean } = {},
 ): Promise<void> {
   if (rows.length === 0) return
   checkIntegers(table, columns, rows)
   const names = columns.map(([name]) => `"${name}"`).join(', ')
+  if (options.replace && database.dialect !== 'sqlite') throw new Error('bulkInsert: replace is SQLite only')
   if (database.dialect === 'sqlite') {
     const raw = database.sqlite!
     const insert = () => {
-      const statement = raw.prepare(`insert into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`)
+      const verb = options.replace ? 'insert or replace' : 'insert'
+      const statement = raw.prepare(`${verb} into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`)
       // Inside an open transaction better-sqlite3 makes this a savepoint.
       const insertMany = raw.transaction((chunk: readonly BulkRow[]) => {
         for (const row of chunk) statement.run(row as unknown[])

@@ -5,7 +5,7 @@ import { derive } from '../derive'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases } from '../test/harness'
 import { useSeedingDb } from '../test/seeding-db'
-import { deleteMirror, type MirrorRows, upsertMirror } from './mirror'
+import { deleteMirror, insertMirrorFresh, type MirrorRows, nextPassIsFull, upsertMirror } from './mirror'
 
 const NOW = Date.UTC(2026, 0, 15, 4, 0, 0)
 const MIN = 60_000
@@ -206,5 +206,32 @@ describe.each(openTestDatabases())('mirror writer on $name', (backend) => {
     const relabeled = await db().selectFrom('torrent_labels').select(['seed_type']).where('torrent_id', '=', 1).executeTakeFirstOrThrow()
     expect(relabeled.seed_type).toBe(2)
     expect(Number((await sql<{ n: number }>`select count(*) as n from derive_queue`.execute(db())).rows[0].n)).toBe(0)
+  })
+
+  it('the bulk path for fresh rows: replaces by id and by unique key like the upsert, and queues whole members or nothing', async () => {
+    const alice = await t.world.member('alice', 1001)
+    await takeQueue()
+    const database = t.db.database
+    // Never derived: the next pass is full.
+    expect(await nextPassIsFull(db(), 1)).toBe(true)
+    await db().transaction().execute(async (trx) => {
+      expect(await insertMirrorFresh(database, trx, 'site_snatched', [snatch(1, 1001, 1), snatch(2, 1001, 2), snatch(3, 1002, 1)], 'full pass')).toBe(3)
+    })
+    // (PostgreSQL takes the upsert path, which queues the pairs.)
+    const sqlite = database.dialect === 'sqlite'
+    expect(await takeQueue()).toEqual(sqlite ? [] : [`${alice}:1`, `${alice}:2`])
+    // Row 2 again with new counters (same id), and the pair (1001, 1) re-created under id 4.
+    await db().transaction().execute(async (trx) => {
+      await insertMirrorFresh(database, trx, 'site_snatched', [snatch(2, 1001, 2, { uploaded: GIB }), snatch(4, 1001, 1, { uploaded: 2 * GIB })], { siteUids: [1001] })
+    })
+    const rows = await db().selectFrom('site_snatched').select(['id', 'userid', 'torrentid', 'uploaded']).orderBy('id').execute()
+    expect(rows).toEqual([
+      { id: 2, userid: 1001, torrentid: 2, uploaded: GIB },
+      { id: 3, userid: 1002, torrentid: 1, uploaded: 0 },
+      { id: 4, userid: 1001, torrentid: 1, uploaded: 2 * GIB },
+    ])
+    expect(await takeQueue()).toEqual(sqlite ? [`${alice}:-`] : [`${alice}:-`, `${alice}:1`, `${alice}:2`])
+    // Bad rows are refused like the upsert's.
+    await expect(db().transaction().execute((trx) => insertMirrorFresh(database, trx, 'site_snatched', [snatch(5, 1001, 3, { uploaded: 1.5 })], 'full pass'))).rejects.toThrow(/integer/)
   })
 })

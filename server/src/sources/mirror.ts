@@ -9,6 +9,8 @@
  * holding such a key under another id is replaced, never a conflict.
  */
 import { CompiledQuery, type Kysely, type RawBuilder, type Selectable, sql } from 'kysely'
+import { type BulkColumns, bulkInsert } from '../db/bulk'
+import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { queueTorrents } from '../derive/queue'
 
@@ -103,6 +105,51 @@ export async function upsertMirror<T extends MirrorTable>(db: Kysely<DB>, table:
     for (let i = 0; i < unique.length; i += size) written += await upsertChunk(trx, table, unique.slice(i, i + size))
     return written
   })
+}
+
+/**
+ * What makes the derivation see rows written by `insertMirrorFresh` without a queue row each:
+ * 'full pass' — the next pass judges everything (`nextPassIsFull`); or members (site uids) whose
+ * records are all queued here, one queue row per member.
+ */
+export type FreshCover = 'full pass' | { siteUids: readonly number[] }
+
+/**
+ * The bulk path for rows that cannot be in the mirror yet — the first import, a new member's
+ * backfill. SQLite: one prepared statement reused for every row (db/bulk.ts) instead of the upsert's
+ * read–compare–write statements, and nothing queued per row (see `FreshCover`). Should a row be
+ * there after all (a torrent both official and a member's upload, a peer the site re-created under
+ * a new id), it is replaced by id and by unique key, as the upsert would. SQLite's replace does not
+ * fire delete triggers: site_torrents (its name FTS) only while its triggers are dropped
+ * (withDeferredIndexes, which rebuilds the FTS). PostgreSQL takes the upsert path.
+ */
+export async function insertMirrorFresh<T extends MirrorTable>(
+  database: AppDatabase,
+  trx: Kysely<DB>,
+  table: T,
+  rows: readonly MirrorRows[T][],
+  cover: FreshCover,
+): Promise<number> {
+  let written = 0
+  if (database.dialect !== 'sqlite') written = await upsertMirror(trx, table, rows)
+  else if (rows.length) {
+    const columns = mirrorColumns[table]
+    const unique = dedupe(table, rows as unknown as readonly AnyRow[])
+    for (const row of unique) checkRow(table, columns, row)
+    const bulkColumns: BulkColumns = columns.map(([name, type]) => [name, type === 'int' ? 'bigint' : 'text'] as const)
+    await bulkInsert(database, table, bulkColumns, unique.map((r) => columns.map(([name]) => (r[name] ?? null) as string | number | null)), trx, { replace: true })
+    written = unique.length
+  }
+  if (cover !== 'full pass' && cover.siteUids.length) {
+    await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where site_uid in (${ints(cover.siteUids)})`.execute(trx)
+  }
+  return written
+}
+
+/** Whether the next derivation pass judges everything (never derived, or derived under other rules). */
+export async function nextPassIsFull(db: Kysely<DB>, rulesVersion: number): Promise<boolean> {
+  const state = await db.selectFrom('sync_state').select(['derived_at', 'derived_rules_version']).where('id', '=', 1).executeTakeFirst()
+  return !state || state.derived_at === null || state.derived_rules_version !== rulesVersion
 }
 
 /** Deletes rows by `id`, queueing what they affected first. Returns the rows deleted. */
