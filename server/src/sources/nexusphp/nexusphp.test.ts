@@ -371,9 +371,10 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     await expect(runner.runOnce(now)).rejects.toThrow(/NexusPHP/)
     expect(proxy.cuts).toBe(1)
     expect((await syncState(db.database)).last_error).toMatch(/无法连接 NexusPHP 数据库|读取 NexusPHP 数据失败/)
-    // Two whole pages of snatches were committed (10 rows each, in (userid, id) order), with the
-    // cursor that says so; the third was not; nothing was derived from a half-read mirror.
-    const source20 = (await site.rows<{ id: number }>('SELECT id FROM snatched ORDER BY userid, id LIMIT 20')).map((r) => Number(r.id))
+    // Two whole pages of snatches were committed (10 rows each, in id order: the first import scans
+    // the table by primary key), with the cursor that says so; the third was not; nothing was derived
+    // from a half-read mirror.
+    const source20 = (await site.rows<{ id: number }>('SELECT id FROM snatched ORDER BY id LIMIT 20')).map((r) => Number(r.id))
     expect(await ids(db.database, 'site_snatched')).toEqual([...source20].sort((a, b) => a - b))
     const state = JSON.parse((await syncState(db.database)).source_state)
     expect(state.pairs.pass).toMatchObject({ table: 'site_snatched', step: 'new', id: source20[19] })
@@ -390,5 +391,36 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     expect(all['u1002:3']).toBe(`${Incomplete}/1`)
     expect(all['u1003:4']).toBe(`${Stopped}/1`)
     expect((await syncState(db.database)).last_error).toBeNull()
+  })
+
+  it('reads the torrents whose last_action moved every sync; edits that leave it alone wait for the rolling refresh', async () => {
+    const site = await fixture()
+    const now = Math.floor((await site.now()) / 1000) * 1000
+    await site.user({ id: 1001, username: 'u1001' })
+    for (let t = 1; t <= 6; t++) {
+      await site.torrent({ id: t })
+      await site.snatch({ userid: 1001, torrent: t, finished: true, lastAction: now - 100 * MIN })
+    }
+    const db = await backend.open()
+    cleanups.push(() => db.cleanup())
+    const app = await buildTestApp({ database: db.database, config: db.config })
+    cleanups.push(() => app.close())
+    await addMember(db.database, 'u1001', 1001)
+    // One torrent per sync for the rolling refresh.
+    const source = nexusphpSource({ databaseUrl: site.url, timezone: undefined }, { tuning: { idChunk: 1, slowRefreshSyncs: 1000 } })
+    const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => now })
+    cleanups.push(() => runner.stop())
+    await runner.runOnce(now)
+    expect(await ids(db.database, 'site_torrents')).toEqual([1, 2, 3, 4, 5, 6])
+
+    await site.exec('UPDATE torrents SET seeders = 9, last_action = FROM_UNIXTIME(?) WHERE id = 4', [(now + MIN) / 1000])
+    await site.exec(`UPDATE torrents SET name = 'Renamed' WHERE id = 6`)
+    await runner.runOnce(now + 2 * MIN)
+    const rows = await db.database.db.selectFrom('site_torrents').select(['id', 'seeders', 'name']).where('id', 'in', [4, 6]).orderBy('id').execute()
+    expect(rows[0].seeders).toBe(9)
+    expect(rows[1].name).not.toBe('Renamed')
+    // The rolling refresh gets there (torrents 3, 4, 5, 6 in the next syncs).
+    for (let i = 3; i <= 6; i++) await runner.runOnce(now + (i + 1) * MIN)
+    expect((await db.database.db.selectFrom('site_torrents').select('name').where('id', '=', 6).executeTakeFirstOrThrow()).name).toBe('Renamed')
   })
 })

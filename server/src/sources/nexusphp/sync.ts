@@ -4,12 +4,19 @@
  * - teams, categories, tags: whole tables (small), every sync;
  * - users (all site users, so admins can pick members): new ids every sync, everything once a day;
  * - torrents that matter: official by the rules' teams and tags, owned by members, referenced by
- *   members' rows or assignments; new ids every sync, plus a rolling refresh (a sixth of the mirror's
- *   torrents per sync) for counters and deletions; their torrent_tags with them, and new tag rows;
+ *   members' rows or assignments; new ids every sync; those whose `last_action` moved (when the
+ *   source has the column), plus a rolling refresh for edits and deletions (a 36th of the mirror's
+ *   torrents per sync; a sixth without the column); their torrent_tags with them, and new tag rows;
  * - peers, snatched, claims of members only: a member's rows in full the first time (backfill),
- *   then those changed since the last completed pass (`last_action`, claims' `updated_at`).
+ *   then those changed since the last completed pass (`last_action`, claims' `updated_at`) — by a
+ *   primary-key scan of the source table (the first import too), a later member's backfill through
+ *   the (userid) index.
  * - deletions: rows the site deleted (a peer's stop event, an un-claim) go: members' peer and claim
- *   ids are compared with the source's every sync, snatches by primary key in a rolling slice.
+ *   ids are compared with the source's every sync (per member fingerprints first, ids only where
+ *   they differ), snatches by primary key in a rolling slice.
+ *
+ * Writes: rows that cannot be in the mirror yet (first import, a member's backfill) take mirror.ts's
+ * bulk path (`insertMirrorFresh`), everything else the upsert.
  *
  * Every page is read first, then written in one transaction of our database together with the
  * cursor that says how far it got (sync_state.source_state): a failure keeps every committed page
@@ -20,7 +27,7 @@ import type { DB } from '../../db/schema'
 import { refreshPlannerStats, withDeferredIndexes } from '../../db/bulk'
 import { readSourceState, writeSourceState } from '../../jobs/sync-state'
 import type { SourceSyncContext } from '../source'
-import { deleteMirror, type MirrorRows, type MirrorTable, upsertMirror } from '../mirror'
+import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, nextPassIsFull, upsertMirror } from '../mirror'
 import type { NexusphpConnection } from './connection'
 import { intList, readMirrorRows } from './reader'
 import { readSourceSchema, type SourceSchema } from './schema-check'
@@ -34,6 +41,8 @@ export interface NexusphpSyncTuning {
   idChunk: number
   /** The rolling refresh visits every mirror torrent once in this many syncs. */
   refreshSyncs: number
+  /** The same when the source has torrents.last_action (changed torrents are read every sync): edits, deletions. */
+  slowRefreshSyncs: number
   /** Mirror snatches checked against the source per sync by the rolling check. */
   rollingCheckRows: number
   /** Whole users table re-read this often (ms). */
@@ -47,6 +56,7 @@ export const defaultTuning: NexusphpSyncTuning = {
   memberGroup: 500,
   idChunk: 2_000,
   refreshSyncs: 6,
+  slowRefreshSyncs: 36,
   rollingCheckRows: 20_000,
   usersRefreshMs: 24 * 3600_000,
   watermarkSlackMs: 5 * 60_000,
@@ -74,7 +84,15 @@ interface PairPass {
 export interface NexusphpState {
   kind: 'nexusphp'
   users: { maxId: number; refreshedAt: number | null; refresh: { afterId: number } | null }
-  torrents: { maxId: number; officialKey: string; refreshAfter: number }
+  torrents: {
+    maxId: number
+    officialKey: string
+    refreshAfter: number
+    /** Every member row committed so far had its torrent looked for (else the next sync checks all rows). */
+    referencedChecked: boolean
+    /** Source `torrents.last_action` pass: changes since `since` (ms), resumable at `afterId`; `startedAt` becomes the next `since`. */
+    changed: { since: number | null; startedAt: number | null; afterId: number }
+  }
   torrentTags: { maxId: number }
   pairs: { known: number[]; since: number | null; pass: PairPass | null }
   rolling: { site_snatched: number }
@@ -84,7 +102,7 @@ function initialState(): NexusphpState {
   return {
     kind: 'nexusphp',
     users: { maxId: 0, refreshedAt: null, refresh: null },
-    torrents: { maxId: 0, officialKey: '', refreshAfter: 0 },
+    torrents: { maxId: 0, officialKey: '', refreshAfter: 0, referencedChecked: false, changed: { since: null, startedAt: null, afterId: 0 } },
     torrentTags: { maxId: 0 },
     pairs: { known: [], since: null, pass: null },
     rolling: { site_snatched: 0 },
@@ -121,6 +139,10 @@ class NexusphpSync {
   private readonly db: Kysely<DB>
   private schema!: SourceSchema
   private state!: NexusphpState
+  /** The next derivation judges everything: rows written fresh need no queue rows of their own. */
+  private fullPass = false
+  /** Torrents and tags go the bulk path: first import (FTS triggers dropped) before a full pass. */
+  private freshTorrents = false
 
   constructor(
     private readonly source: NexusphpConnection,
@@ -155,7 +177,21 @@ class NexusphpSync {
   }
 
   private async upsert<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<void> {
+    this.note(table, rows)
     this.count(table, await upsertMirror(trx, table, rows))
+  }
+
+  /** Torrents that members' rows written in this sync point at (referencedTorrents looks for them). */
+  private readonly referenced = new Set<number>()
+  private note(table: MirrorTable, rows: readonly unknown[]): void {
+    const col = table === 'site_peers' ? 'torrent' : table === 'site_snatched' ? 'torrentid' : table === 'site_claims' ? 'torrent_id' : null
+    if (col) for (const row of rows) this.referenced.add(Number((row as Record<string, unknown>)[col]))
+  }
+
+  /** Rows that cannot be in the mirror yet (mirror.ts `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
+  private async insertFresh<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][], siteUids: readonly number[] = []): Promise<void> {
+    this.note(table, rows)
+    this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, this.fullPass ? 'full pass' : { siteUids }))
   }
 
   private async remove(trx: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<void> {
@@ -168,10 +204,15 @@ class NexusphpSync {
     await this.namedTables()
     await this.users()
     const members = await this.members()
+    this.fullPass = await nextPassIsFull(this.db, this.ctx.rules.version)
+    // Cleared (with the first commit) until referencedTorrents has looked at this sync's rows.
+    const referencedChecked = this.state.torrents.referencedChecked
+    this.state.torrents.referencedChecked = false
+    this.freshTorrents = this.fullPass && this.state.pairs.since === null
     const importing = async () => {
       await this.newTorrents(members)
       await this.pairPass(members)
-      await this.referencedTorrents()
+      await this.referencedTorrents(referencedChecked)
       await this.newTorrentTags()
     }
     // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
@@ -180,6 +221,7 @@ class NexusphpSync {
       await withDeferredIndexes(this.ctx.database, bulkTables, uniqueKeyIndexes, importing)
       await refreshPlannerStats(this.ctx.database, bulkTables)
     } else await importing()
+    this.freshTorrents = false
     await this.refreshTorrents()
     await this.reconcile(members)
     return this.rows
@@ -262,8 +304,13 @@ class NexusphpSync {
 
   /** Writes torrents with exactly the tags the source gave for them. */
   private async writeTorrents(trx: Kysely<DB>, torrents: MirrorRows['site_torrents'][], tags: MirrorRows['site_torrent_tags'][]): Promise<void> {
-    await this.upsert(trx, 'site_torrents', torrents)
-    await this.upsert(trx, 'site_torrent_tags', tags)
+    if (this.freshTorrents) {
+      await this.insertFresh(trx, 'site_torrents', torrents)
+      await this.insertFresh(trx, 'site_torrent_tags', tags)
+    } else {
+      await this.upsert(trx, 'site_torrents', torrents)
+      await this.upsert(trx, 'site_torrent_tags', tags)
+    }
     if (!torrents.length) return
     const seen = new Set(tags.map((t) => t.id))
     const stored = await trx.selectFrom('site_torrent_tags').select('id').where('torrent_id', 'in', torrents.map((t) => t.id)).execute()
@@ -301,13 +348,27 @@ class NexusphpSync {
     }
   }
 
-  /** Fetches by id the torrents that members' rows or assignments point at and the mirror lacks. */
-  private async referencedTorrents(): Promise<void> {
-    const { rows } = await sql<{ id: number }>`select torrent as id from site_peers x where not exists (select 1 from site_torrents t where t.id = x.torrent)
-      union select torrentid from site_snatched x where not exists (select 1 from site_torrents t where t.id = x.torrentid)
-      union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)
-      union select torrent_id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(this.db)
-    const parts = chunks(rows.map((r) => Number(r.id)).sort((a, b) => a - b), this.tuning.idChunk)
+  /**
+   * Fetches by id the torrents that members' rows or assignments point at and the mirror lacks. When
+   * the previous sync got this far, only the rows written in this sync can point at a missing torrent
+   * (torrents leave with their rows): those are looked up by id; otherwise all the mirror's rows.
+   */
+  private async referencedTorrents(incremental: boolean): Promise<void> {
+    const assigned = await sql<{ id: number }>`select torrent_id as id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(this.db)
+    const missing = new Set(assigned.rows.map((r) => Number(r.id)))
+    if (incremental) {
+      for (const ids of chunks([...this.referenced], this.tuning.idChunk)) {
+        const found = new Set((await this.db.selectFrom('site_torrents').select('id').where('id', 'in', ids).execute()).map((r) => r.id))
+        for (const id of ids) if (!found.has(id)) missing.add(id)
+      }
+    } else {
+      const { rows } = await sql<{ id: number }>`select torrent as id from site_peers x where not exists (select 1 from site_torrents t where t.id = x.torrent)
+        union select torrentid from site_snatched x where not exists (select 1 from site_torrents t where t.id = x.torrentid)
+        union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(this.db)
+      for (const r of rows) missing.add(Number(r.id))
+    }
+    const rows = [...missing].map((id) => ({ id }))
+    const parts = chunks(rows.map((r) => r.id).sort((a, b) => a - b), this.tuning.idChunk)
     const fetch = async (ids: readonly number[]) => {
       const torrents = await readMirrorRows(this.source, this.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
       return { torrents, tags: await this.tagsOf(torrents.map((t) => t.id)) }
@@ -322,6 +383,8 @@ class NexusphpSync {
       this.progress('site_torrents', read, rows.length)
       await this.commit((trx) => this.writeTorrents(trx, torrents, tags))
     }
+    this.state.torrents.referencedChecked = true
+    await this.commit(async () => {})
   }
 
   /** New torrent_tags rows: kept when their torrent is mirrored; an official tag brings its torrent in. */
@@ -350,7 +413,8 @@ class NexusphpSync {
       s.maxId = rows[rows.length - 1].id
       await this.commit(async (trx) => {
         await this.writeTorrents(trx, torrents, fullTags)
-        await this.upsert(trx, 'site_torrent_tags', keep)
+        if (this.freshTorrents) await this.insertFresh(trx, 'site_torrent_tags', keep)
+        else await this.upsert(trx, 'site_torrent_tags', keep)
       })
       if (rows.length < this.tuning.pageRows) return
     }
@@ -362,8 +426,10 @@ class NexusphpSync {
    */
   private async refreshTorrents(): Promise<void> {
     const s = this.state.torrents
+    const tracked = this.schema.torrents.has('last_action')
+    if (tracked) await this.changedTorrents()
     const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(this.db)).rows[0].n)
-    const slice = Math.max(this.tuning.idChunk, Math.ceil(total / this.tuning.refreshSyncs))
+    const slice = Math.max(this.tuning.idChunk, Math.ceil(total / (tracked ? this.tuning.slowRefreshSyncs : this.tuning.refreshSyncs)))
     const ids = (await this.db.selectFrom('site_torrents').select('id').where('id', '>', s.refreshAfter).orderBy('id').limit(slice).execute()).map((r) => r.id)
     let read = 0
     const parts = chunks(ids, this.tuning.idChunk)
@@ -384,6 +450,41 @@ class NexusphpSync {
     if (!ids.length && s.refreshAfter !== 0) {
       s.refreshAfter = 0
       await this.commit(async () => {})
+    }
+  }
+
+  /**
+   * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
+   * the counters): a primary-key scan of the source's torrents (no index on last_action), the
+   * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
+   * rolling refresh has just read them); name, tag and other edits that leave last_action alone, and
+   * deletions, come with the (slower) rolling refresh.
+   */
+  private async changedTorrents(): Promise<void> {
+    const c = this.state.torrents.changed
+    if (c.since === null) {
+      c.since = this.ctx.now
+      return
+    }
+    if (c.startedAt === null) Object.assign(c, { startedAt: this.ctx.now, afterId: 0 })
+    const since = fromUnix(c.since - this.tuning.watermarkSlackMs)
+    let read = 0
+    for (;;) {
+      const rows = await readMirrorRows(this.source, this.schema, 'site_torrents',
+        `FORCE INDEX (PRIMARY) WHERE id > ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${this.tuning.pageRows}`, [c.afterId, since])
+      const mirrored = new Set<number>()
+      for (const ids of chunks(rows.map((t) => t.id), this.tuning.idChunk)) {
+        for (const r of await this.db.selectFrom('site_torrents').select('id').where('id', 'in', ids).execute()) mirrored.add(r.id)
+      }
+      const torrents = rows.filter((t) => mirrored.has(t.id))
+      const tags = await this.tagsOf(torrents.map((t) => t.id))
+      read += torrents.length
+      this.progress('site_torrents', read)
+      const done = rows.length < this.tuning.pageRows
+      if (done) Object.assign(c, { since: c.startedAt, startedAt: null, afterId: 0 })
+      else c.afterId = rows[rows.length - 1].id
+      await this.commit((trx) => this.writeTorrents(trx, torrents, tags))
+      if (done) return
     }
   }
 
@@ -433,7 +534,11 @@ class NexusphpSync {
       // 'owned' only backfills: known members' new uploads come with the new torrents.
       if (step === 'known' && (table === 'owned' || since === null)) continue
       const uids = pass.members.filter((uid) => memberSet.has(uid) && (step === 'new') !== known.has(uid))
-      if (step === 'known' && table !== 'owned' && since !== null && this.changedSince(table, since)) await this.changedStep(table, since, uids, pass)
+      // Primary-key scans: known members' changes (no date index at the source), and the first import
+      // (all members new: reading the table in id order beats fetching 85% of it through the (userid)
+      // index, and writes the mirror's id-keyed tables in order). A later member's backfill walks the index.
+      if (table !== 'owned' && step === 'known' && this.changedSince(table, since!)) await this.scanStep(table, this.changedSince(table, since!), uids, pass)
+      else if (table !== 'owned' && step === 'new' && p.since === null) await this.scanStep(table, null, uids, pass)
       else await this.pairStep(table, step === 'new' ? null : since, uids, pass)
     }
     this.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }
@@ -453,14 +558,24 @@ class NexusphpSync {
       }
       const tail = `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${this.tuning.pageRows}`
       const rows = await readMirrorRows(this.source, this.schema, mirrorTable, tail, values)
-      const tags = table === 'owned' ? await this.tagsOf(rows.map((r) => r.id)) : []
-      return { rows, tags }
+      if (table !== 'owned') return { rows, tags: [] }
+      // First import: new torrents already brought members' uploads in (`owner IN (members)`); the
+      // bulk path would write them again. Only those missing go (the rolling refresh updates the rest).
+      let torrents = rows as MirrorRows['site_torrents'][]
+      if (this.freshTorrents && torrents.length) {
+        const mirrored = new Set<number>()
+        for (const ids of chunks(torrents.map((t) => t.id), this.tuning.idChunk)) {
+          for (const r of await this.db.selectFrom('site_torrents').select('id').where('id', 'in', ids).execute()) mirrored.add(r.id)
+        }
+        torrents = torrents.filter((t) => !mirrored.has(t.id))
+      }
+      return { rows, torrents, tags: await this.tagsOf(torrents.map((r) => r.id)) }
     }
     let read = 0
     for (const group of chunks(uids.filter((uid) => uid >= pass.uid), this.tuning.memberGroup)) {
       let next = page(group, pass.uid, pass.id)
       for (;;) {
-        const { rows, tags } = await next
+        const { rows, torrents, tags } = await next
         read += rows.length
         this.progress(mirrorTable, read)
         const more = rows.length === this.tuning.pageRows
@@ -475,7 +590,10 @@ class NexusphpSync {
           next.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
         }
         await this.commit(async (trx) => {
-          if (table === 'owned') await this.writeTorrents(trx, rows as MirrorRows['site_torrents'][], tags)
+          if (table === 'owned') await this.writeTorrents(trx, torrents ?? [], tags)
+          // A member's first read (backfill): rows of a member never read cannot be in the mirror yet
+          // (a former member's rows left with dropFormerMembers) — the bulk path.
+          else if (since === null) await this.insertFresh(trx, table, rows as MirrorRows[typeof table][], [...new Set(rows.map((r) => Number((r as Record<string, unknown>)[col])))])
           else await this.upsert(trx, table, rows as MirrorRows[typeof table][])
         })
         if (!more) break
@@ -484,22 +602,25 @@ class NexusphpSync {
   }
 
   /**
-   * Known members' rows changed since `since`, as one primary-key scan of the source table (keyset
-   * on `id`). NexusPHP has no index on snatched.last_action (nor on claims' dates), so a walk of the
-   * (userid) index would fetch every member row by primary key to test the date — all of them, every
-   * sync. The scan reads the table in key order instead (measured: 1 M snatches in ~0.5 s against
-   * ~8.8 s). FORCE INDEX: MariaDB turns an IN list of ≥ 1,000 values into a join through the
-   * (userid) index otherwise (`in_predicate_conversion_threshold`), which is the slow walk again.
+   * Members' rows (`changed`: those changed since the last pass; null: all, the first import) as one
+   * primary-key scan of the source table (keyset on `id`). NexusPHP has no index on
+   * snatched.last_action (nor on claims' dates), so a walk of the (userid) index would fetch every
+   * member row by primary key to test the date — all of them, every sync. The scan reads the table in
+   * key order instead (measured: 1 M snatches in ~0.5 s against ~8.8 s). FORCE INDEX: MariaDB turns
+   * an IN list of ≥ 1,000 values into a join through the (userid) index otherwise
+   * (`in_predicate_conversion_threshold`), which is the slow walk again.
    */
-  private async changedStep(table: 'site_peers' | 'site_snatched' | 'site_claims', since: number, uids: readonly number[], pass: PairPass): Promise<void> {
+  private async scanStep(table: 'site_peers' | 'site_snatched' | 'site_claims', changed: { where: string; values: unknown[] } | null, uids: readonly number[], pass: PairPass): Promise<void> {
     if (!uids.length) return
+    // A cursor of the (uid, id) walk (a pass begun by an older version) means nothing here: start over.
+    if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
     const col = table === 'site_claims' ? 'uid' : 'userid'
-    const changed = this.changedSince(table, since)!
     const members = intList(uids)
+    const filter = changed ? ` AND ${changed.where}` : ''
     const page = (id: number) =>
       readMirrorRows(this.source, this.schema, table,
-        `FORCE INDEX (PRIMARY) WHERE id > ? AND ${col} IN (${members}) AND ${changed.where} ORDER BY id LIMIT ${this.tuning.pageRows}`,
-        [id, ...changed.values])
+        `FORCE INDEX (PRIMARY) WHERE id > ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${this.tuning.pageRows}`,
+        [id, ...(changed?.values ?? [])])
     let read = 0
     let next = page(pass.id)
     for (;;) {
@@ -512,16 +633,30 @@ class NexusphpSync {
         next = page(pass.id)
         next.catch(() => {})
       }
-      await this.commit((trx) => this.upsert(trx, table, rows as MirrorRows[typeof table][]))
+      await this.commit(async (trx) => {
+        if (changed) await this.upsert(trx, table, rows as MirrorRows[typeof table][])
+        else await this.insertFresh(trx, table, rows as MirrorRows[typeof table][], [...new Set(rows.map((r) => Number((r as Record<string, unknown>)[col])))])
+      })
       if (!more) return
     }
   }
 
-  /** Rows of site users who are no longer members concern no record: they leave the mirror. */
+  /**
+   * Rows of site users who are no longer members concern no record: they leave the mirror. Only
+   * members' rows are ever read, so after the first import only those who left since (known before,
+   * members no more) can have any — looked up through the (userid) index; the first import (whatever
+   * another source left) checks every row.
+   */
   private async dropFormerMembers(members: readonly number[]): Promise<void> {
+    const p = this.state.pairs
+    const memberSet = new Set(members)
+    const left = [...new Set([...p.known, ...(p.pass?.members ?? [])])].filter((uid) => !memberSet.has(uid))
+    if (p.since !== null && !left.length) return
     for (const [table, col] of [['site_peers', 'userid'], ['site_snatched', 'userid'], ['site_claims', 'uid']] as const) {
       // (`not in ()` is not SQL: with no members at all, every row goes.)
-      const former = members.length ? sql`${sql.ref(col)} not in (${sql.join(members.map((m) => sql.lit(m)))})` : sql`true`
+      const former =
+        p.since !== null ? sql`${sql.ref(col)} in (${sql.join(left.map((m) => sql.lit(m)))})`
+        : members.length ? sql`${sql.ref(col)} not in (${sql.join(members.map((m) => sql.lit(m)))})` : sql`true`
       const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where ${former}`.execute(this.db)
       for (const ids of chunks(rows.map((r) => Number(r.id)), this.tuning.idChunk * 5)) await this.commit((trx) => this.remove(trx, table, ids))
     }
@@ -548,13 +683,27 @@ class NexusphpSync {
    */
   private async reconcile(members: readonly number[]): Promise<void> {
     for (const [table, source, col] of [['site_peers', 'peers', 'userid'], ['site_claims', 'claims', 'uid']] as const) {
-      const present = new Set<number>()
+      // First a fingerprint of each member's ids on both sides (count, sum and a hashed sum: an
+      // index-only aggregate at the source, a covering index here); only members whose fingerprints
+      // differ have their ids compared. Ids are integers below 2^32 in NexusPHP, so the products fit.
+      const print = `COUNT(*) AS n, SUM(id) AS s, SUM((id * 2654435761) % 4294967296) AS h`
+      const fingerprint = (r: { u: unknown; n: unknown; s: unknown; h: unknown }) => `${Number(r.n)}:${Number(r.s)}:${Number(r.h)}`
+      const theirs = new Map<number, string>()
       for (const group of chunks(members, this.tuning.memberGroup)) {
-        const rows = await this.source.query<{ id: number }>(`SELECT id FROM ${source} WHERE ${col} IN (${intList(group)})`, [], source)
-        for (const row of rows) present.add(Number(row.id))
+        const rows = await this.source.query<{ u: number; n: number; s: string; h: string }>(
+          `SELECT ${col} AS u, ${print} FROM ${source} WHERE ${col} IN (${intList(group)}) GROUP BY ${col}`, [], source)
+        for (const row of rows) theirs.set(Number(row.u), fingerprint(row))
       }
-      const stored = await this.db.selectFrom(table).select('id').execute()
-      const gone = stored.map((r) => Number(r.id)).filter((id) => !present.has(id))
+      const { rows: ours } = await sql<{ u: number; n: number; s: number; h: number }>`select ${sql.ref(col)} as u, ${sql.raw(print.toLowerCase())}
+        from ${sql.table(table)} group by ${sql.ref(col)}`.execute(this.db)
+      const differ = ours.filter((r) => theirs.get(Number(r.u)) !== fingerprint(r)).map((r) => Number(r.u))
+      const gone: number[] = []
+      for (const group of chunks(differ, this.tuning.memberGroup)) {
+        const rows = await this.source.query<{ id: number }>(`SELECT id FROM ${source} WHERE ${col} IN (${intList(group)})`, [], source)
+        const present = new Set(rows.map((r) => Number(r.id)))
+        const stored = await this.db.selectFrom(table).select('id').where(col, 'in', group).execute()
+        for (const r of stored) if (!present.has(Number(r.id))) gone.push(Number(r.id))
+      }
       for (const ids of chunks(gone, this.tuning.idChunk * 5)) await this.commit((trx) => this.remove(trx, table, ids))
     }
     const after = this.state.rolling.site_snatched
