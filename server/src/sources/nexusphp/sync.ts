@@ -218,7 +218,7 @@ class NexusphpSync {
     // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
     // built once at the end instead of row by row (db/bulk.ts). The unique keys stay: upserts use them.
     if (this.state.pairs.since === null) {
-      await withDeferredIndexes(this.ctx.database, bulkTables, uniqueKeyIndexes, importing)
+      await withoutAutoCheckpoint(this.ctx.database, () => withDeferredIndexes(this.ctx.database, bulkTables, uniqueKeyIndexes, importing))
       await refreshPlannerStats(this.ctx.database, bulkTables)
     } else await importing()
     this.freshTorrents = false
@@ -664,15 +664,12 @@ class NexusphpSync {
 
   // ---------------------------------------------------------------- deletions at the source
 
-  /** Mirror ids the source no longer has, checked by primary key. */
+  /** Mirror ids (ascending) the source no longer has: one primary-key range of the source per sync. */
   private async vanished(table: 'snatched', ids: readonly number[]): Promise<number[]> {
-    const gone: number[] = []
-    for (const part of chunks(ids, this.tuning.idChunk)) {
-      const found = await this.source.query<{ id: number }>(`SELECT id FROM ${table} WHERE id IN (${intList(part)})`, [], table)
-      const present = new Set(found.map((r) => Number(r.id)))
-      gone.push(...part.filter((id) => !present.has(id)))
-    }
-    return gone
+    if (!ids.length) return []
+    const found = await this.source.query<{ id: number }>(`SELECT id FROM ${table} WHERE id BETWEEN ? AND ?`, [ids[0], ids[ids.length - 1]], table)
+    const present = new Set(found.map((r) => Number(r.id)))
+    return ids.filter((id) => !present.has(id))
   }
 
   /**
@@ -713,6 +710,23 @@ class NexusphpSync {
     await this.commit((trx) => this.remove(trx, 'site_snatched', gone))
   }
 
+}
+
+/**
+ * SQLite: no WAL checkpoint at each page's commit during the first import (each would copy the
+ * pages the last few commits touched — index pages again and again); one at the end instead.
+ */
+async function withoutAutoCheckpoint<T>(database: SourceSyncContext['database'], work: () => Promise<T>): Promise<T> {
+  const raw = database.dialect === 'sqlite' ? database.sqlite : undefined
+  if (!raw) return work()
+  const previous = Number(raw.pragma('wal_autocheckpoint', { simple: true }))
+  raw.pragma('wal_autocheckpoint = 0')
+  try {
+    return await work()
+  } finally {
+    raw.pragma(`wal_autocheckpoint = ${previous}`)
+    raw.pragma('wal_checkpoint(PASSIVE)')
+  }
 }
 
 export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
