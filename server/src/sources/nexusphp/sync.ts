@@ -206,8 +206,11 @@ class NexusphpSync {
     const members = await this.members()
     this.fullPass = await nextPassIsFull(this.db, this.ctx.rules.version)
     // Cleared (with the first commit) until referencedTorrents has looked at this sync's rows.
-    const referencedChecked = this.state.torrents.referencedChecked
+    // (Mirror tables of members' rows empty at the start: every row is written in this sync, so the
+    // rows noted here are all there is to look at — the first import.)
+    const referencedChecked = this.state.torrents.referencedChecked || (await this.pairTablesEmpty())
     this.state.torrents.referencedChecked = false
+    await this.tagsSnapshot()
     this.freshTorrents = this.fullPass && this.state.pairs.since === null
     const importing = async () => {
       await this.newTorrents(members)
@@ -278,6 +281,24 @@ class NexusphpSync {
       })
       if (done) return
     }
+  }
+
+  private async pairTablesEmpty(): Promise<boolean> {
+    for (const table of ['site_peers', 'site_snatched', 'site_claims'] as const) {
+      if (await this.db.selectFrom(table).select('id').limit(1).executeTakeFirst()) return false
+    }
+    return true
+  }
+
+  /**
+   * Before the first torrent is read: new torrent_tags rows are those past the source's highest id
+   * now. The rows up to it come with their torrents (tagsOf) — re-reading all of them afterwards
+   * would read and write the site's whole tag table twice.
+   */
+  private async tagsSnapshot(): Promise<void> {
+    if (this.state.torrents.maxId !== 0 || this.state.torrentTags.maxId !== 0) return
+    const rows = await this.source.query<{ m: number | null }>('SELECT MAX(id) AS m FROM torrent_tags', [], 'torrent_tags')
+    this.state.torrentTags.maxId = Number(rows[0]?.m ?? 0)
   }
 
   /** Our members' site uids, sorted. */
