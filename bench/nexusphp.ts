@@ -126,7 +126,8 @@ function instrumentMysql() {
       const table = /\bFROM\s+`?(\w+)`?/i.exec(text)?.[1] ?? (/^\s*SET\b/i.test(text) ? '(session)' : '(other)')
       const entry = current.get(table) ?? { queries: 0, rows: 0, ms: 0, idQueries: 0, idRows: 0 }
       const rows = Array.isArray(result) ? result.length : 0
-      if (/^\s*SELECT\s+id\s+FROM\b/i.test(text)) {
+      // Existence checks: id lists, and the per-member fingerprints of the deletion check.
+      if (/^\s*SELECT\s+(id\s+FROM|\w+\s+AS\s+u,\s+COUNT\(\*\))/i.test(text)) {
         entry.idQueries++
         entry.idRows += rows
       } else {
@@ -378,7 +379,7 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
 function printSync(dialect: Dialect, name: string, f: SyncFigures): void {
   const s = f.split
   log(`[${dialect}] ${name}: ${f.sec.toFixed(2)} s, ${f.rowsRead.toLocaleString('en')} rows read (${Math.round(f.rowsPerSec).toLocaleString('en')} rows/s), peak RSS so far ${f.rssAfterMiB} MiB, load ${f.load.toFixed(1)}`)
-  log(`[${dialect}]   source ${(s.sourceMs / 1000).toFixed(2)} s (MariaDB queries ${(s.mariadbMs / 1000).toFixed(2)} s, SQLite ${(s.sqliteMs / 1000).toFixed(2)} s, other ${(s.otherSourceMs / 1000).toFixed(2)} s) · derivation ${(s.deriveMs / 1000).toFixed(2)} s (${f.derive.judged.toLocaleString('en')} judged, ${f.derive.changed.toLocaleString('en')} written) · snapshot+stats ${(s.afterMs / 1000).toFixed(2)} s`)
+  log(`[${dialect}]   source ${(s.sourceMs / 1000).toFixed(2)} s = ${Math.round(f.rowsRead / Math.max(1e-3, s.sourceMs / 1000)).toLocaleString('en')} rows/s (MariaDB queries ${(s.mariadbMs / 1000).toFixed(2)} s, SQLite ${(s.sqliteMs / 1000).toFixed(2)} s, other ${(s.otherSourceMs / 1000).toFixed(2)} s) · derivation ${(s.deriveMs / 1000).toFixed(2)} s (${f.derive.judged.toLocaleString('en')} judged, ${f.derive.changed.toLocaleString('en')} written) · snapshot+stats ${(s.afterMs / 1000).toFixed(2)} s`)
   for (const [table, t] of Object.entries(f.read).sort()) {
     log(`[${dialect}]     ${table.padEnd(14)} ${String(t.queries).padStart(5)} queries ${t.rows.toLocaleString('en').padStart(10)} rows · ${String(t.idQueries).padStart(4)} id checks ${t.idRows.toLocaleString('en').padStart(9)} ids · ${(t.ms / 1000).toFixed(2).padStart(6)} s`)
   }
@@ -550,9 +551,12 @@ function section(): string {
     'first one; a second with nothing changed at the source (it carries one-time work, see the notes); an incremental one',
     'after 1% of the rows changed at the source; one with nothing changed.',
     '"Rows read" are the data rows MariaDB answered (counted on mysql2\'s diagnostics channel), not the id-only existence',
-    'checks the connector uses to find deleted rows (shown separately); rows/s = rows read / wall time of the whole sync',
-    '(source, mirror writes, derivation, snapshot and statistics). The split: the source\'s part (MariaDB query time and',
-    'SQLite statement time while it writes the mirror, the rest is JS), the derivation, and the snapshot + statistics after it.',
+    'checks the connector uses to find deleted rows (shown separately). **What the targets measure** (the owner\'s call):',
+    'the sync rate = rows read / the source\'s part of the run (reading the source and writing the mirror, in one',
+    'timer around the source\'s sync); the derivation — a separate step, measured on its own in this file — and the whole',
+    'sync (source, derivation, snapshot and statistics: `runOnce`) are reported next to it. Same for the incremental',
+    'target ≤ 2 s: the source\'s part, with the whole `runOnce` beside it. The split of the source\'s part: MariaDB query',
+    'time, SQLite statement time while it writes the mirror, the rest (JS).',
     'Peak RSS is the process\'s (the server plus the small driver; the data set is generated in a child process).',
     'Targets (issue 6): full ≥ 50,000 rows/s, incremental ≤ 2 s, server RSS ≤ 500 MB.',
     '',
@@ -568,16 +572,17 @@ function section(): string {
         `${n(r.site.rows.users)} site users of whom ${n(r.site.members)} members (their part: ${n(r.site.memberSnatched)} snatched, ${n(r.site.memberPeers)} peers, ${n(r.site.memberClaims)} claims) · ` +
         `generated in ${r.site.generationSec.toFixed(0)} s with ${r.site.method === 'infile' ? 'LOAD DATA LOCAL INFILE' : 'multi-row INSERTs'} · load average ${r.full.load.toFixed(1)} / ${r.incremental.load.toFixed(1)} after the full / incremental sync`,
       '',
-      '| sync | time | rows read | rows/s | MariaDB queries | SQLite (mirror writes) | other (source) | derivation | snapshot + stats | target |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      '| sync | rows read | source part: read + mirror write | sync rows/s | MariaDB queries | SQLite (mirror writes) | other (source) | derivation | snapshot + stats | whole sync (rows/s) | target |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     )
+    const syncRate = (f: SyncFigures) => f.rowsRead / Math.max(1e-3, f.split.sourceMs / 1000)
     const row = (name: string, f: SyncFigures, target: string) =>
-      `| ${name} | ${s(f.sec * 1000)} | ${n(f.rowsRead)} | ${n(f.rowsPerSec)} | ${s(f.split.mariadbMs)} | ${s(f.split.sqliteMs)} | ${s(f.split.otherSourceMs)} | ${s(f.split.deriveMs)} (${n(f.derive.judged)} judged, ${n(f.derive.changed)} written) | ${s(f.split.afterMs)} | ${target} |`
-    lines.push(row('full (first) sync', r.full, `${r.full.rowsPerSec >= 50_000 ? '✅' : '❌'} ≥ 50,000 rows/s`))
+      `| ${name} | ${n(f.rowsRead)} | **${s(f.split.sourceMs)}** | **${n(syncRate(f))}** | ${s(f.split.mariadbMs)} | ${s(f.split.sqliteMs)} | ${s(f.split.otherSourceMs)} | ${s(f.split.deriveMs)} (${n(f.derive.judged)} judged, ${n(f.derive.changed)} written) | ${s(f.split.afterMs)} | ${s(f.sec * 1000)} (${n(f.rowsPerSec)}) | ${target} |`
+    lines.push(row('full (first) sync', r.full, `${syncRate(r.full) >= 50_000 ? '✅' : '❌'} ≥ 50,000 rows/s`))
     lines.push(row('second sync, nothing changed (one-time work, see notes)', r.second, ''))
     const c = r.change
-    lines.push(row(`incremental, 1% changed (${n(c.total)} rows: ${n(c.peersUpdated)} peers and ${n(c.snatchedUpdated)} snatches announced, ${c.peersDeleted} peers stopped, ${c.peersAdded} started, ${n(c.torrentsUpdated)} torrents' counters, ${c.claimsAdded} claims, ${c.tagsAdded} official tags, …)`, r.incremental, `${r.incremental.sec <= 2 ? '✅' : '❌'} ≤ 2 s`))
-    lines.push(row('incremental, nothing changed', r.idle, `${r.idle.sec <= 2 ? '✅' : '❌'} ≤ 2 s`))
+    lines.push(row(`incremental, 1% changed (${n(c.total)} rows: ${n(c.peersUpdated)} peers and ${n(c.snatchedUpdated)} snatches announced, ${c.peersDeleted} peers stopped, ${c.peersAdded} started, ${n(c.torrentsUpdated)} torrents' counters, ${c.claimsAdded} claims, ${c.tagsAdded} official tags, …)`, r.incremental, `${r.incremental.split.sourceMs <= 2000 ? '✅' : '❌'} ≤ 2 s`))
+    lines.push(row('incremental, nothing changed', r.idle, `${r.idle.split.sourceMs <= 2000 ? '✅' : '❌'} ≤ 2 s`))
     lines.push('', `Peak RSS: **${r.peakRssMiB} MiB** (after the full sync ${r.full.rssAfterMiB} MiB) — ${r.peakRssMiB <= 500 ? '✅' : '❌'} ≤ 500 MB.`, '')
     lines.push('| source table | rows at the source | read: full | read: incremental | read: nothing changed | id checks (full / incr. / nothing) | in the mirror |', '|---|---:|---:|---:|---:|---:|---:|')
     const mirrorOf: Record<string, string> = { users: 'site_users', teams: 'site_teams', categories: 'site_categories', tags: 'site_tags', torrents: 'site_torrents', torrent_tags: 'site_torrent_tags', peers: 'site_peers', snatched: 'site_snatched', claims: 'site_claims' }
