@@ -703,8 +703,9 @@ class NexusphpSync {
     for (const [table, source, col] of [['site_peers', 'peers', 'userid'], ['site_claims', 'claims', 'uid']] as const) {
       // First a fingerprint of each member's ids on both sides (count, sum and a hashed sum: an
       // index-only aggregate at the source, a covering index here); only members whose fingerprints
-      // differ have their ids compared. Ids are integers below 2^32 in NexusPHP, so the products fit.
-      const print = `COUNT(*) AS n, SUM(id) AS s, SUM((id * 2654435761) % 4294967296) AS h`
+      // differ have their ids compared. The hash's product stays far below 2^63 for any id below 2^40
+      // (NexusPHP's are unsigned 32-bit), on both sides.
+      const print = `COUNT(*) AS n, SUM(id) AS s, SUM((id * 40503) % 1048573) AS h`
       const fingerprint = (r: { u: unknown; n: unknown; s: unknown; h: unknown }) => `${Number(r.n)}:${Number(r.s)}:${Number(r.h)}`
       const theirs = new Map<number, string>()
       for (const group of chunks(members, this.tuning.memberGroup)) {
