@@ -134,11 +134,12 @@ export async function insertMirrorFresh<T extends MirrorTable>(
   if (database.dialect !== 'sqlite') written = await upsertMirror(trx, table, rows)
   else if (rows.length) {
     const columns = mirrorColumns[table]
-    const unique = dedupe(table, rows as unknown as readonly AnyRow[])
-    for (const row of unique) checkRow(table, columns, row)
+    // No dedupe: `insert or replace` row after row already lets the last row win for an id or a key.
+    const all = rows as unknown as readonly AnyRow[]
+    for (const row of all) checkRow(table, columns, row)
     const bulkColumns: BulkColumns = columns.map(([name, type]) => [name, type === 'int' ? 'bigint' : 'text'] as const)
-    await bulkInsert(database, table, bulkColumns, unique.map((r) => columns.map(([name]) => (r[name] ?? null) as string | number | null)), trx, { replace: true })
-    written = unique.length
+    await bulkInsert(database, table, bulkColumns, all.map((r) => columns.map(([name]) => (r[name] ?? null) as string | number | null)), trx, { replace: true })
+    written = all.length
   }
   if (cover !== 'full pass' && cover.siteUids.length) {
     await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where site_uid in (${ints(cover.siteUids)})`.execute(trx)
