@@ -363,7 +363,7 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     const app = await buildTestApp({ database: db.database, config: db.config })
     cleanups.push(() => app.close())
     for (const uid of [1001, 1002, 1003]) await addMember(db.database, `u${uid}`, uid)
-    const options: NexusphpSourceOptions = { tuning: { pageRows: 10, importPageRows: 10 } }
+    const options: NexusphpSourceOptions = { tuning: { pageRows: 10 } }
     const source = nexusphpSource({ databaseUrl: proxy.url(site.url), timezone: undefined }, options)
     const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => now })
     cleanups.push(() => runner.stop())

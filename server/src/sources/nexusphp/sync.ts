@@ -35,8 +35,6 @@ import { readSourceSchema, type SourceSchema } from './schema-check'
 export interface NexusphpSyncTuning {
   /** Source rows per page (one transaction each). */
   pageRows: number
-  /** The same for the first import's table scans (fewer, larger transactions into empty tables). */
-  importPageRows: number
   /** Members per IN list. */
   memberGroup: number
   /** Ids per primary-key lookup. */
@@ -55,7 +53,6 @@ export interface NexusphpSyncTuning {
 
 export const defaultTuning: NexusphpSyncTuning = {
   pageRows: 5_000,
-  importPageRows: 20_000,
   memberGroup: 500,
   idChunk: 2_000,
   refreshSyncs: 6,
@@ -201,12 +198,7 @@ class NexusphpSync {
     this.count(table, await deleteMirror(trx, table, ids))
   }
 
-  /** One sync; on SQLite the WAL is checkpointed once at its end rather than at every page's commit. */
-  run(): Promise<Record<string, number>> {
-    return withoutAutoCheckpoint(this.ctx.database, () => this.steps())
-  }
-
-  private async steps(): Promise<Record<string, number>> {
+  async run(): Promise<Record<string, number>> {
     this.state = await loadState(this.db)
     this.schema = await readSourceSchema(this.source)
     await this.namedTables()
@@ -229,7 +221,7 @@ class NexusphpSync {
     // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
     // built once at the end instead of row by row (db/bulk.ts). The unique keys stay: upserts use them.
     if (this.state.pairs.since === null) {
-      await withDeferredIndexes(this.ctx.database, bulkTables, uniqueKeyIndexes, importing)
+      await withoutAutoCheckpoint(this.ctx.database, () => withDeferredIndexes(this.ctx.database, bulkTables, uniqueKeyIndexes, importing))
       await refreshPlannerStats(this.ctx.database, bulkTables)
     } else await importing()
     this.freshTorrents = false
@@ -646,7 +638,7 @@ class NexusphpSync {
     const col = table === 'site_claims' ? 'uid' : 'userid'
     const members = intList(uids)
     const filter = changed ? ` AND ${changed.where}` : ''
-    const pageRows = changed ? this.tuning.pageRows : this.tuning.importPageRows
+    const { pageRows } = this.tuning
     const page = (id: number) =>
       readMirrorRows(this.source, this.schema, table,
         `FORCE INDEX (PRIMARY) WHERE id > ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${pageRows}`,
@@ -744,8 +736,8 @@ class NexusphpSync {
 }
 
 /**
- * SQLite: no WAL checkpoint at each page's commit during a sync (each would copy the pages the last
- * few commits touched — index pages again and again); one at the end instead.
+ * SQLite: no WAL checkpoint at each page's commit during the first import (each would copy the
+ * pages the last few commits touched — index pages again and again); one at the end instead.
  */
 async function withoutAutoCheckpoint<T>(database: SourceSyncContext['database'], work: () => Promise<T>): Promise<T> {
   const raw = database.dialect === 'sqlite' ? database.sqlite : undefined
