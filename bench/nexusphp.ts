@@ -598,30 +598,32 @@ function section(): string {
 }
 
 const NOTES = `**Before → after** (SQLite, this machine; before = commit 771d302, after = the run above): the source's part of
-the full sync 111.9 s → 37.7 s (16,000 → 43,400 rows/s; the whole first sync 193.9 s → 119.5 s, of which the
-derivation 79 s both times); incremental with 1% changed: source 16.4 s → 5.1 s, whole sync 20.2 s → 9.1 s; nothing
-changed: source 15.1 s → 3.6 s, whole 16.3 s → 4.6 s. Under a load average of 3–5 from other work on the machine the
-same code measured 51.7 s for the full sync's source part (33,700 rows/s) and 6.1 s for the incremental one. The
-full sync now reads fewer rows (1.64 M instead of 1.80 M: the site's torrent_tags are no longer read twice), which
-lowers the rows/s figure for the same work.
+the full sync 111.9 s → 36.7 s (16,000 → 44,600 rows/s; the whole first sync 193.9 s → 118.7 s, of which the
+derivation ~79 s both times); incremental with 1% changed: source 16.4 s → 5.2 s, whole sync 20.2 s → 8.5 s; nothing
+changed: source 15.1 s → 4.1 s, whole 16.3 s → 5.1 s. Under a load average of 3–5 from other work on the machine
+nearly the same code measured 51.7 s for the full sync's source part (33,700 rows/s) and 6.1 s for the incremental
+one. The full sync now reads fewer rows (1.64 M instead of 1.80 M: the site's torrent_tags are no longer read
+twice), which lowers the rows/s figure for the same work. Tried and dropped (no gain, measured): first-import pages
+of 20,000 rows with one WAL checkpoint per sync — commits 2.3 s → 1.1 s, the source's part unchanged (37.7 s).
 
-**Where the full sync's source part goes** (~38 s):
+**Where the full sync's source part goes** (~37 s):
 - MariaDB ~10 s (overlapping the writes: the next page is read while one is written). Members' peers, snatches and
   claims are read by a primary-key scan of each table (\`FORCE INDEX (PRIMARY) WHERE id > ? AND userid IN (…all
   members…) ORDER BY id LIMIT 5000\`), not by walking the (userid) index and fetching 85% of the table row by row.
 - SQLite ~20 s: rows that cannot be in the mirror yet go through mirror.ts \`insertMirrorFresh\` — one prepared
   \`insert or replace\` reused for every row, nothing queued per row (the first derivation pass is full) — into tables
   whose secondary indexes are built after the load; ids arrive in order, so the id-keyed tables are appended to.
-  site_snatched 850,000 rows in 6.4 s (~130,000 rows/s with its primary key and (userid, torrentid) unique key),
-  site_peers 2.5 s, the torrent-name FTS rebuild 2.5 s, commits 2.3 s (352 page transactions; the WAL is
-  checkpointed once at the end instead of at every page), index builds ~2 s.
-- JS ~8 s: mysql2's row parsing, reader.ts toMirrorRows, mirror.ts dedupe/checkRow, the row arrays for the statement.
+  site_snatched 850,000 rows in 7.1 s (~120,000 rows/s with its primary key and (userid, torrentid) unique key),
+  site_peers 2.6 s, commits 2.5 s (352 page transactions; the WAL is checkpointed once at the end of the import
+  instead of at every page: 8.9 s before), the torrent-name FTS rebuild 1.7 s, index builds ~2 s.
+- JS ~7 s: mysql2's row parsing, reader.ts toMirrorRows, mirror.ts checkRow, the row arrays for the statement.
 - ❌ 50,000 rows/s would need ~33 s here. What is left: rows are converted three times in JS (mysql2 objects →
-  mirror objects → arrays); the FTS rebuild and index builds (~4.5 s) are fixed costs of the first import.
+  mirror objects → arrays); the FTS rebuild and index builds (~4 s) are fixed costs of the first import; members'
+  uploads are read twice (new torrents by owner, then the backfill's own step, which skips the mirrored ones).
 - The derivation (~79 s, 884,599 records) is a separate step, measured in its own section; the whole first sync is
   in the table next to the sync rate.
 
-**Where the incremental sync's source part goes** (~5.1 s with 1% changed, ~3.6 s with nothing changed; ❌ ≤ 2 s):
+**Where the incremental sync's source part goes** (~5.2 s with 1% changed, ~4.1 s with nothing changed; ❌ ≤ 2 s):
 - MariaDB ~2 s: known members' changed rows by one primary-key scan per table (the whole 1 M-row snatched table
   ~0.6 s, peers ~0.2 s, claims ~0.1 s — NexusPHP has no index on snatched.last_action, so this grows with the
   site); torrents whose \`last_action\` moved (a scan of the 200,000 torrents, ~0.2 s) plus a rolling refresh of a
@@ -637,13 +639,13 @@ lowers the rows/s figure for the same work.
   left), the torrent refresh (changed torrents instead of a sixth of all).
 - To reach ≤ 2 s: a smaller slack (or a per-row change check before reading whole rows), the fingerprint kept up to
   date instead of recomputed, and on the source side an index on snatched.last_action (the site's schema, not ours).
-- The derivation adds ~3.9 s for 12,229 judged pairs (~0.9 s when nothing changed); the whole runOnce is in the table.
+- The derivation adds ~3.2 s for 12,230 judged pairs (~0.9 s when nothing changed); the whole runOnce is in the table.
 
 **The second sync** (nothing changed at the source) no longer re-judges everything: the wage estimate's one-time
 queueing of every member is gone (commit c1c0182), so it is like any sync with nothing changed.
 
-**Memory** ✅: pages of 5,000 source rows; the peak (~470 MiB) is mostly SQLite's page cache and the V8 heap, and
-grew by ~30 MiB over the runs.
+**Memory** ✅: pages of 5,000 source rows; the peak (430–470 MiB over the runs) is mostly SQLite's page cache and
+the V8 heap.
 
 **Correctness** (not a target, checked in passing): after the incremental sync the mirror holds exactly the members'
 rows of the source, and the changed counters, finished snatches, stopped and started peers, new claims and newly
