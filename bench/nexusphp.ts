@@ -22,7 +22,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { tracingChannel } from 'node:diagnostics_channel'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
@@ -40,6 +40,7 @@ import { startServer, type RunningServer } from '../server/src/server'
 import type { Source } from '../server/src/sources/source'
 import { Prng } from '../server/src/sources/demo/prng'
 import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
+import { resultsFile, savedResults, writeSection } from './report'
 import {
   BENCH_DATABASE, benchDatabaseUrl, benchSiteExists, changeOnePercent, connect, generateBenchSite, officialTagNames, officialTeamNames, prepareBenchSite, SITE,
   type ChangeSummary, type LoadMethod,
@@ -524,7 +525,7 @@ if (!values['render-only']) {
         peakRssMiB,
       }
       if (values.profile) log(`[${dialect}] --profile: results not saved (the profiler slows the run down)`)
-      else writeFileSync(join(dataRoot, `results-nexusphp-${dialect}.json`), JSON.stringify(result, null, 2))
+      else writeFileSync(resultsFile('nexusphp', dialect), JSON.stringify(result, null, 2))
     } finally {
       await server.close()
     }
@@ -561,10 +562,7 @@ function section(): string {
     'Targets (issue 6): full ≥ 50,000 rows/s, incremental ≤ 2 s, server RSS ≤ 500 MB.',
     '',
   ]
-  for (const dialect of ['sqlite', 'postgres'] as const) {
-    const file = join(dataRoot, `results-nexusphp-${dialect}.json`)
-    if (!existsSync(file)) continue
-    const r = JSON.parse(readFileSync(file, 'utf8')) as NexusphpBench
+  for (const { dialect, result: r } of savedResults<NexusphpBench>('nexusphp')) {
     lines.push(`### ${dialect === 'sqlite' ? 'SQLite (better-sqlite3, WAL)' : 'PostgreSQL'}`, '')
     lines.push(
       `${r.date.slice(0, 10)} · commit ${r.git.head}${r.git.dirty.length ? ` (+ uncommitted changes in ${r.git.dirty.join(', ')})` : ''} · machine: ${r.machine.cores} cores (${r.machine.cpu}), ${r.machine.ramGiB} GB RAM, Node ${r.machine.node}, MariaDB ${r.machine.mariadb.replace(/-.*/, '')} on the same machine · ` +
@@ -656,10 +654,5 @@ official torrents are all there.
 index maintenance with MariaDB's default 128 MB buffer pool dominates, not the protocol. Timings move with the
 machine's load (other engineers' work on these 2 cores): see the loaded figures above.`
 
-const file = join(import.meta.dirname, '..', 'BENCHMARKS.md')
-const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n'
-const start = current.indexOf(BEGIN)
-const stop = current.indexOf(END)
-const next = start >= 0 && stop > start ? current.slice(0, start) + section() + current.slice(stop + END.length) : `${current.trimEnd()}\n\n${section()}\n`
-writeFileSync(file, next)
+writeSection('nexusphp', section())
 log('BENCHMARKS.md: NexusPHP sync section written')

@@ -10,13 +10,14 @@
  *   npm run bench:wages                      # SQLite (+ PostgreSQL if DATABASE_URL is set)
  *   npm run bench:wages -- --only sqlite --period 2026-10
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { isPostgresUrl } from '../server/src/config'
 import { snapshotDayOnOrAfter } from '../server/src/snapshots/read'
-import { BENCH_ADMIN_PASSWORD, dataRoot, openDataset, type Dialect } from './dataset'
+import { BENCH_ADMIN_PASSWORD, openDataset, type Dialect } from './dataset'
+import { resultsFile, savedResults, writeSection } from './report'
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, period: { type: 'string' }, size: { type: 'string', default: 'large' }, 'render-only': { type: 'boolean', default: false } } })
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -112,7 +113,7 @@ for (const dialect of values['render-only'] ? [] : dialects) {
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024)
     log(`[${dialect}] items ${items.toLocaleString('en')}, peak RSS ${peakRssMiB} MiB`)
     const result: WageBench = { dialect, date: new Date().toISOString(), period, records: size.records, rows, members: floor.rows.length, floorSec, previewSec, computeSec, recomputeSec, items, peakRssMiB }
-    writeFileSync(join(dataRoot, `results-wages-${dialect}.json`), JSON.stringify(result, null, 2))
+    writeFileSync(resultsFile('wages', dialect), JSON.stringify(result, null, 2))
   } finally {
     await server.close()
   }
@@ -136,10 +137,7 @@ function section(): string {
     '| database | month | rows (records) | floor | preview | compute | recompute | ×floor (compute) | items | peak RSS | target |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ]
-  for (const dialect of ['sqlite', 'postgres'] as const) {
-    const file = join(dataRoot, `results-wages-${dialect}.json`)
-    if (!existsSync(file)) continue
-    const r = JSON.parse(readFileSync(file, 'utf8')) as WageBench
+  for (const { dialect, result: r } of savedResults<WageBench>('wages')) {
     const ratio = r.computeSec / r.floorSec
     const ok = r.computeSec <= 10 && ratio <= 3
     lines.push(
@@ -164,10 +162,5 @@ counting sort. Compute keeps the items in typed columns and stores one JSON row 
 previous compute's rows took ~15 s). Memory therefore grows with the month's rows (~40 MB of columns at 816,659),
 not with the whole table; the peak RSS is of the bench process (server in-process, SQLite page cache, the client).`
 
-const file = join(import.meta.dirname, '..', 'BENCHMARKS.md')
-const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n'
-const start = current.indexOf(BEGIN)
-const stop = current.indexOf(END)
-const next = start >= 0 && stop > start ? current.slice(0, start) + section() + current.slice(stop + END.length) : `${current.trimEnd()}\n\n${section()}\n`
-writeFileSync(file, next)
+writeSection('wages', section())
 log('BENCHMARKS.md: Wages section written')

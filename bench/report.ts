@@ -1,0 +1,34 @@
+/**
+ * What the benches share about their output: the saved results per dialect (bench/.data, git-ignored)
+ * and their own section of BENCHMARKS.md, between `<!-- name:begin -->` and `<!-- name:end -->`
+ * (the rest of the file is left as it is).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { dataRoot, type Dialect } from './dataset'
+
+const dialects: readonly Dialect[] = ['sqlite', 'postgres']
+const benchmarksFile = join(import.meta.dirname, '..', 'BENCHMARKS.md')
+
+/** `bench/.data/results-<bench>-<dialect>.json` */
+export function resultsFile(bench: string, dialect: Dialect): string {
+  return join(dataRoot, `results-${bench}-${dialect}.json`)
+}
+
+/** The saved results of a bench, SQLite first, for the dialects that have run. */
+export function savedResults<T>(bench: string): { dialect: Dialect; result: T }[] {
+  return dialects
+    .filter((dialect) => existsSync(resultsFile(bench, dialect)))
+    .map((dialect) => ({ dialect, result: JSON.parse(readFileSync(resultsFile(bench, dialect), 'utf8')) as T }))
+}
+
+/** Replaces the bench's marked section of BENCHMARKS.md (or appends it); `section` includes the markers. */
+export function writeSection(marker: string, section: string): void {
+  const begin = `<!-- ${marker}:begin -->`
+  const end = `<!-- ${marker}:end -->`
+  const current = existsSync(benchmarksFile) ? readFileSync(benchmarksFile, 'utf8') : '# Benchmarks\n'
+  const start = current.indexOf(begin)
+  const stop = current.indexOf(end)
+  const next = start >= 0 && stop > start ? current.slice(0, start) + section + current.slice(stop + end.length) : `${current.trimEnd()}\n\n${section}\n`
+  writeFileSync(benchmarksFile, next)
+}
