@@ -47,7 +47,13 @@ export interface NexusphpSyncTuning {
   rollingCheckRows: number
   /** Whole users table re-read this often (ms). */
   usersRefreshMs: number
-  /** Overlap of the `last_action` watermark: rows the site wrote a little late, clock skew (ms). */
+  /**
+   * Overlap of the `last_action` watermark (ms). The watermark is the site database's own clock
+   * (UNIX_TIMESTAMP(NOW()) read on the source), and `last_action` is stamped by that same clock, so skew between
+   * servers does not matter; only a row whose last_action was stamped before a slow commit on the site can become
+   * visible after the watermark was read. A minute covers such commits; a wider overlap re-reads every row changed
+   * in it on each sync.
+   */
   watermarkSlackMs: number
 }
 
@@ -59,7 +65,7 @@ export const defaultTuning: NexusphpSyncTuning = {
   slowRefreshSyncs: 36,
   rollingCheckRows: 20_000,
   usersRefreshMs: 24 * 3600_000,
-  watermarkSlackMs: 5 * 60_000,
+  watermarkSlackMs: 60_000,
 }
 
 const bulkTables = ['site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims']
