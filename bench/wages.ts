@@ -11,7 +11,6 @@
  *   npm run bench:wages -- --only sqlite --period 2026-10
  */
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { isPostgresUrl } from '../server/src/config'
