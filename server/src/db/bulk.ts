@@ -19,7 +19,8 @@ const SQLITE_ROWS_PER_TRANSACTION = 50_000
  * Inserts rows (arrays in `columns` order). SQLite: one prepared statement; PostgreSQL: `unnest` of
  * arrays. `within`: a transaction of `database` to write in (else each chunk commits on its own).
  * `replace` (SQLite only): `insert or replace` — a row that meets an existing one on the primary key
- * or a unique key takes its place (delete triggers do not fire).
+ * or a unique key takes its place (delete triggers do not fire). `checked`: the caller has already
+ * refused non-integers in the integer columns (mirror.ts checks every row), so they are not checked again.
  */
 export async function bulkInsert(
   database: AppDatabase,
@@ -27,10 +28,10 @@ export async function bulkInsert(
   columns: BulkColumns,
   rows: readonly BulkRow[],
   within?: Kysely<DB>,
-  options: { replace?: boolean } = {},
+  options: { replace?: boolean; checked?: boolean } = {},
 ): Promise<void> {
   if (rows.length === 0) return
-  checkIntegers(table, columns, rows)
+  if (!options.checked) checkIntegers(table, columns, rows)
   const names = columns.map(([name]) => `"${name}"`).join(', ')
   if (options.replace && database.dialect !== 'sqlite') throw new Error('bulkInsert: replace is SQLite only')
   if (database.dialect === 'sqlite') {

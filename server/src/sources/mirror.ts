@@ -135,10 +135,11 @@ export async function insertMirrorFresh<T extends MirrorTable>(
   else if (rows.length) {
     const columns = mirrorColumns[table]
     // No dedupe: `insert or replace` row after row already lets the last row win for an id or a key.
+    // One pass: each row is checked while its array (the statement's column order) is built.
     const all = rows as unknown as readonly AnyRow[]
-    for (const row of all) checkRow(table, columns, row)
+    const arrays = all.map((row) => checkedArray(table, columns, row))
     const bulkColumns: BulkColumns = columns.map(([name, type]) => [name, type === 'int' ? 'bigint' : 'text'] as const)
-    await bulkInsert(database, table, bulkColumns, all.map((r) => columns.map(([name]) => (r[name] ?? null) as string | number | null)), trx, { replace: true })
+    await bulkInsert(database, table, bulkColumns, arrays, trx, { replace: true, checked: true })
     written = all.length
   }
   if (cover !== 'full pass' && cover.siteUids.length) {
@@ -186,18 +187,27 @@ function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
   return [...byId.values()]
 }
 
-/** A wrong type would be stored as is by SQLite and refused by PostgreSQL: refuse it on both, by name. */
-function checkRow(table: MirrorTable, columns: readonly Column[], row: AnyRow): void {
-  for (const [name, type, nullable] of columns) {
+/**
+ * A wrong type would be stored as is by SQLite and refused by PostgreSQL: refuse it on both, by name.
+ * Returns the row's values in `columns` order (missing ones as null), for the bulk path.
+ */
+function checkedArray(table: MirrorTable, columns: readonly Column[], row: AnyRow): (string | number | null)[] {
+  const values = new Array<string | number | null>(columns.length)
+  for (let i = 0; i < columns.length; i++) {
+    const [name, type, nullable] = columns[i]
     const value = row[name]
     if (value === null || value === undefined) {
       if (!nullable) throw new Error(`${table}.${name} must not be empty (id ${String(row.id)})`)
-      continue
-    }
-    if (type === 'int' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
+      values[i] = null
+    } else if (type === 'int' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
       throw new Error(`${table}.${name} must be ${type === 'int' ? 'an integer' : 'text'}, got ${JSON.stringify(value)} (id ${String(row.id)})`)
-    }
+    } else values[i] = value as string | number
   }
+  return values
+}
+
+function checkRow(table: MirrorTable, columns: readonly Column[], row: AnyRow): void {
+  checkedArray(table, columns, row)
 }
 
 function ints(values: Iterable<number>): RawBuilder<unknown> {

@@ -123,6 +123,7 @@ export function selectList(table: MirrorTable, schema: SourceSchema): string {
 
 /** A source integer as a mirror integer: big values arrive as strings; past 2^53 they are clamped. */
 function toInt(value: unknown, fallback: number): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value // the usual case: mysql2's own number
   if (value === null || value === undefined || value === '') return fallback
   const n = Math.trunc(Number(value))
   if (!Number.isFinite(n)) return fallback
@@ -131,9 +132,11 @@ function toInt(value: unknown, fallback: number): number {
 
 export function toMirrorRows<T extends MirrorTable>(table: T, rows: readonly SourceRow[]): MirrorRows[T][] {
   const spec = tableSpecs[table]
+  const columns = spec.columns
   return rows.map((source) => {
     const row: Record<string, unknown> = {}
-    for (const [name, kind, , fallback] of spec.columns) {
+    for (let i = 0; i < columns.length; i++) {
+      const [name, kind, , fallback] = columns[i]
       const value = source[name]
       switch (kind) {
         case 'int':
