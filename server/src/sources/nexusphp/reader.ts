@@ -130,14 +130,17 @@ function toInt(value: unknown, fallback: number): number {
   return Math.max(Number.MIN_SAFE_INTEGER, Math.min(Number.MAX_SAFE_INTEGER, n))
 }
 
-export function toMirrorRows<T extends MirrorTable>(table: T, rows: readonly SourceRow[]): MirrorRows[T][] {
+/**
+ * Turns the answers of a `selectList` query into mirror rows in place: the query's own row objects
+ * already carry exactly the mirror's column names (the aliases), so no second object is built per row.
+ */
+export function toMirrorRows<T extends MirrorTable>(table: T, rows: SourceRow[]): MirrorRows[T][] {
   const spec = tableSpecs[table]
   const columns = spec.columns
-  return rows.map((source) => {
-    const row: Record<string, unknown> = {}
+  for (const row of rows) {
     for (let i = 0; i < columns.length; i++) {
       const [name, kind, , fallback] = columns[i]
-      const value = source[name]
+      const value = row[name]
       switch (kind) {
         case 'int':
           row[name] = toInt(value, typeof fallback === 'number' ? fallback : 0)
@@ -159,8 +162,8 @@ export function toMirrorRows<T extends MirrorTable>(table: T, rows: readonly Sou
       }
     }
     spec.fix?.(row)
-    return row as MirrorRows[T]
-  })
+  }
+  return rows as MirrorRows[T][]
 }
 
 /** Reads mirror rows of `table` from the source: `SELECT <mirror columns> FROM <table> <tail>`. */
