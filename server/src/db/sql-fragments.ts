@@ -27,9 +27,14 @@ export function binaryOrder(dialect: DialectName, expr: RawBuilder<unknown>): Ra
   return dialect === 'postgres' ? sql`${expr} collate "C"` : expr
 }
 
-/** Escapes `%`, `_` and `\` for `like … escape '\'`. */
+/** `a_b%c` → `a\_b\%c`: the text matched literally by `like … escape '\'`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
+}
+
+/** A `like … escape '\'` pattern for "contains `text`". */
 export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+  return `%${escapeLike(text)}%`
 }
 
 /** Lets queued I/O and requests run between the batches of a long job (better-sqlite3 is synchronous). */

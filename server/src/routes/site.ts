@@ -7,15 +7,11 @@ import { type Kysely, sql } from 'kysely'
 import type { SiteOptions, SiteUserOption } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
+import { escapeLike } from '../db/sql-fragments'
 import { registerEndpoint } from '../http/endpoint'
 
 export const SITE_USER_LIMIT = 20
 const MAX_UID = 2_147_483_647
-
-/** `a_b%c` → `a\_b\%c`: the text matched literally by `LIKE … ESCAPE '\'`. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`)
-}
 
 /** SQLite's LIKE ignores ASCII case and uses the NOCASE index; PostgreSQL compares lower() with a lower-cased pattern through the text_pattern_ops index. */
 function likeParts(dialect: DialectName, text: string) {

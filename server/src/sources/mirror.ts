@@ -12,6 +12,7 @@ import { CompiledQuery, type Kysely, type RawBuilder, type Selectable, sql } fro
 import { type BulkColumns, bulkInsert } from '../db/bulk'
 import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
+import { inIntegers } from '../db/sql-fragments'
 import { queueTorrents } from '../derive/queue'
 
 /** A full row of each mirror table, as the mirror stores it. */
@@ -143,7 +144,7 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     written = all.length
   }
   if (cover !== 'full pass' && cover.siteUids.length) {
-    await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where site_uid in (${ints(cover.siteUids)})`.execute(trx)
+    await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where ${inIntegers(sql.ref('site_uid'), cover.siteUids)}`.execute(trx)
   }
   return written
 }
@@ -210,10 +211,6 @@ function checkRow(table: MirrorTable, columns: readonly Column[], row: AnyRow): 
   checkedArray(table, columns, row)
 }
 
-function ints(values: Iterable<number>): RawBuilder<unknown> {
-  return sql.join([...values].map((v) => sql.lit(v)))
-}
-
 /** SQLite's placeholders are `?`, PostgreSQL's `$n`. */
 function isSqlite(db: Kysely<DB>): boolean {
   return sql`${0}`.compile(db).sql === '?'
@@ -255,7 +252,7 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
   const before = new Map<number, AnyRow>()
   if (looked.length) {
     const { rows: old } = await sql<AnyRow>`select id, ${sql.join(looked.map((c) => sql.ref(c)))} from ${sql.table(table)}
-      where id in (${ints(ids)})`.execute(db)
+      where ${inIntegers(sql.ref('id'), ids)}`.execute(db)
     for (const row of old) before.set(Number(row.id), row)
   }
 
@@ -309,19 +306,19 @@ function keyValue(value: unknown): RawBuilder<unknown> {
 
 async function deleteChunk(db: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<number> {
   const pairCols = pairColumns[table]
-  const where = sql`id in (${ints(ids)})`
+  const idIn = (column: string) => inIntegers(sql.ref(column), ids)
   if (pairCols) {
     const [uid, torrent] = pairCols.map((c) => sql.ref(c))
     await sql`insert into derive_queue (user_id, torrent_id)
-      select distinct u.id, x.${torrent} from ${sql.table(table)} x join users u on u.site_uid = x.${uid} where x.${where}`.execute(db)
+      select distinct u.id, x.${torrent} from ${sql.table(table)} x join users u on u.site_uid = x.${uid} where ${idIn('x.id')}`.execute(db)
   } else if (table === 'site_torrents') {
     await queueTorrents(db, ids)
   } else if (table === 'site_torrent_tags') {
-    await sql`insert into derive_queue (user_id, torrent_id) select distinct cast(null as integer), torrent_id from site_torrent_tags where ${where}`.execute(db)
+    await sql`insert into derive_queue (user_id, torrent_id) select distinct cast(null as integer), torrent_id from site_torrent_tags where ${idIn('id')}`.execute(db)
   } else if (table === 'site_teams' || table === 'site_tags') {
     await queueTorrentsOf(db, table, ids)
   }
-  const result = await sql`delete from ${sql.table(table)} where ${where}`.execute(db)
+  const result = await sql`delete from ${sql.table(table)} where ${idIn('id')}`.execute(db)
   return Number(result.numAffectedRows ?? 0)
 }
 
@@ -342,7 +339,7 @@ async function queueTorrentsOf(db: Kysely<DB>, table: 'site_teams' | 'site_tags'
   if (ids.length === 0) return
   const torrents =
     table === 'site_teams'
-      ? sql`select id from site_torrents where team in (${ints(ids)})`
-      : sql`select distinct torrent_id as id from site_torrent_tags where tag_id in (${ints(ids)})`
+      ? sql`select id from site_torrents where ${inIntegers(sql.ref('team'), ids)}`
+      : sql`select distinct torrent_id as id from site_torrent_tags where ${inIntegers(sql.ref('tag_id'), ids)}`
   await sql`insert into derive_queue (user_id, torrent_id) select cast(null as integer), t.id from (${torrents}) t`.execute(db)
 }
