@@ -1,11 +1,11 @@
 /**
  * SOURCE=nexusphp: the mirror is read from the site's own MySQL/MariaDB (read-only use; see
- * connection.ts for the GRANT that is enough and sync.ts for what is read when).
+ * connection.ts for the GRANT that is enough and sync/run.ts for what is read when).
  */
 import type { Config } from '../../config'
 import type { Source } from '../source'
 import { NexusphpError, openNexusphpConnection, type NexusphpConnectionConfig } from './connection'
-import { defaultTuning, syncNexusphp, type NexusphpSyncTuning } from './sync'
+import { defaultTuning, syncNexusphp, type NexusphpSyncTuning } from './sync/run'
 
 export interface NexusphpSourceOptions extends Partial<Omit<NexusphpConnectionConfig, 'databaseUrl' | 'timezone'>> {
   /** Page sizes and rolling slices (tests make them small). */

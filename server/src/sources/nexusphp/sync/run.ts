@@ -1,0 +1,82 @@
+/**
+ * One sync from a NexusPHP database into the mirror (domain.md §5), step by step:
+ *
+ * - teams, categories, tags: whole tables (small), every sync; users: new ids every sync, everything
+ *   once a day (site-tables.ts);
+ * - torrents that matter and their tags (torrents.ts);
+ * - peers, snatched, claims of members only (member-rows.ts);
+ * - rows the site deleted (deletions.ts).
+ *
+ * Writes: rows that cannot be in the mirror yet (first import, a member's backfill) take mirror.ts's
+ * bulk path (`insertMirrorFresh`), everything else the upsert.
+ *
+ * Every page is read first, then written in one transaction of our database together with the
+ * cursor that says how far it got (sync_state.source_state): a failure keeps every committed page
+ * whole and the next sync resumes from the last one. The derivation is queued by mirror.ts.
+ */
+import { refreshPlannerStats, withDeferredIndexes } from '../../../db/bulk'
+import { nextPassIsFull } from '../../mirror'
+import type { SourceSyncContext } from '../../source'
+import type { NexusphpConnection } from '../connection'
+import { readSourceSchema } from '../schema-check'
+import { removeDeletedRows } from './deletions'
+import { memberTablesEmpty, memberUids, syncMemberRows } from './member-rows'
+import { SyncSession } from './session'
+import { syncNamedTables, syncSiteUsers } from './site-tables'
+import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
+import { refreshTorrents, snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
+
+export { defaultTuning, type NexusphpSyncTuning } from './state'
+
+const bulkTables = ['site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims']
+const uniqueKeyIndexes = ['site_torrent_tags_torrent_tag_key', 'site_peers_torrent_peer_key', 'site_snatched_user_torrent_key', 'site_claims_uid_torrent_key']
+
+export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
+  const state = await loadState(ctx.database.db)
+  const s = new SyncSession(source, ctx, tuning, await readSourceSchema(source), state)
+  await syncNamedTables(s)
+  await syncSiteUsers(s)
+  const members = await memberUids(s)
+  s.fullPass = await nextPassIsFull(s.db, ctx.rules.version)
+  // Cleared (with the first commit) until syncReferencedTorrents has looked at this sync's rows.
+  // (Mirror tables of members' rows empty at the start: every row is written in this sync, so the
+  // rows noted here are all there is to look at — the first import.)
+  const referencedChecked = state.torrents.referencedChecked || (await memberTablesEmpty(s))
+  state.torrents.referencedChecked = false
+  await snapshotTagWatermark(s)
+  const firstImport = state.pairs.since === null
+  s.freshTorrents = s.fullPass && firstImport
+  const importing = async () => {
+    await syncNewTorrents(s, members)
+    await syncMemberRows(s, members)
+    await syncReferencedTorrents(s, referencedChecked)
+    await syncNewTorrentTags(s)
+  }
+  // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
+  // built once at the end instead of row by row (db/bulk.ts). The unique keys stay: upserts use them.
+  if (firstImport) {
+    await withoutAutoCheckpoint(ctx.database, () => withDeferredIndexes(ctx.database, bulkTables, uniqueKeyIndexes, importing))
+    await refreshPlannerStats(ctx.database, bulkTables)
+  } else await importing()
+  s.freshTorrents = false
+  await refreshTorrents(s)
+  await removeDeletedRows(s, members)
+  return s.rows
+}
+
+/**
+ * SQLite: no WAL checkpoint at each page's commit during the first import (each would copy the
+ * pages the last few commits touched — index pages again and again); one at the end instead.
+ */
+async function withoutAutoCheckpoint<T>(database: SourceSyncContext['database'], work: () => Promise<T>): Promise<T> {
+  const raw = database.dialect === 'sqlite' ? database.sqlite : undefined
+  if (!raw) return work()
+  const previous = Number(raw.pragma('wal_autocheckpoint', { simple: true }))
+  raw.pragma('wal_autocheckpoint = 0')
+  try {
+    return await work()
+  } finally {
+    raw.pragma(`wal_autocheckpoint = ${previous}`)
+    raw.pragma('wal_checkpoint(PASSIVE)')
+  }
+}

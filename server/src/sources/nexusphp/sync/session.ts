@@ -1,0 +1,102 @@
+/**
+ * The context every step of one NexusPHP sync shares: the source, our database, the loaded state,
+ * and the one way a step writes — a page and the state that records it in one transaction
+ * (`commit`), through mirror.ts (`upsert`, `insertFresh`, `remove`) — counted per table.
+ */
+import type { Kysely } from 'kysely'
+import type { DB } from '../../../db/schema'
+import { writeSourceState } from '../../../jobs/sync-state'
+import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, upsertMirror } from '../../mirror'
+import type { SourceSyncContext } from '../../source'
+import type { NexusphpConnection } from '../connection'
+import type { SourceSchema } from '../schema-check'
+import type { NexusphpState, NexusphpSyncTuning } from './state'
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/** Epoch ms → the seconds FROM_UNIXTIME takes. */
+export function fromUnix(ms: number): number {
+  return Math.max(0, ms) / 1000
+}
+
+/** The column of each members' table that names the torrent. */
+const torrentColumn: Partial<Record<MirrorTable, string>> = { site_peers: 'torrent', site_snatched: 'torrentid', site_claims: 'torrent_id' }
+
+export class SyncSession {
+  /** Rows written (and deleted) per mirror table: what the sync reports. */
+  readonly rows: Record<string, number> = {}
+  readonly db: Kysely<DB>
+  /** The next derivation judges everything: rows written fresh need no queue rows of their own. */
+  fullPass = false
+  /** Torrents and tags go the bulk path: first import (FTS triggers dropped) before a full pass. */
+  freshTorrents = false
+  /** Torrents that members' rows written in this sync point at (referencedTorrents looks for them). */
+  readonly referenced = new Set<number>()
+
+  constructor(
+    readonly source: NexusphpConnection,
+    readonly ctx: SourceSyncContext,
+    readonly tuning: NexusphpSyncTuning,
+    readonly schema: SourceSchema,
+    readonly state: NexusphpState,
+  ) {
+    this.db = ctx.database.db
+  }
+
+  private count(table: string, n: number): void {
+    if (n) this.rows[table] = (this.rows[table] ?? 0) + n
+  }
+
+  progress(table: string, read: number, total: number | null = null): void {
+    this.ctx.progress({ table, read, total })
+  }
+
+  /** The source's own row estimate of a table (information_schema; cheap, approximate). */
+  async estimate(table: string): Promise<number | null> {
+    const rows = await this.source.query<{ n: number | null }>(
+      'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table], 'information_schema')
+    const n = rows[0]?.n
+    return n === null || n === undefined ? null : Number(n)
+  }
+
+  /** Writes one page and the state that records it, all or nothing. */
+  commit(work: (trx: Kysely<DB>) => Promise<void>): Promise<void> {
+    return this.db.transaction().execute(async (trx) => {
+      await work(trx)
+      await writeSourceState(trx, this.state)
+    })
+  }
+
+  async upsert<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<void> {
+    this.note(table, rows)
+    this.count(table, await upsertMirror(trx, table, rows))
+  }
+
+  /** Rows that cannot be in the mirror yet (mirror.ts `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
+  async insertFresh<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][], siteUids: readonly number[] = []): Promise<void> {
+    this.note(table, rows)
+    this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, this.fullPass ? 'full pass' : { siteUids }))
+  }
+
+  async remove(trx: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<void> {
+    this.count(table, await deleteMirror(trx, table, ids))
+  }
+
+  private note(table: MirrorTable, rows: readonly unknown[]): void {
+    const col = torrentColumn[table]
+    if (col) for (const row of rows) this.referenced.add(Number((row as Record<string, unknown>)[col]))
+  }
+
+  /** Which of these torrent ids the mirror holds. */
+  async mirroredTorrents(ids: readonly number[]): Promise<Set<number>> {
+    const found = new Set<number>()
+    for (const part of chunks(ids, this.tuning.idChunk)) {
+      for (const r of await this.db.selectFrom('site_torrents').select('id').where('id', 'in', part).execute()) found.add(r.id)
+    }
+    return found
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * What a NexusPHP sync remembers between runs (sync_state.source_state): watermarks, rolling
+ * cursors and the resumable pass over members' rows — and the tuning of page sizes and slices.
+ */
+import type { Kysely } from 'kysely'
+import type { DB } from '../../../db/schema'
+import { readSourceState } from '../../../jobs/sync-state'
+
+export interface NexusphpSyncTuning {
+  /** Source rows per page (one transaction each). */
+  pageRows: number
+  /** Members per IN list. */
+  memberGroup: number
+  /** Ids per primary-key lookup. */
+  idChunk: number
+  /** The rolling refresh visits every mirror torrent once in this many syncs. */
+  refreshSyncs: number
+  /** The same when the source has torrents.last_action (changed torrents are read every sync): edits, deletions. */
+  slowRefreshSyncs: number
+  /** Mirror snatches checked against the source per sync by the rolling check. */
+  rollingCheckRows: number
+  /** Whole users table re-read this often (ms). */
+  usersRefreshMs: number
+  /**
+   * Overlap of the `last_action` watermark (ms). The watermark is the site database's own clock
+   * (UNIX_TIMESTAMP(NOW()) read on the source), and `last_action` is stamped by that same clock, so skew between
+   * servers does not matter; only a row whose last_action was stamped before a slow commit on the site can become
+   * visible after the watermark was read. A minute covers such commits; a wider overlap re-reads every row changed
+   * in it on each sync.
+   */
+  watermarkSlackMs: number
+}
+
+export const defaultTuning: NexusphpSyncTuning = {
+  pageRows: 5_000,
+  memberGroup: 500,
+  idChunk: 2_000,
+  refreshSyncs: 6,
+  slowRefreshSyncs: 36,
+  rollingCheckRows: 20_000,
+  usersRefreshMs: 24 * 3600_000,
+  watermarkSlackMs: 60_000,
+}
+
+/** Source tables of members' rows, in the order a pass visits them ('owned': members' uploads, from torrents). */
+export type PairTable = 'owned' | 'site_peers' | 'site_snatched' | 'site_claims'
+export const pairTables: readonly PairTable[] = ['owned', 'site_peers', 'site_snatched', 'site_claims']
+
+/** A pass over members' rows, resumable at (table, step, uid, id). */
+export interface PairPass {
+  /** The source clock when the pass started: the next pass reads rows changed since then. */
+  startedAt: number
+  /** The members when the pass started (sorted site uids). */
+  members: number[]
+  table: PairTable
+  /** 'new': members never read (everything); 'known': rows changed since the last pass. */
+  step: 'new' | 'known'
+  uid: number
+  id: number
+}
+
+export interface NexusphpState {
+  kind: 'nexusphp'
+  users: { maxId: number; refreshedAt: number | null; refresh: { afterId: number } | null }
+  torrents: {
+    maxId: number
+    officialKey: string
+    refreshAfter: number
+    /** Every member row committed so far had its torrent looked for (else the next sync checks all rows). */
+    referencedChecked: boolean
+    /** Source `torrents.last_action` pass: changes since `since` (ms), resumable at `afterId`; `startedAt` becomes the next `since`. */
+    changed: { since: number | null; startedAt: number | null; afterId: number }
+  }
+  torrentTags: { maxId: number }
+  pairs: { known: number[]; since: number | null; pass: PairPass | null }
+  rolling: { site_snatched: number }
+}
+
+function initialState(): NexusphpState {
+  return {
+    kind: 'nexusphp',
+    users: { maxId: 0, refreshedAt: null, refresh: null },
+    torrents: { maxId: 0, officialKey: '', refreshAfter: 0, referencedChecked: false, changed: { since: null, startedAt: null, afterId: 0 } },
+    torrentTags: { maxId: 0 },
+    pairs: { known: [], since: null, pass: null },
+    rolling: { site_snatched: 0 },
+  }
+}
+
+export async function loadState(db: Kysely<DB>): Promise<NexusphpState> {
+  const stored = await readSourceState<NexusphpState>(db)
+  // Another source's state (e.g. the demo's) means nothing here: start over.
+  if (stored.kind !== 'nexusphp') return initialState()
+  const fresh = initialState()
+  return {
+    kind: 'nexusphp',
+    users: { ...fresh.users, ...stored.users },
+    torrents: { ...fresh.torrents, ...stored.torrents },
+    torrentTags: { ...fresh.torrentTags, ...stored.torrentTags },
+    pairs: { ...fresh.pairs, ...stored.pairs },
+    rolling: { ...fresh.rolling, ...stored.rolling },
+  }
+}

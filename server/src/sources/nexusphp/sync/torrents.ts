@@ -1,0 +1,228 @@
+/**
+ * Torrents that matter and their tags: official by the rules' teams and tags, owned by members,
+ * referenced by members' rows or assignments. New ids every sync; those whose `last_action` moved
+ * (when the source has the column), plus a rolling refresh for edits and deletions (a 36th of the
+ * mirror's torrents per sync; a sixth without the column); their torrent_tags with them, and new tag rows.
+ */
+import { type Kysely, sql } from 'kysely'
+import type { DB } from '../../../db/schema'
+import type { MirrorRows } from '../../mirror'
+import { intList, readMirrorRows } from '../reader'
+import { chunks, fromUnix, type SyncSession } from './session'
+
+/**
+ * Before the first torrent is read: new torrent_tags rows are those past the source's highest id
+ * now. The rows up to it come with their torrents (tagsOf) — re-reading all of them afterwards
+ * would read and write the site's whole tag table twice.
+ */
+export async function snapshotTagWatermark(s: SyncSession): Promise<void> {
+  if (s.state.torrents.maxId !== 0 || s.state.torrentTags.maxId !== 0) return
+  const rows = await s.source.query<{ m: number | null }>('SELECT MAX(id) AS m FROM torrent_tags', [], 'torrent_tags')
+  s.state.torrentTags.maxId = Number(rows[0]?.m ?? 0)
+}
+
+/** Site ids of the rules' official teams and tags (the rules name them; the mirror numbers them). */
+async function officialIds(s: SyncSession): Promise<{ teams: number[]; tags: number[] }> {
+  const { officialTeams, officialTags } = s.ctx.rules
+  const teams = officialTeams.length ? await s.db.selectFrom('site_teams').select('id').where('name', 'in', officialTeams).orderBy('id').execute() : []
+  const tags = officialTags.length ? await s.db.selectFrom('site_tags').select('id').where('name', 'in', officialTags).orderBy('id').execute() : []
+  return { teams: teams.map((t) => t.id), tags: tags.map((t) => t.id) }
+}
+
+/** Reads the torrent_tags of some torrents from the source. */
+export async function tagsOf(s: SyncSession, torrentIds: readonly number[]): Promise<MirrorRows['site_torrent_tags'][]> {
+  if (!torrentIds.length) return []
+  return readMirrorRows(s.source, s.schema, 'site_torrent_tags', `WHERE torrent_id IN (${intList(torrentIds)}) ORDER BY id`)
+}
+
+/** Reads torrents by id from the source. */
+function torrentsById(s: SyncSession, ids: readonly number[]): Promise<MirrorRows['site_torrents'][]> {
+  return readMirrorRows(s.source, s.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
+}
+
+/** Writes torrents with exactly the tags the source gave for them. */
+export async function writeTorrents(s: SyncSession, trx: Kysely<DB>, torrents: MirrorRows['site_torrents'][], tags: MirrorRows['site_torrent_tags'][]): Promise<void> {
+  if (s.freshTorrents) {
+    await s.insertFresh(trx, 'site_torrents', torrents)
+    await s.insertFresh(trx, 'site_torrent_tags', tags)
+  } else {
+    await s.upsert(trx, 'site_torrents', torrents)
+    await s.upsert(trx, 'site_torrent_tags', tags)
+  }
+  if (!torrents.length) return
+  const seen = new Set(tags.map((t) => t.id))
+  const stored = await trx.selectFrom('site_torrent_tags').select('id').where('torrent_id', 'in', torrents.map((t) => t.id)).execute()
+  await s.remove(trx, 'site_torrent_tags', stored.map((r) => r.id).filter((id) => !seen.has(id)))
+}
+
+/**
+ * Torrents with ids past the watermark that are official by rule or owned by a member. When the
+ * rules' official teams or tags change, the scan starts over from the first id.
+ */
+export async function syncNewTorrents(s: SyncSession, members: readonly number[]): Promise<void> {
+  const state = s.state.torrents
+  const official = await officialIds(s)
+  const key = JSON.stringify(official)
+  if (key !== state.officialKey) {
+    state.officialKey = key
+    state.maxId = 0
+  }
+  const relevant = [
+    official.teams.length ? `team IN (${intList(official.teams)})` : null,
+    members.length ? `owner IN (${intList(members)})` : null,
+    official.tags.length ? `id IN (SELECT torrent_id FROM torrent_tags WHERE tag_id IN (${intList(official.tags)}))` : null,
+  ].filter(Boolean)
+  if (!relevant.length) return
+  let read = 0
+  for (;;) {
+    const torrents = await readMirrorRows(s.source, s.schema, 'site_torrents',
+      `WHERE id > ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId])
+    read += torrents.length
+    s.progress('site_torrents', read)
+    const tags = await tagsOf(s, torrents.map((t) => t.id))
+    if (torrents.length) state.maxId = torrents[torrents.length - 1].id
+    await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+    if (torrents.length < s.tuning.pageRows) return
+  }
+}
+
+/**
+ * Fetches by id the torrents that members' rows or assignments point at and the mirror lacks. When
+ * the previous sync got this far, only the rows written in this sync can point at a missing torrent
+ * (torrents leave with their rows): those are looked up by id; otherwise all the mirror's rows.
+ */
+export async function syncReferencedTorrents(s: SyncSession, incremental: boolean): Promise<void> {
+  const assigned = await sql<{ id: number }>`select torrent_id as id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(s.db)
+  const missing = new Set(assigned.rows.map((r) => Number(r.id)))
+  if (incremental) {
+    const referenced = [...s.referenced]
+    const found = await s.mirroredTorrents(referenced)
+    for (const id of referenced) if (!found.has(id)) missing.add(id)
+  } else {
+    const { rows } = await sql<{ id: number }>`select torrent as id from site_peers x where not exists (select 1 from site_torrents t where t.id = x.torrent)
+      union select torrentid from site_snatched x where not exists (select 1 from site_torrents t where t.id = x.torrentid)
+      union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(s.db)
+    for (const r of rows) missing.add(Number(r.id))
+  }
+  const parts = chunks([...missing].sort((a, b) => a - b), s.tuning.idChunk)
+  const fetch = async (ids: readonly number[]) => {
+    const torrents = await torrentsById(s, ids)
+    return { torrents, tags: await tagsOf(s, torrents.map((t) => t.id)) }
+  }
+  let read = 0
+  // The source reads the next part while this one is written.
+  let next = parts.length ? fetch(parts[0]) : null
+  for (let i = 0; next; i++) {
+    const { torrents, tags } = await next
+    next = i + 1 < parts.length ? fetch(parts[i + 1]) : null
+    next?.catch(() => {})
+    read += torrents.length
+    s.progress('site_torrents', read, missing.size)
+    await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+  }
+  s.state.torrents.referencedChecked = true
+  await s.commit(async () => {})
+}
+
+/** New torrent_tags rows: kept when their torrent is mirrored; an official tag brings its torrent in. */
+export async function syncNewTorrentTags(s: SyncSession): Promise<void> {
+  const state = s.state.torrentTags
+  const officialTags = new Set((await officialIds(s)).tags)
+  let read = 0
+  for (;;) {
+    const rows = await readMirrorRows(s.source, s.schema, 'site_torrent_tags', `WHERE id > ? ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId])
+    read += rows.length
+    s.progress('site_torrent_tags', read)
+    if (!rows.length) return
+    const mirrored = await s.mirroredTorrents([...new Set(rows.map((r) => r.torrent_id))])
+    const missingOfficial = [...new Set(rows.filter((r) => !mirrored.has(r.torrent_id) && officialTags.has(r.tag_id)).map((r) => r.torrent_id))]
+    const torrents: MirrorRows['site_torrents'][] = []
+    for (const ids of chunks(missingOfficial, s.tuning.idChunk)) torrents.push(...(await torrentsById(s, ids)))
+    const fullTags = await tagsOf(s, torrents.map((t) => t.id))
+    const fetched = new Set(torrents.map((t) => t.id))
+    const keep = rows.filter((r) => mirrored.has(r.torrent_id) && !fetched.has(r.torrent_id))
+    state.maxId = rows[rows.length - 1].id
+    await s.commit(async (trx) => {
+      await writeTorrents(s, trx, torrents, fullTags)
+      if (s.freshTorrents) await s.insertFresh(trx, 'site_torrent_tags', keep)
+      else await s.upsert(trx, 'site_torrent_tags', keep)
+    })
+    if (rows.length < s.tuning.pageRows) return
+  }
+}
+
+/**
+ * Re-reads a slice of the mirror's torrents (seeders, names, tags; torrents the site deleted go,
+ * with their members' rows — NexusPHP deletes those with the torrent).
+ */
+export async function refreshTorrents(s: SyncSession): Promise<void> {
+  const state = s.state.torrents
+  const tracked = s.schema.torrents.has('last_action')
+  if (tracked) await syncChangedTorrents(s)
+  const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(s.db)).rows[0].n)
+  const slice = Math.max(s.tuning.idChunk, Math.ceil(total / (tracked ? s.tuning.slowRefreshSyncs : s.tuning.refreshSyncs)))
+  const ids = (await s.db.selectFrom('site_torrents').select('id').where('id', '>', state.refreshAfter).orderBy('id').limit(slice).execute()).map((r) => r.id)
+  let read = 0
+  const parts = chunks(ids, s.tuning.idChunk)
+  for (const [i, part] of parts.entries()) {
+    const torrents = await torrentsById(s, part)
+    const tags = await tagsOf(s, torrents.map((t) => t.id))
+    read += part.length
+    s.progress('site_torrents', read, ids.length)
+    const found = new Set(torrents.map((t) => t.id))
+    const gone = part.filter((id) => !found.has(id))
+    // Wrap around after the last slice.
+    state.refreshAfter = i === parts.length - 1 && ids.length < slice ? 0 : part[part.length - 1]
+    await s.commit(async (trx) => {
+      await writeTorrents(s, trx, torrents, tags)
+      if (gone.length) await dropTorrents(s, trx, gone)
+    })
+  }
+  if (!ids.length && state.refreshAfter !== 0) {
+    state.refreshAfter = 0
+    await s.commit(async () => {})
+  }
+}
+
+/**
+ * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
+ * the counters): a primary-key scan of the source's torrents (no index on last_action), the
+ * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
+ * rolling refresh has just read them); name, tag and other edits that leave last_action alone, and
+ * deletions, come with the (slower) rolling refresh.
+ */
+async function syncChangedTorrents(s: SyncSession): Promise<void> {
+  const c = s.state.torrents.changed
+  if (c.since === null) {
+    c.since = s.ctx.now
+    return
+  }
+  if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: 0 })
+  const since = fromUnix(c.since - s.tuning.watermarkSlackMs)
+  let read = 0
+  for (;;) {
+    const rows = await readMirrorRows(s.source, s.schema, 'site_torrents',
+      `FORCE INDEX (PRIMARY) WHERE id > ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [c.afterId, since])
+    const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
+    const torrents = rows.filter((t) => mirrored.has(t.id))
+    const tags = await tagsOf(s, torrents.map((t) => t.id))
+    read += torrents.length
+    s.progress('site_torrents', read)
+    const done = rows.length < s.tuning.pageRows
+    if (done) Object.assign(c, { since: c.startedAt, startedAt: null, afterId: 0 })
+    else c.afterId = rows[rows.length - 1].id
+    await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+    if (done) return
+  }
+}
+
+/** Torrents the site deleted leave with their members' rows and tags. */
+async function dropTorrents(s: SyncSession, trx: Kysely<DB>, ids: readonly number[]): Promise<void> {
+  const of = async (table: 'site_peers' | 'site_snatched' | 'site_claims' | 'site_torrent_tags', column: string) =>
+    (await sql<{ id: number }>`select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids.map((id) => sql.lit(id)))})`.execute(trx)).rows.map((r) => Number(r.id))
+  await s.remove(trx, 'site_peers', await of('site_peers', 'torrent'))
+  await s.remove(trx, 'site_snatched', await of('site_snatched', 'torrentid'))
+  await s.remove(trx, 'site_claims', await of('site_claims', 'torrent_id'))
+  await s.remove(trx, 'site_torrent_tags', await of('site_torrent_tags', 'torrent_id'))
+  await s.remove(trx, 'site_torrents', ids)
+}
