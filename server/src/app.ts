@@ -104,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   try {
     const migrated = await migrateToLatest(database)
+    if (migrated.restored.length) app.log.warn({ definitions: migrated.restored }, 'indexes dropped by an interrupted bulk load restored')
     if (migrated.applied.length) app.log.info({ migrations: migrated.applied }, 'database migrated')
 
     const admin = await ensureInitialAdmin(database, { password: config.adminPassword, scrypt, now: clock() })

@@ -3,9 +3,9 @@
  * round trips, and secondary indexes built once after the load instead of maintained per row
  * (engineering.md §5: ~85k rows/s without indexes, ~28k/s with them).
  */
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AppDatabase } from './database'
-import type { DB } from './schema'
+import type { DB, DeferredDefinitionsTable } from './schema'
 
 /** Column types (PostgreSQL array casts); `float8` for the REAL/double precision columns. */
 export type BulkType = 'integer' | 'bigint' | 'smallint' | 'text' | 'float8'
@@ -68,43 +68,73 @@ function checkIntegers(table: string, columns: BulkColumns, rows: readonly BulkR
   }
 }
 
-interface SavedDefinition {
-  name: string
-  sql: string
+type Definition = Selectable<DeferredDefinitionsTable>
+
+/** The tables' secondary indexes (except `keep`) and, on SQLite, their triggers, as the database reports them. */
+async function secondaryDefinitions(database: AppDatabase, tables: readonly string[], keep: readonly string[]): Promise<Definition[]> {
+  if (database.dialect === 'sqlite') {
+    const { rows } = await sql<{ type: 'index' | 'trigger'; name: string; tbl_name: string; sql: string }>`select type, name, tbl_name, sql from sqlite_master
+      where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)})`.execute(database.db)
+    return rows
+      .filter((r) => r.type === 'trigger' || !keep.includes(r.name))
+      .map((r) => ({ name: r.name, kind: r.type, table_name: r.tbl_name, definition: r.sql }))
+  }
+  const { rows } = await sql<{ name: string; tablename: string; sql: string }>`select indexname as name, tablename, indexdef as sql from pg_indexes
+    where schemaname = current_schema() and tablename in (${sql.join(tables)})
+      and indexname not in (select conname from pg_constraint)`.execute(database.db)
+  return rows.filter((r) => !keep.includes(r.name)).map((r) => ({ name: r.name, kind: 'index', table_name: r.tablename, definition: r.sql }))
 }
 
 /**
  * Runs `load` with the tables' secondary indexes (and, on SQLite, their triggers) dropped, then
  * recreates them from the definitions the database itself reported — so the migration stays the
  * one place that defines them. `keep` names indexes the load needs (e.g. an upsert's unique key).
- * `afterLoad` runs before the indexes come back (SQLite: the torrent-name FTS is rebuilt here).
  */
 export async function withDeferredIndexes<T>(database: AppDatabase, tables: readonly string[], keep: readonly string[], load: () => Promise<T>): Promise<T> {
-  const { db, dialect } = database
-  let indexes: SavedDefinition[]
-  let triggers: SavedDefinition[] = []
-  if (dialect === 'sqlite') {
-    const rows = await sql<{ type: string; name: string; sql: string }>`select type, name, sql from sqlite_master
-      where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)})`.execute(db)
-    indexes = rows.rows.filter((r) => r.type === 'index' && !keep.includes(r.name))
-    triggers = rows.rows.filter((r) => r.type === 'trigger')
-  } else {
-    const rows = await sql<{ name: string; sql: string }>`select indexname as name, indexdef as sql from pg_indexes
-      where schemaname = current_schema() and tablename in (${sql.join(tables)})
-        and indexname not in (select conname from pg_constraint)`.execute(db)
-    indexes = rows.rows.filter((r) => !keep.includes(r.name))
-  }
-  for (const index of indexes) await sql`drop index ${sql.ref(index.name)}`.execute(db)
-  for (const trigger of triggers) await sql`drop trigger ${sql.ref(trigger.name)}`.execute(db)
+  const names = await deferIndexes(database, tables, keep)
   try {
     return await load()
   } finally {
-    if (dialect === 'sqlite' && tables.includes('site_torrents')) {
-      await sql`insert into site_torrents_name_fts(site_torrents_name_fts) values ('rebuild')`.execute(db)
-    }
-    for (const trigger of triggers) await sql.raw(trigger.sql).execute(db)
-    for (const index of indexes) await sql.raw(index.sql).execute(db)
+    await restoreDeferredDefinitions(database, names)
   }
+}
+
+/**
+ * Drops the tables' secondary indexes and triggers; answers their names. The definitions are
+ * recorded in the same transaction as the drop (deferred_definitions): a process that dies before
+ * putting them back gets them back at its next start (migrateToLatest → restoreDeferredDefinitions).
+ */
+export async function deferIndexes(database: AppDatabase, tables: readonly string[], keep: readonly string[]): Promise<string[]> {
+  const definitions = await secondaryDefinitions(database, tables, keep)
+  if (!definitions.length) return []
+  await database.db.transaction().execute(async (trx) => {
+    await trx.insertInto('deferred_definitions').values(definitions).execute()
+    for (const d of definitions) await sql`drop ${sql.raw(d.kind)} ${sql.ref(d.name)}`.execute(trx)
+  })
+  return definitions.map((d) => d.name)
+}
+
+/**
+ * Puts back dropped indexes and triggers (`names`, or all that a load cut short left recorded), in
+ * one transaction; answers their names. SQLite: the torrent-name FTS missed every write while its
+ * triggers were gone, so it is rebuilt first.
+ */
+export async function restoreDeferredDefinitions(database: AppDatabase, names?: readonly string[]): Promise<string[]> {
+  if (names?.length === 0) return []
+  return database.db.transaction().execute(async (trx) => {
+    let query = trx.selectFrom('deferred_definitions').selectAll()
+    if (names) query = query.where('name', 'in', names)
+    const rows = await query.execute()
+    if (!rows.length) return []
+    if (database.dialect === 'sqlite' && rows.some((r) => r.kind === 'trigger' && r.table_name === 'site_torrents')) {
+      await sql`insert into site_torrents_name_fts(site_torrents_name_fts) values ('rebuild')`.execute(trx)
+    }
+    for (const kind of ['trigger', 'index'] as const) {
+      for (const row of rows) if (row.kind === kind) await sql.raw(row.definition).execute(trx)
+    }
+    await trx.deleteFrom('deferred_definitions').where('name', 'in', rows.map((r) => r.name)).execute()
+    return rows.map((r) => r.name)
+  })
 }
 
 /** Fresh planner statistics after a bulk change (and on PostgreSQL a visibility map, for index-only scans). */

@@ -1,15 +1,31 @@
 /** Brings the schema up to date at start. Safe to run on every start and from several processes. */
 import { type Kysely, sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
+import { restoreDeferredDefinitions } from './bulk'
 import type { AppDatabase } from './database'
 import { migrationsFor } from './migrations'
 
 export interface MigrationOutcome {
   /** Names of the migrations this call applied (empty when the schema was current). */
   applied: string[]
+  /** Indexes and triggers a bulk load cut short had left dropped, put back (db/bulk.ts). */
+  restored: string[]
 }
 
-export async function migrateToLatest({ db, dialect }: AppDatabase): Promise<MigrationOutcome> {
+export async function migrateToLatest(database: AppDatabase): Promise<MigrationOutcome> {
+  // First what a bulk load cut short left dropped: the schema is whole before any migration touches it.
+  const restored = (await tableExists(database, 'deferred_definitions')) ? await restoreDeferredDefinitions(database) : []
+  return { ...(await migrate(database)), restored }
+}
+
+async function tableExists({ db, dialect }: AppDatabase, table: string): Promise<boolean> {
+  const { rows } = dialect === 'sqlite'
+    ? await sql`select 1 from sqlite_master where type = 'table' and name = ${table}`.execute(db)
+    : await sql`select 1 where to_regclass(${table}) is not null`.execute(db)
+  return rows.length > 0
+}
+
+async function migrate({ db, dialect }: AppDatabase): Promise<Omit<MigrationOutcome, 'restored'>> {
   const migrations = migrationsFor(dialect)
   const run = async (target: Kysely<any>) => {
     const migrator = new Migrator({ db: target, provider: { getMigrations: async () => migrations } })

@@ -294,6 +294,14 @@ export interface DeriveTorrentsTable {
   records_affected: Generated<number>
 }
 
+/** Indexes and triggers a bulk load dropped, until it puts them back (migration 0010). */
+export interface DeferredDefinitionsTable {
+  name: string
+  kind: 'index' | 'trigger'
+  table_name: string
+  definition: string
+}
+
 export type DeriveBatchTable = Omit<SeedRecordsTable, 'id' | 'derived_at'>
 
 export interface DB {
@@ -325,6 +333,7 @@ export interface DB {
   derive_work: DeriveWorkTable
   derive_torrents: DeriveTorrentsTable
   derive_batch: DeriveBatchTable
+  deferred_definitions: DeferredDefinitionsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -12,6 +12,7 @@ import m0006 from './0006_member_activity_index'
 import m0007 from './0007_torrent_activity_index'
 import m0008 from './0008_site_user_search'
 import m0009 from './0009_wage_item_sets'
+import m0010 from './0010_deferred_definitions'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -23,5 +24,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0007_torrent_activity_index': m0007(dialect),
     '0008_site_user_search': m0008(dialect),
     '0009_wage_item_sets': m0009(dialect),
+    '0010_deferred_definitions': m0010(dialect),
   }
 }
