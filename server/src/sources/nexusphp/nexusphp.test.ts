@@ -4,6 +4,7 @@
  * and drops it afterwards; the console side runs on SQLite, and on PostgreSQL too when DATABASE_URL
  * points at one. Without NEXUSPHP_TEST_DATABASE_URL the suite is skipped, not failed.
  */
+import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -16,6 +17,7 @@ import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/h
 import { createWageEstimates, pendingWageEstimates } from '../../wages/estimates'
 import { openNexusphpConnection } from './connection'
 import { nexusphpSource, type NexusphpSourceOptions } from './index'
+import type { NexusphpSyncReport } from './sync/run'
 import { NexusFixture } from './testing/fixture'
 import { FaultProxy } from './testing/proxy'
 
@@ -146,6 +148,11 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     await officialRules(db.database, T0)
     for (const [username, uid] of [['alice', 1001], ['bob', 1002], ['carol', 1003]] as const) await addMember(db.database, username, uid)
 
+    // What each sync reports on its diagnostics channel (read-ahead counts).
+    const reports: NexusphpSyncReport[] = []
+    const listen = (message: unknown) => void reports.push(message as NexusphpSyncReport)
+    subscribe('seeding:nexusphp-sync', listen)
+    cleanups.push(async () => unsubscribe('seeding:nexusphp-sync', listen))
     const first = await app.services.sync.runOnce(T0)
     expect(first.ran).toBe(true)
     expect(await records(db.database)).toEqual({
@@ -226,6 +233,10 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     expect(await ids(db.database, 'site_peers')).toEqual(await sourceIds('peers', 'userid'))
     expect(await ids(db.database, 'site_snatched')).toEqual(await sourceIds('snatched', 'userid'))
     expect(await ids(db.database, 'site_claims')).toEqual(await sourceIds('claims', 'uid'))
+    // The incremental sync read its steps' first pages ahead, and every read it started was one a step needed.
+    expect(reports).toHaveLength(2)
+    expect(reports[1].readAhead.taken).toBeGreaterThan(5)
+    expect(reports[1].readAhead.unused).toBe(0)
 
     // Nothing changed at the source: nothing is written to the members' mirror rows.
     const before = await records(db.database)
@@ -234,6 +245,8 @@ describe.skipIf(!serverUrl).each(openTestDatabases())('NexusPHP source on $name'
     expect(third.ran && third.rows).not.toHaveProperty('site_snatched')
     expect(third.ran && third.rows).not.toHaveProperty('site_claims')
     expect(await records(db.database)).toEqual(before)
+    expect(reports[2].readAhead).toMatchObject({ unused: 0 })
+    expect(reports[2].readAhead.taken).toBeGreaterThan(5)
 
     // carol leaves the team (as the admin route does it: site uid cleared, the member queued): her
     // rows leave the mirror, her records go.

@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely'
 import type { MirrorRows } from '../../mirror'
+import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
 import { chunks, fromUnix, type SyncSession } from './session'
 import { pairTables, type PairPass, type PairTable } from './state'
@@ -26,6 +27,7 @@ export async function memberTablesEmpty(s: SyncSession): Promise<boolean> {
 }
 
 type ChangedFilter = { where: string; values: unknown[] }
+type ScanTable = 'site_peers' | 'site_snatched' | 'site_claims'
 
 /** The source filter of rows changed since `since` (ms), or null when the table cannot tell. */
 function changedSince(s: SyncSession, table: PairTable, since: number): ChangedFilter | null {
@@ -141,18 +143,13 @@ async function indexStep(s: SyncSession, table: PairTable, since: number | null,
  * an IN list of ≥ 1,000 values into a join through the (userid) index otherwise
  * (`in_predicate_conversion_threshold`), which is the slow walk again.
  */
-async function scanStep(s: SyncSession, table: 'site_peers' | 'site_snatched' | 'site_claims', changed: ChangedFilter | null, uids: readonly number[], pass: PairPass): Promise<void> {
+async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[], pass: PairPass): Promise<void> {
   if (!uids.length) return
   // A cursor of the (uid, id) walk (a pass begun by an older version) means nothing here: start over.
   if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
+  const page = scanPage(s, s.source, table, changed, uids)
   const col = uidColumn(table)
-  const members = intList(uids)
-  const filter = changed ? ` AND ${changed.where}` : ''
   const { pageRows } = s.tuning
-  const page = (id: number) =>
-    readMirrorRows(s.source, s.schema, table,
-      `FORCE INDEX (PRIMARY) WHERE id > ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${pageRows}`,
-      [id, ...(changed?.values ?? [])])
   let read = 0
   let next = page(pass.id)
   for (;;) {
@@ -170,6 +167,33 @@ async function scanStep(s: SyncSession, table: 'site_peers' | 'site_snatched' | 
       else await s.insertFresh(trx, table, rows as MirrorRows[typeof table][], uidsOf(rows, col))
     })
     if (!more) return
+  }
+}
+
+/** A page of the primary-key scan (keyset on `id`) over members' rows, through `connection`. */
+function scanPage(s: SyncSession, connection: NexusphpConnection, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[]) {
+  const col = uidColumn(table)
+  const members = intList(uids)
+  const filter = changed ? ` AND ${changed.where}` : ''
+  return (id: number) =>
+    readMirrorRows(connection, s.schema, table,
+      `FORCE INDEX (PRIMARY) WHERE id > ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
+      [id, ...(changed?.values ?? [])])
+}
+
+/**
+ * Starts the first page of each known-members scan a new pass will make (read-ahead.ts): the
+ * changes of every table are read while the mirror writes those of the one before.
+ */
+export function readAheadMemberRows(s: SyncSession, members: readonly number[]): void {
+  const p = s.state.pairs
+  if (p.since === null || p.pass !== null) return
+  const known = new Set(p.known)
+  const uids = members.filter((uid) => known.has(uid))
+  if (!uids.length) return
+  for (const table of ['site_peers', 'site_snatched', 'site_claims'] as const) {
+    const changed = changedSince(s, table, p.since - s.tuning.watermarkSlackMs)
+    if (changed) void scanPage(s, s.ahead.planned, table, changed, uids)(0)
   }
 }
 

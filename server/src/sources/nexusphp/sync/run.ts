@@ -14,19 +14,28 @@
  * cursor that says how far it got (sync_state.source_state): a failure keeps every committed page
  * whole and the next sync resumes from the last one. The derivation is queued by mirror.ts.
  */
+import { channel } from 'node:diagnostics_channel'
 import { refreshPlannerStats, withDeferredIndexes } from '../../../db/bulk'
 import { nextPassIsFull } from '../../mirror'
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
 import { readSourceSchema } from '../schema-check'
-import { removeDeletedRows } from './deletions'
-import { memberTablesEmpty, memberUids, syncMemberRows } from './member-rows'
+import { readAheadDeletions, removeDeletedRows } from './deletions'
+import { memberTablesEmpty, memberUids, readAheadMemberRows, syncMemberRows } from './member-rows'
 import { SyncSession } from './session'
 import { syncNamedTables, syncSiteUsers } from './site-tables'
 import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
-import { refreshTorrents, snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
+import { readAheadTorrents, refreshTorrents, snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
 
 export { defaultTuning, type NexusphpSyncTuning } from './state'
+
+/** What a finished sync publishes on the `seeding:nexusphp-sync` diagnostics channel (benchmarks and tests listen). */
+export interface NexusphpSyncReport {
+  rows: Record<string, number>
+  /** Source reads started early that a step took, step reads nobody had started, started reads no step took. */
+  readAhead: { taken: number; direct: number; unused: number }
+}
+const syncDone = channel('seeding:nexusphp-sync')
 
 const bulkTables = ['site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims']
 const uniqueKeyIndexes = ['site_torrent_tags_torrent_tag_key', 'site_peers_torrent_peer_key', 'site_snatched_user_torrent_key', 'site_claims_uid_torrent_key']
@@ -48,6 +57,14 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   s.freshTorrents = s.fullPass && firstImport
   const importing = async () => {
     await syncNewTorrents(s, members)
+    // An incremental sync reads little per step: every later step's first read starts now, and the
+    // source answers them while the mirror is written (read-ahead.ts). (The first import's pages are
+    // large, and read one ahead by each step.)
+    if (!firstImport) {
+      readAheadMemberRows(s, members)
+      await readAheadTorrents(s)
+      await readAheadDeletions(s, members)
+    }
     await syncMemberRows(s, members)
     await syncReferencedTorrents(s, referencedChecked)
     await syncNewTorrentTags(s)
@@ -61,6 +78,7 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   s.freshTorrents = false
   await refreshTorrents(s)
   await removeDeletedRows(s, members)
+  if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, readAhead: { ...s.ahead.counts, unused: s.ahead.unused } } satisfies NexusphpSyncReport)
   return s.rows
 }
 

@@ -10,6 +10,7 @@ import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, ups
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
 import type { SourceSchema } from '../schema-check'
+import { ReadAhead } from './read-ahead'
 import type { NexusphpState, NexusphpSyncTuning } from './state'
 
 export function chunks<T>(items: readonly T[], size: number): T[][] {
@@ -36,15 +37,21 @@ export class SyncSession {
   freshTorrents = false
   /** Torrents that members' rows written in this sync point at (referencedTorrents looks for them). */
   readonly referenced = new Set<number>()
+  /** Reads started early for later steps (read-ahead.ts); `source` answers from them. */
+  readonly ahead: ReadAhead
+  /** The site's database, as every step reads it. */
+  readonly source: NexusphpConnection
 
   constructor(
-    readonly source: NexusphpConnection,
+    source: NexusphpConnection,
     readonly ctx: SourceSyncContext,
     readonly tuning: NexusphpSyncTuning,
     readonly schema: SourceSchema,
     readonly state: NexusphpState,
   ) {
     this.db = ctx.database.db
+    this.ahead = new ReadAhead(source)
+    this.source = this.ahead.connection
   }
 
   private count(table: string, n: number): void {
@@ -89,6 +96,13 @@ export class SyncSession {
   private note(table: MirrorTable, rows: readonly unknown[]): void {
     const col = torrentColumn[table]
     if (col) for (const row of rows) this.referenced.add(Number((row as Record<string, unknown>)[col]))
+  }
+
+  private readonly settled = new Map<string, Promise<unknown>>()
+  /** One answer for the whole sync: what a read-ahead plan and its step must agree on (e.g. a rolling slice). */
+  once<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    if (!this.settled.has(key)) this.settled.set(key, compute())
+    return this.settled.get(key) as Promise<T>
   }
 
   /** Which of these torrent ids the mirror holds. */

@@ -7,6 +7,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../../db/schema'
 import type { MirrorRows } from '../../mirror'
+import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
 import { chunks, fromUnix, type SyncSession } from './session'
 
@@ -30,14 +31,14 @@ async function officialIds(s: SyncSession): Promise<{ teams: number[]; tags: num
 }
 
 /** Reads the torrent_tags of some torrents from the source. */
-export async function tagsOf(s: SyncSession, torrentIds: readonly number[]): Promise<MirrorRows['site_torrent_tags'][]> {
+export async function tagsOf(s: SyncSession, torrentIds: readonly number[], connection = s.source): Promise<MirrorRows['site_torrent_tags'][]> {
   if (!torrentIds.length) return []
-  return readMirrorRows(s.source, s.schema, 'site_torrent_tags', `WHERE torrent_id IN (${intList(torrentIds)}) ORDER BY id`)
+  return readMirrorRows(connection, s.schema, 'site_torrent_tags', `WHERE torrent_id IN (${intList(torrentIds)}) ORDER BY id`)
 }
 
 /** Reads torrents by id from the source. */
-function torrentsById(s: SyncSession, ids: readonly number[]): Promise<MirrorRows['site_torrents'][]> {
-  return readMirrorRows(s.source, s.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
+function torrentsById(s: SyncSession, ids: readonly number[], connection = s.source): Promise<MirrorRows['site_torrents'][]> {
+  return readMirrorRows(connection, s.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
 }
 
 /** Writes torrents with exactly the tags the source gave for them. */
@@ -124,13 +125,17 @@ export async function syncReferencedTorrents(s: SyncSession, incremental: boolea
   await s.commit(async () => {})
 }
 
+function newTagsPage(s: SyncSession, connection: NexusphpConnection, afterId: number) {
+  return readMirrorRows(connection, s.schema, 'site_torrent_tags', `WHERE id > ? ORDER BY id LIMIT ${s.tuning.pageRows}`, [afterId])
+}
+
 /** New torrent_tags rows: kept when their torrent is mirrored; an official tag brings its torrent in. */
 export async function syncNewTorrentTags(s: SyncSession): Promise<void> {
   const state = s.state.torrentTags
   const officialTags = new Set((await officialIds(s)).tags)
   let read = 0
   for (;;) {
-    const rows = await readMirrorRows(s.source, s.schema, 'site_torrent_tags', `WHERE id > ? ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId])
+    const rows = await newTagsPage(s, s.source, state.maxId)
     read += rows.length
     s.progress('site_torrent_tags', read)
     if (!rows.length) return
@@ -159,9 +164,7 @@ export async function refreshTorrents(s: SyncSession): Promise<void> {
   const state = s.state.torrents
   const tracked = s.schema.torrents.has('last_action')
   if (tracked) await syncChangedTorrents(s)
-  const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(s.db)).rows[0].n)
-  const slice = Math.max(s.tuning.idChunk, Math.ceil(total / (tracked ? s.tuning.slowRefreshSyncs : s.tuning.refreshSyncs)))
-  const ids = (await s.db.selectFrom('site_torrents').select('id').where('id', '>', state.refreshAfter).orderBy('id').limit(slice).execute()).map((r) => r.id)
+  const { ids, slice } = await refreshSlice(s)
   let read = 0
   const parts = chunks(ids, s.tuning.idChunk)
   for (const [i, part] of parts.entries()) {
@@ -185,6 +188,20 @@ export async function refreshTorrents(s: SyncSession): Promise<void> {
 }
 
 /**
+ * The mirror torrents the rolling refresh re-reads this sync (`slice` of them, or the rest up to the
+ * end), settled when first asked (torrents this sync brings in were just read).
+ */
+function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }> {
+  return s.once('refresh slice', async () => {
+    const tracked = s.schema.torrents.has('last_action')
+    const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(s.db)).rows[0].n)
+    const slice = Math.max(s.tuning.idChunk, Math.ceil(total / (tracked ? s.tuning.slowRefreshSyncs : s.tuning.refreshSyncs)))
+    const ids = (await s.db.selectFrom('site_torrents').select('id').where('id', '>', s.state.torrents.refreshAfter).orderBy('id').limit(slice).execute()).map((r) => r.id)
+    return { ids, slice }
+  })
+}
+
+/**
  * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
  * the counters): a primary-key scan of the source's torrents (no index on last_action), the
  * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
@@ -201,8 +218,7 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   const since = fromUnix(c.since - s.tuning.watermarkSlackMs)
   let read = 0
   for (;;) {
-    const rows = await readMirrorRows(s.source, s.schema, 'site_torrents',
-      `FORCE INDEX (PRIMARY) WHERE id > ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [c.afterId, since])
+    const rows = await changedTorrentsPage(s, s.source, c.afterId, since)
     const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
     const torrents = rows.filter((t) => mirrored.has(t.id))
     const tags = await tagsOf(s, torrents.map((t) => t.id))
@@ -213,6 +229,28 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
     else c.afterId = rows[rows.length - 1].id
     await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
     if (done) return
+  }
+}
+
+function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, since: number) {
+  return readMirrorRows(connection, s.schema, 'site_torrents',
+    `FORCE INDEX (PRIMARY) WHERE id > ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [afterId, since])
+}
+
+/**
+ * Starts what the torrent steps after members' rows will read first (read-ahead.ts): new tag rows,
+ * changed torrents, the rolling refresh's slice and its tags.
+ */
+export async function readAheadTorrents(s: SyncSession): Promise<void> {
+  const planned = s.ahead.planned
+  void newTagsPage(s, planned, s.state.torrentTags.maxId)
+  const c = s.state.torrents.changed
+  if (s.schema.torrents.has('last_action') && c.since !== null) {
+    void changedTorrentsPage(s, planned, c.startedAt === null ? 0 : c.afterId, fromUnix(c.since - s.tuning.watermarkSlackMs))
+  }
+  for (const part of chunks((await refreshSlice(s)).ids, s.tuning.idChunk)) {
+    void torrentsById(s, part, planned)
+    void tagsOf(s, part, planned)
   }
 }
 
