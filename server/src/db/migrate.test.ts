@@ -65,4 +65,36 @@ describe.each(openTestDatabases())('migrations on $name', (backend) => {
       [8, [[1, 1000, 3, 12.5, 2000, 1, 2, 1, null]]],
     ])
   })
+
+  it('0011 keys the mirror\'s peers, snatched and claims by the rowid on SQLite, rows and indexes kept', async () => {
+    opened = await backend.open()
+    const { db } = opened.database
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(backend.name) } })
+    expect((await migrator.migrateTo('0010_deferred_definitions')).error).toBeUndefined()
+    const big = 2 ** 40 + 7 // beyond 32 bits: SQLite's integer key is 64-bit
+    await sql`insert into site_peers (id, torrent, peer_id, started, last_action, prev_action, userid) values (${big}, 5, 'aa', 1, 2, 3, 1001)`.execute(db)
+    await sql`insert into site_snatched (id, torrentid, userid, last_action, startdat) values (9, 5, 1001, 2, 1)`.execute(db)
+    await sql`insert into site_claims (id, uid, torrent_id, created_at, updated_at) values (4, 1001, 5, 1, 2)`.execute(db)
+    const indexes = async () => (backend.name === 'sqlite'
+      ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and sql is not null and tbl_name in ('site_peers', 'site_snatched', 'site_claims') order by name`.execute(db)
+      : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename in ('site_peers', 'site_snatched', 'site_claims') order by indexname`.execute(db)).rows.map((r) => r.name)
+    const before = await indexes()
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect(await indexes()).toEqual(before)
+    const peer = await db.selectFrom('site_peers').select(['id', 'torrent', 'peer_id', 'userid']).executeTakeFirstOrThrow()
+    expect(peer).toEqual({ id: big, torrent: 5, peer_id: 'aa', userid: 1001 })
+    expect(Number((await db.selectFrom('site_snatched').select('id').executeTakeFirstOrThrow()).id)).toBe(9)
+    expect(Number((await db.selectFrom('site_claims').select('id').executeTakeFirstOrThrow()).id)).toBe(4)
+    // The unique keys still hold.
+    await expect(sql`insert into site_peers (id, torrent, peer_id, started, last_action, prev_action, userid) values (1, 5, 'aa', 1, 2, 3, 1002)`.execute(db)).rejects.toThrow()
+    if (backend.name === 'sqlite') {
+      for (const table of ['site_peers', 'site_snatched', 'site_claims']) {
+        // `id` is the rowid itself: no second b-tree for the key.
+        const autoindex = await sql`select name from sqlite_master where tbl_name = ${table} and name like 'sqlite_autoindex%'`.execute(db)
+        expect(autoindex.rows).toEqual([])
+      }
+      const plan = await sql<{ detail: string }>`explain query plan select userid, count(*), sum(id) from site_peers group by userid`.execute(db)
+      expect(plan.rows.map((r) => r.detail).join(' ')).toContain('COVERING INDEX')
+    }
+  })
 })

@@ -13,6 +13,7 @@ import m0007 from './0007_torrent_activity_index'
 import m0008 from './0008_site_user_search'
 import m0009 from './0009_wage_item_sets'
 import m0010 from './0010_deferred_definitions'
+import m0011 from './0011_mirror_rowid_keys'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -25,5 +26,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0008_site_user_search': m0008(dialect),
     '0009_wage_item_sets': m0009(dialect),
     '0010_deferred_definitions': m0010(dialect),
+    '0011_mirror_rowid_keys': m0011(dialect),
   }
 }
