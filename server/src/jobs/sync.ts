@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { SyncProgress } from '@shared/entities'
 import type { AppDatabase } from '../db/database'
 import { int } from '../db/sql-fragments'
+import { withOneCheckpoint } from '../db/wal'
 import { derive, type DeriveOutcome } from '../derive'
 import { localDay } from '../domain/local-day'
 import { currentRules } from '../rules/rules'
@@ -107,13 +108,17 @@ export class SyncRunner {
       where id = 1 and (lock_owner is null or lock_expires_at < ${int(now)})`.execute(db)
     if (Number(claimed.numAffectedRows ?? 0) !== 1) return { ran: false, reason: 'running' }
     try {
-      const rules = await currentRules(db)
-      const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
-      const derived = await derive(database, { now })
-      await tidyAfterDerive(database, derived)
-      const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
-      await recordDailyStats(db, localDay(now, rules.timezone))
-      await refreshAllStats(db, { now, wages })
+      // One WAL checkpoint for the whole sync instead of one per few commits (db/wal.ts).
+      const { rows, derived, snapshot } = await withOneCheckpoint(database, async () => {
+        const rules = await currentRules(db)
+        const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
+        const derived = await derive(database, { now })
+        await tidyAfterDerive(database, derived)
+        const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
+        await recordDailyStats(db, localDay(now, rules.timezone))
+        await refreshAllStats(db, { now, wages })
+        return { rows, derived, snapshot }
+      })
       const ms = Math.round(performance.now() - started)
       await db
         .updateTable('sync_state')

@@ -72,7 +72,7 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
   // built once at the end instead of row by row (db/bulk.ts). The unique keys stay: upserts use them.
   if (firstImport) {
-    await withoutAutoCheckpoint(ctx.database, () => withDeferredIndexes(ctx.database, bulkTables, uniqueKeyIndexes, importing))
+    await withDeferredIndexes(ctx.database, bulkTables, uniqueKeyIndexes, importing)
     await refreshPlannerStats(ctx.database, bulkTables)
   } else await importing()
   s.freshTorrents = false
@@ -80,21 +80,4 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   await removeDeletedRows(s, members)
   if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, readAhead: { ...s.ahead.counts, unused: s.ahead.unused } } satisfies NexusphpSyncReport)
   return s.rows
-}
-
-/**
- * SQLite: no WAL checkpoint at each page's commit during the first import (each would copy the
- * pages the last few commits touched — index pages again and again); one at the end instead.
- */
-async function withoutAutoCheckpoint<T>(database: SourceSyncContext['database'], work: () => Promise<T>): Promise<T> {
-  const raw = database.dialect === 'sqlite' ? database.sqlite : undefined
-  if (!raw) return work()
-  const previous = Number(raw.pragma('wal_autocheckpoint', { simple: true }))
-  raw.pragma('wal_autocheckpoint = 0')
-  try {
-    return await work()
-  } finally {
-    raw.pragma(`wal_autocheckpoint = ${previous}`)
-    raw.pragma('wal_checkpoint(PASSIVE)')
-  }
 }
