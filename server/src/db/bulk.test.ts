@@ -71,4 +71,22 @@ describe.each(openTestDatabases())('deferred indexes on $name', (backend) => {
     expect(await named(database, 'renamed')).toEqual([7])
     expect((await migrateToLatest(database)).restored).toEqual([])
   })
+
+  it('a unique key not kept during the load comes back; of rows that share it, the newest stays', async () => {
+    opened = await backend.open()
+    const { database } = opened
+    await migrateToLatest(database)
+    const peer = (id: number, peerId: string) =>
+      sql`insert into site_peers (id, torrent, peer_id, started, last_action, prev_action, userid) values (${id}, 5, ${peerId}, 1, 2, 3, 1001)`.execute(database.db)
+    await withDeferredIndexes(database, ['site_peers'], [], async () => {
+      // The site re-created a peer under a new id while the load ran: the key cannot refuse it now.
+      await peer(10, 'aa')
+      await peer(11, 'bb')
+      await peer(12, 'aa')
+    })
+    const rows = await database.db.selectFrom('site_peers').select(['id', 'peer_id']).orderBy('id').execute()
+    expect(rows.map((r) => [Number(r.id), r.peer_id])).toEqual([[11, 'bb'], [12, 'aa']])
+    await expect(peer(13, 'bb')).rejects.toThrow()
+    expect(await database.db.selectFrom('deferred_definitions').selectAll().execute()).toEqual([])
+  })
 })

@@ -72,17 +72,28 @@ type Definition = Selectable<DeferredDefinitionsTable>
 
 /** The tables' secondary indexes (except `keep`) and, on SQLite, their triggers, as the database reports them. */
 async function secondaryDefinitions(database: AppDatabase, tables: readonly string[], keep: readonly string[]): Promise<Definition[]> {
+  const { db } = database
   if (database.dialect === 'sqlite') {
-    const { rows } = await sql<{ type: 'index' | 'trigger'; name: string; tbl_name: string; sql: string }>`select type, name, tbl_name, sql from sqlite_master
-      where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)})`.execute(database.db)
+    const { rows } = await sql<{ type: 'index' | 'trigger'; name: string; tbl_name: string; sql: string; is_unique: number | null; columns: string | null }>`
+      select m.type, m.name, m.tbl_name, m.sql, l."unique" as is_unique,
+        (select json_group_array(i.name) from (select name from pragma_index_info(m.name) order by seqno) i) as columns
+      from sqlite_master m left join pragma_index_list(m.tbl_name) l on l.name = m.name
+      where m.type in ('index', 'trigger') and m.sql is not null and m.tbl_name in (${sql.join(tables)})`.execute(db)
     return rows
       .filter((r) => r.type === 'trigger' || !keep.includes(r.name))
-      .map((r) => ({ name: r.name, kind: r.type, table_name: r.tbl_name, definition: r.sql }))
+      .map((r) => ({ name: r.name, kind: r.type, table_name: r.tbl_name, definition: r.sql, unique_columns: r.type === 'index' && r.is_unique ? r.columns : null }))
   }
-  const { rows } = await sql<{ name: string; tablename: string; sql: string }>`select indexname as name, tablename, indexdef as sql from pg_indexes
-    where schemaname = current_schema() and tablename in (${sql.join(tables)})
-      and indexname not in (select conname from pg_constraint)`.execute(database.db)
-  return rows.filter((r) => !keep.includes(r.name)).map((r) => ({ name: r.name, kind: 'index', table_name: r.tablename, definition: r.sql }))
+  const { rows } = await sql<{ name: string; tablename: string; sql: string; is_unique: boolean; columns: string[] | null }>`
+    select x.indexname as name, x.tablename, x.indexdef as sql, i.indisunique as is_unique,
+      (select json_agg(a.attname order by k.ord) from unnest(i.indkey) with ordinality k(attnum, ord)
+        join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum) as columns
+    from pg_indexes x join pg_class c on c.relname = x.indexname and c.relnamespace = current_schema()::regnamespace
+      join pg_index i on i.indexrelid = c.oid
+    where x.schemaname = current_schema() and x.tablename in (${sql.join(tables)})
+      and x.indexname not in (select conname from pg_constraint)`.execute(db)
+  return rows
+    .filter((r) => !keep.includes(r.name))
+    .map((r) => ({ name: r.name, kind: 'index', table_name: r.tablename, definition: r.sql, unique_columns: r.is_unique && r.columns ? JSON.stringify(r.columns) : null }))
 }
 
 /**
@@ -130,11 +141,36 @@ export async function restoreDeferredDefinitions(database: AppDatabase, names?: 
       await sql`insert into site_torrents_name_fts(site_torrents_name_fts) values ('rebuild')`.execute(trx)
     }
     for (const kind of ['trigger', 'index'] as const) {
-      for (const row of rows) if (row.kind === kind) await sql.raw(row.definition).execute(trx)
+      for (const row of rows) {
+        if (row.kind !== kind) continue
+        if (row.unique_columns) await rebuildUnique(trx, row.definition, row.table_name, JSON.parse(row.unique_columns) as string[])
+        else await sql.raw(row.definition).execute(trx)
+      }
     }
     await trx.deleteFrom('deferred_definitions').where('name', 'in', rows.map((r) => r.name)).execute()
     return rows.map((r) => r.name)
   })
+}
+
+/**
+ * A unique index comes back even when the load left rows that share its key (a load that does not
+ * keep the key cannot refuse or replace them: a row the source re-created under a new id while the
+ * load ran): of each such group the row with the highest `id` — the newest — stays.
+ */
+async function rebuildUnique(trx: Kysely<DB>, definition: string, table: string, columns: readonly string[]): Promise<void> {
+  await sql`savepoint rebuild_unique`.execute(trx)
+  try {
+    await sql.raw(definition).execute(trx)
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== '23505') throw error
+    await sql`rollback to savepoint rebuild_unique`.execute(trx)
+    await sql`delete from ${sql.table(table)} where id in (select id from (
+        select id, row_number() over (partition by ${sql.join(columns.map((c) => sql.ref(c)))} order by id desc) as n from ${sql.table(table)}
+      ) ranked where n > 1)`.execute(trx)
+    await sql.raw(definition).execute(trx)
+  }
+  await sql`release savepoint rebuild_unique`.execute(trx)
 }
 
 /** Fresh planner statistics after a bulk change (and on PostgreSQL a visibility map, for index-only scans). */

@@ -300,6 +300,8 @@ export interface DeferredDefinitionsTable {
   kind: 'index' | 'trigger'
   table_name: string
   definition: string
+  /** A unique index's columns (JSON array), else null. */
+  unique_columns: string | null
 }
 
 export type DeriveBatchTable = Omit<SeedRecordsTable, 'id' | 'derived_at'>

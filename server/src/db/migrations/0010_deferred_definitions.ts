@@ -18,6 +18,8 @@ export default function migration(_dialect: DialectName): Migration {
         .addColumn('kind', 'text', notNull)
         .addColumn('table_name', 'text', notNull)
         .addColumn('definition', 'text', notNull)
+        // A unique index's columns (JSON array): rows a load left duplicated on them go before it is rebuilt.
+        .addColumn('unique_columns', 'text')
         .execute()
     },
     async down(db: Kysely<any>) {
