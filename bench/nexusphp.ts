@@ -88,6 +88,8 @@ interface SyncFigures {
   split: { sourceMs: number; mariadbMs: number; waitMs: number; sqliteMs: number; otherSourceMs: number; deriveMs: number; afterMs: number }
   /** Source reads started ahead that a step took / step reads nobody started / started reads no step took (read-ahead.ts). */
   readAhead: NexusphpSyncReport['readAhead'] | null
+  /** Wall ms per step of the source's sync (sync/run.ts). */
+  steps: Record<string, number> | null
   derive: { full: boolean; judged: number; changed: number; torrents: number; steps: Record<string, number> }
   rssAfterMiB: number
   load: number
@@ -387,6 +389,7 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
     written: outcome.rows,
     split: { sourceMs, mariadbMs: mariadb.ms, waitMs: loop.idle, sqliteMs: sqliteInSource, otherSourceMs: sourceMs - loop.idle - sqliteInSource, deriveMs, afterMs: sec * 1000 - sourceMs - deriveMs },
     readAhead: (report as NexusphpSyncReport | null)?.readAhead ?? null,
+    steps: (report as NexusphpSyncReport | null)?.steps ?? null,
     derive: { full: outcome.derive.full, judged: outcome.derive.judged, changed: outcome.derive.changed, torrents: outcome.derive.torrents, steps: outcome.derive.steps },
     rssAfterMiB: rssMiB(),
     load: loadavg()[0],
@@ -400,6 +403,7 @@ function printSync(dialect: Dialect, name: string, f: SyncFigures): void {
   for (const [table, t] of Object.entries(f.read).sort()) {
     log(`[${dialect}]     ${table.padEnd(14)} ${String(t.queries).padStart(5)} queries ${t.rows.toLocaleString('en').padStart(10)} rows · ${String(t.idQueries).padStart(4)} id checks ${t.idRows.toLocaleString('en').padStart(9)} ids · ${(t.ms / 1000).toFixed(2).padStart(6)} s`)
   }
+  log(`[${dialect}]   steps (ms): ${JSON.stringify(f.steps)}`)
   log(`[${dialect}]   written: ${JSON.stringify(f.written)}`)
   log(`[${dialect}]   SQLite statements while the source ran (top by time):`)
   for (const e of f.sqliteTop.slice(0, 8)) log(`[${dialect}]     ${String(e.ms).padStart(7)} ms ${String(e.n).padStart(7)}×  ${e.shape}`)

@@ -43,3 +43,24 @@ export async function readSourceSchema(connection: NexusphpConnection): Promise<
   if (missingColumns.length) throw new NexusphpError(`NexusPHP 数据表缺少列 ${missingColumns.join('、')}`)
   return schema
 }
+
+/**
+ * Names of the indexes that lead with the member column of peers, snatched and claims (NexusPHP's
+ * `userid`, claims' unique (uid, torrent_id); forks name them otherwise). The members' scans tell
+ * MariaDB to ignore them (sync/member-rows.ts).
+ */
+export type MemberIndexes = Record<'peers' | 'snatched' | 'claims', string[]>
+
+export async function readMemberIndexes(connection: NexusphpConnection): Promise<MemberIndexes> {
+  const rows = await connection.query<{ t: string; i: string }>(
+    `SELECT DISTINCT TABLE_NAME AS t, INDEX_NAME AS i FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = DATABASE() AND SEQ_IN_INDEX = 1
+        AND ((TABLE_NAME IN ('peers', 'snatched') AND COLUMN_NAME = 'userid') OR (TABLE_NAME = 'claims' AND COLUMN_NAME = 'uid'))
+      ORDER BY TABLE_NAME, INDEX_NAME`,
+    [],
+    'information_schema',
+  )
+  const indexes: MemberIndexes = { peers: [], snatched: [], claims: [] }
+  for (const row of rows) indexes[String(row.t).toLowerCase() as keyof MemberIndexes]?.push(String(row.i))
+  return indexes
+}

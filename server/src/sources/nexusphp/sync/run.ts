@@ -19,7 +19,7 @@ import { refreshPlannerStats, withDeferredIndexes } from '../../../db/bulk'
 import { nextPassIsFull } from '../../mirror'
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
-import { readSourceSchema } from '../schema-check'
+import { readMemberIndexes, readSourceSchema } from '../schema-check'
 import { readAheadDeletions, removeDeletedRows } from './deletions'
 import { memberTablesEmpty, memberUids, readAheadMemberRows, syncMemberRows } from './member-rows'
 import { SyncSession } from './session'
@@ -32,6 +32,8 @@ export { defaultTuning, type NexusphpSyncTuning } from './state'
 /** What a finished sync publishes on the `seeding:nexusphp-sync` diagnostics channel (benchmarks and tests listen). */
 export interface NexusphpSyncReport {
   rows: Record<string, number>
+  /** Wall milliseconds per step ('first import' holds the steps inside it, and the index builds). */
+  steps: Record<string, number>
   /** Source reads started early that a step took, step reads nobody had started, started reads no step took. */
   readAhead: { taken: number; direct: number; unused: number }
 }
@@ -52,9 +54,19 @@ function keptDuringImport(database: SourceSyncContext['database']): string[] {
 
 export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
   const state = await loadState(ctx.database.db)
-  const s = new SyncSession(source, ctx, tuning, await readSourceSchema(source), state)
-  await syncNamedTables(s)
-  await syncSiteUsers(s)
+  const s = new SyncSession(source, ctx, tuning, await readSourceSchema(source), await readMemberIndexes(source), state)
+  // Wall time per step (published with the report below).
+  const steps: Record<string, number> = {}
+  const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now()
+    try {
+      return await work()
+    } finally {
+      steps[name] = (steps[name] ?? 0) + Math.round(performance.now() - t0)
+    }
+  }
+  await step('site tables', () => syncNamedTables(s))
+  await step('site users', () => syncSiteUsers(s))
   const members = await memberUids(s)
   s.fullPass = await nextPassIsFull(s.db, ctx.rules.version)
   // Cleared (with the first commit) until syncReferencedTorrents has looked at this sync's rows.
@@ -66,28 +78,30 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   const firstImport = state.pairs.since === null
   s.freshTorrents = s.fullPass && firstImport
   const importing = async () => {
-    await syncNewTorrents(s, members)
+    await step('new torrents', () => syncNewTorrents(s, members))
     // An incremental sync reads little per step: every later step's first read starts now, and the
     // source answers them while the mirror is written (read-ahead.ts). (The first import's pages are
     // large, and read one ahead by each step.)
     if (!firstImport) {
-      readAheadMemberRows(s, members)
-      await readAheadTorrents(s)
-      await readAheadDeletions(s, members)
+      await step('read-ahead', async () => {
+        readAheadMemberRows(s, members)
+        await readAheadTorrents(s)
+        await readAheadDeletions(s, members)
+      })
     }
-    await syncMemberRows(s, members)
-    await syncReferencedTorrents(s, referencedChecked)
-    await syncNewTorrentTags(s)
+    await step("members' rows", () => syncMemberRows(s, members))
+    await step('referenced torrents', () => syncReferencedTorrents(s, referencedChecked))
+    await step('new torrent tags', () => syncNewTorrentTags(s))
   }
   // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
-  // built once at the end instead of row by row (db/bulk.ts). The unique keys stay: upserts use them.
+  // built once at the end instead of row by row (db/bulk.ts; see keptDuringImport).
   if (firstImport) {
-    await withDeferredIndexes(ctx.database, bulkTables, keptDuringImport(ctx.database), importing)
-    await refreshPlannerStats(ctx.database, bulkTables)
+    await step('first import', () => withDeferredIndexes(ctx.database, bulkTables, keptDuringImport(ctx.database), importing))
+    await step('planner statistics', () => refreshPlannerStats(ctx.database, bulkTables))
   } else await importing()
   s.freshTorrents = false
-  await refreshTorrents(s)
-  await removeDeletedRows(s, members)
-  if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, readAhead: { ...s.ahead.counts, unused: s.ahead.unused } } satisfies NexusphpSyncReport)
+  await step('torrent refresh', () => refreshTorrents(s))
+  await step('deleted rows', () => removeDeletedRows(s, members))
+  if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, steps, readAhead: { ...s.ahead.counts, unused: s.ahead.unused } } satisfies NexusphpSyncReport)
   return s.rows
 }

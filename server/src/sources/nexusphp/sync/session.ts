@@ -9,7 +9,7 @@ import { writeSourceState } from '../../../jobs/sync-state'
 import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, upsertMirror } from '../../mirror'
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
-import type { SourceSchema } from '../schema-check'
+import type { MemberIndexes, SourceSchema } from '../schema-check'
 import { ReadAhead } from './read-ahead'
 import type { NexusphpState, NexusphpSyncTuning } from './state'
 
@@ -47,6 +47,7 @@ export class SyncSession {
     readonly ctx: SourceSyncContext,
     readonly tuning: NexusphpSyncTuning,
     readonly schema: SourceSchema,
+    readonly memberIndexes: MemberIndexes,
     readonly state: NexusphpState,
   ) {
     this.db = ctx.database.db
