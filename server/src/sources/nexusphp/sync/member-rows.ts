@@ -149,47 +149,68 @@ async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter
   if (!uids.length) return
   // A cursor of the (uid, id) walk (a pass begun by an older version) means nothing here: start over.
   if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
-  const page = scanPage(s, s.source, table, changed, uids)
   const col = uidColumn(table)
   const { pageRows } = s.tuning
   let read = 0
-  let next = page(pass.id)
-  for (;;) {
-    const rows = await next
-    read += rows.length
-    s.progress(table, read)
-    const more = rows.length === pageRows
-    if (rows.length) pass.id = rows[rows.length - 1].id
-    if (more) {
-      next = page(pass.id)
-      next.catch(() => {})
+  // Ranges in id order: the cursor only moves forward, so a resumed pass starts where it stopped.
+  for (const range of await scanRanges(s, table, changed)) {
+    if (range.upTo !== null && pass.id >= range.upTo) continue
+    const page = scanPage(s, s.source, table, changed, uids, range.upTo)
+    let next = page(Math.max(pass.id, range.after))
+    for (;;) {
+      const rows = await next
+      read += rows.length
+      s.progress(table, read)
+      const more = rows.length === pageRows
+      if (rows.length) pass.id = rows[rows.length - 1].id
+      if (more) {
+        next = page(pass.id)
+        next.catch(() => {})
+      }
+      await s.commit(async (trx) => {
+        if (changed) await s.upsert(trx, table, rows as MirrorRows[typeof table][])
+        else await s.insertFresh(trx, table, rows as MirrorRows[typeof table][], uidsOf(rows, col))
+      })
+      if (!more) break
     }
-    await s.commit(async (trx) => {
-      if (changed) await s.upsert(trx, table, rows as MirrorRows[typeof table][])
-      else await s.insertFresh(trx, table, rows as MirrorRows[typeof table][], uidsOf(rows, col))
-    })
-    if (!more) return
   }
 }
 
+/**
+ * The id ranges a scan reads: changed rows in `scanParts` ranges of the mirror's ids (the last open
+ * to new rows), whose first pages the read-ahead starts side by side — the table scan (the sync's
+ * longest source read: 1 M snatches) then takes the site's cores, not one; the first import in one
+ * range. Settled once per sync, so plan and step agree.
+ */
+function scanRanges(s: SyncSession, table: ScanTable, changed: ChangedFilter | null): Promise<{ after: number; upTo: number | null }[]> {
+  if (!changed) return Promise.resolve([{ after: 0, upTo: null }])
+  return s.once(`scan ranges ${table}`, async () => {
+    const max = Number((await sql<{ m: number | null }>`select max(id) as m from ${sql.table(table)}`.execute(s.db)).rows[0]?.m ?? 0)
+    const parts = Math.max(1, s.tuning.scanParts)
+    const bounds = Array.from({ length: parts - 1 }, (_, i) => Math.floor((max * (i + 1)) / parts))
+    return [0, ...bounds].map((after, i) => ({ after, upTo: i < bounds.length ? bounds[i] : null }))
+  })
+}
+
 /** A page of the keyset scan (on `id`) over members' rows, through `connection`. */
-function scanPage(s: SyncSession, connection: NexusphpConnection, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[]) {
+function scanPage(s: SyncSession, connection: NexusphpConnection, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[], upTo: number | null) {
   const col = uidColumn(table)
   const members = intList(uids)
   const filter = changed ? ` AND ${changed.where}` : ''
   const ignored = s.memberIndexes[tableSpecs[table].source as keyof MemberIndexes]
   const hint = ignored.length ? `IGNORE INDEX (${ignored.map((i) => `\`${i.replace(/`/g, '``')}\``).join(', ')}) ` : ''
+  const bounded = upTo === null ? '' : ' AND id <= ?'
   return (id: number) =>
     readMirrorRows(connection, s.schema, table,
-      `${hint}WHERE id > ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
-      [id, ...(changed?.values ?? [])])
+      `${hint}WHERE id > ?${bounded} AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
+      [id, ...(upTo === null ? [] : [upTo]), ...(changed?.values ?? [])])
 }
 
 /**
  * Starts the first page of each known-members scan a new pass will make (read-ahead.ts): the
  * changes of every table are read while the mirror writes those of the one before.
  */
-export function readAheadMemberRows(s: SyncSession, members: readonly number[]): void {
+export async function readAheadMemberRows(s: SyncSession, members: readonly number[]): Promise<void> {
   const p = s.state.pairs
   if (p.since === null || p.pass !== null) return
   const known = new Set(p.known)
@@ -197,7 +218,8 @@ export function readAheadMemberRows(s: SyncSession, members: readonly number[]):
   if (!uids.length) return
   for (const table of ['site_peers', 'site_snatched', 'site_claims'] as const) {
     const changed = changedSince(s, table, p.since - s.tuning.watermarkSlackMs)
-    if (changed) void scanPage(s, s.ahead.planned, table, changed, uids)(0)
+    if (!changed) continue
+    for (const range of await scanRanges(s, table, changed)) void scanPage(s, s.ahead.planned, table, changed, uids, range.upTo)(range.after)
   }
 }
 

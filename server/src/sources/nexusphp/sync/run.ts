@@ -84,7 +84,7 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
     // large, and read one ahead by each step.)
     if (!firstImport) {
       await step('read-ahead', async () => {
-        readAheadMemberRows(s, members)
+        await readAheadMemberRows(s, members)
         await readAheadTorrents(s)
         await readAheadDeletions(s, members)
       })

@@ -9,6 +9,8 @@ import { readSourceState } from '../../../jobs/sync-state'
 export interface NexusphpSyncTuning {
   /** Source rows per page (one transaction each). */
   pageRows: number
+  /** A scan of members' changed rows reads this many id ranges side by side (the source pool has 2 connections). */
+  scanParts: number
   /** Members per IN list. */
   memberGroup: number
   /** Ids per primary-key lookup. */
@@ -33,6 +35,7 @@ export interface NexusphpSyncTuning {
 
 export const defaultTuning: NexusphpSyncTuning = {
   pageRows: 5_000,
+  scanParts: 2,
   memberGroup: 500,
   idChunk: 2_000,
   refreshSyncs: 6,
