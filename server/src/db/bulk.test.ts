@@ -66,6 +66,8 @@ describe.each(openTestDatabases())('deferred indexes on $name', (backend) => {
     expect(await database.db.selectFrom('deferred_definitions').selectAll().execute()).toEqual([])
     // Written while the search index's triggers were gone, found all the same; and edits are followed again.
     expect(await named(database, 'short.import')).toEqual([7])
+    await database.db.updateTable('site_torrents').set({ seeders: 3, name: 'Cut.Short.Import.2160p' }).where('id', '=', 7).execute()
+    expect(await named(database, 'short.import')).toEqual([7])
     await database.db.updateTable('site_torrents').set({ name: 'Renamed.1080p' }).where('id', '=', 7).execute()
     expect(await named(database, 'short.import')).toEqual([])
     expect(await named(database, 'renamed')).toEqual([7])

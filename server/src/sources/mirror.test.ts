@@ -119,6 +119,14 @@ describe.each(openTestDatabases())('mirror writer on $name', (backend) => {
     await takeQueue()
     await upsertMirror(db(), 'site_claims', [claim(30, 1002, 2)])
     expect(await takeQueue()).toEqual([`${alice}:1`, `${bob}:2`].sort())
+
+    // One batch: a row whose pair stays (written without its key columns) and one that moves back.
+    await upsertMirror(db(), 'site_claims', [claim(31, 1001, 2)])
+    await takeQueue()
+    expect(await upsertMirror(db(), 'site_claims', [{ ...claim(31, 1001, 2), uploaded_begin: 77 }, claim(30, 1001, 1)])).toBe(2)
+    const stored = await db().selectFrom('site_claims').select(['id', 'uid', 'torrent_id', 'uploaded_begin']).orderBy('id').execute()
+    expect(stored).toEqual([{ id: 30, uid: 1001, torrent_id: 1, uploaded_begin: 0 }, { id: 31, uid: 1001, torrent_id: 2, uploaded_begin: 77 }])
+    expect(await takeQueue()).toEqual([`${alice}:1`, `${alice}:2`, `${bob}:2`].sort())
   })
 
   it('deletes by id after queueing what the rows affected', async () => {

@@ -220,15 +220,20 @@ function isSqlite(db: Kysely<DB>): boolean {
  * `insert … on conflict (id) do update … where <a column differs> returning …`, built as text: at
  * tens of thousands of rows per sync the query builder's per-value nodes cost more than the write.
  * SQLite gets the rows as one JSON parameter (a short statement is prepared in microseconds, one
- * with thousands of placeholders in milliseconds); PostgreSQL a multi-row VALUES list.
+ * with thousands of placeholders in milliseconds); PostgreSQL a multi-row VALUES list. `unchanged`:
+ * columns the caller knows equal the stored ones, left out of the SET — SQLite updates every index
+ * (and fires every `update of` trigger) on a column that is SET, changed or not.
  */
-function upsertStatement(db: Kysely<DB>, table: MirrorTable, rows: readonly AnyRow[], returning: readonly string[]): CompiledQuery {
+function upsertStatement(db: Kysely<DB>, table: MirrorTable, rows: readonly AnyRow[], returning: readonly string[], unchanged: readonly string[]): CompiledQuery {
   const columns = mirrorColumns[table].map(([name]) => name)
-  const updates = columns.filter((c) => c !== 'id')
+  const updates = columns.filter((c) => c !== 'id' && !unchanged.includes(c))
   const q = (c: string) => `"${c}"`
-  const conflict = `on conflict ("id") do update set ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
-    where ${updates.map((c) => `${q(table)}.${q(c)} is distinct from excluded.${q(c)}`).join(' or ')}
-    returning ${['id', ...returning].map(q).join(', ')}`
+  // Nothing left to SET (a tag row whose torrent and tag stay): a stored row is left as it is.
+  const action = updates.length
+    ? `do update set ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
+    where ${updates.map((c) => `${q(table)}.${q(c)} is distinct from excluded.${q(c)}`).join(' or ')}`
+    : 'do nothing'
+  const conflict = `on conflict ("id") ${action} returning ${['id', ...returning].map(q).join(', ')}`
   if (isSqlite(db)) {
     const json = JSON.stringify(rows.map((r) => columns.map((c) => r[c] ?? null)))
     // `where true`: SQLite's parser needs it between INSERT … SELECT and ON CONFLICT.
@@ -271,7 +276,19 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
     }
   }
 
-  const { rows: written } = await db.executeQuery<AnyRow>(upsertStatement(db, table, rows, watched ?? []))
+  // Rows whose key and pair columns stay as stored (nearly every update: counters and times move) are
+  // written without them: their indexes are left alone (~40% of a snatch upsert, measured).
+  const steady: AnyRow[] = []
+  const others: AnyRow[] = []
+  for (const r of rows) {
+    const old = before.get(r.id as number)
+    const same = old !== undefined && looked.length > 0 && looked.every((c) => String(old[c]) === String(r[c]))
+    ;(same ? steady : others).push(r)
+  }
+  const written: AnyRow[] = []
+  for (const [part, unchanged] of [[steady, looked], [others, []]] as const) {
+    if (part.length) written.push(...(await db.executeQuery<AnyRow>(upsertStatement(db, table, part, watched ?? [], unchanged))).rows)
+  }
 
   if (pairCols) {
     const [uidCol, torrentCol] = pairCols

@@ -14,6 +14,7 @@ import m0008 from './0008_site_user_search'
 import m0009 from './0009_wage_item_sets'
 import m0010 from './0010_deferred_definitions'
 import m0011 from './0011_mirror_rowid_keys'
+import m0012 from './0012_torrent_name_trigger_when_changed'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -27,5 +28,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0009_wage_item_sets': m0009(dialect),
     '0010_deferred_definitions': m0010(dialect),
     '0011_mirror_rowid_keys': m0011(dialect),
+    '0012_torrent_name_trigger_when_changed': m0012(dialect),
   }
 }
