@@ -7,7 +7,7 @@
  * table and rows/s, where the time goes (MariaDB queries, SQLite statements while the source writes
  * the mirror, derivation, the rest), and the peak RSS of the process (the server plus this small
  * driver; the data set is generated in a child process so it does not count).
- * Writes bench/.data/results-nexusphp-<dialect>.json and the "NexusPHP sync" section of BENCHMARKS.md
+ * Writes bench/results/nexusphp-<dialect>.json and the "NexusPHP sync" section of BENCHMARKS.md
  * (between its markers; the rest of the file is left as it is).
  *
  *   npm run bench:nexusphp                        # SQLite (+ PostgreSQL if DATABASE_URL is set)

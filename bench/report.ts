@@ -1,18 +1,22 @@
 /**
- * What the benches share about their output: the saved results per dialect (bench/.data, git-ignored)
- * and their own section of BENCHMARKS.md, between `<!-- name:begin -->` and `<!-- name:end -->`
- * (the rest of the file is left as it is).
+ * What the benches share about their output: the saved results per bench and dialect (bench/results,
+ * in git: BENCHMARKS.md is rendered from them, so any clone renders the same file, whichever dialect
+ * it runs) and their own section of BENCHMARKS.md, between `<!-- name:begin -->` and
+ * `<!-- name:end -->` (the rest of the file is left as it is).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { dataRoot, type Dialect } from './dataset'
+import type { Dialect } from './dataset'
 
 const dialects: readonly Dialect[] = ['sqlite', 'postgres']
 const benchmarksFile = join(import.meta.dirname, '..', 'BENCHMARKS.md')
 
-/** `bench/.data/results-<bench>-<dialect>.json` */
+const resultsDir = join(import.meta.dirname, 'results')
+
+/** `bench/results/<bench>-<dialect>.json` */
 export function resultsFile(bench: string, dialect: Dialect): string {
-  return join(dataRoot, `results-${bench}-${dialect}.json`)
+  mkdirSync(resultsDir, { recursive: true })
+  return join(resultsDir, `${bench}-${dialect}.json`)
 }
 
 /** The saved results of a bench, SQLite first, for the dialects that have run. */

@@ -14,7 +14,8 @@ import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { isPostgresUrl } from '../server/src/config'
-import { dataRoot, openDataset, type Dialect } from './dataset'
+import { openDataset, type Dialect } from './dataset'
+import { resultsFile, savedResults } from './report'
 import { ms } from './measure'
 import { runBenchmarks, type BenchResults } from './page-seed'
 
@@ -76,7 +77,7 @@ for (const dialect of values['render-only'] ? [] : dialects) {
     const results = await runBenchmarks(server, { n, log })
     const report: DialectReport = { dialect, date: new Date().toISOString(), size, buildSec, load: [loadBefore, loadavg()[0]], results }
     // A rebuilt set reports its build time; a reused one keeps the time of the build.
-    const file = join(dataRoot, `results-${dialect}.json`)
+    const file = resultsFile('seeding', dialect)
     if (buildSec === null && existsSync(file)) report.buildSec = (JSON.parse(readFileSync(file, 'utf8')) as DialectReport).buildSec
     writeFileSync(file, JSON.stringify(report, null, 2))
   } finally {
@@ -100,10 +101,7 @@ function writeBenchmarks(ours: string): void {
 }
 
 function render(): string {
-  const reports = (['sqlite', 'postgres'] as const)
-    .map((d) => join(dataRoot, `results-${d}.json`))
-    .filter((file) => existsSync(file))
-    .map((file) => JSON.parse(readFileSync(file, 'utf8')) as DialectReport)
+  const reports = savedResults<DialectReport>('seeding').map((r) => r.result)
   const cpu = cpus()
   const lines: string[] = [
     '# Benchmarks',

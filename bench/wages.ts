@@ -4,7 +4,7 @@
  * the same joins — official torrents × claimed-or-assigned records × start and end snapshots —
  * summed per member in the database), and the peak RSS of the process (the bench runs the server
  * in-process, as bench/run.ts does, so that is the server's peak plus the small client).
- * Writes bench/.data/results-wages-<dialect>.json and the "Wages" section of BENCHMARKS.md
+ * Writes bench/results/wages-<dialect>.json and the "Wages" section of BENCHMARKS.md
  * (between its markers; the rest of the file is left as it is).
  *
  *   npm run bench:wages                      # SQLite (+ PostgreSQL if DATABASE_URL is set)
