@@ -569,7 +569,7 @@ function section(): string {
     'reused (dates are moved forward to the database\'s NOW() before every run), synced by the real server in-process',
     '(`SOURCE=nexusphp`, scheduler off) into a fresh database of ours that holds only the 2,000 members (with their site',
     'uid), 2 assignments each and rules naming the official teams and tag. Four syncs, one after the other: the full',
-    'first one; a second with nothing changed at the source (it used to carry one-time work, see the notes); an incremental one',
+    'first one; a second with nothing changed at the source; an incremental one',
     'after 1% of the rows changed at the source; one with nothing changed.',
     '"Rows read" are the data rows MariaDB answered (counted on mysql2\'s diagnostics channel), not the id-only existence',
     'checks the connector uses to find deleted rows (shown separately). **What the targets measure** (the owner\'s call):',
@@ -617,55 +617,47 @@ function section(): string {
   return lines.join('\n')
 }
 
-const NOTES = `**Before → after** (SQLite, this machine; before = commit 2a0d877 at load 1.9, after = the run above at
-load ~1.1): the source's part of the full sync 36.7 s → 33.6 s (44,600 → 48,700 rows/s, still ❌); a run of the same
-commit minutes earlier, also at load 1.1, measured 29.0 s (56,400 rows/s): the 50,000 mark lies inside this
-machine's run-to-run spread (other work shares its 2 cores), so it is not reliably met yet. The part that does not
-move with the load is the JS ("other"): 6.9 s → 4.8–5.0 s. Incremental with 1% changed: source 5.2 s → 3.9 s (4.1 s
-in the earlier run), whole sync 8.5 s → 7.8 s; nothing changed: source 4.1 s → 3.1 s. What changed: the watermark
-slack is 60 s instead of 5 minutes (the watermark is the site database's own clock, so only rows stamped before a
-slow commit on the site can arrive late): the incremental sync reads ~23,000 rows instead of ~48,000; rows are
-built once fewer in JS (reader.ts converts mysql2's row objects in place; mirror.ts checks each row while it builds
-its statement array, and bulkInsert does not check the integers again). Earlier history: commit 771d302 took
-111.9 s for the full sync's source part and 16.4 s for the incremental one. Tried and dropped (no gain, measured,
-commit 2a0d877): first-import pages of 20,000 rows with one WAL checkpoint per sync.
+const NOTES = `**Before → after** (SQLite, this machine, session of 2026-11-22; before = commit 9b534db, after = the run above;
+load 1.0–1.5 on 2 cores in both): the source's part of the full sync 25.8–29.6 s → 15.8–18.9 s (55,000–63,000 →
+86,000–104,000 rows/s over four runs), the incremental one with 1% changed 2.8–2.9 s → 1.5–1.8 s, with nothing
+changed 1.9 s → 1.1 s. Earlier: commit b8d9311 took 33.6 s and 3.9 s, commit 771d302 111.9 s and 16.4 s. What
+changed, each measured on its own:
+- SQLite keyed peers, snatched and claims by \`bigint primary key\`, which is not SQLite's rowid: each kept a hidden
+  rowid and a second b-tree for \`id\`, and the (userid, …) indexes could not cover \`id\` — the deletion check's
+  per-member fingerprint over 282,000 peers read every table row (0.27–0.33 s, now ~25 ms). Migration 0011 rebuilds
+  them with \`integer primary key\`.
+- The first import now builds the members' tables' unique keys after the load too (SQLite). Kept, each page's
+  random inserts into (userid, torrentid) dirtied thousands of index pages per commit: ~1.1 GB of WAL for 850,000
+  snatches against 64 MB, and 3× the insert time (site_snatched 5.8–11.6 s → ~2.1 s; the key is built in ~0.8 s).
+  A row the site re-created meanwhile cannot be refused then: the rebuild keeps the newest of a key (db/bulk.ts).
+- One WAL checkpoint per sync, at its end, instead of one every few commits (it copied and synced the same pages
+  again and again); it now counts in "snapshot + stats" (whole sync), 0.5–0.7 s after an incremental sync, ~4.7 s
+  after the first import (the import's and the derivation's pages).
+- Read-ahead in incremental syncs (sync/read-ahead.ts): every step's first source read starts before the writes,
+  and the members' changed rows of a table are read in two id ranges on the pool's two connections; MariaDB then
+  works while SQLite writes (idle time of this process 1.4 s → 0.6 s).
+- The members' scans no longer force the primary key: the member index is ignored instead, so MariaDB can take
+  peers' last_action index when few rows changed (~2 ms against ~0.15 s for the scan; measured on the bench site).
+- Upserts leave key and pair columns out of the SET when they equal the stored ones (SQLite updates every index on
+  a SET column; a 9,000-snatch upsert 258 → 151 ms), and the torrent-name trigger fires only on a real rename
+  (migration 0012: seeder counts re-indexed ~2,000 names a sync).
+Tried and dropped: first-import pages of 20,000 rows (no gain, session 2).
 
-**Where the full sync's source part goes** (29–34 s):
-- MariaDB 8–10 s (overlapping the writes: the next page is read while one is written). Members' peers, snatches and
-  claims are read by a primary-key scan of each table (\`FORCE INDEX (PRIMARY) WHERE id > ? AND userid IN (…all
-  members…) ORDER BY id LIMIT 5000\`), not by walking the (userid) index and fetching 85% of the table row by row.
-- SQLite 16–19 s: rows that cannot be in the mirror yet go through mirror.ts \`insertMirrorFresh\` — one prepared
-  \`insert or replace\` reused for every row, nothing queued per row (the first derivation pass is full) — into tables
-  whose secondary indexes are built after the load; ids arrive in order, so the id-keyed tables are appended to.
-  site_snatched 850,000 rows in 5.8–6.9 s (with its primary key and (userid, torrentid) unique key), site_peers
-  1.8–2.3 s, commits 2.1–2.4 s (352 page transactions; the WAL is checkpointed once at the end of the import), the torrent-name
-  FTS rebuild 1.7–2.0 s, index builds ~2 s.
-- JS ~5 s: mysql2's row parsing, reader.ts toMirrorRows (in place), mirror.ts's check-and-array pass.
-- 50,000 rows/s needs ≤ 32.7 s here: met in one run, missed in the other. What is left to take: mysql2's \`rowsAsArray\` with the conversions done in the SELECT (no per-row JS conversion on the
-  bulk path); the FTS rebuild and index builds (~4 s) are fixed costs of the first import; members' uploads are read
-  twice (new torrents by owner, then the backfill's own step, which skips the mirrored ones).
-- The derivation (72–75 s, 884,599 records) is a separate step, measured in its own section; the whole first sync is
-  in the table next to the sync rate.
+**Where the full sync's source part goes** (~16–19 s): waiting on MariaDB ~4 s (the next page is read while one is
+written; members' rows by keyset on \`id\`, the (userid) index ignored: a primary-key scan of each table); SQLite
+~8 s — site_snatched 850,000 rows ~2.1 s, peers ~0.7 s, the torrent-name FTS rebuild ~0.8 s, the index builds
+~2 s, commits ~0.4 s; JS ~5–6 s (mysql2's row parsing, reader.ts converting rows in place, mirror.ts's check).
+The derivation (59–70 s, 884,599 records) is a separate step with its own section; the whole first sync is in the
+table next to the sync rate.
 
-**Where the incremental sync's source part goes** (~3.9–4.1 s with 1% changed, ~3.1 s with nothing changed; ❌ ≤ 2 s):
-- MariaDB ~2 s: known members' changed rows by one primary-key scan per table (the whole 1 M-row snatched table
-  ~0.6 s, peers ~0.2 s, claims ~0.1 s — NexusPHP has no index on snatched.last_action, so this grows with the
-  site); torrents whose \`last_action\` moved (a scan of the 200,000 torrents, ~0.2 s) plus a rolling refresh of a
-  36th of the mirror's torrents for edits and deletions; deleted peers and claims found by per-member fingerprints
-  (count, sum and a hashed sum of ids; ids compared only for members whose fingerprints differ — 64,944 peer ids
-  with 1% changed); the rolling check of 20,000 mirror snatches as one id range.
-- The 60-second watermark slack still re-reads rows changed in the minute before the previous sync; with 5 minutes
-  (before) that was ~18,000 snatches and ~14,000 peers per sync in this bench, now the sync reads 23,000 rows in all.
-- SQLite ~1–1.8 s: the upserts, commits (~0.45 s for 18), the mirror's fingerprint aggregate over 282,000 peers
-  (~0.4 s) and 161,000 claims (~0.15 s), recomputed every sync.
-- To reach ≤ 2 s: the fingerprints kept up to date in the mirror instead of recomputed (and the source's side read
-  while SQLite works), and on the source side an index on snatched.last_action (the site's schema, not ours).
-- The derivation adds 3.2–3.7 s for ~12,200 judged pairs (~0.5–0.7 s when nothing changed); the whole runOnce is in the table.
+**Where the incremental sync's source part goes** (~1.5–1.8 s with 1% changed): waiting on MariaDB ~0.6 s — the
+critical path is the scan of snatched (1 M rows, no index on last_action in NexusPHP; ~0.1 s when the machine is
+quiet, 0.3–0.6 s while this process writes on the other core); SQLite ~0.5 s (the upserts of ~12,000 rows, 20
+commits); JS ~0.3 s. The 60-second watermark slack re-reads the rows changed in the minute before the previous
+sync (the bench runs its syncs back to back, so "nothing changed" still reads ~23,000 rows). The derivation adds
+~2 s for ~12,200 judged pairs; the whole runOnce is in the table.
 
-**The second sync** (nothing changed at the source) no longer re-judges everything: the wage estimate's one-time
-queueing of every member is gone (commit c1c0182), so it is like any sync with nothing changed.
-
-**Memory** ✅: pages of 5,000 source rows; the peak (370–470 MiB over the runs) is mostly SQLite's page cache and
+**Memory** ✅: pages of 5,000 source rows; the peak (360–390 MiB over the runs) is mostly SQLite's page cache and
 the V8 heap.
 
 **Correctness** (not a target, checked in passing): after the incremental sync the mirror holds exactly the members'
@@ -673,9 +665,9 @@ rows of the source, and the changed counters, finished snatches, stopped and sta
 official torrents are all there.
 
 **The data set**: loaded with LOAD DATA LOCAL INFILE from an in-memory stream (mysql2's \`infileStreamFactory\`):
-70–90 s for the 1.8 M rows; multi-row INSERTs of 2,000 rows took 109 s (\`--load insert\`, measured once). InnoDB's
-index maintenance with MariaDB's default 128 MB buffer pool dominates, not the protocol. Timings move with the
-machine's load (other engineers' work on these 2 cores): see the loaded figures above.`
+15–90 s for the 1.8 M rows depending on the machine's load; multi-row INSERTs of 2,000 rows took 109 s
+(\`--load insert\`, measured once). Timings move with the load of the machine (other engineers' work on these 2
+cores): the ranges above are over this session's runs.`
 
 writeSection('nexusphp', section())
 log('BENCHMARKS.md: NexusPHP sync section written')
