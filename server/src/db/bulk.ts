@@ -18,8 +18,10 @@ const SQLITE_ROWS_PER_TRANSACTION = 50_000
 /**
  * Inserts rows (arrays in `columns` order). SQLite: one prepared statement; PostgreSQL: `unnest` of
  * arrays. `within`: a transaction of `database` to write in (else each chunk commits on its own).
- * `replace` (SQLite only): `insert or replace` — a row that meets an existing one on the primary key
- * or a unique key takes its place (delete triggers do not fire). `checked`: the caller has already
+ * `replace`: a row that meets an existing one takes its place — SQLite: `insert or replace`, on the
+ * primary key or a unique key (delete triggers do not fire); PostgreSQL: `on conflict ("id") do update`
+ * (tables keyed by `id`; no id twice in one call, and rows holding a unique key under another id are
+ * the caller's to remove first). `checked`: the caller has already
  * refused non-integers in the integer columns (mirror.ts checks every row), so they are not checked again.
  */
 export async function bulkInsert(
@@ -33,7 +35,6 @@ export async function bulkInsert(
   if (rows.length === 0) return
   if (!options.checked) checkIntegers(table, columns, rows)
   const names = columns.map(([name]) => `"${name}"`).join(', ')
-  if (options.replace && database.dialect !== 'sqlite') throw new Error('bulkInsert: replace is SQLite only')
   if (database.dialect === 'sqlite') {
     const raw = database.sqlite!
     const insert = () => {
@@ -50,10 +51,13 @@ export async function bulkInsert(
     else await database.db.connection().execute(async () => insert())
     return
   }
+  const replaceById = options.replace
+    ? sql.raw(`on conflict ("id") do update set ${columns.filter(([name]) => name !== 'id').map(([name]) => `"${name}" = excluded."${name}"`).join(', ')}`)
+    : sql``
   for (let start = 0; start < rows.length; start += PG_ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + PG_ROWS_PER_STATEMENT)
     const params = columns.map(([, type], i) => sql`${sql.val(chunk.map((row) => row[i]))}::${sql.raw(type)}[]`)
-    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select * from unnest(${sql.join(params)})`.execute(within ?? database.db)
+    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select * from unnest(${sql.join(params)}) ${replaceById}`.execute(within ?? database.db)
   }
 }
 

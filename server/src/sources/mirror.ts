@@ -117,12 +117,13 @@ export type FreshCover = 'full pass' | { siteUids: readonly number[] }
 
 /**
  * The bulk path for rows that cannot be in the mirror yet — the first import, a new member's
- * backfill. SQLite: one prepared statement reused for every row (db/bulk.ts) instead of the upsert's
- * read–compare–write statements, and nothing queued per row (see `FreshCover`). Should a row be
+ * backfill. SQLite: one prepared statement reused for every row (db/bulk.ts); PostgreSQL: `unnest` arrays
+ * with `on conflict (id)` — either way instead of the upsert's read–compare–write statements, and
+ * nothing queued per row (see `FreshCover`). Should a row be
  * there after all (a torrent both official and a member's upload, a peer the site re-created under
  * a new id), it is replaced by id and by unique key, as the upsert would. SQLite's replace does not
  * fire delete triggers: site_torrents (its name FTS) only while its triggers are dropped
- * (withDeferredIndexes, which rebuilds the FTS). PostgreSQL takes the upsert path.
+ * (withDeferredIndexes, which rebuilds the FTS).
  */
 export async function insertMirrorFresh<T extends MirrorTable>(
   database: AppDatabase,
@@ -132,14 +133,17 @@ export async function insertMirrorFresh<T extends MirrorTable>(
   cover: FreshCover,
 ): Promise<number> {
   let written = 0
-  if (database.dialect !== 'sqlite') written = await upsertMirror(trx, table, rows)
-  else if (rows.length) {
+  if (rows.length) {
     const columns = mirrorColumns[table]
-    // No dedupe: `insert or replace` row after row already lets the last row win for an id or a key.
+    // SQLite: no dedupe — `insert or replace` row after row already lets the last row win for an id or a
+    // key. PostgreSQL: one statement may not meet a row twice, so the batch is deduplicated first, and
+    // rows holding an incoming unique key under another id (re-created at the site) go first.
+    const all = database.dialect === 'sqlite' ? (rows as unknown as readonly AnyRow[]) : dedupe(table, rows as unknown as readonly AnyRow[])
     // One pass: each row is checked while its array (the statement's column order) is built.
-    const all = rows as unknown as readonly AnyRow[]
     const arrays = all.map((row) => checkedArray(table, columns, row))
     const bulkColumns: BulkColumns = columns.map(([name, type]) => [name, type === 'int' ? 'bigint' : 'text'] as const)
+    const key = uniqueKeys[table]
+    if (database.dialect === 'postgres' && key) await deleteKeyHolders(trx, table, key, all)
     await bulkInsert(database, table, bulkColumns, arrays, trx, { replace: true, checked: true })
     written = all.length
   }
@@ -147,6 +151,13 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where ${inIntegers(sql.ref('site_uid'), cover.siteUids)}`.execute(trx)
   }
   return written
+}
+
+/** PostgreSQL bulk path: deletes rows that hold one of the incoming rows' unique keys under another id. */
+async function deleteKeyHolders(trx: Kysely<DB>, table: MirrorTable, [k1, k2]: readonly [string, string], rows: readonly AnyRow[]): Promise<void> {
+  const type = (column: string) => (mirrorColumns[table].find(([name]) => name === column)?.[1] === 'int' ? sql`bigint[]` : sql`text[]`)
+  await sql`delete from ${sql.table(table)} x using unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r[k1])}::${type(k1)}, ${rows.map((r) => r[k2])}::${type(k2)}) as v(id, k1, k2)
+    where x.${sql.ref(k1)} = v.k1 and x.${sql.ref(k2)} = v.k2 and x.id <> v.id`.execute(trx)
 }
 
 /** Whether the next derivation pass judges everything (never derived, or derived under other rules). */
