@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { SeedStatus } from '@shared/enums'
+import { withDeferredIndexes } from '../db/bulk'
 import { derive } from '../derive'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases } from '../test/harness'
@@ -243,6 +244,11 @@ describe.each(openTestDatabases())('mirror writer on $name', (backend) => {
     })
     const again = await db().selectFrom('site_snatched').select(['id', 'uploaded']).orderBy('id').execute()
     expect(again).toEqual([{ id: 3, uploaded: 3 }, { id: 4, uploaded: 2 * GIB }, { id: 7, uploaded: 7 }])
+    // During a bulk load that dropped the key: both rows land, and the newest of the key stays when it is rebuilt.
+    await withDeferredIndexes(database, ['site_snatched'], [], () => db().transaction().execute(async (trx) => {
+      await insertMirrorFresh(database, trx, 'site_snatched', [snatch(8, 1003, 9), snatch(9, 1003, 9, { uploaded: 9 })], 'full pass', { keyDeferred: true })
+    }))
+    expect(await db().selectFrom('site_snatched').select(['id', 'uploaded']).where('userid', '=', 1003).execute()).toEqual([{ id: 9, uploaded: 9 }])
     // Bad rows are refused like the upsert's.
     await expect(db().transaction().execute((trx) => insertMirrorFresh(database, trx, 'site_snatched', [snatch(5, 1001, 3, { uploaded: 1.5 })], 'full pass'))).rejects.toThrow(/integer/)
   })

@@ -131,6 +131,7 @@ export async function insertMirrorFresh<T extends MirrorTable>(
   table: T,
   rows: readonly MirrorRows[T][],
   cover: FreshCover,
+  options: { keyDeferred?: boolean } = {},
 ): Promise<number> {
   let written = 0
   if (rows.length) {
@@ -143,7 +144,9 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     const arrays = all.map((row) => checkedArray(table, columns, row))
     const bulkColumns: BulkColumns = columns.map(([name, type]) => [name, type === 'int' ? 'bigint' : 'text'] as const)
     const key = uniqueKeys[table]
-    if (database.dialect === 'postgres' && key) await deleteKeyHolders(trx, table, key, all)
+    // (`keyDeferred`: the table's unique key is dropped for a bulk load — db/bulk.ts keeps the newest row
+    // of each key when it rebuilds it — so there is nothing to look them up by, and nothing to refuse them.)
+    if (database.dialect === 'postgres' && key && !options.keyDeferred) await deleteKeyHolders(trx, table, key, all)
     await bulkInsert(database, table, bulkColumns, arrays, trx, { replace: true, checked: true })
     written = all.length
   }

@@ -41,16 +41,14 @@ const syncDone = channel('seeding:nexusphp-sync')
 
 const bulkTables = ['site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims']
 /**
- * Indexes the first import keeps. The torrent tags' unique key: writeTorrents looks tags up by
- * torrent. PostgreSQL's first import takes the upsert path (mirror.ts), which needs every unique key;
- * SQLite's bulk path does not need the members' tables' keys: kept, each page's random inserts into
- * them dirtied thousands of index pages per commit (~1 GB of WAL for 850,000 snatches); rebuilt at the
- * end they take a sort (db/bulk.ts also resolves rows the source re-created meanwhile).
+ * The first import keeps one index of the tables it loads: the torrent tags' unique key (writeTorrents
+ * looks tags up by torrent). The members' tables' unique keys are built after the load like the other
+ * indexes: kept, each page's random inserts into them dirtied thousands of index pages per commit
+ * (SQLite: ~1 GB of WAL for 850,000 snatches) — rebuilt, they take a sort, and db/bulk.ts keeps the
+ * newest row of a key the site re-created meanwhile.
  */
-function keptDuringImport(database: SourceSyncContext['database']): string[] {
-  const pairKeys = ['site_peers_torrent_peer_key', 'site_snatched_user_torrent_key', 'site_claims_uid_torrent_key']
-  return ['site_torrent_tags_torrent_tag_key', ...(database.dialect === 'postgres' ? pairKeys : [])]
-}
+const keptDuringImport = ['site_torrent_tags_torrent_tag_key']
+const keysDeferredDuringImport = new Set(['site_peers', 'site_snatched', 'site_claims'] as const)
 
 export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
   const state = await loadState(ctx.database.db)
@@ -96,7 +94,9 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   // The first import fills empty tables: their secondary indexes (and the torrent-name index) are
   // built once at the end instead of row by row (db/bulk.ts; see keptDuringImport).
   if (firstImport) {
-    await step('first import', () => withDeferredIndexes(ctx.database, bulkTables, keptDuringImport(ctx.database), importing))
+    s.keysDeferred = keysDeferredDuringImport
+    await step('first import', () => withDeferredIndexes(ctx.database, bulkTables, keptDuringImport, importing))
+    s.keysDeferred = new Set()
     await step('planner statistics', () => refreshPlannerStats(ctx.database, bulkTables))
   } else await importing()
   s.freshTorrents = false

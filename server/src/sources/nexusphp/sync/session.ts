@@ -35,6 +35,8 @@ export class SyncSession {
   fullPass = false
   /** Torrents and tags go the bulk path: first import (FTS triggers dropped) before a full pass. */
   freshTorrents = false
+  /** Mirror tables whose unique key the first import drops until the end (run.ts). */
+  keysDeferred: ReadonlySet<MirrorTable> = new Set()
   /** Torrents that members' rows written in this sync point at (referencedTorrents looks for them). */
   readonly referenced = new Set<number>()
   /** Reads started early for later steps (read-ahead.ts); `source` answers from them. */
@@ -87,7 +89,8 @@ export class SyncSession {
   /** Rows that cannot be in the mirror yet (mirror.ts `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
   async insertFresh<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][], siteUids: readonly number[] = []): Promise<void> {
     this.note(table, rows)
-    this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, this.fullPass ? 'full pass' : { siteUids }))
+    const cover = this.fullPass ? 'full pass' : { siteUids }
+    this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, cover, { keyDeferred: this.keysDeferred.has(table) }))
   }
 
   async remove(trx: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<void> {
