@@ -8,6 +8,7 @@ export const messages = {
   wrongCredentials: '用户名或密码错误',
   accountBanned: '账号已被封禁',
   tooManyAttempts: '登录尝试过于频繁，请稍后再试',
+  tooManyPasswordAttempts: '原密码错误次数过多，请稍后再试',
   networkError: '无法连接服务器，请检查服务器地址和网络',
   timeout: '请求超时，请稍后再试',
   badServerAnswer: '服务器返回的数据格式不正确',

@@ -269,6 +269,20 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
       expect(log).toMatchObject({ action: 'user.change-password', operatorId: ids.carol, targetId: String(ids.carol) })
       expect(await t.login('carol', 'Carol-pass-2')).toBeTruthy()
     })
+
+    it('change-password: guessing the old password is limited like logging in', async () => {
+      const token = await session(await new SeedingWorld(t.db.database.db).member('frank', 1010, { passwordHash: hash }))
+      for (let i = 0; i < 5; i++) {
+        const wrong = await t.call('POST', '/user/change-password', { token, body: { oldPassword: `guess-${i}-x`, newPassword: 'Frank-pass-2' } })
+        expect(wrong.status).toBe(400)
+      }
+      // Even the right one is refused now, with when to try again; the password stays.
+      const refused = await t.call('POST', '/user/change-password', { token, body: { oldPassword: PASSWORD, newPassword: 'Frank-pass-2' } })
+      expect(refused.status).toBe(429)
+      expect(refused.body.msg).toBe('原密码错误次数过多，请稍后再试')
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+      expect((await t.call('POST', '/user/login', { body: { username: 'frank', password: 'Frank-pass-2' } })).status).not.toBe(200)
+    })
   })
 
   describe('admins', () => {

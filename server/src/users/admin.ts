@@ -15,6 +15,7 @@
 import type { Kysely } from 'kysely'
 import type { User } from '@shared/entities'
 import { accountStatusLabels, roleLabels, type AccountStatus } from '@shared/enums'
+import { messages } from '@shared/messages'
 import { hashPassword, verifyPassword } from '../auth/password'
 import type { AuthUser } from '../auth/sessions'
 import type { DB, UserRow } from '../db/schema'
@@ -246,9 +247,18 @@ export async function resetPassword(ctx: Ctx, input: { id: number; password: str
 
 /** The caller's own password: needs the old one; keeps the current session and ends the others. */
 export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; newPassword: string }): Promise<null> {
+  // Guessing the old password with a stolen token counts as guessing at the login (auth/login-limiter.ts).
+  const { loginLimiter } = ctx.services
+  const key = usernameKey(ctx.user.username)
+  const verdict = loginLimiter.check(key, ctx.ip)
+  if (!verdict.allowed) throw new AppError(429, messages.tooManyPasswordAttempts, { 'Retry-After': String(verdict.retryAfterSec) })
   const row = await ctx.db.selectFrom('users').select(['password_hash']).where('id', '=', ctx.user.id).executeTakeFirst()
   if (!row) throw notFound(userMessages.userNotFound)
-  if (!(await verifyPassword(input.oldPassword, row.password_hash))) throw badRequest(userMessages.wrongOldPassword)
+  if (!(await verifyPassword(input.oldPassword, row.password_hash))) {
+    loginLimiter.recordFailure(key, ctx.ip)
+    throw badRequest(userMessages.wrongOldPassword)
+  }
+  loginLimiter.recordSuccess(key, ctx.ip)
   const hash = await hashPassword(input.newPassword, ctx.services.scrypt)
   await ctx.db.transaction().execute(async (trx) => {
     // Only if nobody changed it meanwhile (the old password was checked against this hash).
