@@ -61,6 +61,9 @@ function openSqlite(file: string): AppDatabase {
   // 64 MiB page cache (default 2 MiB): the derivation updates indexes of millions of rows at
   // random places; with the default most of those pages are re-read through the OS on every batch.
   database.pragma('cache_size = -65536')
+  // A long write (a first import) grows the log file; once checkpointed it is cut back to 64 MiB
+  // instead of keeping its largest size on disk for good.
+  database.pragma('journal_size_limit = 67108864')
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) })
   return { db, dialect: 'sqlite', sqlite: database, close: once(() => db.destroy()) }
 }

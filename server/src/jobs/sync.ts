@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { SyncProgress } from '@shared/entities'
 import type { AppDatabase } from '../db/database'
 import { int } from '../db/sql-fragments'
-import { withOneCheckpoint } from '../db/wal'
+import { withSyncCheckpoints } from '../db/wal'
 import { derive, type DeriveOutcome } from '../derive'
 import { localDay } from '../domain/local-day'
 import { currentRules } from '../rules/rules'
@@ -108,8 +108,8 @@ export class SyncRunner {
       where id = 1 and (lock_owner is null or lock_expires_at < ${int(now)})`.execute(db)
     if (Number(claimed.numAffectedRows ?? 0) !== 1) return { ran: false, reason: 'running' }
     try {
-      // One WAL checkpoint for the whole sync instead of one per few commits (db/wal.ts).
-      const { rows, derived, snapshot } = await withOneCheckpoint(database, async () => {
+      // Few WAL checkpoints during the sync, one at its end (db/wal.ts).
+      const { rows, derived, snapshot } = await withSyncCheckpoints(database, async () => {
         const rules = await currentRules(db)
         const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
         const derived = await derive(database, { now })
