@@ -620,7 +620,7 @@ function section(): string {
 
 const NOTES = `**Before → after** (SQLite, this machine, session of 2026-11-22; before = commit 9b534db, after = the run above;
 load 1.0–1.5 on 2 cores in both): the source's part of the full sync 25.8–29.6 s → 15.8–18.9 s (55,000–63,000 →
-86,000–104,000 rows/s over four runs), the incremental one with 1% changed 2.8–2.9 s → 1.5–1.8 s, with nothing
+86,000–104,000 rows/s over five runs), the incremental one with 1% changed 2.8–2.9 s → 1.5–1.8 s, with nothing
 changed 1.9 s → 1.1 s. Earlier: commit b8d9311 took 33.6 s and 3.9 s, commit 771d302 111.9 s and 16.4 s. What
 changed, each measured on its own:
 - SQLite keyed peers, snatched and claims by \`bigint primary key\`, which is not SQLite's rowid: each kept a hidden
@@ -631,9 +631,9 @@ changed, each measured on its own:
   random inserts into (userid, torrentid) dirtied thousands of index pages per commit: ~1.1 GB of WAL for 850,000
   snatches against 64 MB, and 3× the insert time (site_snatched 5.8–11.6 s → ~2.1 s; the key is built in ~0.8 s).
   A row the site re-created meanwhile cannot be refused then: the rebuild keeps the newest of a key (db/bulk.ts).
-- One WAL checkpoint per sync, at its end, instead of one every few commits (it copied and synced the same pages
-  again and again); it now counts in "snapshot + stats" (whole sync), 0.5–0.7 s after an incremental sync, ~4.7 s
-  after the first import (the import's and the derivation's pages).
+- WAL checkpoints during a sync only past 64 MiB of log and once at its end (db/wal.ts), instead of past every
+  4 MiB (they copied and synced the same pages again and again): an incremental sync checkpoints once. (No
+  checkpoint at all until the end, tried first, let the log reach 7.5 GB in a large demo sync and slowed it 35%.)
 - Read-ahead in incremental syncs (sync/read-ahead.ts): every step's first source read starts before the writes,
   and the members' changed rows of a table are read in two id ranges on the pool's two connections; MariaDB then
   works while SQLite writes (idle time of this process 1.4 s → 0.6 s).
