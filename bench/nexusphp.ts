@@ -25,6 +25,7 @@ import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
 import { cpus, loadavg, totalmem } from 'node:os'
+import { performance } from 'node:perf_hooks'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
