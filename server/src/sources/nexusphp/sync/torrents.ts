@@ -210,12 +210,13 @@ function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }>
  */
 async function syncChangedTorrents(s: SyncSession): Promise<void> {
   const c = s.state.torrents.changed
-  if (c.since === null) {
+  const from = changedTorrentsFrom(s)
+  if (!from) {
     c.since = s.ctx.now
     return
   }
-  if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: 0 })
-  const since = fromUnix(c.since - s.tuning.watermarkSlackMs)
+  if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: from.afterId })
+  const { since } = from
   let read = 0
   for (;;) {
     const rows = await changedTorrentsPage(s, s.source, c.afterId, since)
@@ -232,6 +233,16 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   }
 }
 
+/**
+ * Where this sync's changed-torrents pass reads from: the id it resumes after (0 for a new pass) and the
+ * watermark less the slack, in FROM_UNIXTIME seconds; null before the first pass set a watermark.
+ */
+function changedTorrentsFrom(s: SyncSession): { afterId: number; since: number } | null {
+  const c = s.state.torrents.changed
+  if (c.since === null) return null
+  return { afterId: c.startedAt === null ? 0 : c.afterId, since: fromUnix(c.since - s.tuning.watermarkSlackMs) }
+}
+
 function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, since: number) {
   return readMirrorRows(connection, s.schema, 'site_torrents',
     `FORCE INDEX (PRIMARY) WHERE id > ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [afterId, since])
@@ -244,10 +255,8 @@ function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, aft
 export async function readAheadTorrents(s: SyncSession): Promise<void> {
   const planned = s.ahead.planned
   void newTagsPage(s, planned, s.state.torrentTags.maxId)
-  const c = s.state.torrents.changed
-  if (s.schema.torrents.has('last_action') && c.since !== null) {
-    void changedTorrentsPage(s, planned, c.startedAt === null ? 0 : c.afterId, fromUnix(c.since - s.tuning.watermarkSlackMs))
-  }
+  const from = changedTorrentsFrom(s)
+  if (s.schema.torrents.has('last_action') && from) void changedTorrentsPage(s, planned, from.afterId, from.since)
   for (const part of chunks((await refreshSlice(s)).ids, s.tuning.idChunk)) {
     void torrentsById(s, part, planned)
     void tagsOf(s, part, planned)
