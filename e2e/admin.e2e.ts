@@ -3,62 +3,26 @@
  * 管理员 (add, remove), 任务分配 (assign, auto-assign preview), 官种设置 (a rule change re-labels
  * torrents), 操作日志 (every action above is logged). One server, one browser, steps in order.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
 import { startApiServer, type RunningServer } from './harness/api-server'
-import { logOut, submitLogin as logIn } from './harness/session'
+import { freshStart, logOut, submitLogin } from './harness/session'
+import {
+  confirmPopover,
+  openMenu,
+  pick,
+  poll,
+  searchTable,
+  spaced,
+  tableTotal,
+  toast,
+  waitForRows,
+  waitForTableSettled,
+  waitForTitle,
+} from './harness/ui'
 
 const NEW_MEMBER = 'e2e-newbie'
 const NEW_MEMBER_PASSWORD = 'E2e-newbie-pass-1'
-
-/** expect.poll with room for a busy machine (the server re-labels, previews plans). */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 250 })
-
-/** antd may put a space between two Chinese characters of a button. */
-const spaced = (text: string) => new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`)
-
-async function openMenu(page: Page, title: string, path: string) {
-  await page.getByRole('menuitem', { name: new RegExp(title) }).click()
-  await page.waitForURL(new RegExp(`#/${path}`))
-  expect(await page.title()).toBe(`${title} - 保种管理台`)
-}
-
-/** `共 1,234 条` → 1234 (the visible table's total). */
-async function tableTotal(page: Page): Promise<number> {
-  const total = page.locator('.ant-pagination-total-text').first()
-  if ((await total.count()) === 0) return 0 // an empty table has no pagination
-  const text = (await total.textContent()) ?? ''
-  return Number(text.replace(/[^\d]/g, ''))
-}
-
-async function waitForRows(page: Page) {
-  await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor()
-}
-
-/** Confirms the open Popconfirm with its button. */
-async function confirmPopover(page: Page, button: string) {
-  const popover = page.locator('.ant-popover:visible')
-  await popover.getByRole('button', { name: spaced(button) }).click()
-}
-
-/** Picks an option of an antd Select (found by its form label), typing to search first. */
-async function pick(scope: Page | Locator, page: Page, label: string, option: string, type = true) {
-  const box = scope.getByLabel(label, { exact: true })
-  await box.click()
-  if (type) await box.fill(option)
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click()
-}
-
-async function searchTable(page: Page, fields: Record<string, string>) {
-  const form = page.getByTestId('data-table-search')
-  for (const [placeholder, value] of Object.entries(fields)) await form.getByPlaceholder(placeholder).fill(value)
-  await form.getByRole('button', { name: spaced('查询') }).click()
-}
-
-async function toast(page: Page, text: string | RegExp) {
-  await page.locator('.ant-message').getByText(text).first().waitFor()
-}
 
 describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
   let server: RunningServer
@@ -70,8 +34,11 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     server = await startApiServer()
     member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!.username
     app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
-    await logIn(app, server, 'admin', server.adminPassword)
-    await app.page.waitForURL((url) => !url.hash.startsWith('#/login'))
+  })
+
+  // Every step starts on a fresh page as admin, so one failed step leaves nothing in the next one's way.
+  beforeEach(async () => {
+    await freshStart(app, server, 'admin', server.adminPassword)
   })
 
   afterAll(async () => {
@@ -136,11 +103,9 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
 
   it('a banned member cannot log in: the login page shows the server message', async () => {
     await logOut(app)
-    await logIn(app, server, NEW_MEMBER, NEW_MEMBER_PASSWORD)
+    await submitLogin(app, server, NEW_MEMBER, NEW_MEMBER_PASSWORD)
     await app.page.getByTestId('login-error').getByText('账号已被封禁').waitFor()
     expect(app.page.url()).toMatch(/#\/login/)
-    await logIn(app, server, 'admin', server.adminPassword)
-    await app.page.waitForURL((url) => !url.hash.startsWith('#/login'))
   })
 
   it('管理员: adds a member as admin and removes them again; your own row cannot be removed', async () => {
@@ -254,11 +219,10 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await pick(page.getByTestId('data-table-search'), page, '种子类型', '官种', false)
     await searchTable(page, { 完整的制作组名: team })
     await poll(async () => {
-        await page.getByRole('button', { name: '刷新' }).click()
-        await page.waitForTimeout(300)
-        return tableTotal(page)
-      })
-      .toBe(0)
+      await page.getByRole('button', { name: '刷新' }).click()
+      await waitForTableSettled(page)
+      return tableTotal(page)
+    }).toBe(0)
 
     // The team's torrents now read 非官种; one set by hand back to 官种 carries the 手动 badge.
     await pick(page.getByTestId('data-table-search'), page, '种子类型', '非官种', false)
@@ -310,13 +274,12 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
 
   it('shows a member the 403 page on every admin page', async () => {
     const { page } = app
-    await logOut(app)
     server.sql("update users set password_hash = (select password_hash from users where username = 'admin') where username = ?", member)
-    await logIn(app, server, member, server.adminPassword)
-    await page.waitForURL((url) => !url.hash.startsWith('#/login'))
+    await freshStart(app, server, member, server.adminPassword)
     for (const path of ['/normal-user', '/admin-user', '/task-assignment', '/torrent-manage', '/operation-history']) {
       await app.goto(path)
       await page.getByText('抱歉，你无权访问该页面。').waitFor()
+      await waitForTitle(page, '无权访问')
     }
   })
 })

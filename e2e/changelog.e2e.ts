@@ -7,6 +7,8 @@ import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
 import { startApiServer, type RunningServer } from './harness/api-server'
+import { logIn } from './harness/session'
+import { waitForTitle } from './harness/ui'
 
 const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
 
@@ -17,13 +19,7 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
   beforeAll(async () => {
     server = await startApiServer()
     app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
-    const { page } = app
-    await app.goto('/login')
-    await page.getByLabel('服务器地址').fill(server.url)
-    await page.getByLabel('用户名').fill('admin')
-    await page.getByLabel('密码').fill(server.adminPassword)
-    await page.getByRole('button', { name: '登录' }).click()
-    await page.waitForURL((url) => !url.hash.startsWith('#/login'))
+    await logIn(app, server, 'admin', server.adminPassword)
   })
 
   afterAll(async () => {
@@ -38,7 +34,7 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
     expect((await items.last().textContent())?.trim()).toBe('更新日志')
     await items.last().click()
     await page.waitForURL(/#\/changelog/)
-    expect(await page.title()).toBe('更新日志 - 保种管理台')
+    await waitForTitle(page, '更新日志')
     const cards = page.locator('[data-testid^="release-"]')
     await cards.first().waitFor()
     expect(await cards.first().getAttribute('data-testid')).toBe(`release-${version}`)
@@ -54,7 +50,7 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
     await page.locator('.ant-dropdown').getByText('设置', { exact: true }).click()
     const dialog = page.getByRole('dialog', { name: '设置' })
     await dialog.waitFor()
-    const address = dialog.getByLabel('服务器地址')
+    const address = dialog.getByLabel('服务器地址', { exact: true })
     expect(await address.inputValue()).toBe(`${server.url}/api/v1`)
     await address.fill('ftp://example.org')
     await dialog.getByRole('button', { name: '保存' }).click()

@@ -3,20 +3,15 @@
  * run, and 立即同步 runs one through the real server (同步中 → 正常, a new end time, rows per
  * table, an operation-log row). The member form finds the synced site users by name. Screenshots 40–41.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
 import { startApiServer, type RunningServer } from './harness/api-server'
-import { logIn } from './harness/session'
+import { freshStart } from './harness/session'
+import { openMenu, poll as pollFor } from './harness/ui'
 
 /** expect.poll with room for a busy machine (a demo sync advances 200,000 records). */
-const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000, interval: 250 })
-
-async function openMenu(page: Page, title: string, path: string) {
-  await page.getByRole('menuitem', { name: new RegExp(title) }).click()
-  await page.waitForURL(new RegExp(`#/${path}`))
-  expect(await page.title()).toBe(`${title} - 保种管理台`)
-}
+const poll = <T>(read: () => T | Promise<T>) => pollFor(read, 60_000)
 
 const text = async (page: Page, testId: string) => ((await page.getByTestId(testId).textContent()) ?? '').trim()
 
@@ -27,7 +22,10 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
   beforeAll(async () => {
     server = await startApiServer()
     app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
-    await logIn(app, server, 'admin', server.adminPassword)
+  })
+
+  beforeEach(async () => {
+    await freshStart(app, server, 'admin', server.adminPassword)
   })
 
   afterAll(async () => {
@@ -50,14 +48,18 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
     expect(finishedBefore).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
     expect(await page.getByTestId('sync-error').count()).toBe(0)
 
-    // Every state the health tag shows from now on (a short sync may be 同步中 for a moment only).
+    // Every state the health tag shows from now on (a short sync may be 同步中 for a moment only),
+    // and every progress line (the step and rows so far).
     await page.evaluate(() => {
-      const read = () => document.querySelector('[data-testid="sync-health"]')?.textContent?.trim()
-      const seen: string[] = [read() ?? '']
-      ;(window as unknown as { healthSeen: string[] }).healthSeen = seen
+      const read = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent?.trim()
+      const seen: string[] = [read('sync-health') ?? '']
+      const progress: string[] = []
+      Object.assign(window, { healthSeen: seen, progressSeen: progress })
       new MutationObserver(() => {
-        const value = read()
+        const value = read('sync-health')
         if (value && seen.at(-1) !== value) seen.push(value)
+        const line = read('sync-progress')
+        if (line && progress.at(-1) !== line) progress.push(line)
       }).observe(document.body, { subtree: true, childList: true, characterData: true })
     })
     await page.getByRole('button', { name: /立即同步/ }).click()
@@ -65,6 +67,11 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
     await poll(() => text(page, 'sync-health')).toBe('正常')
     await page.locator('.ant-message').getByText('同步完成').first().waitFor()
     expect(await page.evaluate(() => (window as unknown as { healthSeen: string[] }).healthSeen)).toEqual(['正常', '同步中', '正常'])
+    // The progress moved while it ran: more than one step or count, each naming what it did.
+    const progressSeen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen)
+    const steps = progressSeen.filter((line) => line !== '正在同步…')
+    expect(steps.length, progressSeen.join(' | ')).toBeGreaterThanOrEqual(2)
+    for (const line of steps) expect(line).toMatch(/^正在(读取 .+：[\d,]+|\S+)/)
 
     // The run is on record: its end after its start, the rows of each table it wrote.
     const [state] = server.sql<{ last_started_at: number; last_finished_at: number; last_error: string | null; rows: string }>(

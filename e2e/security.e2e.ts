@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { browserAvailable, openApp, useElectron, type OpenApp } from './harness/app'
 import { startApiServer, type RunningServer } from './harness/api-server'
+import { poll } from './harness/ui'
 
 describe.skipIf(!browserAvailable())('security', () => {
   let server: RunningServer
@@ -21,10 +22,11 @@ describe.skipIf(!browserAvailable())('security', () => {
     const violations = await app.page.evaluate(async () => {
       const seen: string[] = []
       document.addEventListener('securitypolicyviolation', (event) => seen.push(event.violatedDirective))
+      const reported = new Promise((resolve) => document.addEventListener('securitypolicyviolation', resolve, { once: true }))
       const script = document.createElement('script')
       script.textContent = 'window.__injected = true'
       document.head.appendChild(script)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      await reported
       return seen
     })
     expect(await app.page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined()
@@ -50,16 +52,14 @@ describe.skipIf(!browserAvailable())('security', () => {
     await app.page.evaluate(() => {
       window.location.href = 'https://example.com/phishing'
     })
-    await app.page.waitForTimeout(500)
-    expect(new URL(app.page.url()).origin).toBe(new URL(before).origin)
+    if (!useElectron) await poll(() => app.mainLog).toContain('navigation refused: https://example.com/phishing')
     await app.page.getByRole('button', { name: '登录' }).waitFor()
-    if (!useElectron) expect(app.mainLog).toContain('navigation refused: https://example.com/phishing')
+    expect(new URL(app.page.url()).origin).toBe(new URL(before).origin)
   })
 
   it('refuses to open new windows', async () => {
     await app.page.evaluate(() => void window.open('https://example.com/popup'))
-    await app.page.waitForTimeout(500)
-    expect(app.page.context().pages()).toHaveLength(1)
-    if (!useElectron) expect(app.mainLog.some((line) => line.startsWith('new window refused'))).toBe(true)
+    if (!useElectron) await poll(() => app.mainLog.some((line) => line.startsWith('new window refused'))).toBe(true)
+    await poll(() => app.page.context().pages().length).toBe(1)
   })
 })

@@ -12,14 +12,10 @@ import type { Locator, Page } from 'playwright-core'
 import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
 import { startApiServer, type RunningServer } from './harness/api-server'
 import { logIn, logOut } from './harness/session'
+import { openMenu, waitForChartStill } from './harness/ui'
 
 const MEMBER_PASSWORD = 'E2e-member-pass-9'
 const PERIOD = dayjs().subtract(1, 'month').format('YYYY-MM')
-
-async function openMenu(page: Page, title: string, hash: RegExp) {
-  await page.getByRole('menuitem', { name: new RegExp(title) }).click()
-  await page.waitForURL(hash)
-}
 
 const cellText = async (row: Locator, column: number) => ((await row.locator('td').nth(column).textContent()) ?? '').trim()
 
@@ -38,13 +34,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
   const paid: { username: string; amount: string }[] = []
 
   beforeAll(async () => {
-    // The demo members' password (unset, it is random and nobody can log in as a member).
-    process.env.DEMO_MEMBER_PASSWORD = MEMBER_PASSWORD
-    try {
-      server = await startApiServer()
-    } finally {
-      delete process.env.DEMO_MEMBER_PASSWORD
-    }
+    server = await startApiServer({ memberPassword: MEMBER_PASSWORD })
     app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
   })
 
@@ -57,7 +47,6 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     const { page } = app
     await logIn(app, server, 'admin', server.adminPassword)
     await openMenu(page, '工资计算', /#\/salary-computed/)
-    expect(await page.title()).toBe('工资计算 - 保种管理台')
     await page.getByText(`${PERIOD} 已生成的工资`).waitFor()
     expect(await page.getByLabel('月份').inputValue()).toBe(PERIOD)
 
@@ -75,6 +64,12 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     }
     expect(paid[0]!.amount).toMatch(/^[\d,]+\.\d{2}$/)
     expect(Number(paid[0]!.amount.replace(/,/g, ''))).toBeGreaterThan(0)
+    // Seed hours as the formula uses them: the average per qualified torrent fits in a month (≤ 744 h);
+    // the total over all of them reads in days.
+    const average = await cellText(rows.first(), 4)
+    expect(average).toMatch(/^[\d,.]+ 小时$/)
+    expect(Number(average.replace(/[^\d.]/g, ''))).toBeLessThanOrEqual(31 * 24)
+    expect(await cellText(rows.first(), 5)).toMatch(/^([\d,]+ 天 )?\d+ 小时$/)
 
     // A member's breakdown from the preview.
     await rows.first().locator('td').first().click()
@@ -87,6 +82,12 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
 
     await page.getByRole('button', { name: /确认生成/ }).click()
     await expect.poll(() => page.locator('.ant-modal-confirm').textContent()).toContain('已发放的记录保持不变')
+    // The head count and the total, as in the preview, before confirming.
+    const previewCount = await preview.locator('.ant-statistic', { hasText: '保种员' }).locator('.ant-statistic-content-value').textContent()
+    const previewTotal = await preview.locator('.ant-statistic', { hasText: '工资总额' }).locator('.ant-statistic-content-value').textContent()
+    const summary = (await page.getByTestId('compute-summary').textContent()) ?? ''
+    expect(summary).toContain(`人数${previewCount}人`)
+    expect(summary).toContain(`合计${previewTotal}魔力`)
     await confirmDialog(page, '确认生成')
     await page.getByText(/已生成 \d+ 条工资记录/).waitFor({ timeout: 60_000 })
     expect(server.sql<{ n: number }>('select count(*) as n from wage_records where period = ?', PERIOD)[0]!.n).toBeGreaterThan(0)
@@ -94,12 +95,11 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
 
   it('marks two members paid after confirmation and exports the month', async () => {
     const { page } = app
-    // The saved records, highest amount first, so both members are on the first page.
+    // The saved records come highest amount first, like the preview, so both members are on the first page.
     const records = page.locator('.ant-card', { hasText: `${PERIOD} 已生成的工资` }).last()
     const amountHeader = records.getByRole('columnheader', { name: /金额/ })
-    await amountHeader.click()
-    await amountHeader.click()
     await expect.poll(() => amountHeader.getAttribute('aria-sort')).toBe('descending')
+    await expect.poll(() => records.locator('.ant-table-tbody tr.ant-table-row').first().textContent()).toContain(paid[0]!.username)
     for (const member of paid) await page.getByLabel(`选择 ${member.username}`).check()
     await page.getByRole('button', { name: /标记已发放 \(2\)/ }).click()
     await confirmDialog(page, '标记已发放')
@@ -132,12 +132,17 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await row.waitFor()
     const paidTotal = paid.reduce((sum, member) => sum + Number(member.amount.replace(/,/g, '')), 0)
     expect(await cellText(row, 1)).toBe(paidTotal.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 }))
+    // 领取人数: the two members paid, not every member with a wage.
+    const headers = await page.getByTestId('wage-stats-table').locator('thead th').allTextContents()
+    expect(await cellText(row, headers.indexOf('领取人数'))).toBe('2')
+    expect(Number(await cellText(row, headers.indexOf('有工资人数')))).toBeGreaterThanOrEqual(2)
     await page.getByRole('img', { name: '工资发放情况' }).locator('svg').waitFor()
     await page.getByRole('img', { name: '工资分布' }).locator('svg').waitFor()
     await expect.poll(async () => (await page.getByRole('img', { name: '工资发放情况' }).textContent()) ?? '').toContain('已发放')
     // No toasts from the previous page, and the charts' entry animation done.
     await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 10_000 }).toBe(0)
-    await page.waitForTimeout(1500)
+    await waitForChartStill(page.getByRole('img', { name: '工资发放情况' }))
+    await waitForChartStill(page.getByRole('img', { name: '工资分布' }))
     await app.screenshot('31-salary-stats')
   })
 
@@ -154,7 +159,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await row.waitFor()
     expect(await cellText(row, 1)).toBe(`${member.amount} 魔力`)
     expect(await row.locator('.ant-tag').textContent()).toBe('已发放')
-    expect(await cellText(row, 6)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
+    expect(await cellText(row, 7)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
 
     await row.click()
     const drawer = page.locator('.ant-drawer-section')
@@ -163,6 +168,8 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     expect(summary).toContain(member.amount)
     expect(summary).toContain('已发放')
     expect(summary).toMatch(/规则版本v\d+/)
+    expect(summary).toMatch(/平均做种时长[\d,.]+ 小时/)
+    expect(summary).toMatch(/累计做种时长([\d,]+ 天 )?\d+ 小时/)
     await app.screenshot('32-salary')
     await drawer.locator('.ant-drawer-close').click()
     await drawer.waitFor({ state: 'hidden' })
@@ -170,7 +177,9 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await openMenu(page, '工资排行', /#\/rank/)
     await expect.poll(() => page.getByTestId('rank-period').textContent()).toBe(`${PERIOD} 月工资排行（最近一次计算的月份）`)
     const first = page.locator('.ant-table-tbody tr.ant-table-row').first()
-    expect(await cellText(first, 1)).toBe(member.username)
+    // The member's own row, marked 我.
+    expect(await cellText(first, 1)).toBe(`${member.username}我`)
+    expect(await first.getAttribute('data-testid')).toBe('own-rank-row')
     expect(await cellText(first, 2)).toBe(`${member.amount} 魔力`)
     await first.getByTestId('medal-1').waitFor()
     await app.screenshot('33-rank')

@@ -30,11 +30,17 @@ async function freePort(): Promise<number> {
   return port
 }
 
-export async function startApiServer(): Promise<RunningServer> {
+export interface ApiServerOptions {
+  /** The demo members' password (DEMO_MEMBER_PASSWORD); unset, nobody can log in as a member. */
+  memberPassword?: string
+}
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'seeding-console-server-'))
   const adminPassword = 'E2e-admin-pass-9'
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: 'warn' }
+  if (options.memberPassword) env.DEMO_MEMBER_PASSWORD = options.memberPassword
   delete env.DATABASE_URL // the browser suite runs on the default SQLite store
   // One process (`node --import tsx`), not tsx's launcher + child: the stop signal reaches the
   // server itself, which shuts down gracefully, and no orphan is left behind.

@@ -1,0 +1,90 @@
+/**
+ * What every browser suite does to the app's pages, written once. Each helper waits for the state it
+ * needs (a title, a row, a toast, a settled table) and never for a fixed time: the suites must pass
+ * on a busy 2-core machine, where a lazy page can take seconds to set its title.
+ */
+import { expect } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+
+/** expect.poll with room for a busy machine (the server re-labels, previews plans, syncs). */
+export function poll<T>(read: () => T | Promise<T>, timeout = 20_000): ReturnType<typeof expect.poll<T | Promise<T>>> {
+  return expect.poll(read, { timeout, interval: 250 })
+}
+
+/** antd may put a space between two Chinese characters of a button. */
+export const spaced = (text: string) => new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`)
+
+/** Waits until the route has set `document.title` to `<title> - 保种管理台`. */
+export async function waitForTitle(page: Page, title: string): Promise<void> {
+  const expected = `${title} - 保种管理台`
+  await poll(() => page.title()).toBe(expected)
+}
+
+/** Opens a page from the side menu and waits for its route and its title. */
+export async function openMenu(page: Page, title: string, path: string | RegExp): Promise<void> {
+  await page.getByRole('menuitem', { name: new RegExp(title) }).click()
+  await page.waitForURL(typeof path === 'string' ? new RegExp(`#/${path}`) : path)
+  await waitForTitle(page, title)
+}
+
+/** `共 1,234 条` → 1234 (the visible table's total). */
+export async function tableTotal(page: Page): Promise<number> {
+  const total = page.locator('.ant-pagination-total-text').first()
+  if ((await total.count()) === 0) return 0 // an empty table has no pagination
+  const text = (await total.textContent()) ?? ''
+  return Number(text.replace(/[^\d]/g, ''))
+}
+
+/** Waits for the first row of the visible table. */
+export async function waitForRows(page: Page): Promise<void> {
+  await page.locator('.ant-table-tbody tr.ant-table-row').first().waitFor()
+}
+
+/** Waits until no table on the page shows its loading spinner (the last request has answered). */
+export async function waitForTableSettled(page: Page): Promise<void> {
+  await poll(() => page.locator('.ant-table-wrapper .ant-spin-spinning').count()).toBe(0)
+}
+
+/** Waits for a toast with this text. */
+export async function toast(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator('.ant-message').getByText(text).first().waitFor()
+}
+
+/** Confirms the open Popconfirm with its button. */
+export async function confirmPopover(page: Page, button: string): Promise<void> {
+  const popover = page.locator('.ant-popover:visible')
+  await popover.getByRole('button', { name: spaced(button) }).click()
+}
+
+/** Picks an option of an antd Select (found by its form label), typing to search first. */
+export async function pick(scope: Page | Locator, page: Page, label: string, option: string, type = true): Promise<void> {
+  const box = scope.getByLabel(label, { exact: true })
+  await box.click()
+  if (type) await box.fill(option)
+  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click()
+}
+
+/** Fills the table's search form by placeholder and presses 查询. */
+export async function searchTable(page: Page, fields: Record<string, string>): Promise<void> {
+  const form = page.getByTestId('data-table-search')
+  for (const [placeholder, value] of Object.entries(fields)) await form.getByPlaceholder(placeholder).fill(value)
+  await form.getByRole('button', { name: spaced('查询') }).click()
+}
+
+/**
+ * Waits until a chart has finished drawing: its SVG is the same over two animation frames in a row
+ * (echarts animates its entry), so a screenshot shows the chart, not a frame of its animation.
+ */
+export async function waitForChartStill(chart: Locator): Promise<void> {
+  const svg = chart.locator('svg').first()
+  await svg.waitFor()
+  await poll(() =>
+    svg.evaluate(
+      (node) =>
+        new Promise<boolean>((resolve) => {
+          const before = node.innerHTML
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(node.innerHTML === before)))
+        }),
+    ),
+  ).toBe(true)
+}
