@@ -25,11 +25,13 @@ function client(tokens = memoryTokens(), baseUrl = () => server.apiBase, timeout
 }
 
 describe('API client against the real server', () => {
-  it('logs in, keeps the token and sends it on the next call', async () => {
+  it('logs in, keeps the token to itself (the caller gets null) and sends it on the next call', async () => {
     const { api, tokens } = client()
     const login = await api.call('user.login', { username: 'admin', password })
-    expect(login.ok).toBe(true)
-    expect(tokens.token).toBe(login.ok ? login.data : 'missing')
+    // Only main holds the token: what goes back over IPC to the renderer must not carry it.
+    expect(login).toEqual({ ok: true, data: null })
+    expect(tokens.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(JSON.stringify(login)).not.toContain(tokens.token)
     const info = await api.call('user.loginInfo')
     expect(info).toMatchObject({ ok: true, data: { username: 'admin', role: 'admin', status: 2 } })
   })

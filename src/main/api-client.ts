@@ -126,8 +126,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return fail(502, messages.badServerAnswer)
     }
 
-    if (name === 'user.login') options.tokens.setToken(output.data as string)
-    else if (renewed) options.tokens.setToken(renewed)
+    if (name === 'user.login') {
+      // The token stays in main (engineering.md §2: the renderer never learns it); the caller learns only that it worked.
+      options.tokens.setToken(output.data as string)
+      return { ok: true, data: null as EndpointOutput<N> }
+    }
+    if (renewed) options.tokens.setToken(renewed)
     return { ok: true, data: output.data as EndpointOutput<N> }
   }
 

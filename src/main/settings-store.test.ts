@@ -15,14 +15,14 @@ function makeStore(sealer = xorSealer(), name = `settings-${counter++}`) {
 describe('settings store', () => {
   it('starts from the build default and the dark theme', () => {
     const { store } = makeStore()
-    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark' })
+    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark', updateUrl: '' })
   })
 
   it('normalises the server address to the API base and keeps the theme', () => {
     const { store } = makeStore()
     expect(store.setSettings({ serverAddress: ' http://pt.example:9000/ ', navTheme: 'light' })).toEqual({
       ok: true,
-      data: { serverAddress: 'http://pt.example:9000/api/v1', navTheme: 'light' },
+      data: { serverAddress: 'http://pt.example:9000/api/v1', navTheme: 'light', updateUrl: '' },
     })
     expect(store.apiBase()).toBe('http://pt.example:9000/api/v1')
   })
@@ -88,7 +88,7 @@ describe('settings store', () => {
     const { backend, store } = makeStore()
     backend.set('serverAddress', 42)
     backend.set('navTheme', 'pink')
-    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark' })
+    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark', updateUrl: '' })
   })
 
   it('remembers window bounds and ignores broken ones', () => {
@@ -110,5 +110,20 @@ describe('update URL', () => {
     expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
     backend.set('updateUrl', 'javascript:alert(1)')
     expect(store.getUpdateUrl()).toBe('https://dl.example/app/')
+  })
+
+  it('is set from 设置: trimmed, refused unless http(s), and empty turns update checks off', () => {
+    const backend = new Store({ name: 'update-url-set' })
+    const store = createSettingsStore({ backend, sealer: xorSealer(), defaultServerAddress: '', defaultUpdateUrl: 'https://dl.example/app/' })
+    expect(store.getSettings().updateUrl).toBe('https://dl.example/app/')
+    const saved = store.setSettings({ updateUrl: ' https://mirror.example/app/ ' })
+    expect(saved).toMatchObject({ ok: true, data: { updateUrl: 'https://mirror.example/app/' } })
+    expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
+    const refused = store.setSettings({ updateUrl: 'file:///etc/passwd' })
+    expect(refused).toMatchObject({ ok: false, code: 400 })
+    expect(refused.ok ? '' : refused.msg).toContain('更新地址')
+    expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
+    expect(store.setSettings({ updateUrl: '' })).toMatchObject({ ok: true, data: { updateUrl: '' } })
+    expect(store.getUpdateUrl()).toBe('')
   })
 })

@@ -8,8 +8,8 @@ import {
   normalizeServerAddress,
   parseWith,
   settingsPatchSchema,
-  serverAddressSchema,
   settingsSchema,
+  updateUrlSchema,
   type ApiResult,
   type NavTheme,
   type Settings,
@@ -72,13 +72,20 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     return {
       serverAddress: address.ok ? normalizeServerAddress(address.data) : fallbackAddress,
       navTheme: theme.ok ? (theme.data as NavTheme) : defaultNavTheme,
+      updateUrl: getUpdateUrl(),
     }
+  }
+
+  /** The stored feed ('' = the user turned update checks off); none stored or a bad one = the build default. */
+  function getUpdateUrl(): string {
+    const stored = parseWith(updateUrlSchema, backend.get('updateUrl'))
+    return stored.ok ? stored.data : defaultUpdateUrl
   }
 
   function setSettings(patch: unknown): ApiResult<Settings> {
     const parsed = parseWith(settingsPatchSchema, patch)
     if (!parsed.ok) return { ok: false, code: 400, msg: parsed.msg }
-    const { serverAddress, navTheme } = parsed.data
+    const { serverAddress, navTheme, updateUrl } = parsed.data
     if (serverAddress !== undefined) {
       const normalized = normalizeServerAddress(serverAddress)
       // A token belongs to one server; another server would only refuse it.
@@ -86,6 +93,7 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
       backend.set('serverAddress', normalized)
     }
     if (navTheme !== undefined) backend.set('navTheme', navTheme)
+    if (updateUrl !== undefined) backend.set('updateUrl', updateUrl)
     return { ok: true, data: getSettings() }
   }
 
@@ -124,9 +132,6 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     clearToken: () => backend.delete('token'),
     getWindowBounds,
     setWindowBounds: (bounds) => backend.set('windowBounds', bounds),
-    getUpdateUrl: () => {
-      const stored = backend.get('updateUrl')
-      return typeof stored === 'string' && parseWith(serverAddressSchema, stored).ok ? stored : defaultUpdateUrl
-    },
+    getUpdateUrl,
   }
 }

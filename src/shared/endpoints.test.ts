@@ -68,6 +68,26 @@ describe('paged requests', () => {
     expect(schema.safeParse({ page: 1.5, pageSize: 20 }).success).toBe(false)
   })
 
+  it('refuse a misspelt filter, naming it, instead of answering every row', () => {
+    const result = schema.safeParse({ page: 1, pageSize: 20, stauts: 3 })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]?.message).toBe('不支持的字段：stauts')
+    // Every paged call of the contract is strict.
+    let checked = 0
+    for (const name of endpointNames) {
+      const input = endpoints[name].input as z.ZodType
+      const paged = input instanceof z.ZodObject && 'page' in input.shape && 'pageSize' in input.shape
+      if (!paged) continue
+      checked++
+      expect(input.safeParse({ page: 1, pageSize: 20, stauts: 3 }).success, name).toBe(false)
+    }
+    expect(checked).toBeGreaterThanOrEqual(7)
+  })
+
+  it("accept the seed clients' keyword and leave it to no filter", () => {
+    expect(schema.safeParse({ page: 1, pageSize: 20, keyword: 'anything' }).success).toBe(true)
+  })
+
   it('explain a refused sort in Chinese', () => {
     const result = orderBySchema(['uploaded']).safeParse('name ASC')
     expect(result.error?.issues[0]?.message).toContain('只能按 uploaded 排序')

@@ -21,6 +21,8 @@ import {
   torrentSchema,
   userDetailSchema,
   userOptionSchema,
+  keeperOptionSchema,
+  assigneeSchema,
   userSchema,
   userSeedingStatsSchema,
   accountStatusSchema,
@@ -39,6 +41,16 @@ import {
 } from './entities'
 import { operationActionNames } from './enums'
 import { pagedRequest } from './paging'
+import {
+  payoutPreviewSchema,
+  payoutResolveInputSchema,
+  payoutResultSchema,
+  payoutRunSchema,
+  payoutSelectionSchema,
+  payoutStatusEntrySchema,
+  payoutStatusInputSchema,
+  webhookDeliveriesSchema,
+} from './payout'
 
 export type Access = 'public' | 'member' | 'admin'
 
@@ -137,6 +149,7 @@ export const userUpdateInputSchema = z.object({ id: bodyId, siteUid: siteUidSche
 export const userSetStatusInputSchema = z.object({ id: bodyId, status: accountStatusSchema })
 export const userResetPasswordInputSchema = z.object({ id: bodyId, password: newPasswordSchema })
 export const changePasswordInputSchema = z.object({ oldPassword: z.string().min(1).max(128), newPassword: newPasswordSchema })
+export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>
 export const adminTargetInputSchema = z.object({ userId: queryId })
 
 export const operationLogPageInputSchema = pagedRequest(['at'], {
@@ -291,6 +304,15 @@ export const endpoints = {
     input: z.object({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200).optional() }),
     output: z.object({ removed: z.number().int().nonnegative() }),
   }),
+  'task.assignees': endpoint({
+    method: 'POST',
+    path: '/task/assignees',
+    access: 'admin',
+    title: '种子的保种员',
+    input: z.object({ torrentIds: idList }),
+    output: z.array(assigneeSchema),
+  }),
+  'task.members': endpoint({ method: 'GET', path: '/task/members', access: 'admin', title: '可分配的保种员', input: noInput, output: z.array(keeperOptionSchema) }),
   'task.autoAssign': endpoint({
     method: 'POST',
     path: '/task/auto-assign',
@@ -375,6 +397,40 @@ export const endpoints = {
     output: fileSaveResultSchema,
     download: true,
   }),
+  // 发放到站点 (domain.md §7; api.md "wages.payout*")
+  'wages.payoutPreview': endpoint({
+    method: 'POST',
+    path: '/wages/payout/preview',
+    access: 'admin',
+    title: '预览发放到站点',
+    input: payoutSelectionSchema,
+    output: payoutPreviewSchema,
+  }),
+  'wages.payout': endpoint({ method: 'POST', path: '/wages/payout', access: 'admin', title: '发放到站点', input: payoutSelectionSchema, output: payoutRunSchema }),
+  'wages.payoutResolve': endpoint({
+    method: 'POST',
+    path: '/wages/payout/resolve',
+    access: 'admin',
+    title: '处理待核对的发放',
+    input: payoutResolveInputSchema,
+    output: payoutResultSchema,
+  }),
+  'wages.payoutStatus': endpoint({
+    method: 'POST',
+    path: '/wages/payout/status',
+    access: 'member', // members: their own records only
+    title: '工资到账状态',
+    input: payoutStatusInputSchema,
+    output: z.array(payoutStatusEntrySchema),
+  }),
+  'wages.payoutDeliveries': endpoint({
+    method: 'GET',
+    path: '/wages/payout/deliveries',
+    access: 'admin',
+    title: '工资推送记录',
+    input: noInput,
+    output: webhookDeliveriesSchema,
+  }),
   'sync.status': endpoint({ method: 'GET', path: '/sync/status', access: 'admin', title: '同步状态', input: noInput, output: syncStatusSchema }),
   'sync.run': endpoint({ method: 'POST', path: '/sync/run', access: 'admin', title: '立即同步', input: noInput, output: syncStatusSchema }),
   // Not in api.md (its gaps: admins pick members "from the synced site users", the rules offer
@@ -393,7 +449,8 @@ export const endpoints = {
 export type Endpoints = typeof endpoints
 export type EndpointName = keyof Endpoints
 export type EndpointInput<N extends EndpointName> = z.input<Endpoints[N]['input']>
-export type EndpointOutput<N extends EndpointName> = z.output<Endpoints[N]['output']>
+/** What a call answers inside the app. The login's token stays in the main process: there it answers null. */
+export type EndpointOutput<N extends EndpointName> = N extends 'user.login' ? null : z.output<Endpoints[N]['output']>
 
 export const endpointNames = Object.keys(endpoints) as EndpointName[]
 

@@ -1,6 +1,7 @@
 /** Runtime schemas of the entities that cross the wire (api.md "Shapes"). */
 import { z } from './validation'
 import { roleValues, seedStatusValues } from './enums'
+import { payoutMessageTemplateSchema } from './payout-template'
 
 /** ISO-8601 with offset (`Z` or `+08:00`). */
 export const isoTime = z.iso.datetime({ offset: true })
@@ -64,6 +65,14 @@ export type UserDetail = z.infer<typeof userDetailSchema>
 export const userOptionSchema = z.object({ id, username: z.string() })
 export type UserOption = z.infer<typeof userOptionSchema>
 
+/** A member who can keep torrents (status 正常, with a site uid), with their load, for 任务分配's picker. */
+export const keeperOptionSchema = userOptionSchema.extend({ role: roleSchema, assignedCount: count, seedingCount: count })
+export type KeeperOption = z.infer<typeof keeperOptionSchema>
+
+/** One member a torrent is assigned to. */
+export const assigneeSchema = z.object({ torrentId: id, userId: id, username: z.string(), assignedAt: isoTime })
+export type Assignee = z.infer<typeof assigneeSchema>
+
 export const seedRecordSchema = z.object({
   id,
   userId: id,
@@ -102,6 +111,8 @@ export const torrentSchema = z.object({
   completion: completionSchema,
   assigned: assignmentLabelSchema,
   ownerUserId: id.nullable(),
+  /** Banned on the site (NexusPHP `torrents.banned = yes`): nobody can keep it, so it cannot be assigned (domain.md §3). */
+  banned: z.boolean(),
 })
 export type Torrent = z.infer<typeof torrentSchema>
 
@@ -149,8 +160,39 @@ export type UserSeedingStats = z.infer<typeof userSeedingStatsSchema>
 const nonNegative = z.number().finite().nonnegative()
 const label = z.string().trim().min(1).max(100)
 
+/**
+ * How wages are settled (domain.md §4): `team` — this product's rules (claimed or assigned official
+ * torrents, keeper ranks); `nexusphpClaims` — the preset 「NexusPHP 认领结算」 (claimed torrents only,
+ * official or not, as NexusPHP's own monthly claim settlement). Absent = `team`.
+ */
+export const wageModes = ['team', 'nexusphpClaims'] as const
+export type WageMode = (typeof wageModes)[number]
+export const wageModeLabels: Record<WageMode, string> = { team: '本站规则', nexusphpClaims: 'NexusPHP 认领结算' }
+
+/**
+ * The wage parameters of the preset 「NexusPHP 认领结算」: NexusPHP's own defaults (its claim settings
+ * and bonus formula) and one keeper factor, since NexusPHP pays every claimer alike. The official-torrent
+ * fields are left as they are: they still label torrents, they only stop deciding who is paid.
+ */
+export const nexusphpClaimsPreset = {
+  mode: 'nexusphpClaims',
+  keeperRankFactors: [1],
+  standardSeedHours: 300,
+  standardUploadedTimes: 2,
+  minQualifiedCount: 1,
+  minQualifiedSizeGiB: 0,
+  t0Weeks: 4,
+  n0: 7,
+  b0: 100,
+  l: 300,
+  perSeeding: 1,
+  maxSeeding: 7,
+  multiplier: 1,
+} satisfies Partial<RuleBody>
+
 /** The official-torrent and wage rules (api.md `Rules` without `version`; domain.md §3–§4). */
 export const ruleBodySchema = z.object({
+  mode: z.enum(wageModes).optional(),
   officialTeams: z.array(label).max(500),
   officialTags: z.array(label).max(500),
   minSizeGiB: nonNegative.max(1_000_000),
@@ -169,6 +211,12 @@ export const ruleBodySchema = z.object({
   maxSeeding: z.number().int().nonnegative().max(1_000_000),
   multiplier: nonNegative.max(1000),
   timezone: z.string().max(64).refine(isTimeZone, { message: '不是有效的时区' }),
+  /** The member's message when paid into the site (domain.md §7); absent = the Chinese default. */
+  payoutMessageTemplate: payoutMessageTemplateSchema.optional(),
+  /** Paying into a NexusPHP site also does its claim settlement (domain.md §7); absent = off. */
+  settleClaims: z.boolean().optional(),
+  /** Bonus deducted per claim removed unreached by `settleClaims` (NexusPHP's claim_remove_deduct_user_bonus); absent = 600. */
+  claimRemoveDeduction: nonNegative.max(1_000_000_000).optional(),
 })
 export type RuleBody = z.infer<typeof ruleBodySchema>
 export const rulesSchema = ruleBodySchema.extend({ version: z.number().int().positive() })
@@ -191,6 +239,8 @@ export const operationLogSchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
+  /** The target's name now (a user's username, a torrent's name); null when unknown or gone. */
+  targetName: z.string().nullable().optional(),
   detail: z.string(),
   ip: z.string(),
 })
@@ -211,6 +261,8 @@ export const wageItemSchema = z.object({
   value: z.number().nonnegative(),
   qualified: z.boolean(),
   reason: z.string().nullable(),
+  /** Counted from the record's first observation, not the window start (部分月份). */
+  partial: z.boolean().optional(),
 })
 export type WageItem = z.infer<typeof wageItemSchema>
 
@@ -228,6 +280,10 @@ export const wageRecordSchema = z.object({
   paidBy: z.string().nullable(),
   computedAt: isoTime,
   ruleVersion: z.number().int().positive(),
+  /** Some records counted from a first observation after the window began (部分月份). */
+  partial: z.boolean().optional(),
+  /** seedHours ÷ torrentCount: the average the formula multiplies by (0 without qualified torrents). */
+  avgSeedHours: z.number().nonnegative().optional(),
 })
 export type WageRecord = z.infer<typeof wageRecordSchema>
 
@@ -245,7 +301,16 @@ export type WagePreviewEntry = z.infer<typeof wagePreviewEntrySchema>
 
 export const wageStatsSchema = z.object({
   months: z.array(
-    z.object({ period: periodSchema, paid: z.number(), unpaid: z.number(), members: count, average: z.number(), median: z.number() }),
+    z.object({
+      period: periodSchema,
+      paid: z.number(),
+      unpaid: z.number(),
+      members: count,
+      average: z.number(),
+      median: z.number(),
+      /** Members whose wage above 0 was paid (领取人数); `members` counts wages above 0, paid or not. */
+      paidMembers: count.optional(),
+    }),
   ),
   distribution: z.array(z.object({ from: z.number(), to: z.number(), count })),
 })
@@ -260,6 +325,18 @@ export type SourceKind = (typeof sourceKindValues)[number]
 export const syncProgressSchema = z.object({ table: z.string(), read: count, total: count.nullable() })
 export type SyncProgress = z.infer<typeof syncProgressSchema>
 
+/**
+ * The site as the NexusPHP source reads it (domain.md §5): the time zone its DATETIMEs are read in,
+ * the peer lifetime of its own settings (1.3 × `main.anninterthree`; null when unreadable) and the
+ * rules' active window — /data-sync warns when the site keeps peers longer than the window.
+ */
+export const syncSiteSchema = z.object({
+  timeZone: z.string(),
+  peerLifetimeMinutes: z.number().nonnegative().nullable(),
+  activeWindowMinutes: z.number().nonnegative(),
+})
+export type SyncSite = z.infer<typeof syncSiteSchema>
+
 export const syncStatusSchema = z.object({
   source: z.enum(sourceKindValues),
   running: z.boolean(),
@@ -269,8 +346,11 @@ export const syncStatusSchema = z.object({
   lastError: z.string().nullable(),
   /** Rows written per mirror table by the last finished sync. */
   rows: z.record(z.string(), count),
+  /** NexusPHP only: how its times are read and how long it keeps a silent peer (see `SyncSite`). */
+  site: syncSiteSchema.optional(),
 })
 export type SyncStatus = z.infer<typeof syncStatusSchema>
+
 
 /** A user of the site (synced mirror), as offered when an admin adds a member by name or uid. */
 export const siteUserOptionSchema = z.object({

@@ -101,6 +101,8 @@ export const operationActionLabels = {
   'task.auto-assign': '自动分配',
   'wages.compute': '生成工资',
   'wages.pay': '发放工资',
+  'wages.payout': '发放到站点',
+  'wages.payout-resolve': '处理待核对发放',
   'sync.run': '手动同步',
 } as const satisfies Record<string, string>
 export type OperationActionName = keyof typeof operationActionLabels
@@ -108,6 +110,19 @@ export const operationActionNames = Object.keys(operationActionLabels) as Operat
 
 /** Where the site data comes from (SOURCE, api.md `SyncStatus.source`). */
 export const sourceKindLabels = { nexusphp: 'NexusPHP 数据库', ingest: '推送接入', demo: '演示数据' } as const satisfies Record<string, string>
+
+/**
+ * The console's own steps of a sync, after the source's reading (`SyncStatus.progress.table` names
+ * a mirror table while the source reads, then one of these): what the 数据同步 page says is running.
+ */
+export const syncStepLabels = {
+  'derive:torrents': '计算种子标签',
+  'derive:records': '计算做种状态',
+  'derive:keepers': '统计保种人数',
+  'derive:counts': '汇总做种数据',
+  snapshot: '记录每日快照',
+  stats: '刷新统计',
+} as const satisfies Record<string, string>
 
 /** Mirror tables a sync writes (`SyncStatus.rows` keys), in the order the 数据同步 page lists them. */
 export const siteTableLabels = {

@@ -18,29 +18,32 @@ export const apiCallRequestSchema = z.object({
 })
 export type ApiCallRequest = { endpoint: EndpointName; input?: unknown }
 
+/** A plain `http(s)://host[:port][/path]`: no credentials, query or fragment. */
+function isPlainHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash
+  } catch {
+    return false
+  }
+}
+
 /** `http(s)://host[:port][/path]`; a trailing `/api/v1` is optional (see normalizeServerAddress). */
-export const serverAddressSchema = z
+export const serverAddressSchema = z.string().trim().min(1).max(2048).refine(isPlainHttpUrl, { message: '请输入 http:// 或 https:// 开头的地址' })
+
+/** The update feed (electron-updater's generic provider): an http(s) folder, or '' for no update checks. */
+export const updateUrlSchema = z
   .string()
   .trim()
-  .min(1)
   .max(2048)
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value)
-        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !url.search && !url.hash
-      } catch {
-        return false
-      }
-    },
-    { message: '请输入 http:// 或 https:// 开头的地址' },
-  )
+  .refine((value) => value === '' || isPlainHttpUrl(value), { message: '请输入 http:// 或 https:// 开头的更新地址，或留空' })
 
 export const settingsSchema = z.object({
   serverAddress: serverAddressSchema,
   navTheme: z.enum(navThemeValues),
+  updateUrl: updateUrlSchema,
 })
-export type Settings = { serverAddress: string; navTheme: NavTheme }
+export type Settings = { serverAddress: string; navTheme: NavTheme; updateUrl: string }
 
 export const settingsPatchSchema = settingsSchema.partial().strict()
 export type SettingsPatch = Partial<Settings>

@@ -34,7 +34,12 @@ export function parseOrderBy<F extends string>(orderBy: string | undefined): { f
   return { field: field as F, direction: direction as SortDirection }
 }
 
-/** Builds the schema of a paged request from its filters and sortable fields. */
+/**
+ * Builds the schema of a paged request from its filters and sortable fields. Strict: a misspelt
+ * filter (`stauts: 3`) is refused with 400 naming the field, rather than dropped — which would
+ * answer with every row as if the filter had matched. `keyword` is the one extra field accepted
+ * (the seed's clients send it with every paged call; api.md says it is dropped): no handler reads it.
+ */
 export function pagedRequest<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortable: F, filters: S) {
-  return z.object({ ...pagingShape, orderBy: orderBySchema(sortable).optional(), ...filters })
+  return z.strictObject({ ...pagingShape, orderBy: orderBySchema(sortable).optional(), keyword: z.unknown().optional(), ...filters })
 }

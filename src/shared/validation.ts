@@ -9,8 +9,49 @@ const REQUIRED = '__required__'
 z.config(z.locales.zhCN())
 z.config({
   // A missing value reads better as "请输入用户名" than as a type mismatch with `undefined`.
-  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED : undefined),
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED : chineseMessage(issue)),
 })
+
+/** zod's zh-CN locale leaves type names in English (`期望 array >=1 项`); these read as Chinese. */
+const typeNames: Record<string, string> = {
+  string: '文本',
+  number: '数字',
+  int: '整数',
+  bigint: '整数',
+  boolean: '布尔值',
+  array: '列表',
+  set: '列表',
+  object: '对象',
+  date: '日期',
+  null: '空值',
+}
+
+type Issue = Parameters<NonNullable<NonNullable<Parameters<typeof z.config>[0]>['customError']>>[0]
+
+function chineseMessage(issue: Issue): string | undefined {
+  if (issue.code === 'invalid_type') return typeNames[issue.expected] ? `应为${typeNames[issue.expected]}` : undefined
+  if (issue.code === 'unrecognized_keys') return `不支持的字段：${issue.keys.join('、')}`
+  if (issue.code === 'invalid_value') return `应为以下之一：${issue.values.map(String).join('、')}`
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return undefined
+  const small = issue.code === 'too_small'
+  const limit = String(small ? issue.minimum : issue.maximum)
+  switch (issue.origin) {
+    case 'string':
+      return small ? `至少 ${limit} 个字符` : `最多 ${limit} 个字符`
+    case 'array':
+    case 'set':
+      return small ? `至少 ${limit} 项` : `最多 ${limit} 项`
+    case 'number':
+    case 'int':
+    case 'bigint':
+      if (small) return issue.inclusive ? `不能小于 ${limit}` : `必须大于 ${limit}`
+      return issue.inclusive ? `不能大于 ${limit}` : `必须小于 ${limit}`
+    case 'date':
+      return small ? '日期太早' : '日期太晚'
+    default:
+      return undefined
+  }
+}
 
 /** Chinese names of the fields that appear in payloads; the formatter falls back to the path. */
 export const fieldLabels: Record<string, string> = {
@@ -63,6 +104,7 @@ export const fieldLabels: Record<string, string> = {
   minQualifiedCount: '最少达标种子数',
   minQualifiedSizeGiB: '最少达标体积（GiB）',
   keeperRankFactors: '保种顺位系数',
+  mode: '结算方式',
   t0Weeks: '种子年龄参数 T0（周）',
   n0: '做种人数参数 N0',
   b0: '基础魔力 B0',
@@ -71,6 +113,11 @@ export const fieldLabels: Record<string, string> = {
   maxSeeding: '加成种子数上限',
   multiplier: '倍率',
   timezone: '时区',
+  payoutMessageTemplate: '站内信模板',
+  subject: '站内信标题',
+  body: '站内信正文',
+  settleClaims: '发放时结算认领',
+  claimRemoveDeduction: '移除未达标认领扣除魔力',
   input: '参数',
 }
 
@@ -91,8 +138,27 @@ export function formatZodError(error: z.ZodError): string {
 
 export type Parsed<T> = { ok: true; data: T } | { ok: false; msg: string }
 
-/** `safeParse` with the Chinese formatter applied. */
+export const NUL_MESSAGE = '不能包含空字符'
+
+/**
+ * The path of the first string holding a NUL character, or null. No text of ours may hold one:
+ * PostgreSQL refuses it in text and SQLite's full-text search chokes on it.
+ */
+export function findNul(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null
+  if (value === null || typeof value !== 'object' || depth > 32) return null
+  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    if (typeof key === 'string' && key.includes('\u0000')) return [...path, key]
+    const found = findNul(item, [...path, key], depth + 1)
+    if (found) return found
+  }
+  return null
+}
+
+/** `safeParse` with the Chinese formatter applied; refuses NUL in any string of the value. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Parsed<z.output<S>> {
+  const nul = findNul(value)
+  if (nul) return { ok: false, msg: `${fieldLabel(nul)}：${NUL_MESSAGE}` }
   const result = schema.safeParse(value)
   return result.success ? { ok: true, data: result.data } : { ok: false, msg: formatZodError(result.error) }
 }

@@ -14,7 +14,7 @@ function fakeIpcMain() {
 
 const handlers: IpcHandlers = {
   [ipcChannels.apiCall]: async () => ({ ok: true, data: 'called' }),
-  [ipcChannels.settingsGet]: async () => ({ serverAddress: 'http://h/api/v1', navTheme: 'realDark' }),
+  [ipcChannels.settingsGet]: async () => ({ serverAddress: 'http://h/api/v1', navTheme: 'realDark', updateUrl: '' }),
   [ipcChannels.settingsSet]: async () => {
     throw new Error('disk full')
   },

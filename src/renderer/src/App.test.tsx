@@ -24,7 +24,7 @@ describe('App', () => {
     expect(screen.getByTestId('page-loading')).toBeTruthy()
     expect(api.call).not.toHaveBeenCalled()
 
-    answer({ serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'light' })
+    answer({ serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'light', updateUrl: '' })
     expect(await screen.findByRole('heading', { name: HOME_GREETING })).toBeTruthy()
     expect(screen.getByTestId('theme-switch').getAttribute('aria-label')).toBe('切换为暗色主题')
     await waitFor(() => expect(document.documentElement.style.colorScheme).toBe('light'))

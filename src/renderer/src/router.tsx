@@ -15,8 +15,8 @@ export const routes: AppRoute[] = [
     component: () => import('./layouts/BasicLayout'),
     children: [
       { index: true, title: '首页', icon: <HomeOutlined />, access: 'member', menu: true, component: () => import('./pages/home') },
-      { path: 'task', title: '我的任务', icon: <ScheduleOutlined />, access: 'member', menu: true, component: () => import('./pages/task') },
-      { path: 'salary', title: '我的工资', icon: <WalletOutlined />, access: 'member', menu: true, component: () => import('./pages/salary') },
+      { path: 'task', title: '我的任务', icon: <ScheduleOutlined />, access: 'member', menu: 'seeder', component: () => import('./pages/task') },
+      { path: 'salary', title: '我的工资', icon: <WalletOutlined />, access: 'member', menu: 'seeder', component: () => import('./pages/salary') },
       { path: 'rank', title: '工资排行', icon: <TrophyOutlined />, access: 'member', menu: true, component: () => import('./pages/rank') },
       { path: 'task-assignment', title: '任务分配', icon: <TeamOutlined />, access: 'admin', menu: true, component: () => import('./pages/task-assignment') },
       { path: 'admin-user', title: '管理员', icon: <SafetyCertificateOutlined />, access: 'admin', menu: true, component: () => import('./pages/admin-user') },

@@ -1,9 +1,11 @@
 /**
  * The columns of a seed-record table (page-seed): 我的任务 and the member detail drawer show the
- * same records the same way. Sorting follows the contract's whitelist inside DataTable.
+ * same records the same way. Sorting follows the contract's whitelist inside DataTable. The widths add
+ * up to what a 1360 px window shows (我的任务 with 分配时间, the member drawer without), so no column
+ * is cut off there; a time needs 146 px to stay on one line.
  */
 import type { SeedRecord } from '@shared/entities'
-import { claimStateLabels, seedStatusLabels, seedTypeLabels } from '@shared/enums'
+import { assignmentLabels, claimStateLabels, seedStatusLabels, seedTypeLabels } from '@shared/enums'
 import type { DataTableColumn } from '@renderer/components/DataTable'
 import { ClaimStateTag, SeedStatusTag, SeedTypeTag } from '@renderer/components/StatusTags'
 import { enumOptions } from '@renderer/utils/enumOptions'
@@ -12,34 +14,40 @@ import { formatBytes, formatDateTime, formatDuration } from '@renderer/utils/for
 /** @param hidden columns (by dataIndex) that start hidden; the column settings can show them. */
 export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['downloaded']): DataTableColumn<SeedRecord>[] {
   const columns: DataTableColumn<SeedRecord>[] = [
-    { title: '种子名称', dataIndex: 'torrentName', width: 260, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
-    { title: '体积', dataIndex: 'size', width: 104, align: 'right', render: (size: number) => formatBytes(size) },
+    { title: '种子名称', dataIndex: 'torrentName', width: 196, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+    { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
     {
       title: '类型',
       dataIndex: 'seedType',
-      width: 80,
+      width: 76,
       search: { type: 'select', options: enumOptions(seedTypeLabels) },
       render: (_, record) => <SeedTypeTag seedType={record.seedType} />,
     },
     {
       title: '状态',
       dataIndex: 'status',
-      width: 150,
+      width: 136,
       search: { type: 'select', options: enumOptions(seedStatusLabels) },
       render: (_, record) => <SeedStatusTag status={record.status} />,
     },
     {
       title: '认领',
       dataIndex: 'claimState',
-      width: 80,
+      width: 76,
       search: { type: 'select', label: '认领状态', options: enumOptions(claimStateLabels) },
       render: (_, record) => <ClaimStateTag claimState={record.claimState} />,
     },
-    { title: '上传量', dataIndex: 'uploaded', width: 110, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },
-    { title: '下载量', dataIndex: 'downloaded', width: 110, align: 'right', render: (downloaded: number) => formatBytes(downloaded) },
-    { title: '做种时长', dataIndex: 'seedTimeSec', width: 120, align: 'right', render: (seconds: number) => formatDuration(seconds) },
-    { title: '最后活动', dataIndex: 'lastAction', width: 150, render: (time: string | null) => formatDateTime(time) },
-    { title: '分配时间', dataIndex: 'assignedAt', width: 150, render: (time: string | null) => formatDateTime(time) },
+    { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },
+    { title: '下载量', dataIndex: 'downloaded', width: 100, align: 'right', render: (downloaded: number) => formatBytes(downloaded) },
+    { title: '做种时长', dataIndex: 'seedTimeSec', width: 104, align: 'right', render: (seconds: number) => formatDuration(seconds) },
+    { title: '最后活动', dataIndex: 'lastAction', width: 146, render: (time: string | null) => formatDateTime(time) },
+    {
+      title: '分配时间',
+      dataIndex: 'assignedAt',
+      width: 146,
+      search: { type: 'select', name: 'assigned', label: '分配状态', options: enumOptions(assignmentLabels) },
+      render: (time: string | null) => formatDateTime(time),
+    },
   ]
   return columns.map((column) => (hidden.includes(column.dataIndex as keyof SeedRecord) ? { ...column, hiddenByDefault: true } : column))
 }

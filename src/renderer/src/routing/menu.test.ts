@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { canAccess } from './access'
-import { joinPath, menuEntries, selectedMenuPath } from './menu'
+import { isSeeder, joinPath, menuEntries, selectedMenuPath } from './menu'
 import type { AppRoute } from './types'
 
 const page = async () => ({ default: () => null })
@@ -13,7 +13,7 @@ const config: AppRoute[] = [
     component: page,
     children: [
       { index: true, title: '首页', access: 'member', menu: true, component: page },
-      { path: 'task', title: '我的任务', access: 'member', menu: true, component: page },
+      { path: 'task', title: '我的任务', access: 'member', menu: 'seeder', component: page },
       { path: 'normal-user', title: '保种员', access: 'admin', menu: true, component: page },
       { path: 'normal-user/:id', title: '保种员详情', access: 'admin', component: page },
       { path: 'changelog', title: '更新日志', access: 'member', menu: true, component: page },
@@ -47,6 +47,13 @@ describe('menuEntries', () => {
 
   it('shows admins every menu page, in config order, and never non-menu routes', () => {
     expect(menuEntries(config, 'admin').map((entry) => entry.path)).toEqual(['/', '/task', '/normal-user', '/changelog'])
+  })
+
+  it("shows an admin's own-seeding pages only when the console follows their seeding (a site UID)", () => {
+    expect(menuEntries(config, 'admin', { seeder: false }).map((entry) => entry.path)).toEqual(['/', '/normal-user', '/changelog'])
+    expect(isSeeder({ role: 'admin', siteUid: null })).toBe(false)
+    expect(isSeeder({ role: 'admin', siteUid: 10086 })).toBe(true)
+    expect(isSeeder({ role: 'normal', siteUid: null })).toBe(true)
   })
 
   it('is empty without a user', () => {

@@ -17,14 +17,24 @@ export function joinPath(parent: string, child: string | undefined): string {
   return `${parent.replace(/\/+$/, '')}/${child}`
 }
 
-/** Menu entries in config order: routes marked `menu` that the role may open. */
-export function menuEntries(routes: readonly AppRoute[], role: Role | null | undefined, parentPath = '/'): MenuEntry[] {
+/** Does the console follow this user's own seeding: every member, and an admin with a site UID. */
+export function isSeeder(user: { role: Role; siteUid: number | null }): boolean {
+  return user.role === 'normal' || user.siteUid !== null
+}
+
+/**
+ * Menu entries in config order: routes marked `menu` that the role may open (`'seeder'` entries only
+ * when `seeder`, which defaults to true).
+ */
+export function menuEntries(routes: readonly AppRoute[], role: Role | null | undefined, options: { seeder?: boolean; parentPath?: string } = {}): MenuEntry[] {
+  const { seeder = true, parentPath = '/' } = options
   const entries: MenuEntry[] = []
   for (const route of routes) {
     const path = route.index ? parentPath : joinPath(parentPath, route.path)
     if (!canAccess(role, route.access)) continue
-    if (route.menu && route.title) entries.push({ path, title: route.title, icon: route.icon })
-    if (route.children) entries.push(...menuEntries(route.children, role, path))
+    const shown = route.menu === true || (route.menu === 'seeder' && seeder)
+    if (shown && route.title) entries.push({ path, title: route.title, icon: route.icon })
+    if (route.children) entries.push(...menuEntries(route.children, role, { seeder, parentPath: path }))
   }
   return entries
 }

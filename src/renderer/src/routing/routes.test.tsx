@@ -47,12 +47,15 @@ describe('route guards', () => {
     expect(screen.queryByText('管理员列表')).toBeNull()
     expect(screen.getByRole('button', { name: '返回首页' })).toBeTruthy()
     expect(screen.getByTestId('theme-switch')).toBeTruthy()
+    // The window says what is shown, not the page the member may not open.
+    await waitFor(() => expect(document.title).toBe('无权访问 - 保种管理台'))
   })
 
   it('lets an admin open the admin route', async () => {
     installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser) } })
     renderRoutes(testRoutes, '/admin-user')
     expect(await screen.findByText('管理员列表')).toBeTruthy()
+    await waitFor(() => expect(document.title).toBe('管理员 - 保种管理台'))
     expect(screen.queryByText('抱歉，你无权访问该页面。')).toBeNull()
   })
 
@@ -131,14 +134,24 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { name: HOME_GREETING })).toBeTruthy()
   })
 
-  it('orders the menu as product.md §3 does, 首页 then 我的任务 first', async () => {
-    installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser) } })
+  it('orders the menu as product.md §3 does, 首页 then 我的任务 first (an admin who seeds)', async () => {
+    installFakeApi({ handlers: { 'user.loginInfo': ok({ ...adminUser, siteUid: 10010 }) } })
     renderRoutes(routes, '/')
     await screen.findByRole('heading', { name: HOME_GREETING })
     const productOrder = ['首页', '我的任务', '我的工资', '工资排行', '任务分配', '管理员', '保种员', '工资计算', '工资统计', '官种设置', '操作日志', '数据同步', '更新日志']
     const items = within(sideMenu()).getAllByRole('menuitem').map((item) => item.textContent)
     expect(items.slice(0, 2)).toEqual(['首页', '我的任务'])
     expect(items).toEqual(productOrder.filter((title) => items.includes(title)))
+    expect(items).toHaveLength(productOrder.length)
+  })
+
+  it('leaves 我的任务 and 我的工资 out of the menu of an admin without a site UID (always empty for them)', async () => {
+    installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser) } })
+    renderRoutes(routes, '/')
+    await screen.findByRole('heading', { name: HOME_GREETING })
+    const items = within(sideMenu()).getAllByRole('menuitem').map((item) => item.textContent)
+    expect(items.slice(0, 2)).toEqual(['首页', '工资排行'])
+    expect(items).not.toContain('我的工资')
   })
 
   it('logs in after a failed first check and lands on 首页 (no stale failure is reused)', async () => {

@@ -15,8 +15,12 @@ export interface AppRoute {
   title?: string
   icon?: ReactNode
   access?: RouteAccess
-  /** Show in the side menu (when the user's role passes `access`). */
-  menu?: boolean
+  /**
+   * Show in the side menu (when the user's role passes `access`). `'seeder'`: only for users whose
+   * own seeding the console follows — every member, and an admin with a site UID; for any other
+   * admin the page is always empty (it stays reachable by its address).
+   */
+  menu?: boolean | 'seeder'
   /** Loaded lazily, on first visit. */
   component: () => Promise<{ default: ComponentType }>
   children?: AppRoute[]

@@ -1,6 +1,6 @@
 /** Account calls of `/api/v1/user`. */
 import type { LoginInfo, SeedRecord, UserOption } from '@shared/entities'
-import type { LoginInput } from '@shared/endpoints'
+import type { ChangePasswordInput, LoginInput } from '@shared/endpoints'
 import { pagedRequest, request, requestOr, type RequestOptions, type TableData, type TableParams, type TableSort } from './request'
 
 // POST /user/login — main keeps the returned token; the renderer never sees it.
@@ -11,6 +11,11 @@ export async function login(input: LoginInput, options?: RequestOptions): Promis
 // POST /user/logout
 export async function logout(options?: RequestOptions): Promise<void> {
   await request('user.logout', undefined, options)
+}
+
+// POST /user/change-password — the user's own; this session stays, their others end.
+export async function changePassword(input: ChangePasswordInput, options?: RequestOptions): Promise<void> {
+  await request('user.changePassword', input, options)
 }
 
 // GET /user/login-info

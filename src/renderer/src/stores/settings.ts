@@ -1,5 +1,5 @@
 /**
- * Settings kept by the main process (theme, server address). The renderer reads them once at
+ * Settings kept by the main process (theme, server address, update feed). The renderer reads them once at
  * start and writes through `window.api.setSettings`, so the choice survives reloads and restarts.
  */
 import { create } from 'zustand'
@@ -13,11 +13,15 @@ interface SettingsState {
   loaded: boolean
   navTheme: NavTheme
   serverAddress: string
+  /** The update feed ('' = no update checks). */
+  updateUrl: string
   load(): Promise<void>
   /** Switches at once and saves; reverts (with a toast) when saving fails. */
   setNavTheme(navTheme: NavTheme): Promise<void>
   /** Validated and normalised by main; a refusal comes back as `{ ok: false, msg }`. */
   saveServerAddress(serverAddress: string): Promise<ApiResult<Settings>>
+  /** Validated by main like the server address. */
+  saveUpdateUrl(updateUrl: string): Promise<ApiResult<Settings>>
 }
 
 function isNavTheme(value: unknown): value is NavTheme {
@@ -36,6 +40,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   loaded: false,
   navTheme: defaultNavTheme,
   serverAddress: '',
+  updateUrl: '',
 
   async load() {
     try {
@@ -43,6 +48,7 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
       set({
         navTheme: isNavTheme(settings?.navTheme) ? settings.navTheme : defaultNavTheme,
         serverAddress: settings?.serverAddress ?? '',
+        updateUrl: typeof settings?.updateUrl === 'string' ? settings.updateUrl : '',
       })
     } catch {
       // Start with the defaults rather than never starting.
@@ -66,6 +72,12 @@ export const useSettingsStore = create<SettingsState>()((set, get) => ({
   async saveServerAddress(serverAddress) {
     const result = await saveSettings({ serverAddress })
     if (result.ok) set({ serverAddress: result.data.serverAddress })
+    return result
+  },
+
+  async saveUpdateUrl(updateUrl) {
+    const result = await saveSettings({ updateUrl })
+    if (result.ok) set({ updateUrl: result.data.updateUrl })
     return result
   },
 }))

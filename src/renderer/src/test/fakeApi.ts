@@ -33,7 +33,7 @@ export const memberUser: LoginInfo = {
 
 export const adminUser: LoginInfo = { ...memberUser, id: 1, username: 'admin', role: 'admin', siteUid: null, lastLoginAt: null }
 
-export const defaultSettings: Settings = { serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'realDark' }
+export const defaultSettings: Settings = { serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'realDark', updateUrl: '' }
 
 export function installFakeApi(options: { settings?: Partial<Settings>; handlers?: Record<string, FakeHandler | ApiResult<unknown>> } = {}): FakeApi {
   const handlers = new Map<string, FakeHandler>()

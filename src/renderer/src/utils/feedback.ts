@@ -25,3 +25,7 @@ export function toastError(text: string): void {
 export function toastSuccess(text: string): void {
   void messageApi().success(text)
 }
+
+export function toastInfo(text: string): void {
+  void messageApi().info(text)
+}

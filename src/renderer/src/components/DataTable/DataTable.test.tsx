@@ -170,6 +170,16 @@ describe('DataTable', () => {
     expect((container.querySelector('.ant-table table') as HTMLTableElement).style.width).toBe('330px')
   })
 
+  it('keeps the first column fixed left and the 操作 column fixed right', async () => {
+    const withActions: DataTableColumn<Row>[] = [...columns, { title: '操作', key: 'actions', width: 120, render: () => '编辑' }]
+    const { container } = renderTable({ columns: withActions })
+    await screen.findByText('种子 1')
+    const header = (title: string) => [...container.querySelectorAll('thead th')].find((th) => th.textContent === title)!
+    expect(header('名称').className).toMatch(/ant-table-cell-fix-(start|left)/)
+    expect(header('操作').className).toMatch(/ant-table-cell-fix-(end|right)/)
+    expect(header('体积').className).not.toMatch(/ant-table-cell-fix/)
+  })
+
   it('reloads the current page from the toolbar and from its actions', async () => {
     const actions: { current: DataTableActions | null } = { current: null }
     renderTable({ ref: actions })

@@ -18,6 +18,9 @@ export type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest
 
 export const PAGE_SIZE_OPTIONS = [20, 50, 100, 200] as const
 
+/** The key of a row-actions column (操作), fixed to the right edge. */
+export const ACTIONS_KEY = 'actions'
+
 type PassThroughProps<T> = Omit<TableProps<T>, 'columns' | 'dataSource' | 'pagination' | 'onChange' | 'loading' | 'title'>
 
 export interface DataTableProps<T> extends PassThroughProps<T> {
@@ -71,7 +74,11 @@ export default function DataTable<T extends object>({
   const [loading, setLoading] = useState(false)
   const [reloads, setReloads] = useState(0)
   const reload = useCallback(() => setReloads((count) => count + 1), [])
-  useImperativeHandle(ref, () => ({ reload }), [reload])
+  const showRow = useCallback(
+    (index: number) => setQuery((previous) => ({ ...previous, current: Math.floor(Math.max(0, index) / previous.pageSize) + 1 })),
+    [],
+  )
+  useImperativeHandle(ref, () => ({ reload, showRow }), [reload, showRow])
 
   // The latest request function, without refetching when a page passes a new closure each render.
   const requestRef = useRef(request)
@@ -106,10 +113,13 @@ export default function DataTable<T extends object>({
     () =>
       columns
         .filter((column) => !hidden.includes(columnKey(column)))
-        .map(({ search: _search, hiddenByDefault: _hidden, ...column }) => {
+        .map(({ search: _search, hiddenByDefault: _hidden, ...column }, index) => {
           const key = columnKey(column)
           const sorter = column.sorter ?? (sortableFields?.includes(key) ? true : undefined)
-          return { ...column, key, sorter }
+          // The first column names the row and the 操作 column (key `actions`) acts on it: both stay in
+          // view when a narrow window scrolls the table sideways.
+          const fixed = column.fixed ?? (index === 0 ? ('left' as const) : key === ACTIONS_KEY ? ('right' as const) : undefined)
+          return { ...column, key, sorter, fixed }
         }),
     [columns, hidden, sortableFields],
   )

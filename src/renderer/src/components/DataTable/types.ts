@@ -32,4 +32,6 @@ export type DataTableRequest<T> = (params: TableParams, sort: TableSort | undefi
 export interface DataTableActions {
   /** Loads the current page again. */
   reload(): void
+  /** Shows the page holding the row at this 0-based position of the current order. */
+  showRow(index: number): void
 }

@@ -7,7 +7,7 @@ import SettingsDialog from '.'
 
 let api: FakeApi
 beforeEach(async () => {
-  api = installFakeApi({ settings: { serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'realDark' } })
+  api = installFakeApi({ settings: { serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'realDark', updateUrl: '' } })
   await useSettingsStore.getState().load()
 })
 
@@ -59,5 +59,28 @@ describe('设置 dialog', { timeout: 20_000 }, () => {
     expect(onClose).toHaveBeenCalled()
     expect(api.setSettings).toHaveBeenCalledWith({ serverAddress: 'https://seed.example.org' })
     expect(await screen.findByText('服务器地址已更改，请重新登录')).toBeTruthy()
+  })
+
+  it('saves the update address, and shows a refused one on its field with everything kept', async () => {
+    const { dialog, onClose, onServerChanged } = renderDialog()
+    const feed = within(dialog).getByLabelText('更新服务器地址') as HTMLInputElement
+    expect(feed.value).toBe('')
+    api.setSettings.mockResolvedValueOnce(fail(400, '请输入 http:// 或 https:// 开头的更新地址，或留空'))
+    fireEvent.change(feed, { target: { value: 'ftp://dl.example/' } })
+    fireEvent.click(within(dialog).getByLabelText('亮色'))
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }))
+    expect(await within(dialog).findByText('请输入 http:// 或 https:// 开头的更新地址，或留空')).toBeTruthy()
+    expect(feed.value).toBe('ftp://dl.example/')
+    expect((within(dialog).getByLabelText('亮色') as HTMLInputElement).checked).toBe(true)
+    expect(api.setSettings).toHaveBeenCalledTimes(1)
+    expect(onClose).not.toHaveBeenCalled()
+
+    fireEvent.change(feed, { target: { value: ' https://dl.example/console/ ' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(api.setSettings).toHaveBeenCalledWith({ updateUrl: 'https://dl.example/console/' })
+    expect(useSettingsStore.getState().updateUrl).toBe('https://dl.example/console/')
+    expect(onServerChanged).not.toHaveBeenCalled()
+    expect(await screen.findByText('设置已保存')).toBeTruthy()
   })
 })

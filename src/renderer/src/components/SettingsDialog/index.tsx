@@ -1,6 +1,6 @@
 /**
- * 设置: the server address and the theme, from the header's user menu (the login page has both
- * too). Main validates and normalises the address; a refusal is shown on the field and nothing
+ * 设置: the server address, the theme and the update address, from the header's user menu (the
+ * login page has the first two too). Main validates and normalises the address; a refusal is shown on the field and nothing
  * typed is lost. A new address ends the session (main forgets the token for another server), so
  * after saving one the user goes to the login page with a notice.
  */
@@ -14,6 +14,7 @@ import { useSettingsStore } from '@renderer/stores/settings'
 export interface SettingsValues {
   serverAddress: string
   navTheme: NavTheme
+  updateUrl: string
 }
 
 export interface SettingsDialogProps {
@@ -29,10 +30,11 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
   const [saving, setSaving] = useState(false)
   const serverAddress = useSettingsStore((state) => state.serverAddress)
   const navTheme = useSettingsStore((state) => state.navTheme)
+  const updateUrl = useSettingsStore((state) => state.updateUrl)
 
   // Each opening starts from what is saved.
   useEffect(() => {
-    if (open) form.setFieldsValue({ serverAddress, navTheme })
+    if (open) form.setFieldsValue({ serverAddress, navTheme, updateUrl })
     // Only on opening: a save in progress must not overwrite what the user typed.
   }, [open])
 
@@ -41,6 +43,16 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
     setSaving(true)
     try {
       const store = useSettingsStore.getState()
+      // The update address first: it never ends the session, and a refusal keeps the dialog as typed.
+      const feed = (values.updateUrl ?? '').trim()
+      const feedChanged = feed !== store.updateUrl
+      if (feedChanged) {
+        const saved = await store.saveUpdateUrl(feed)
+        if (!saved.ok) {
+          form.setFields([{ name: 'updateUrl', value: values.updateUrl, errors: [saved.msg || messages.requestFailed] }])
+          return
+        }
+      }
       const before = store.serverAddress
       const trimmed = values.serverAddress.trim()
       // The address first: when main refuses it, nothing is saved and the dialog keeps every value.
@@ -54,8 +66,8 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
       if (result && result.data.serverAddress !== before) {
         void message.info('服务器地址已更改，请重新登录')
         onServerChanged()
-      } else if (result) {
-        // Only the spelling differed (e.g. a trailing slash): same server, same session.
+      } else if (result || feedChanged) {
+        // Only the spelling of the address differed (same server, same session), or the update address changed.
         void message.success('设置已保存')
       }
     } finally {
@@ -75,7 +87,7 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
       forceRender
       data-testid="settings-dialog"
     >
-      <Form<SettingsValues> form={form} layout="vertical" requiredMark={false} onFinish={(values) => void save(values)} initialValues={{ serverAddress, navTheme }}>
+      <Form<SettingsValues> form={form} layout="vertical" requiredMark={false} onFinish={(values) => void save(values)} initialValues={{ serverAddress, navTheme, updateUrl }}>
         <Form.Item label="服务器地址" name="serverAddress" rules={[{ required: true, whitespace: true }]} extra="例如 http://127.0.0.1:8080/api/v1">
           <Input prefix={<LinkOutlined />} placeholder="http://host:8080/api/v1" autoComplete="url" onPressEnter={() => form.submit()} />
         </Form.Item>
@@ -88,6 +100,9 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
               { label: '亮色', value: 'light' },
             ]}
           />
+        </Form.Item>
+        <Form.Item label="更新服务器地址" name="updateUrl" extra="发布新版本安装包的地址（由管理员提供）；留空则不检查更新">
+          <Input prefix={<LinkOutlined />} placeholder="https://example.org/seeding-console/" autoComplete="url" onPressEnter={() => form.submit()} />
         </Form.Item>
         <Alert type="info" showIcon title="更改服务器地址后需要重新登录。" />
       </Form>

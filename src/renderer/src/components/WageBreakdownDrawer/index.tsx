@@ -3,13 +3,18 @@
  * preview (`POST /wages/preview` with `userId`). Non-qualifying torrents show why, in red.
  */
 import { useEffect, useState } from 'react'
-import { CheckOutlined, CloseOutlined } from '@ant-design/icons'
-import { Alert, Descriptions, Drawer, Flex, Skeleton, Table, Tag, Typography, theme, type TableColumnsType } from 'antd'
+import { Alert, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from 'antd'
 import type { WageItem } from '@shared/entities'
 import { wagePaymentLabels } from '@shared/enums'
 import { RequestError } from '@renderer/services/request'
 import { previewWages, wageDetail } from '@renderer/services/wages'
 import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
+import { AVERAGE_HOURS_HELP, HelpTitle, averageSeedHours, formatDaysHours, formatHours } from './hours'
+import { PartialMonthTag } from './PartialMonthTag'
+import WageItemsTable from './WageItemsTable'
+
+export { AVERAGE_HOURS_HELP, TOTAL_HOURS_HELP, HelpTitle, averageSeedHours, formatDaysHours, formatHours, formatHoursNumber } from './hours'
+export { PartialMonthTag } from './PartialMonthTag'
 
 export type BreakdownSource = { kind: 'record'; id: number } | { kind: 'preview'; period: string; userId: number }
 
@@ -20,9 +25,12 @@ export interface Breakdown {
   amount: number
   torrentCount: number
   totalSize: number
+  /** Summed over the qualified torrents. */
   seedHours: number
+  avgSeedHours?: number
   ruleVersion: number
   items: WageItem[]
+  partial?: boolean
   payment?: 0 | 1
   paidAt?: string | null
   belowMinimum?: boolean
@@ -36,44 +44,9 @@ export async function loadBreakdown(source: BreakdownSource): Promise<Breakdown>
   return { ...entry, items: entry.items ?? [], ruleVersion: entry.ruleVersion ?? answer.ruleVersion }
 }
 
-export const formatHoursNumber = (hours: number) => hours.toLocaleString('zh-CN', { maximumFractionDigits: 1 })
-
 export function PaymentTag({ payment }: { payment: 0 | 1 }) {
   return <Tag color={payment === 1 ? 'green' : 'orange'}>{wagePaymentLabels[payment]}</Tag>
 }
-
-function QualifiedCell({ item }: { item: WageItem }) {
-  const { token } = theme.useToken()
-  if (item.qualified)
-    return (
-      <span style={{ color: token.colorSuccess }} aria-label="达标">
-        <CheckOutlined /> 达标
-      </span>
-    )
-  return (
-    <Flex vertical gap={2}>
-      <span style={{ color: token.colorError }} aria-label="未达标">
-        <CloseOutlined /> 未达标
-      </span>
-      {item.reason && (
-        <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="wage-item-reason">
-          {item.reason}
-        </Typography.Text>
-      )}
-    </Flex>
-  )
-}
-
-const columns: TableColumnsType<WageItem> = [
-  { title: '种子名称', dataIndex: 'torrentName', width: 260, ellipsis: true },
-  { title: '体积', dataIndex: 'size', width: 100, align: 'right', render: (size: number) => formatBytes(size) },
-  { title: '做种人数', dataIndex: 'seeders', width: 80, align: 'right' },
-  { title: '做种时长(小时)', dataIndex: 'seedHours', width: 120, align: 'right', render: (hours: number) => formatHoursNumber(hours) },
-  { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },
-  { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right' },
-  { title: '价值', dataIndex: 'value', width: 100, align: 'right', render: (value: number) => formatAmount(value) },
-  { title: '达标', key: 'qualified', width: 180, render: (_, item) => <QualifiedCell item={item} /> },
-]
 
 export interface WageBreakdownDrawerProps {
   source: BreakdownSource | null
@@ -122,31 +95,25 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
             <Descriptions.Item label="规则版本">v{data.ruleVersion}</Descriptions.Item>
             <Descriptions.Item label="达标种子数">{data.torrentCount}</Descriptions.Item>
             <Descriptions.Item label="达标体积">{formatBytes(data.totalSize)}</Descriptions.Item>
-            <Descriptions.Item label="做种时长(小时)">{formatHoursNumber(data.seedHours)}</Descriptions.Item>
+            <Descriptions.Item label={<HelpTitle title="平均做种时长" help={AVERAGE_HOURS_HELP} />}>{formatHours(averageSeedHours(data))}</Descriptions.Item>
+            <Descriptions.Item label="累计做种时长">{formatDaysHours(data.seedHours)}</Descriptions.Item>
             {data.payment !== undefined && (
               <Descriptions.Item label="发放状态">
                 <PaymentTag payment={data.payment} />
               </Descriptions.Item>
             )}
             {data.payment !== undefined && <Descriptions.Item label="发放时间">{formatDateTime(data.paidAt ?? null)}</Descriptions.Item>}
-            {data.belowMinimum && (
+            {(data.belowMinimum || data.partial) && (
               <Descriptions.Item label="说明">
-                <Tag color="red">低于最低要求</Tag>
+                {data.belowMinimum && <Tag color="red">低于最低要求</Tag>}
+                <PartialMonthTag partial={data.partial} />
               </Descriptions.Item>
             )}
           </Descriptions>
           <Typography.Text type="secondary">
             共 {data.items.length} 个种子，其中 {qualified} 个达标
           </Typography.Text>
-          <Table<WageItem>
-            size="small"
-            rowKey="torrentId"
-            columns={columns}
-            dataSource={data.items}
-            scroll={{ x: 1020 }}
-            sticky
-            pagination={{ defaultPageSize: 50, showSizeChanger: true, pageSizeOptions: ['20', '50', '100', '200'], showTotal: (total) => `共 ${total} 条` }}
-          />
+          <WageItemsTable items={data.items} />
         </Flex>
       )}
     </Drawer>

@@ -10,7 +10,7 @@ import ThemeSwitch from '@renderer/components/ThemeSwitch'
 import UserMenu from '@renderer/components/UserMenu'
 import PageLoading from '@renderer/components/PageLoading'
 import { useLoginInfo } from '@renderer/hooks/useLoginInfo'
-import { menuEntries, selectedMenuPath } from '@renderer/routing/menu'
+import { isSeeder, menuEntries, selectedMenuPath } from '@renderer/routing/menu'
 import { useAppRoutes } from '@renderer/routing/RoutesContext'
 import { useCurrentUser, useUserStore } from '@renderer/stores/user'
 import { loginPathFor } from '@renderer/utils/navigation'
@@ -67,7 +67,8 @@ function LayoutFrame({ user }: { user: LoginInfo }) {
   const navigation = useNavigation()
   const { token } = theme.useToken()
 
-  const entries = useMemo(() => menuEntries(routes, user.role), [routes, user.role])
+  const seeder = isSeeder(user)
+  const entries = useMemo(() => menuEntries(routes, user.role, { seeder }), [routes, user.role, seeder])
   const items: MenuProps['items'] = useMemo(
     () => entries.map((entry) => ({ key: entry.path, icon: entry.icon, label: entry.title })),
     [entries],

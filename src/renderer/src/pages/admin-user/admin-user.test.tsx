@@ -35,7 +35,8 @@ beforeEach(() => {
   })
 })
 
-const rowOf = (name: string) => screen.getByText(name, { selector: 'td' }).closest('tr')!
+// The name cell is fixed on the left; with ellipsis antd wraps its text in a span.
+const rowOf = (name: string) => screen.getByText(name, { selector: 'td, td > span' }).closest('tr')!
 
 describe('管理员', { timeout: 30_000 }, () => {
   it('disables 移除 on your own row and confirms before removing another admin', async () => {

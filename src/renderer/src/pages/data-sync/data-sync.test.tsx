@@ -5,7 +5,7 @@ import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
 import { formatDateTime } from '@renderer/utils/format'
-import { rowsEntries, syncHealth, tableLabel } from '.'
+import { peerLifetimeExceedsWindow, rowsEntries, syncHealth, tableLabel } from '.'
 
 const idle: SyncStatus = {
   source: 'demo',
@@ -36,6 +36,14 @@ describe('数据同步 helpers', () => {
     expect(syncHealth({ ...idle, lastError: 'x' })).toBe('error')
     expect(syncHealth({ ...idle, lastError: 'x', running: true })).toBe('running')
     expect(syncHealth({ ...idle, lastStartedAt: null, lastFinishedAt: null })).toBe('never')
+  })
+
+  it('warns only when the site keeps peers longer than the active window', () => {
+    expect(peerLifetimeExceedsWindow(undefined)).toBe(false)
+    expect(peerLifetimeExceedsWindow({ timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 78, activeWindowMinutes: 80 })).toBe(false)
+    expect(peerLifetimeExceedsWindow({ timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 80, activeWindowMinutes: 80 })).toBe(false)
+    expect(peerLifetimeExceedsWindow({ timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 156, activeWindowMinutes: 80 })).toBe(true)
+    expect(peerLifetimeExceedsWindow({ timeZone: 'Asia/Shanghai', peerLifetimeMinutes: null, activeWindowMinutes: 80 })).toBe(false)
   })
 
   it('names the tables in Chinese, known ones first in the page’s order, unknown ones raw', () => {
@@ -75,6 +83,38 @@ describe('数据同步', { timeout: 30_000 }, () => {
     expect(screen.getByText('上次同步没有写入数据')).toBeTruthy()
   })
 
+  it('shows a NexusPHP site\'s time zone and peer lifetime, and warns when the site keeps peers longer than the active window', async () => {
+    const site = { timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 156, activeWindowMinutes: 80 }
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site }))
+    await openPage()
+    expect(screen.getByTestId('sync-site-zone').textContent).toBe('Asia/Shanghai')
+    expect(screen.getByTestId('sync-site-peer-life').textContent).toBe('156 分钟')
+    const warning = screen.getByTestId('sync-site-warning')
+    expect(warning.className).toContain('ant-alert-warning')
+    expect(warning.textContent).toContain('活跃判定窗口只有 80 分钟')
+    expect(warning.textContent).toContain('至少 156 分钟')
+  })
+
+  it('no warning when the window covers the site\'s peer lifetime', async () => {
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { timeZone: '+08:00', peerLifetimeMinutes: 78, activeWindowMinutes: 80 } }))
+    await openPage()
+    expect(screen.getByTestId('sync-site-peer-life').textContent).toBe('78 分钟')
+    expect(screen.queryByTestId('sync-site-warning')).toBeNull()
+  })
+
+  it('no warning when the site\'s settings could not be read', async () => {
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { timeZone: 'Asia/Shanghai', peerLifetimeMinutes: null, activeWindowMinutes: 80 } }))
+    await openPage()
+    expect(screen.getByTestId('sync-site-peer-life').textContent).toBe('未读到站点设置')
+    expect(screen.queryByTestId('sync-site-warning')).toBeNull()
+  })
+
+  it('shows no site details for other sources', async () => {
+    await openPage()
+    expect(screen.queryByTestId('sync-site-zone')).toBeNull()
+    expect(screen.queryByTestId('sync-site-warning')).toBeNull()
+  })
+
   it('says when nothing has been synced yet (push ingest)', async () => {
     api.handle('sync.status', ok({ ...idle, source: 'ingest', lastStartedAt: null, lastFinishedAt: null, rows: {} }))
     await openPage()
@@ -87,6 +127,7 @@ describe('数据同步', { timeout: 30_000 }, () => {
     const steps: SyncStatus[] = [
       { ...idle, running: true, progress: { table: 'site_torrents', read: 50, total: 200 } },
       { ...idle, running: true, progress: { table: 'site_peers', read: 1234, total: null } },
+      { ...idle, running: true, progress: { table: 'derive:records', read: 3, total: 4 } },
       { ...idle, lastFinishedAt: '2025-03-14T10:00:05.000Z', lastStartedAt: '2025-03-14T10:00:00.000Z', rows: { site_torrents: 40 } },
     ]
     api.handle('sync.run', ok({ ...idle, running: true, lastStartedAt: '2025-03-14T10:00:00.000Z' }))
@@ -107,7 +148,10 @@ describe('数据同步', { timeout: 30_000 }, () => {
     // Second poll: no total → the rows read so far.
     await waitFor(() => expect(screen.getByTestId('sync-progress').textContent).toContain('做种连接：1,234 行'), { timeout: 4000 })
     expect(screen.queryByRole('progressbar')).toBeNull()
-    // Third: done.
+    // Then the console's own steps: what it computes, with a bar where the step knows its total.
+    await waitFor(() => expect(screen.getByTestId('sync-progress').textContent).toContain('正在计算做种状态：3 / 4'), { timeout: 4000 })
+    expect(screen.getByRole('progressbar', { name: '计算做种状态进度' }).getAttribute('aria-valuenow')).toBe('75')
+    // Last: done.
     await waitFor(() => expect(screen.getByTestId('sync-health').textContent).toBe('正常'), { timeout: 4000 })
     expect(await screen.findByText('同步完成')).toBeTruthy()
     expect(screen.getByTestId('sync-finished').textContent).toBe(formatDateTime('2025-03-14T10:00:05.000Z'))
@@ -116,7 +160,7 @@ describe('数据同步', { timeout: 30_000 }, () => {
 
     // Idle again: no more polling every second.
     const polled = calls('sync.status').length
-    expect(polled - before).toBe(3)
+    expect(polled - before).toBe(4)
     await new Promise((resolve) => setTimeout(resolve, 2500))
     expect(calls('sync.status').length).toBe(polled)
   })

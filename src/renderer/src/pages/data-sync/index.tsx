@@ -7,13 +7,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { SyncOutlined } from '@ant-design/icons'
 import { Alert, Button, Card, Descriptions, Flex, Progress, Skeleton, Space, Table, Tag, Typography, type TableColumnsType } from 'antd'
-import type { SyncProgress, SyncStatus } from '@shared/entities'
-import { siteTableLabels, sourceKindLabels } from '@shared/enums'
+import type { SyncProgress, SyncSite, SyncStatus } from '@shared/entities'
+import { siteTableLabels, sourceKindLabels, syncStepLabels } from '@shared/enums'
 import { useApi } from '@renderer/hooks/useApi'
 import { runSync } from '@renderer/services/sync'
 import { toastError, toastSuccess } from '@renderer/utils/feedback'
 import { formatDateTime } from '@renderer/utils/format'
 import { LoadFailed } from '../home/LoadFailed'
+import WebhookDeliveries from './WebhookDeliveries'
 
 /** How often the status is asked while a sync runs, and while none does (a scheduled one may start). */
 export const RUNNING_POLL_MS = 1000
@@ -56,6 +57,15 @@ export function rowsEntries(rows: Record<string, number>): RowsEntry[] {
 }
 
 const count = (n: number) => n.toLocaleString('zh-CN')
+const minutes = (n: number) => `${Number(n.toFixed(1)).toLocaleString('zh-CN')} 分钟`
+
+/**
+ * The site keeps a silent peer (and counts it a seeder) longer than the rules call it active: a
+ * keeper whose client announces at the site's longest interval flickers to 已停止 between announces.
+ */
+export function peerLifetimeExceedsWindow(site: SyncSite | undefined): boolean {
+  return !!site && site.peerLifetimeMinutes !== null && site.peerLifetimeMinutes > site.activeWindowMinutes
+}
 
 function ProgressLine({ progress }: { progress: SyncProgress | null }) {
   if (!progress)
@@ -66,6 +76,17 @@ function ProgressLine({ progress }: { progress: SyncProgress | null }) {
     )
   const { table, read, total } = progress
   const known = total !== null && total > 0
+  const step = (syncStepLabels as Record<string, string>)[table]
+  if (step)
+    return (
+      <Flex vertical gap={4} data-testid="sync-progress">
+        <Typography.Text>
+          正在<Typography.Text strong>{step}</Typography.Text>
+          {known ? `：${count(read)} / ${count(total)}` : '…'}
+        </Typography.Text>
+        {known && <Progress percent={Math.min(100, Math.floor((read / total) * 100))} status="active" size="small" aria-label={`${step}进度`} />}
+      </Flex>
+    )
   return (
     <Flex vertical gap={4} data-testid="sync-progress">
       <Typography.Text>
@@ -159,7 +180,27 @@ export default function DataSyncPage() {
           <Descriptions.Item label="上次结束">
             <span data-testid="sync-finished">{formatDateTime(status.lastFinishedAt)}</span>
           </Descriptions.Item>
+          {status.site && (
+            <Descriptions.Item label="站点时区">
+              <span data-testid="sync-site-zone">{status.site.timeZone}</span>
+            </Descriptions.Item>
+          )}
+          {status.site && (
+            <Descriptions.Item label="站点做种连接保留">
+              <span data-testid="sync-site-peer-life">{status.site.peerLifetimeMinutes === null ? '未读到站点设置' : minutes(status.site.peerLifetimeMinutes)}</span>
+            </Descriptions.Item>
+          )}
         </Descriptions>
+        {status.site && peerLifetimeExceedsWindow(status.site) && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 16 }}
+            title="活跃判定窗口短于站点保留做种连接的时间"
+            description={`站点把最近一次汇报后的做种连接保留 ${minutes(status.site.peerLifetimeMinutes!)}（站点设置 main.anninterthree × 1.3），并一直计入做种人数；规则的活跃判定窗口只有 ${minutes(status.site.activeWindowMinutes)}。按站点最长汇报间隔汇报的保种员会在两次汇报之间显示为「已停止」。请在「官种设置」的规则中把活跃判定窗口调到至少 ${Math.ceil(status.site.peerLifetimeMinutes!)} 分钟。`}
+            data-testid="sync-site-warning"
+          />
+        )}
         {status.running && (
           <div style={{ marginTop: 16 }}>
             <ProgressLine progress={status.progress} />
@@ -193,6 +234,8 @@ export default function DataSyncPage() {
           data-testid="sync-rows"
         />
       </Card>
+
+      <WebhookDeliveries source={status.source} />
     </Flex>
   )
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { WageRankEntry } from '@shared/entities'
-import { axisBytes, completionOption, statusOption, topWagesOption, type Palette } from './chartOptions'
+import { byteAxisRange, binaryStep } from './byteAxis'
+import { axisBytes, completionOption, myDailyOption, statusOption, teamDailyOption, topWagesOption, type Palette } from './chartOptions'
 
 const palette: Palette = {
   default: 'grey',
@@ -63,5 +64,23 @@ describe('dashboard chart options', () => {
     expect(axisBytes(1.25 * 1024 ** 5)).toBe('1.3 PiB')
     expect(axisBytes(1024 ** 5)).toBe('1 PiB')
     expect(axisBytes(819 * 1024 ** 4)).toBe('819 TiB')
+  })
+
+  it('steps byte axes by round binary amounts: 0 / 200 / 400 / 600 / 800 TiB, not 272.8 / 545.7 / 818.5', () => {
+    const TiB = 1024 ** 4
+    const ticks = (range: { min?: number; max?: number; interval?: number }) => {
+      const out: string[] = []
+      for (let value = range.min!; value <= range.max!; value += range.interval!) out.push(axisBytes(value))
+      return out
+    }
+    // The dashboard's 30 days of team volume, topping out at 818.5 TiB.
+    const daily = Array.from({ length: 30 }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, seedingCount: 1000 + i, seedingSize: (700 + i * 4.1) * TiB }))
+    const team = teamDailyOption(daily, palette).yAxis as { min?: number; max?: number; interval?: number }[]
+    expect(ticks(team[0]!)).toEqual(['0 B', '200 TiB', '400 TiB', '600 TiB', '800 TiB', '1000 TiB'])
+    const mine = myDailyOption(daily.map((day) => ({ ...day, uploaded: 37 * 1024 ** 3 })), palette).yAxis as { min?: number; max?: number; interval?: number }[]
+    expect(ticks(mine[1]!)).toEqual(['0 B', '10 GiB', '20 GiB', '30 GiB', '40 GiB'])
+    expect(binaryStep(3 * 1024 ** 5)).toBe(1024 ** 5)
+    expect(binaryStep(900)).toBe(200)
+    expect(byteAxisRange([0, 0])).toEqual({})
   })
 })

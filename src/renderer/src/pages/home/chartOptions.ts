@@ -7,6 +7,7 @@ import { completionLabels, seedStatusColors, seedStatusLabels, seedStatusValues,
 import type { ChartOption } from '@renderer/components/Chart'
 import { completionColors } from '@renderer/components/StatusTags'
 import { formatAmount, formatBytes } from '@renderer/utils/format'
+import { byteAxisRange } from './byteAxis'
 import { formatCount, lastDays } from './stats'
 
 /** antd preset colours by tag colour name (`green` → `#52c41a`), plus the grey of `default` tags. */
@@ -86,7 +87,7 @@ export function teamDailyOption(daily: AllSeedingStats['daily'], palette: Palett
     grid: { left: 8, right: 8, top: 32, bottom: LEGEND_GRID_BOTTOM },
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => shortDate(day.date)) },
     yAxis: [
-      { type: 'value', name: '体积', axisLabel: { formatter: axisBytes }, splitNumber: 4 },
+      { type: 'value', name: '体积', axisLabel: { formatter: axisBytes }, ...byteAxisRange(days.map((day) => day.seedingSize)) },
       { type: 'value', name: '记录', minInterval: 1, splitLine: { show: false }, splitNumber: 4 },
     ],
     series: [
@@ -145,8 +146,8 @@ export function myDailyOption(daily: UserSeedingStats['daily'], palette: Palette
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => shortDate(day.date)) },
     // Uploaded bytes are far smaller than the volume kept: their own axis keeps the line readable.
     yAxis: [
-      { type: 'value', name: '做种体积', axisLabel: { formatter: axisBytes }, splitNumber: 4 },
-      { type: 'value', name: '上传量', axisLabel: { formatter: axisBytes }, splitLine: { show: false }, splitNumber: 4 },
+      { type: 'value', name: '做种体积', axisLabel: { formatter: axisBytes }, ...byteAxisRange(days.map((day) => day.seedingSize)) },
+      { type: 'value', name: '上传量', axisLabel: { formatter: axisBytes }, splitLine: { show: false }, ...byteAxisRange(days.map((day) => day.uploaded)) },
     ],
     series: [
       { type: 'line', name: '做种体积', smooth: true, showSymbol: false, areaStyle: { opacity: 0.15 }, color: palette.primary, data: days.map((day) => day.seedingSize) },

@@ -19,6 +19,8 @@ import { usePalette } from '../home/palette'
 
 // The member's records as 我的任务 shows them; when a record was assigned matters less here.
 const recordColumns = seedRecordColumns(['downloaded', 'assignedAt'])
+/** Room for every record column at their widths (a 1360 px window still shows the list behind). */
+const DRAWER_WIDTH = 1040
 
 function Account({ user }: { user: UserDetail }) {
   return (
@@ -68,9 +70,18 @@ export default function MemberDetail({ userId, onClose }: MemberDetailProps) {
   const { data: user } = useApi(userId ? 'user.detail' : null, userId ? { id: userId } : undefined)
   const params = useMemo(() => ({ userId }), [userId])
   return (
-    <Drawer open={userId !== null} onClose={onClose} size={960} title={user ? `保种员详情 · ${user.username}` : '保种员详情'} destroyOnHidden>
+    <Drawer
+      open={userId !== null}
+      onClose={onClose}
+      size={DRAWER_WIDTH}
+      title={user ? `保种员详情 · ${user.username}` : '保种员详情'}
+      // No vertical padding on the scrolling body: a sticky header sticks inside the padding, and the
+      // rows scrolled past would show through above it. The content carries the padding instead.
+      styles={{ body: { paddingBlock: 0 } }}
+      destroyOnHidden
+    >
       {userId !== null && (
-        <Flex vertical gap={16}>
+        <Flex vertical gap={16} style={{ paddingBlock: 24 }}>
           {user ? <Account user={user} /> : <Skeleton active paragraph={{ rows: 4 }} />}
           <Card size="small" title="近 30 天做种量">
             <SeedingChart userId={userId} />

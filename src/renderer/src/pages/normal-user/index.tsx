@@ -1,6 +1,6 @@
 /**
- * 保种员: the team's members (page-normal) with create, edit, ban/unban, delete (soft) and reset
- * password; a name opens the member detail drawer (account, 30-day chart, seed records).
+ * 保种员: the team's members (page-normal) with create, edit, ban/unban, delete (soft), restore
+ * a deleted member and reset password; a name opens the member detail drawer (account, 30-day chart, seed records).
  */
 import { useMemo, useRef, useState } from 'react'
 import { PlusOutlined } from '@ant-design/icons'
@@ -83,24 +83,24 @@ export default function NormalUserPage() {
           </Typography.Link>
         ),
       },
-      { title: '站点 UID', dataIndex: 'siteUid', width: 110, search: { type: 'text', placeholder: '完整的站点 UID' }, render: (uid: number | null) => uid ?? '-' },
+      { title: '站点 UID', dataIndex: 'siteUid', width: 100, search: { type: 'text', placeholder: '完整的站点 UID' }, render: (uid: number | null) => uid ?? '-' },
       {
         title: '账号状态',
         dataIndex: 'status',
-        width: 100,
+        width: 96,
         search: { type: 'select', options: enumOptions(accountStatusLabels) },
         render: (_, user) => <AccountStatusTag status={user.status} />,
       },
-      { title: '做种数', dataIndex: 'seedingCount', width: 90, align: 'right' },
-      { title: '做种体积', dataIndex: 'seedingSize', width: 120, align: 'right', render: (size: number) => formatBytes(size) },
-      { title: '已分配', dataIndex: 'assignedCount', width: 90, align: 'right' },
-      { title: '加入时间', dataIndex: 'createdAt', width: 150, render: (time: string) => formatDateTime(time) },
-      { title: '最近登录', dataIndex: 'lastLoginAt', width: 150, render: (time: string | null) => formatDateTime(time) },
+      { title: '做种数', dataIndex: 'seedingCount', width: 84, align: 'right' },
+      { title: '做种体积', dataIndex: 'seedingSize', width: 110, align: 'right', render: (size: number) => formatBytes(size) },
+      { title: '已分配', dataIndex: 'assignedCount', width: 84, align: 'right' },
+      { title: '加入时间', dataIndex: 'createdAt', width: 140, render: (time: string) => formatDateTime(time) },
+      { title: '最近登录', dataIndex: 'lastLoginAt', width: 140, render: (time: string | null) => formatDateTime(time) },
       { title: '备注', dataIndex: 'remark', width: 160, ellipsis: true, hiddenByDefault: true, render: (remark: string) => remark || '-' },
       {
         title: '操作',
         key: 'actions',
-        width: 250,
+        width: 220,
         fixed: 'right',
         render: (_, user) => (
           <Space size={0} wrap={false}>
@@ -126,10 +126,25 @@ export default function NormalUserPage() {
                   封禁
                 </Button>
               </Popconfirm>
-            ) : null}
-            <Button type="link" size="small" onClick={() => setResetting(user)}>
-              重置密码
-            </Button>
+            ) : (
+              <Popconfirm
+                title={`恢复 ${user.username}？`}
+                description="恢复后该账号状态为正常，可以用原密码登录。"
+                okText="恢复"
+                cancelText="取消"
+                onConfirm={() => changeStatus(user, 2, '已恢复')}
+              >
+                <Button type="link" size="small">
+                  恢复
+                </Button>
+              </Popconfirm>
+            )}
+            {/* A deleted account cannot log in: a new password for it would be of no use until it is restored. */}
+            {user.status !== 1 && (
+              <Button type="link" size="small" onClick={() => setResetting(user)}>
+                重置密码
+              </Button>
+            )}
             {user.status !== 1 && (
               <Popconfirm
                 title={`删除 ${user.username}？`}

@@ -110,6 +110,22 @@ describe('保种员', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('user.setStatus').at(-1)).toEqual({ id: 3, status: 1 }))
   })
 
+  it('restores a deleted member after confirmation, and offers no password reset for them', async () => {
+    api.handle('user.pageNormal', ok({ list: [member(), member({ id: 4, username: 'dave', status: 1, siteUid: 20002 })], total: 2 }))
+    api.handle('user.setStatus', (input) => ok(member({ id: 4, username: 'dave', status: (input as { status: 0 | 1 | 2 }).status })))
+    await openPage()
+    const row = rowOf('dave')
+    expect(within(row).getByText('已删除')).toBeTruthy()
+    expect(within(row).queryByRole('button', { name: spaced('重置密码') })).toBeNull()
+    expect(within(row).queryByRole('button', { name: spaced('删除') })).toBeNull()
+    expect(within(rowOf('alice')).queryByRole('button', { name: spaced('恢复') })).toBeNull()
+    fireEvent.click(within(row).getByRole('button', { name: spaced('恢复') }))
+    expect(inputs('user.setStatus')).toEqual([])
+    const popover = (await screen.findByText('恢复 dave？')).closest('.ant-popover')! as HTMLElement
+    fireEvent.click(within(popover).getByRole('button', { name: spaced('恢复') }))
+    await waitFor(() => expect(inputs('user.setStatus')).toEqual([{ id: 4, status: 2 }]))
+  })
+
   it('edits the site uid and remark, and resets a password', async () => {
     api.handle('user.update', ok(member()))
     api.handle('user.resetPassword', ok(null))

@@ -3,7 +3,7 @@
  * detail and IP. Filters: operator (the user options), action (the Chinese labels), time range.
  */
 import { useEffect, useMemo, useState } from 'react'
-import { Button, Card, Col, DatePicker, Flex, Form, Row, Select, Space } from 'antd'
+import { Button, Card, Col, DatePicker, Flex, Form, Row, Select, Space, Tooltip } from 'antd'
 import type { Dayjs } from 'dayjs'
 import type { OperationLog, UserOption } from '@shared/entities'
 import { operationActionLabels, type OperationActionName } from '@shared/enums'
@@ -24,18 +24,35 @@ const targetTypeLabels: Record<string, string> = {
 
 export const actionLabel = (action: string): string => operationActionLabels[action as OperationActionName] ?? action
 
-export function targetText(log: Pick<OperationLog, 'targetType' | 'targetId'>): string {
+/** The target by id: `用户 #204`, `官种规则 v3`. */
+export function targetIdText(log: Pick<OperationLog, 'targetType' | 'targetId'>): string {
   const type = targetTypeLabels[log.targetType] ?? log.targetType
   if (!log.targetId) return type || '-'
   return log.targetType === 'rules' ? `${type} v${log.targetId}` : `${type} #${log.targetId}`
+}
+
+/** The target by name where the server knows it (`用户 alice`), else by id. */
+export function targetText(log: Pick<OperationLog, 'targetType' | 'targetId' | 'targetName'>): string {
+  if (!log.targetName) return targetIdText(log)
+  return `${targetTypeLabels[log.targetType] ?? log.targetType} ${log.targetName}`
+}
+
+/** The 对象 cell: the name, with the id in a tooltip. */
+function TargetCell({ log }: { log: OperationLog }) {
+  if (!log.targetName) return <span>{targetIdText(log)}</span>
+  return (
+    <Tooltip title={targetIdText(log)}>
+      <span data-testid="log-target">{targetText(log)}</span>
+    </Tooltip>
+  )
 }
 
 const columns: DataTableColumn<OperationLog>[] = [
   { title: '时间', dataIndex: 'at', width: 150, render: (time: string) => formatDateTime(time) },
   { title: '操作人', dataIndex: 'operatorName', width: 120, ellipsis: true, render: (name: string) => name || '-' },
   { title: '操作', dataIndex: 'action', width: 130, render: (action: string) => actionLabel(action) },
-  { title: '对象', key: 'target', width: 140, render: (_, log) => targetText(log) },
-  { title: '详情', dataIndex: 'detail', width: 420, ellipsis: { showTitle: true }, render: (detail: string) => detail || '-' },
+  { title: '对象', key: 'target', width: 200, ellipsis: { showTitle: false }, render: (_, log) => <TargetCell log={log} /> },
+  { title: '详情', dataIndex: 'detail', width: 340, ellipsis: { showTitle: true }, render: (detail: string) => detail || '-' },
   { title: 'IP', dataIndex: 'ip', width: 130 },
 ]
 

@@ -18,8 +18,10 @@ beforeEach(() => {
       'operationLog.page': ok({
         list: [
           { id: 9, at: '2025-03-01T10:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'user.set-status', targetType: 'user', targetId: '7', detail: '状态：正常 → 封禁', ip: '127.0.0.1' },
+          { id: 8, at: '2025-03-01T09:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'task.assign', targetType: 'torrent', targetId: '11', targetName: 'Planet.Earth.II.2016.2160p', detail: '分配', ip: '127.0.0.1' },
+          { id: 7, at: '2025-03-01T08:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'user.update', targetType: 'user', targetId: '204', targetName: 'alice', detail: '备注', ip: '127.0.0.1' },
         ],
-        total: 1,
+        total: 3,
       }),
     },
   })
@@ -28,11 +30,17 @@ beforeEach(() => {
 describe('操作日志', { timeout: 30_000 }, () => {
   it('shows the Chinese action label and filters by operator and action', async () => {
     renderRoutes(routes, '/operation-history')
-    await screen.findByText('共 1 条', undefined, { timeout: 8000 })
+    await screen.findByText('共 3 条', undefined, { timeout: 8000 })
     const row = screen.getAllByRole('row')[1]!
     expect(within(row).getByText('修改账号状态')).toBeTruthy()
     expect(within(row).getByText('用户 #7')).toBeTruthy()
     expect(within(row).getByText('状态：正常 → 封禁')).toBeTruthy()
+    // Named targets: the name in the row, the id in its tooltip.
+    expect(within(screen.getAllByRole('row')[2]!).getByText('种子 Planet.Earth.II.2016.2160p')).toBeTruthy()
+    const named = within(screen.getAllByRole('row')[3]!).getByTestId('log-target')
+    expect(named.textContent).toBe('用户 alice')
+    fireEvent.mouseEnter(named)
+    expect(await screen.findByText('用户 #204')).toBeTruthy()
     expect(inputs('operationLog.page')[0]).toEqual({ page: 1, pageSize: 20 })
 
     const form = screen.getByTestId('operation-log-search')

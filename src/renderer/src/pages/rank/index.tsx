@@ -1,16 +1,22 @@
 /**
  * 工资排行: the wage rank of a month (wages.rank). Without a chosen month the server answers with
- * its last computed month; the page says which month that is.
+ * its last computed month; the page says which month that is and the month picker shows it. The
+ * user's own row is marked, and 定位到我 finds it (scanning the rank in its own order) and shows
+ * its page.
  */
-import { useCallback, useMemo, useState } from 'react'
-import { TrophyOutlined } from '@ant-design/icons'
-import { DatePicker, Flex, Space, Typography } from 'antd'
-import type { Dayjs } from 'dayjs'
+import { useCallback, useMemo, useRef, useState } from 'react'
+import { AimOutlined, TrophyOutlined } from '@ant-design/icons'
+import { Button, Card, DatePicker, Flex, Space, Tag, Typography, theme } from 'antd'
+import dayjs, { type Dayjs } from 'dayjs'
 import type { WageRankEntry } from '@shared/entities'
-import DataTable, { type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
+import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
 import { wageRank } from '@renderer/services/wages'
+import { useCurrentUser } from '@renderer/stores/user'
+import { toastInfo } from '@renderer/utils/feedback'
 import { formatBytes } from '@renderer/utils/format'
 import { amountCell } from '../salary'
+import NoWagesYet from '../salary-stats/NoWagesYet'
+import { findRankPosition } from './findRankPosition'
 
 export const RANK_TABLE_KEY = 'salary.rank'
 export const PERIOD_FORMAT = 'YYYY-MM'
@@ -32,24 +38,60 @@ export function RankCell({ rank }: { rank: number }) {
   )
 }
 
-const columns: DataTableColumn<WageRankEntry>[] = [
-  { title: '排名', dataIndex: 'rank', width: 90, render: (rank: number) => <RankCell rank={rank} /> },
-  { title: '保种员', dataIndex: 'username', width: 180, ellipsis: true },
-  { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell },
-  { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right' },
-  { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size) },
-]
+function rankColumns(ownId: number | undefined): DataTableColumn<WageRankEntry>[] {
+  return [
+    { title: '排名', dataIndex: 'rank', width: 90, render: (rank: number) => <RankCell rank={rank} /> },
+    {
+      title: '保种员',
+      dataIndex: 'username',
+      width: 180,
+      ellipsis: true,
+      render: (username: string, entry) =>
+        entry.userId === ownId ? (
+          <Space size={6}>
+            <Typography.Text strong>{username}</Typography.Text>
+            <Tag color="green">我</Tag>
+          </Space>
+        ) : (
+          username
+        ),
+    },
+    { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell },
+    { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right' },
+    { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size) },
+  ]
+}
+
+/** No rank exists for a month that has not begun. */
+const isFutureMonth = (day: Dayjs) => day.isAfter(dayjs(), 'month')
 
 export default function RankPage() {
+  const user = useCurrentUser()
+  const { token } = theme.useToken()
+  const table = useRef<DataTableActions>(null)
   const [month, setMonth] = useState<Dayjs | null>(null)
+  const [finding, setFinding] = useState(false)
   // The month the server answered for (the last computed one when none was chosen).
   const [shown, setShown] = useState<{ period: string | null } | null>(null)
   const params = useMemo(() => ({ period: month ? month.format(PERIOD_FORMAT) : undefined }), [month])
+  const columns = useMemo(() => rankColumns(user?.id), [user?.id])
   const request = useCallback<DataTableRequest<WageRankEntry>>(async (tableParams, sort) => {
     const answer = await wageRank(tableParams, sort)
     if (answer.success) setShown({ period: answer.data[0]?.period ?? (tableParams.period as string | undefined) ?? null })
     return answer
   }, [])
+
+  async function findMe() {
+    if (!user || finding) return
+    setFinding(true)
+    try {
+      const position = await findRankPosition(user.id, params.period ?? shown?.period ?? undefined)
+      if (position === null) toastInfo('你不在该月的工资排行中')
+      else table.current?.showRow(position)
+    } finally {
+      setFinding(false)
+    }
+  }
 
   const caption = !shown
     ? null
@@ -60,33 +102,49 @@ export default function RankPage() {
         : '尚未生成任何月份的工资'
 
   return (
-    <DataTable<WageRankEntry>
-      tableKey={RANK_TABLE_KEY}
-      title={
-        <Flex align="center" gap={12} wrap>
-          <span>工资排行</span>
-          {caption && (
-            <Typography.Text type="secondary" style={{ fontWeight: 'normal', fontSize: 14 }} data-testid="rank-period">
-              {caption}
-            </Typography.Text>
-          )}
-        </Flex>
-      }
-      toolbar={
-        <DatePicker
-          picker="month"
-          value={month}
-          onChange={(value) => setMonth(value)}
-          placeholder="最近计算的月份"
-          allowClear
-          aria-label="月份"
-          style={{ width: 160 }}
-        />
-      }
-      rowKey="userId"
-      columns={columns}
-      params={params}
-      request={request}
-    />
+    <Flex vertical gap={16}>
+      {shown && !shown.period && (
+        <Card size="small" data-testid="rank-empty">
+          <NoWagesYet description={month ? '该月尚未生成工资' : '尚未生成任何月份的工资'} />
+        </Card>
+      )}
+      <DataTable<WageRankEntry>
+        ref={table}
+        tableKey={RANK_TABLE_KEY}
+        title={
+          <Flex align="center" gap={12} wrap>
+            <span>工资排行</span>
+            {caption && (
+              <Typography.Text type="secondary" style={{ fontWeight: 'normal', fontSize: 14 }} data-testid="rank-period">
+                {caption}
+              </Typography.Text>
+            )}
+          </Flex>
+        }
+        toolbar={
+          <Space size={8}>
+            <Button icon={<AimOutlined />} onClick={() => void findMe()} loading={finding} disabled={!shown?.period}>
+              定位到我
+            </Button>
+            <DatePicker
+              picker="month"
+              // Until a month is chosen, the picker shows the month the server answered for.
+              value={month ?? (shown?.period ? dayjs(shown.period, PERIOD_FORMAT) : null)}
+              onChange={(value) => setMonth(value)}
+              disabledDate={isFutureMonth}
+              placeholder="最近计算的月份"
+              allowClear
+              aria-label="月份"
+              style={{ width: 160 }}
+            />
+          </Space>
+        }
+        rowKey="userId"
+        columns={columns}
+        params={params}
+        request={request}
+        onRow={(entry) => (entry.userId === user?.id ? { 'data-testid': 'own-rank-row', style: { background: token.colorPrimaryBg } } : {})}
+      />
+    </Flex>
   )
 }

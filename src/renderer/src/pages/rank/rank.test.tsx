@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import dayjs from 'dayjs'
 import { routes } from '@renderer/router'
-import { installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { adminUser, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
 import { rankEntry } from '../salary/fixtures'
 
@@ -38,5 +39,56 @@ describe('工资排行', { timeout: 20_000 }, () => {
     api.handle('wages.rank', ok({ list: [], total: 0 }))
     renderRoutes(routes, '/rank')
     await waitFor(() => expect(screen.getByTestId('rank-period').textContent).toBe('尚未生成任何月份的工资'))
+    // A member is told who generates wages, with no button to a page they cannot open.
+    expect(screen.getByTestId('rank-empty').textContent).toContain('管理员在「工资计算」中生成后，这里会显示结果')
+    expect(screen.queryByRole('button', { name: /前往工资计算/ })).toBeNull()
+  })
+
+  it('before any month was computed, points an admin to 工资计算', async () => {
+    api.handle('user.loginInfo', ok(adminUser))
+    api.handle('wages.rank', ok({ list: [], total: 0 }))
+    const { router } = renderRoutes(routes, '/rank')
+    fireEvent.click(await screen.findByRole('button', { name: /前往工资计算/ }, { timeout: 8000 }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/salary-computed'))
+  })
+
+  it('marks the user\'s own row, shows the answered month in the picker, and finds the user on a later page', async () => {
+    const everyone = Array.from({ length: 45 }, (_, i) =>
+      rankEntry({ rank: i + 1, userId: i === 31 ? memberUser.id : 100 + i, username: i === 31 ? memberUser.username : `member${i}`, amount: 5000 - i }),
+    )
+    api.handle('wages.rank', (input) => {
+      const { page, pageSize } = input as { page: number; pageSize: number }
+      return ok({ list: everyone.slice((page - 1) * pageSize, page * pageSize), total: everyone.length })
+    })
+    renderRoutes(routes, '/rank')
+    expect(await screen.findByText('member0', undefined, { timeout: 8000 })).toBeTruthy()
+    // The picker names the month shown rather than a placeholder.
+    await waitFor(() => expect((screen.getByLabelText('月份') as HTMLInputElement).value).toBe('2025-02'))
+    expect(screen.queryByTestId('own-rank-row')).toBeNull()
+
+    fireEvent.click(screen.getByRole('button', { name: /定位到我/ }))
+    const own = await screen.findByTestId('own-rank-row')
+    expect(own.textContent).toContain(memberUser.username)
+    expect(within(own).getByText('我')).toBeTruthy()
+    // Found by reading the rank in pages of 200, then shown at the table's page size (20): page 2.
+    expect(inputsOf('wages.rank')).toContainEqual({ page: 1, pageSize: 200, period: '2025-02' })
+    expect(inputsOf('wages.rank').at(-1)).toEqual({ page: 2, pageSize: 20 })
+  })
+
+  it('offers no future month', async () => {
+    api.handle('wages.rank', ok({ list: [rankEntry({ rank: 1, period: dayjs().format('YYYY-MM') })], total: 1 }))
+    renderRoutes(routes, '/rank')
+    await waitFor(() => expect((screen.getByLabelText('月份') as HTMLInputElement).value).toBe(dayjs().format('YYYY-MM')))
+    const picker = screen.getByLabelText('月份')
+    fireEvent.focus(picker)
+    fireEvent.mouseDown(picker)
+    fireEvent.click(picker)
+    const cellOf = (month: dayjs.Dayjs) => document.querySelector<HTMLElement>(`.ant-picker-dropdown td[title="${month.format('YYYY-MM')}"]`)
+    await waitFor(() => expect(cellOf(dayjs())).toBeTruthy())
+    expect(cellOf(dayjs())!.className).not.toContain('ant-picker-cell-disabled')
+    expect(cellOf(dayjs().subtract(1, 'month'))?.className ?? '').not.toContain('ant-picker-cell-disabled')
+    // In December next month is on next year's panel; otherwise it is on this one, disabled.
+    const next = dayjs().add(1, 'month')
+    if (next.year() === dayjs().year()) expect(cellOf(next)!.className).toContain('ant-picker-cell-disabled')
   })
 })

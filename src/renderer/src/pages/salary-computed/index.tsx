@@ -11,13 +11,14 @@ import dayjs, { type Dayjs } from 'dayjs'
 import type { WagePreviewEntry, WageRecord } from '@shared/entities'
 import { sortableWageFields } from '@shared/endpoints'
 import { wagePaymentLabels } from '@shared/enums'
-import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
-import WageBreakdownDrawer, { PaymentTag, formatHoursNumber, type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
-import { RequestError } from '@renderer/services/request'
+import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
+import WageBreakdownDrawer, { PaymentTag, type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
+import { RequestError, toOrderBy, type TableSort } from '@renderer/services/request'
 import { computeWages, exportWages, payWages, previewWages, wagePage, type WageExportFormat } from '@renderer/services/wages'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
-import { amountCell } from '../salary'
+import { amountCell, PartialMonthTag, seedHoursColumns } from '../salary'
+import PayoutToSite from './payout/PayoutToSite'
 
 export const PERIOD_FORMAT = 'YYYY-MM'
 export const RECORDS_TABLE_KEY = 'salary.computed.records'
@@ -36,23 +37,39 @@ const previewColumns: TableColumnsType<WagePreviewEntry> = [
   { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell, sorter: (a, b) => a.amount - b.amount, defaultSortOrder: 'descend' },
   { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right', sorter: (a, b) => a.torrentCount - b.torrentCount },
   { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size), sorter: (a, b) => a.totalSize - b.totalSize },
-  { title: '做种时长(小时)', dataIndex: 'seedHours', width: 130, align: 'right', render: (hours: number) => formatHoursNumber(hours), sorter: (a, b) => a.seedHours - b.seedHours },
+  ...seedHoursColumns<WagePreviewEntry>({ average: true, total: true }),
   {
     title: '说明',
     dataIndex: 'belowMinimum',
     width: 130,
     filters: [{ text: '低于最低要求', value: true }],
     onFilter: (value, entry) => entry.belowMinimum === value,
-    render: (below: boolean) => (below ? <Tag color="red">低于最低要求</Tag> : null),
+    render: (below: boolean, entry) => (
+      <>
+        {below ? <Tag color="red">低于最低要求</Tag> : null}
+        <PartialMonthTag partial={entry.partial} />
+      </>
+    ),
   },
 ]
 
 const recordColumns: DataTableColumn<WageRecord>[] = [
-  { title: '保种员', dataIndex: 'username', width: 160, ellipsis: true },
-  { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell },
+  {
+    title: '保种员',
+    dataIndex: 'username',
+    width: 200,
+    ellipsis: true,
+    render: (name: string, record) => (
+      <>
+        {name}
+        <PartialMonthTag partial={record.partial} />
+      </>
+    ),
+  },
+  { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell, defaultSortOrder: 'descend', sortDirections: ['descend', 'ascend', 'descend'] },
   { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right' },
   { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size) },
-  { title: '做种时长(小时)', dataIndex: 'seedHours', width: 130, align: 'right', render: (hours: number) => formatHoursNumber(hours) },
+  ...seedHoursColumns<WageRecord>(),
   {
     title: '发放状态',
     dataIndex: 'payment',
@@ -65,6 +82,14 @@ const recordColumns: DataTableColumn<WageRecord>[] = [
   { title: '规则版本', dataIndex: 'ruleVersion', width: 90, render: (version: number) => `v${version}` },
   { title: '计算时间', dataIndex: 'computedAt', width: 150, hiddenByDefault: true, render: (time: string) => formatDateTime(time) },
 ]
+
+/** Cents added as integers: thousands of two-decimal amounts do not drift. */
+const sumAmounts = (list: readonly WagePreviewEntry[]) => list.reduce((cents, entry) => cents + Math.round(entry.amount * 100), 0) / 100
+
+/** The saved records come highest amount first, like the preview, until another sort is chosen. */
+export const BY_AMOUNT: TableSort = { amount: 'descend' }
+const isSorted = (sort: TableSort | undefined) => toOrderBy(sort) !== undefined
+const savedRecordsPage: DataTableRequest<WageRecord> = (params, sort) => wagePage(params, isSorted(sort) ? sort : BY_AMOUNT)
 
 export default function SalaryComputedPage() {
   const { modal, message } = App.useApp()
@@ -88,6 +113,8 @@ export default function SalaryComputedPage() {
         title: '明细',
         key: 'detail',
         width: 80,
+        // In view however wide the row: it opens the breakdown.
+        fixed: 'right',
         render: (_, record) => (
           <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => setBreakdown({ kind: 'record', id: record.id })}>
             查看
@@ -123,13 +150,22 @@ export default function SalaryComputedPage() {
   }
 
   function confirmCompute() {
+    const list = currentPreview?.list ?? []
+    const earning = list.filter((entry) => entry.amount > 0).length
     modal.confirm({
       title: `确认生成 ${period} 的工资？`,
       content: (
-        <Typography.Paragraph style={{ marginBottom: 0 }}>
-          将按规则 v{currentPreview?.ruleVersion ?? '-'} 为每位保种员保存一条 {period} 的工资记录。本月<strong>未发放</strong>
-          的记录会被替换，<strong>已发放</strong>的记录保持不变。
-        </Typography.Paragraph>
+        <Flex vertical gap={8}>
+          <Flex gap={32} data-testid="compute-summary">
+            <Statistic title="人数" value={list.length} suffix="人" />
+            <Statistic title="其中工资大于 0" value={earning} suffix="人" />
+            <Statistic title="合计" value={formatAmount(sumAmounts(list))} suffix="魔力" />
+          </Flex>
+          <Typography.Paragraph style={{ marginBottom: 0 }}>
+            将按规则 v{currentPreview?.ruleVersion ?? '-'} 为每位保种员保存一条 {period} 的工资记录（以上为预览结果）。本月
+            <strong>未发放</strong>的记录会被替换，<strong>已发放</strong>的记录保持不变。
+          </Typography.Paragraph>
+        </Flex>
       ),
       okText: '确认生成',
       cancelText: '取消',
@@ -186,7 +222,7 @@ export default function SalaryComputedPage() {
     }
   }
 
-  const totalAmount = currentPreview?.list.reduce((sum, entry) => sum + entry.amount, 0) ?? 0
+  const totalAmount = sumAmounts(currentPreview?.list ?? [])
   const below = currentPreview?.list.filter((entry) => entry.belowMinimum).length ?? 0
 
   return (
@@ -252,7 +288,7 @@ export default function SalaryComputedPage() {
         columns={columns}
         sortableFields={sortableWageFields.wagesPage}
         params={params}
-        request={wagePage}
+        request={savedRecordsPage}
         rowSelection={{
           selectedRowKeys: selected,
           preserveSelectedRowKeys: true,
@@ -264,6 +300,7 @@ export default function SalaryComputedPage() {
             <Button type="primary" icon={<CheckCircleOutlined />} disabled={selected.length === 0} loading={paying} onClick={confirmPay}>
               标记已发放{selected.length > 0 ? ` (${selected.length})` : ''}
             </Button>
+            <PayoutToSite period={period} selected={selected} onPaid={() => (setSelected([]), tableRef.current?.reload())} />
             <Button icon={<DownloadOutlined />} loading={exporting === 'xlsx'} disabled={exporting !== null} onClick={() => void runExport('xlsx')}>
               导出 Excel
             </Button>

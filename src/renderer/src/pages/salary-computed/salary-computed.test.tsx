@@ -45,8 +45,37 @@ describe('工资计算', { timeout: 30_000 }, () => {
   it("defaults to last month and loads that month's saved records", async () => {
     await openPage()
     expect(period).toBe(dayjs().subtract(1, 'month').format('YYYY-MM'))
-    expect(inputsOf('wages.page')).toEqual([{ page: 1, pageSize: 20, period }])
+    expect(inputsOf('wages.page')).toEqual([{ page: 1, pageSize: 20, period, orderBy: 'amount DESC' }])
     expect(inputsOf('wages.preview')).toEqual([])
+  })
+
+  it('lists the saved records highest amount first, like the preview, and lets the admin sort them', async () => {
+    await openPage()
+    const records = screen.getByText(`${period} 已生成的工资`).closest('.ant-card') as HTMLElement
+    const amountHeader = within(records).getByRole('columnheader', { name: /金额/ })
+    expect(amountHeader.getAttribute('aria-sort')).toBe('descending')
+    fireEvent.click(amountHeader)
+    await waitFor(() => expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, period, orderBy: 'amount ASC' }))
+    fireEvent.click(within(records).getByRole('columnheader', { name: /达标种子数/ }))
+    await waitFor(() => expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, period, orderBy: 'torrentCount ASC' }))
+  })
+
+  it('shows seed hours as the formula uses them: the average per qualified torrent, the total in days', async () => {
+    api.handle('wages.preview', ok({ ruleVersion: 3, list: [previewEntry({ period, userId: 2, username: 'carol', seedHours: 447_405, torrentCount: 1562, avgSeedHours: 286.43 })] }))
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
+    const preview = screen.getByTestId('wage-preview')
+    const row = (await within(preview).findByText('carol')).closest('tr')!
+    expect(within(preview).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(
+      expect.arrayContaining(['平均做种时长', '累计做种时长']),
+    )
+    expect(row.textContent).toContain('286.4 小时')
+    expect(row.textContent).toContain('18,641 天 21 小时')
+    expect(row.textContent).not.toContain('447,405')
+    const saved = screen.getByText('alice', { selector: 'td *, td' }).closest('tr')!
+    // The fixture's record: 6,120.5 h over 12 torrents.
+    expect(saved.textContent).toContain('510 小时')
+    expect(saved.textContent).toContain('255 天 1 小时')
   })
 
   it('previews (nothing saved), shows the rule version and below-minimum tags, and opens a member breakdown', async () => {
@@ -71,6 +100,11 @@ describe('工资计算', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog')
     expect(dialog.textContent).toContain('已发放')
     expect(dialog.textContent).toContain('保持不变')
+    // The head count and the total before anything is saved: alice 500, bob 0.
+    const summary = within(dialog).getByTestId('compute-summary')
+    expect(summary.textContent).toContain('人数2人')
+    expect(summary.textContent).toContain('其中工资大于 01人')
+    expect(summary.textContent).toContain('合计500.00魔力')
     expect(inputsOf('wages.compute')).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: '确认生成' }))
     await waitFor(() => expect(inputsOf('wages.compute')).toEqual([{ period }]))

@@ -9,6 +9,7 @@ import type { WageStats } from '@shared/entities'
 import Chart from '@renderer/components/Chart'
 import { useApi } from '@renderer/hooks/useApi'
 import { formatAmount } from '@renderer/utils/format'
+import NoWagesYet from './NoWagesYet'
 import { averagesOption, distributionOption, totalsOption, type StatsColours } from './chartOptions'
 
 export const STATS_MONTHS = 12
@@ -22,7 +23,15 @@ const columns: TableColumnsType<Month> = [
   { title: '已发放', dataIndex: 'paid', width: 140, align: 'right', render: amount },
   { title: '未发放', dataIndex: 'unpaid', width: 140, align: 'right', render: amount },
   { title: '合计', key: 'total', width: 140, align: 'right', render: (_, month) => amount(Math.round((month.paid + month.unpaid) * 100) / 100) },
-  { title: '领取人数', dataIndex: 'members', width: 100, align: 'right' },
+  {
+    title: '领取人数',
+    dataIndex: 'paidMembers',
+    width: 100,
+    align: 'right',
+    onHeaderCell: () => ({ title: '已发放工资的保种员人数' }),
+    render: (paid: number | undefined) => paid ?? '-',
+  },
+  { title: '有工资人数', dataIndex: 'members', width: 110, align: 'right', onHeaderCell: () => ({ title: '工资大于 0 的保种员人数（含未发放）' }) },
   { title: '平均工资', dataIndex: 'average', width: 130, align: 'right', render: amount },
   { title: '中位工资', dataIndex: 'median', width: 130, align: 'right', render: amount },
 ]
@@ -58,7 +67,7 @@ export default function SalaryStatsPage() {
   if (data.months.length === 0)
     return (
       <Card>
-        <Empty description="尚未生成任何月份的工资，请先在「工资计算」中生成" />
+        <NoWagesYet description="尚未生成任何月份的工资" />
       </Card>
     )
 
@@ -92,7 +101,7 @@ export default function SalaryStatsPage() {
           columns={columns}
           dataSource={[...data.months].reverse()}
           pagination={false}
-          scroll={{ x: 880 }}
+          scroll={{ x: 990 }}
           data-testid="wage-stats-table"
         />
       </Card>

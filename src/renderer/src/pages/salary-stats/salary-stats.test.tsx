@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { WageStats } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
@@ -8,8 +8,8 @@ import { averagesOption, binLabel, distributionOption, totalsOption, type StatsC
 
 const stats: WageStats = {
   months: [
-    { period: '2025-01', paid: 12000, unpaid: 0, members: 10, average: 1200, median: 1100 },
-    { period: '2025-02', paid: 8000, unpaid: 4500.5, members: 11, average: 1136.41, median: 1000 },
+    { period: '2025-01', paid: 12000, unpaid: 0, members: 10, average: 1200, median: 1100, paidMembers: 10 },
+    { period: '2025-02', paid: 8000, unpaid: 4500.5, members: 187, average: 1136.41, median: 1000, paidMembers: 2 },
   ],
   distribution: [
     { from: 0, to: 500, count: 3 },
@@ -66,9 +66,20 @@ describe('工资统计 page', { timeout: 20_000 }, () => {
     expect(rows[1]!.textContent).toContain('2025-01')
   })
 
-  it('shows an empty state before any month was computed', async () => {
-    api.handle('wages.stats', ok({ months: [], distribution: [] }))
+  it('counts as 领取人数 the members who were paid, next to those with a wage', async () => {
     renderRoutes(routes, '/salary-stats')
-    await waitFor(() => expect(screen.getByText('尚未生成任何月份的工资，请先在「工资计算」中生成')).toBeTruthy(), { timeout: 8000 })
+    const table = await screen.findByTestId('wage-stats-table', undefined, { timeout: 8000 })
+    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent)
+    const cells = [...table.querySelectorAll('tbody tr.ant-table-row')[0]!.querySelectorAll('td')].map((cell) => cell.textContent)
+    expect(cells[headers.indexOf('领取人数')]).toBe('2')
+    expect(cells[headers.indexOf('有工资人数')]).toBe('187')
+  })
+
+  it('before any month was computed, points the admin to 工资计算', async () => {
+    api.handle('wages.stats', ok({ months: [], distribution: [] }))
+    const { router } = renderRoutes(routes, '/salary-stats')
+    await waitFor(() => expect(screen.getByText('尚未生成任何月份的工资，请先在「工资计算」中预览并生成')).toBeTruthy(), { timeout: 8000 })
+    fireEvent.click(screen.getByRole('button', { name: /前往工资计算/ }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/salary-computed'))
   })
 })

@@ -15,7 +15,7 @@ beforeEach(() => {
     handlers: {
       'user.loginInfo': ok(memberUser),
       'wages.page': ok({
-        list: [wageRecord(), wageRecord({ id: 100, period: '2025-01', amount: 88, payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin' })],
+        list: [wageRecord({ seedHours: 447_405, torrentCount: 1562, avgSeedHours: 286.43 }), wageRecord({ id: 100, period: '2025-01', amount: 88, payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin', partial: true })],
         total: 2,
       }),
       'wages.detail': ok(wageDetail()),
@@ -30,14 +30,23 @@ describe('我的工资', { timeout: 20_000 }, () => {
     await waitFor(() => expect(document.title).toBe('我的工资 - 保种管理台'))
     expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, userId: memberUser.id })
     const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
-    expect(headers).toEqual(['月份', '金额', '达标种子数', '达标体积', '做种时长(小时)', '发放状态', '发放时间'])
+    expect(headers).toEqual(['月份', '金额', '达标种子数', '达标体积', '平均做种时长', '累计做种时长', '发放状态', '发放时间', '到账站点'])
     const rows = screen.getAllByRole('row').slice(1)
     expect(rows[0]!.textContent).toContain('1,234.50')
     expect(rows[0]!.textContent).toContain('魔力')
     expect(rows[0]!.textContent).toContain('300.00 GiB')
+    // Hours as the formula uses them (the average per qualified torrent), the total in days: never 447,405 小时.
+    expect(rows[0]!.textContent).toContain('286.4 小时')
+    expect(rows[0]!.textContent).toContain('18,641 天 21 小时')
+    expect(rows[0]!.textContent).not.toContain('447,405')
+    // An answer without avgSeedHours: seedHours ÷ torrentCount (6,120.5 h over 12 torrents).
+    expect(rows[1]!.textContent).toContain('510 小时')
     expect(within(rows[0]!).getByText('未发放')).toBeTruthy()
     expect(within(rows[1]!).getByText('已发放')).toBeTruthy()
     expect(rows[1]!.textContent).toContain(formatDateTime('2025-02-03T10:00:00+08:00'))
+    // A month counted only from when the console first saw the records says so.
+    expect(within(rows[1]!).getByText('部分月份')).toBeTruthy()
+    expect(within(rows[0]!).queryByText('部分月份')).toBeNull()
   })
 
   it('opens the per-torrent breakdown with the reason a torrent did not qualify', async () => {

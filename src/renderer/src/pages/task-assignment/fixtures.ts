@@ -19,5 +19,6 @@ export const torrent = (patch: Partial<Torrent>): Torrent => ({
   completion: 2,
   assigned: 2,
   ownerUserId: null,
+  banned: false,
   ...patch,
 })

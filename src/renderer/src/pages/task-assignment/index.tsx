@@ -1,35 +1,55 @@
 /**
  * 任务分配: official torrents (torrent/page, seedType 1) with their assignment and completion
- * labels. Select rows → `分配给…` (members from the user options) or `取消分配` (confirmed);
- * `自动分配` previews a balanced plan before committing it.
+ * labels and who each is assigned to (task/assignees; one member is removed from its tag, confirmed).
+ * Select rows → `分配给…` (members who can seed, with their load) or `取消分配` (every member,
+ * confirmed); `自动分配` previews a balanced plan before committing it.
  */
 import { useMemo, useRef, useState } from 'react'
 import { ThunderboltOutlined, UserAddOutlined, UserDeleteOutlined } from '@ant-design/icons'
-import { App, Button, Form, Select } from 'antd'
-import type { Torrent, UserOption } from '@shared/entities'
+import { App, Button, Form } from 'antd'
+import type { Assignee, KeeperOption, Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { assignmentLabels, completionLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
 import { AssignmentTag, CompletionTag } from '@renderer/components/StatusTags'
-import { assignTasks, unassignTasks } from '@renderer/services/tasks'
+import type { TableData, TableParams, TableSort } from '@renderer/services/request'
+import { assignTasks, keeperOptions, torrentAssignees, unassignTasks } from '@renderer/services/tasks'
 import { pageTorrents } from '@renderer/services/torrents'
-import { userOptions } from '@renderer/services/user'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatBytes } from '@renderer/utils/format'
+import TorrentName from '../torrent-manage/TorrentName'
+import AssigneeTags from './AssigneeTags'
 import AutoAssignModal from './AutoAssignModal'
+import MemberPicker from './MemberPicker'
 
 export const TASK_ASSIGNMENT_TABLE_KEY = 'taskAssignment.torrents'
 const OFFICIAL = { seedType: 1 }
 
-const columns: DataTableColumn<Torrent>[] = [
-  { title: '种子名称', dataIndex: 'name', width: 320, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
-  { title: '体积', dataIndex: 'size', width: 110, align: 'right', render: (size: number) => formatBytes(size) },
+/** A torrent of the page with who it is assigned to (undefined when that call failed). */
+export type AssignmentRow = Torrent & { assignees?: Assignee[] }
+
+/** One page of official torrents, then their members in one call. */
+async function pageWithAssignees(params: TableParams, sort: TableSort | undefined): Promise<TableData<AssignmentRow>> {
+  const page = await pageTorrents(params, sort)
+  if (!page.success || page.data.length === 0) return page
+  const assignees = await torrentAssignees(
+    page.data.map((torrent) => torrent.id),
+    { silent: true },
+  ).catch(() => null)
+  if (!assignees) return page
+  return { ...page, data: page.data.map((torrent) => ({ ...torrent, assignees: assignees.filter((a) => a.torrentId === torrent.id) })) }
+}
+
+// With the selection column the widths fit a 1360 px window, 保种员 and 做种数 included.
+const baseColumns: DataTableColumn<AssignmentRow>[] = [
+  { title: '种子名称', dataIndex: 'name', width: 260, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' }, render: (_, torrent) => <TorrentName torrent={torrent} /> },
+  { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
   {
     title: '保种人数',
     dataIndex: 'keepers',
-    width: 110,
+    width: 96,
     align: 'right',
     render: (_, torrent) => (
       <span style={{ color: torrent.keepers < torrent.targetKeepers ? 'var(--ant-color-warning)' : undefined }}>
@@ -40,18 +60,18 @@ const columns: DataTableColumn<Torrent>[] = [
   {
     title: '完成情况',
     dataIndex: 'completion',
-    width: 120,
+    width: 110,
     search: { type: 'select', options: enumOptions(completionLabels).filter((option) => option.value <= 2) },
     render: (_, torrent) => <CompletionTag completion={torrent.completion} />,
   },
   {
     title: '分配状态',
     dataIndex: 'assigned',
-    width: 100,
+    width: 90,
     search: { type: 'select', options: enumOptions(assignmentLabels) },
     render: (_, torrent) => <AssignmentTag assigned={torrent.assigned} />,
   },
-  { title: '做种数', dataIndex: 'seeders', width: 90, align: 'right' },
+  { title: '做种数', dataIndex: 'seeders', width: 80, align: 'right' },
   { title: '制作组', dataIndex: 'team', width: 120, hiddenByDefault: true, render: (team: string | null) => team ?? '-' },
 ]
 
@@ -61,21 +81,52 @@ export default function TaskAssignmentPage() {
   const [selected, setSelected] = useState<number[]>([])
   const [assigning, setAssigning] = useState(false)
   const [autoOpen, setAutoOpen] = useState(false)
-  const [members, setMembers] = useState<UserOption[] | null>(null)
+  const [members, setMembers] = useState<KeeperOption[] | null>(null)
   const reload = () => {
     setSelected([])
     table.current?.reload()
   }
 
+  // Loads fresh every time: the loads shown change with each assignment.
   const openAssign = async () => {
     setAssigning(true)
-    if (!members) setMembers(await userOptions())
+    setMembers(null)
+    setMembers(await keeperOptions().catch(() => []))
   }
+
+  const confirmRemoveOne = (torrent: AssignmentRow, assignee: Assignee) =>
+    modal.confirm({
+      title: `取消 ${assignee.username} 的分配？`,
+      content: `种子：${torrent.name}。只移除 ${assignee.username} 这一项分配，其他保种员不受影响，做种记录保留。`,
+      okText: '取消分配',
+      okButtonProps: { danger: true },
+      cancelText: '返回',
+      onOk: () =>
+        unassignTasks([torrent.id], [assignee.userId]).then(
+          () => {
+            toastSuccess(`已取消 ${assignee.username} 的分配`)
+            table.current?.reload()
+          },
+          () => undefined, // the server's msg was toasted
+        ),
+    })
+
+  const columns = useMemo<DataTableColumn<AssignmentRow>[]>(() => {
+    const assigneeColumn: DataTableColumn<AssignmentRow> = {
+      title: '保种员',
+      key: 'assignees',
+      width: 300,
+      render: (_, torrent) => <AssigneeTags assignees={torrent.assignees} onRemove={(assignee) => confirmRemoveOne(torrent, assignee)} />,
+    }
+    // After 分配状态: what is assigned, then to whom.
+    const at = baseColumns.findIndex((column) => column.dataIndex === 'assigned') + 1
+    return [...baseColumns.slice(0, at), assigneeColumn, ...baseColumns.slice(at)]
+  }, [])
 
   const confirmUnassign = () =>
     modal.confirm({
       title: `取消 ${selected.length} 个种子的分配？`,
-      content: '这些种子的全部保种员分配都会被取消（做种记录保留）。',
+      content: '这些种子的全部保种员分配都会被取消（做种记录保留）。只移除一位保种员，请点「保种员」列中其名字旁的 ×。',
       okText: '取消分配',
       okButtonProps: { danger: true },
       cancelText: '返回',
@@ -108,7 +159,7 @@ export default function TaskAssignmentPage() {
 
   return (
     <>
-      <DataTable<Torrent>
+      <DataTable<AssignmentRow>
         ref={table}
         tableKey={TASK_ASSIGNMENT_TABLE_KEY}
         title={selected.length ? `官种（已选 ${selected.length} 个）` : '官种'}
@@ -116,7 +167,7 @@ export default function TaskAssignmentPage() {
         columns={columns}
         sortableFields={sortableFields.torrentPage}
         params={OFFICIAL}
-        request={(params, sort) => pageTorrents(params, sort)}
+        request={pageWithAssignees}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: true }}
         toolbar={toolbar}
       />
@@ -131,14 +182,8 @@ export default function TaskAssignmentPage() {
           reload()
         }}
       >
-        <Form.Item name="userIds" label="保种员" rules={[{ required: true, message: '请选择保种员' }]} extra="每个选中的种子都会分配给每位选中的保种员">
-          <Select
-            mode="multiple"
-            showSearch={{ optionFilterProp: 'label' }}
-            loading={members === null}
-            placeholder="搜索用户名，可多选"
-            options={(members ?? []).map((member) => ({ label: member.username, value: member.id }))}
-          />
+        <Form.Item name="userIds" label="保种员" rules={[{ required: true, message: '请选择保种员' }]} extra="只列出状态正常且绑定了站点 UID 的保种员；每个选中的种子都会分配给每位选中的保种员">
+          <MemberPicker members={members} />
         </Form.Item>
       </FormModal>
       <AutoAssignModal open={autoOpen} onClose={() => setAutoOpen(false)} onAssigned={reload} />

@@ -16,9 +16,17 @@ beforeEach(() => {
     handlers: {
       'user.loginInfo': ok(adminUser),
       'torrent.page': ok({ list: [torrent({}), torrent({ id: 12, name: 'Cosmos.2019.1080p', assigned: 1, completion: 1, keepers: 3 })], total: 2 }),
+      'task.members': ok([
+        { id: 2, username: 'alice', role: 'normal', assignedCount: 4, seedingCount: 12 },
+        { id: 3, username: 'bob', role: 'normal', assignedCount: 0, seedingCount: 3 },
+      ]),
       'user.list': ok([
         { id: 2, username: 'alice' },
         { id: 3, username: 'bob' },
+      ]),
+      'task.assignees': ok([
+        { torrentId: 12, userId: 2, username: 'alice', assignedAt: '2026-11-01T02:00:00Z' },
+        { torrentId: 12, userId: 3, username: 'bob', assignedAt: '2026-11-02T02:00:00Z' },
       ]),
     },
   })
@@ -39,6 +47,36 @@ describe('任务分配', { timeout: 30_000 }, () => {
     expect(within(rowOf('Cosmos.2019.1080p')).getByText('官种已完成').className).toContain('ant-tag-green')
   })
 
+  it('shows who each torrent is assigned to, asking for them in one call', async () => {
+    await openPage()
+    expect(inputs('task.assignees')).toEqual([{ torrentIds: [11, 12] }])
+    const names = within(rowOf('Cosmos.2019.1080p')).getByTestId('assignees')
+    expect([...names.querySelectorAll('.ant-tag')].map((tag) => tag.textContent)).toEqual(['alice', 'bob'])
+    expect(within(rowOf('Planet.Earth.II.2016.2160p')).queryByTestId('assignees')).toBeNull()
+  })
+
+  it('removes one member from a torrent after a confirmation, leaving the others', async () => {
+    api.handle('task.unassign', ok({ removed: 1 }))
+    await openPage()
+    fireEvent.click(within(rowOf('Cosmos.2019.1080p')).getByLabelText('移除 bob 的分配'))
+    const confirm = (await screen.findAllByText('取消 bob 的分配？'))[0]!.closest('.ant-modal') as HTMLElement
+    expect(within(confirm).getByText(/只移除 bob 这一项分配，其他保种员不受影响/)).toBeTruthy()
+    expect(inputs('task.unassign')).toEqual([])
+    fireEvent.click(within(confirm).getByRole('button', { name: /取消分配/ }))
+    await waitFor(() => expect(inputs('task.unassign')).toEqual([{ torrentIds: [12], userIds: [3] }]))
+    expect(await screen.findByText('已取消 bob 的分配')).toBeTruthy()
+    await waitFor(() => expect(inputs('torrent.page')).toHaveLength(2))
+  })
+
+  it('marks a torrent the site has banned as 已禁止', async () => {
+    api.handle('torrent.page', ok({ list: [torrent({}), torrent({ id: 13, name: 'Banned.Story.2020.1080p', banned: true })], total: 2 }))
+    await openPage()
+    const marks = screen.getAllByTestId('banned-mark')
+    expect(marks).toHaveLength(1)
+    expect(marks[0].textContent).toBe('已禁止')
+    expect(marks[0].closest('tr')!.textContent).toContain('Banned.Story.2020.1080p')
+  })
+
   it('assigns the selected torrents to the chosen members', async () => {
     api.handle('task.assign', ok({ created: 3, existed: 1 }))
     await openPage()
@@ -46,9 +84,14 @@ describe('任务分配', { timeout: 30_000 }, () => {
     fireEvent.click(within(rowOf('Cosmos.2019.1080p')).getByRole('checkbox'))
     fireEvent.click(screen.getByRole('button', { name: /分配给/ }))
     const dialog = await screen.findByRole('dialog')
-    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    await waitFor(() => expect(inputs('task.members')).toHaveLength(1))
+    expect(inputs('user.list')).toEqual([])
     fireEvent.mouseDown(dialog.querySelector('.ant-select')!)
     await waitFor(() => expect(document.querySelector('.ant-select-item-option[title="alice"]')).toBeTruthy())
+    // Each member's load, so the admin can spread the work.
+    expect(document.querySelector('.ant-select-item-option[title="alice"]')!.textContent).toBe('alice已分配 4 · 做种 12')
+    // The open list reserves its room, pushing 分配 below it instead of covering it.
+    expect(within(dialog).getByTestId('member-picker').style.paddingBottom).toBe('240px')
     fireEvent.click(document.querySelector('.ant-select-item-option[title="alice"]')!)
     fireEvent.click(document.querySelector('.ant-select-item-option[title="bob"]')!)
     fireEvent.click(within(dialog).getByRole('button', { name: spaced('分配') }))
@@ -74,7 +117,7 @@ describe('任务分配', { timeout: 30_000 }, () => {
     await openPage()
     fireEvent.click(screen.getByRole('button', { name: /自动分配/ }))
     const dialog = await screen.findByRole('dialog')
-    expect(await within(dialog).findByText('共 1 项分配，涉及 1 个种子、1 位保种员。按当前负载均衡，不会分给已在做种的保种员；确认后才会写入。')).toBeTruthy()
+    expect(await within(dialog).findByText('共 1 项分配，涉及 1 个种子、1 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止的种子不参与；确认后才会写入。')).toBeTruthy()
     expect(within(dialog).getByText('Planet.Earth.II.2016.2160p')).toBeTruthy()
     expect(within(dialog).getByText('bob')).toBeTruthy()
     expect(inputs('task.autoAssign')).toEqual([{ preview: true }])

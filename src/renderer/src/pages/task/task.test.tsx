@@ -76,7 +76,7 @@ describe('我的任务', () => {
     expect(within(third!).getByText('无工资').className).toContain('ant-tag-red')
   })
 
-  it('filters by status, seed type, claim state and torrent name', async () => {
+  it('filters by status, seed type, claim state, assignment and torrent name', async () => {
     renderRoutes(routes, '/task')
     await screen.findByText('共 3 条')
     const search = within(screen.getByTestId('data-table-search'))
@@ -87,11 +87,13 @@ describe('我的任务', () => {
     fireEvent.click(await screen.findByTitle('官种'))
     fireEvent.mouseDown(selectOf('认领状态'))
     fireEvent.click(await screen.findByTitle('已认领'))
+    fireEvent.mouseDown(selectOf('分配状态'))
+    fireEvent.click(await screen.findByTitle('已分配'))
     fireEvent.change(search.getByPlaceholderText('名称包含的文字'), { target: { value: 'Planet' } })
     fireEvent.click(search.getByRole('button', { name: '查询' }))
 
     await waitFor(() =>
-      expect(lastPageSeedInput()).toEqual({ page: 1, pageSize: 20, userId: memberUser.id, status: 7, seedType: 1, claimState: 2, torrentName: 'Planet' }),
+      expect(lastPageSeedInput()).toEqual({ page: 1, pageSize: 20, userId: memberUser.id, status: 7, seedType: 1, claimState: 2, assigned: 1, torrentName: 'Planet' }),
     )
   })
 

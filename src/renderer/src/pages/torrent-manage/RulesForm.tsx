@@ -4,21 +4,31 @@
  * and keeps what was typed.
  */
 import { useEffect, useState } from 'react'
-import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Tag, Typography } from 'antd'
-import type { RuleBody, Rules, SiteOptions } from '@shared/entities'
+import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
+import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
 import { getRules, saveRules } from '@renderer/services/config'
 import { emptySiteOptions, siteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { ruleGroups, ruleLabel, type RuleFieldSpec } from './ruleFields'
+import PayoutClaimsSection, { claimsToSave } from './PayoutClaimsSection'
+import PayoutMessageSection, { templateForForm, templateToSave } from './PayoutMessageSection'
+import { ruleGroups, ruleLabel, type RuleField, type RuleFieldSpec } from './ruleFields'
 
-const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => body
+/** The form's values: the saved template, or the default shown for rules without one. */
+const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({ ...body, payoutMessageTemplate: templateForForm(body.payoutMessageTemplate) })
 
 /** Tags typed into the factors box arrive as text; numbers stay numbers, the rest is left for the validator. */
 export const toFactors = (values: readonly (string | number)[] | undefined): (string | number)[] =>
   (values ?? []).map((value) => (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value))
 
 /** The synced site names a tags field offers (teams for 官方制作组, tags for 官方标签). */
+/** The rules field a server message names first (`<label>：…`), if any. */
+function fieldNamed(message: string): RuleField | null {
+  const label = message.split('：')[0]
+  for (const group of ruleGroups) for (const field of group.fields) if (ruleLabel(field.name) === label) return field.name
+  return null
+}
+
 function siteNamesFor(field: RuleFieldSpec, names: SiteOptions): string[] {
   if (field.name === 'officialTeams') return names.teams
   if (field.name === 'officialTags') return names.tags
@@ -45,6 +55,9 @@ function control(field: RuleFieldSpec, names: SiteOptions) {
       return <Select mode="tags" tokenSeparators={[',', '，', ' ']} open={false} suffixIcon={null} placeholder="例如 1, 0.8, 0.6, 0.3" style={{ width: '100%' }} />
     case 'text':
       return <Input />
+    case 'mode':
+      // No mode saved (rules older than the choice) means this product's own rules.
+      return <Select options={wageModes.map((mode) => ({ value: mode, label: wageModeLabels[mode] }))} placeholder={wageModeLabels.team} style={{ width: '100%' }} />
     default:
       return <InputNumber min={field.min} max={field.max} precision={field.kind === 'integer' ? 0 : undefined} suffix={field.unit} style={{ width: '100%' }} />
   }
@@ -62,7 +75,7 @@ function rulesFor(field: RuleFieldSpec) {
       },
     ]
   }
-  if (field.kind === 'tags') return []
+  if (field.kind === 'tags' || field.kind === 'mode') return []
   return [{ required: true }]
 }
 
@@ -73,6 +86,7 @@ export interface RulesFormProps {
 
 export default function RulesForm({ onSaved }: RulesFormProps) {
   const [form] = Form.useForm<RuleBody>()
+  const { token } = theme.useToken()
   const [rules, setRules] = useState<Rules | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [saveError, setSaveError] = useState<string | null>(null)
@@ -104,13 +118,23 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
     setSaving(true)
     setSaveError(null)
     try {
-      const saved = await saveRules({ ...values, keeperRankFactors: toFactors(values.keeperRankFactors) as number[] }, { silent: true })
+      const saved = await saveRules(
+        { ...values, keeperRankFactors: toFactors(values.keeperRankFactors) as number[], payoutMessageTemplate: templateToSave(values.payoutMessageTemplate), ...claimsToSave(values) },
+        { silent: true },
+      )
       setRules(saved)
       form.setFieldsValue(withoutVersion(saved))
       toastSuccess(`已保存为规则版本 v${saved.version}`)
       onSaved?.(saved)
     } catch (failure) {
-      setSaveError(errorMessage(failure))
+      const message = errorMessage(failure)
+      setSaveError(message)
+      // The server names the field first (`时区：不是有效的时区`): show it on that field too and go there.
+      const field = fieldNamed(message)
+      if (field) {
+        form.setFields([{ name: field, errors: [message.slice(message.indexOf('：') + 1)] }])
+        form.scrollToField(field, { behavior: 'smooth', block: 'center' })
+      }
     } finally {
       setSaving(false)
     }
@@ -132,19 +156,22 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   if (!rules) return <Skeleton active paragraph={{ rows: 10 }} />
 
   return (
-    <Form<RuleBody> form={form} name="rules" layout="vertical" initialValues={withoutVersion(rules)} onFinish={save} data-testid="rules-form">
+    <Form<RuleBody>
+      form={form}
+      name="rules"
+      layout="vertical"
+      initialValues={withoutVersion(rules)}
+      onFinish={save}
+      scrollToFirstError={{ behavior: 'smooth', block: 'center' }}
+      // Choosing the NexusPHP preset brings NexusPHP's own parameters with it (still editable before saving).
+      onValuesChange={(changed: Partial<RuleBody>) => changed.mode === 'nexusphpClaims' && form.setFieldsValue(nexusphpClaimsPreset)}
+      data-testid="rules-form"
+    >
       <Flex justify="space-between" align="center" style={{ marginBottom: 16 }}>
         <Typography.Text>
           当前规则版本 <Tag color="blue" data-testid="rules-version">v{rules.version}</Tag>
         </Typography.Text>
-        <Flex gap={8}>
-          <Button onClick={() => form.resetFields()}>撤销修改</Button>
-          <Button type="primary" htmlType="submit" loading={saving}>
-            保存
-          </Button>
-        </Flex>
       </Flex>
-      {saveError && <Alert type="error" showIcon title={saveError} role="alert" data-testid="rules-error" style={{ marginBottom: 16 }} />}
       <Alert type="info" showIcon style={{ marginBottom: 16 }} title="保存后生成新的规则版本，种子的官种标签和做种记录会按新规则重新判定；已发放的工资不受影响。" />
       <Flex vertical gap={16}>
         {ruleGroups.map((group) => (
@@ -166,6 +193,23 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
             </Row>
           </Card>
         ))}
+        <PayoutMessageSection form={form} />
+        <PayoutClaimsSection />
+      </Flex>
+      {/* A long form: its actions and the server's answer stay in view at the bottom while scrolling. */}
+      <Flex
+        vertical
+        gap={8}
+        data-testid="rules-actions"
+        style={{ position: 'sticky', bottom: 0, zIndex: 2, marginTop: 16, padding: '12px 0', background: token.colorBgContainer, borderTop: `1px solid ${token.colorBorderSecondary}` }}
+      >
+        {saveError && <Alert type="error" showIcon title={saveError} role="alert" data-testid="rules-error" />}
+        <Flex gap={8} justify="flex-end">
+          <Button onClick={() => form.resetFields()}>撤销修改</Button>
+          <Button type="primary" htmlType="submit" loading={saving}>
+            保存
+          </Button>
+        </Flex>
       </Flex>
     </Form>
   )

@@ -13,11 +13,17 @@ import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatBytes, formatDateTime } from '@renderer/utils/format'
+import TorrentName from './TorrentName'
 
 export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
 
+/** `2 / 3` for an official torrent (the target applies to 官种 only), just `2` for the others. */
+export const keepersText = (torrent: Pick<Torrent, 'keepers' | 'targetKeepers' | 'seedType'>) =>
+  torrent.seedType === 1 ? `${torrent.keepers} / ${torrent.targetKeepers}` : String(torrent.keepers)
+
+// The widths fit a 1360 px window with the selection column, so 完成情况 is not cut off there.
 const columns: DataTableColumn<Torrent>[] = [
-  { title: '种子名称', dataIndex: 'name', width: 300, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+  { title: '种子名称', dataIndex: 'name', width: 240, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' }, render: (_, torrent) => <TorrentName torrent={torrent} /> },
   { title: '体积', dataIndex: 'size', width: 100, align: 'right', render: (size: number) => formatBytes(size) },
   { title: '制作组', dataIndex: 'team', width: 110, ellipsis: true, search: { type: 'text', placeholder: '完整的制作组名' }, render: (team: string | null) => team ?? '-' },
   { title: '发布时间', dataIndex: 'addedAt', width: 150, render: (time: string) => formatDateTime(time) },
@@ -28,7 +34,7 @@ const columns: DataTableColumn<Torrent>[] = [
     dataIndex: 'keepers',
     width: 96,
     align: 'right',
-    render: (_, torrent) => `${torrent.keepers} / ${torrent.targetKeepers}`,
+    render: (_, torrent) => keepersText(torrent),
   },
   {
     title: '种子类型',

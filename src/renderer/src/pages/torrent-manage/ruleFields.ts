@@ -6,7 +6,7 @@ export type RuleField = keyof RuleBody
 
 export interface RuleFieldSpec {
   name: RuleField
-  kind: 'tags' | 'number' | 'integer' | 'factors' | 'text'
+  kind: 'tags' | 'number' | 'integer' | 'factors' | 'text' | 'mode'
   help: string
   min?: number
   max?: number
@@ -33,6 +33,11 @@ export const ruleGroups: RuleGroup[] = [
   {
     title: '工资达标条件',
     fields: [
+      {
+        name: 'mode',
+        kind: 'mode',
+        help: '本站规则：认领或分配的官种计工资，按保种顺位系数区分先后。NexusPHP 认领结算：只计认领的种子（官种与否都算），与 NexusPHP 自带的每月认领结算一致；选择后下面的参数恢复为 NexusPHP 的默认值。',
+      },
       { name: 'standardSeedHours', kind: 'number', min: 0, max: 744, unit: '小时', help: '当月做种时长达到此值的官种算达标（与上传倍数任一满足即可）。' },
       { name: 'standardUploadedTimes', kind: 'number', min: 0, max: 1000, unit: '倍', help: '当月上传量达到种子体积的此倍数也算达标。' },
       { name: 'minQualifiedCount', kind: 'integer', min: 0, max: 1_000_000, unit: '个', help: '当月达标官种少于此数的保种员工资为 0，其记录显示“无工资”。' },

@@ -39,7 +39,7 @@ beforeEach(() => {
     handlers: {
       'user.loginInfo': ok(adminUser),
       'config.rules': ok(rules),
-      'torrent.page': ok({ list: [torrent({}), torrent({ id: 12, name: 'Manual.One', seedType: 2, seedTypeSource: 'manual', completion: 4 })], total: 2 }),
+      'torrent.page': ok({ list: [torrent({}), torrent({ id: 12, name: 'Manual.One', seedType: 2, seedTypeSource: 'manual', completion: 4, banned: true })], total: 2 }),
     },
   })
 })
@@ -62,6 +62,9 @@ describe('官种设置', { timeout: 30_000 }, () => {
     fireEvent.change(timezone, { target: { value: 'Mars/Olympus' } })
     fireEvent.submit(screen.getByTestId('rules-form'))
     expect(await screen.findByText('时区：不是有效的时区')).toBeTruthy()
+    // Also on the field itself, far down a long form, not only in the bar by 保存.
+    expect(await screen.findByText('不是有效的时区')).toBeTruthy()
+    expect(screen.getByTestId('rules-actions').textContent).toContain('时区：不是有效的时区')
     expect(inputs('config.saveRules')).toEqual([{ ...body, timezone: 'Mars/Olympus' }])
     expect(timezone.value).toBe('Mars/Olympus')
 
@@ -106,6 +109,24 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(inputs('config.saveRules')[0]).toEqual({ ...body, officialTeams: ['FRDS', 'CHD', 'HDSky', 'NewTeam'], officialTags: ['官方', '中字'] })
   })
 
+  it('the preset 「NexusPHP 认领结算」 brings NexusPHP parameters with it', async () => {
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    expect(screen.getByText('结算方式', { selector: 'label' })).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('倍率'), { target: { value: '3' } })
+    fireEvent.mouseDown(screen.getByLabelText('结算方式').closest('.ant-select')!)
+    const preset = await waitFor(() => {
+      const option = document.querySelector<HTMLElement>('.ant-select-item-option[title="NexusPHP 认领结算"]')
+      expect(option).toBeTruthy()
+      return option!
+    })
+    fireEvent.click(preset)
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(inputs('config.saveRules')).toHaveLength(1))
+    expect(inputs('config.saveRules')[0]).toEqual({ ...body, mode: 'nexusphpClaims', keeperRankFactors: [1], multiplier: 1 })
+  })
+
   it('reads typed rank factors as numbers', () => {
     expect(toFactors(['1', 0.8, ' 0.5 ', 'x'])).toEqual([1, 0.8, 0.5, 'x'])
   })
@@ -120,6 +141,14 @@ describe('官种设置', { timeout: 30_000 }, () => {
     const manualRow = screen.getByText('Manual.One').closest('tr')!
     expect(within(manualRow).getByTestId('manual-badge').textContent).toBe('手动')
     expect(screen.getAllByTestId('manual-badge')).toHaveLength(1)
+    // Banned on the site: marked 已禁止 (an admin's 官种 override does not lift the ban).
+    expect(within(manualRow).getByTestId('banned-mark').textContent).toBe('已禁止')
+    expect(screen.getAllByTestId('banned-mark')).toHaveLength(1)
+    // 保种人数: against the target for 官种 only; a 非官种 shows just its keepers.
+    const officialRow = screen.getByText('Planet.Earth.II.2016.2160p').closest('tr')!
+    expect(within(officialRow).getByText('1 / 3')).toBeTruthy()
+    expect([...manualRow.querySelectorAll('td')].map((cell) => cell.textContent)).toContain('1')
+    expect(manualRow.textContent).not.toContain('1 / 3')
 
     for (const row of screen.getAllByRole('row').slice(1)) fireEvent.click(within(row).getByRole('checkbox'))
     fireEvent.click(screen.getByRole('button', { name: '设为官种' }))

@@ -1,0 +1,99 @@
+/**
+ * A wage's per-torrent items (up to a few thousand): sortable by size, seeders, hours, upload and
+ * value, filtered by 达标/未达标 and by a name search, all in the client.
+ */
+import { useMemo, useState } from 'react'
+import { CheckOutlined, CloseOutlined } from '@ant-design/icons'
+import { Flex, Input, Table, Typography, theme, type TableColumnsType } from 'antd'
+import type { WageItem } from '@shared/entities'
+import { formatAmount, formatBytes } from '@renderer/utils/format'
+import { formatHours } from './hours'
+import { PartialMonthTag } from './PartialMonthTag'
+
+function QualifiedCell({ item }: { item: WageItem }) {
+  const { token } = theme.useToken()
+  if (item.qualified)
+    return (
+      <span style={{ color: token.colorSuccess }} aria-label="达标">
+        <CheckOutlined /> 达标
+      </span>
+    )
+  return (
+    <Flex vertical gap={2}>
+      <span style={{ color: token.colorError }} aria-label="未达标">
+        <CloseOutlined /> 未达标
+      </span>
+      {item.reason && (
+        <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="wage-item-reason">
+          {item.reason}
+        </Typography.Text>
+      )}
+    </Flex>
+  )
+}
+
+/** Unqualified torrents have no keeper rank (the engine stores 0). */
+export const keeperRankText = (item: WageItem) => (item.qualified && item.keeperRank > 0 ? String(item.keeperRank) : '-')
+
+const columns: TableColumnsType<WageItem> = [
+  {
+    title: '种子名称',
+    dataIndex: 'torrentName',
+    width: 280,
+    ellipsis: true,
+    fixed: 'left',
+    render: (name: string, item) => (
+      <>
+        {name}
+        <PartialMonthTag partial={item.partial} />
+      </>
+    ),
+  },
+  { title: '体积', dataIndex: 'size', width: 100, align: 'right', render: (size: number) => formatBytes(size), sorter: (a, b) => a.size - b.size },
+  { title: '做种人数', dataIndex: 'seeders', width: 90, align: 'right', sorter: (a, b) => a.seeders - b.seeders },
+  { title: '做种时长', dataIndex: 'seedHours', width: 110, align: 'right', render: (hours: number) => formatHours(hours), sorter: (a, b) => a.seedHours - b.seedHours },
+  { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded), sorter: (a, b) => a.uploaded - b.uploaded },
+  { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right', render: (_, item) => keeperRankText(item) },
+  { title: '价值', dataIndex: 'value', width: 100, align: 'right', render: (value: number) => formatAmount(value), sorter: (a, b) => a.value - b.value },
+  {
+    title: '达标',
+    key: 'qualified',
+    width: 180,
+    filters: [
+      { text: '达标', value: true },
+      { text: '未达标', value: false },
+    ],
+    onFilter: (value, item) => item.qualified === value,
+    render: (_, item) => <QualifiedCell item={item} />,
+  },
+]
+
+export default function WageItemsTable({ items }: { items: WageItem[] }) {
+  const [search, setSearch] = useState('')
+  const shown = useMemo(() => {
+    const needle = search.trim().toLowerCase()
+    return needle ? items.filter((item) => item.torrentName.toLowerCase().includes(needle)) : items
+  }, [items, search])
+  return (
+    <Flex vertical gap={12}>
+      <Input.Search
+        allowClear
+        placeholder="搜索种子名称"
+        aria-label="搜索种子名称"
+        onSearch={setSearch}
+        onChange={(event) => setSearch(event.target.value)}
+        style={{ maxWidth: 360 }}
+      />
+      <Table<WageItem>
+        size="small"
+        rowKey="torrentId"
+        columns={columns}
+        dataSource={shown}
+        scroll={{ x: 1040 }}
+        sticky
+        data-testid="wage-items"
+        pagination={{ defaultPageSize: 50, showSizeChanger: true, pageSizeOptions: ['20', '50', '100', '200'], showTotal: (total) => `共 ${total} 条` }}
+      />
+    </Flex>
+  )
+}

@@ -1,0 +1,38 @@
+/**
+ * Seed hours on the wage screens. A wage record's `seedHours` is summed over its qualified
+ * torrents (hundreds of thousands of hours a month for a big keeper), while the formula multiplies
+ * by their average: the screens lead with the average and show the total in days.
+ */
+import { QuestionCircleOutlined } from '@ant-design/icons'
+import { Space, Tooltip } from 'antd'
+
+export const formatHoursNumber = (hours: number) => hours.toLocaleString('zh-CN', { maximumFractionDigits: 1 })
+
+/** "286.4 小时" */
+export const formatHours = (hours: number) => `${formatHoursNumber(hours)} 小时`
+
+/** "18,641 天 21 小时" (whole hours; below a day just the hours). */
+export function formatDaysHours(hours: number): string {
+  const whole = Math.round(hours)
+  const days = Math.floor(whole / 24)
+  return days > 0 ? `${days.toLocaleString('zh-CN')} 天 ${whole % 24} 小时` : `${whole} 小时`
+}
+
+/** The average seed hours per qualified torrent (the server's `avgSeedHours`, derived for older answers). */
+export function averageSeedHours(wage: { seedHours: number; torrentCount: number; avgSeedHours?: number }): number {
+  if (wage.avgSeedHours !== undefined) return wage.avgSeedHours
+  return wage.torrentCount > 0 ? wage.seedHours / wage.torrentCount : 0
+}
+
+export const AVERAGE_HOURS_HELP = '达标种子的平均做种时长，工资公式按它计算'
+export const TOTAL_HOURS_HELP = '全部达标种子的做种时长之和'
+
+/** A column title with its explanation on hover. */
+export const HelpTitle = ({ title, help }: { title: string; help: string }) => (
+  <Tooltip title={help}>
+    <Space size={4}>
+      {title}
+      <QuestionCircleOutlined style={{ fontSize: 12 }} aria-label={help} />
+    </Space>
+  </Tooltip>
+)

@@ -1,0 +1,41 @@
+/**
+ * 发放时结算认领 on the rules form (rules `settleClaims`, off by default): paying into a NexusPHP
+ * site also does the site's monthly claim bookkeeping, with the deduction per claim removed.
+ */
+import { Card, Col, Form, InputNumber, Row, Switch } from 'antd'
+import type { RuleBody } from '@shared/entities'
+import { fieldLabels } from '@shared/validation'
+
+/** NexusPHP's claim_remove_deduct_user_bonus default. */
+const DEFAULT_DEDUCTION = 600
+
+/** Off is saved as "no field", as rules from before the choice. */
+export const claimsToSave = (values: Pick<RuleBody, 'settleClaims' | 'claimRemoveDeduction'>) => ({
+  settleClaims: values.settleClaims ? true : undefined,
+  claimRemoveDeduction: values.claimRemoveDeduction ?? undefined,
+})
+
+export default function PayoutClaimsSection() {
+  const on = Form.useWatch<boolean | undefined>('settleClaims')
+  return (
+    <Card size="small" title="发放到站点时结算认领" data-testid="payout-claims">
+      <Row gutter={24}>
+        <Col xs={24} md={12} xl={8}>
+          <Form.Item
+            name="settleClaims"
+            label={fieldLabels.settleClaims}
+            valuePropName="checked"
+            extra="只对 NexusPHP 站点：发放工资时同时做站点每月认领结算对认领做的事——当月达标和当月新认领的重新开始计算，当月之前认领、至今未达标的取消认领并扣除魔力。开启后请关闭站点自己的认领结算定时任务。"
+          >
+            <Switch checkedChildren="开启" unCheckedChildren="关闭" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12} xl={8}>
+          <Form.Item name="claimRemoveDeduction" label={fieldLabels.claimRemoveDeduction} extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_DEDUCTION}（NexusPHP 的默认值）。`}>
+            <InputNumber min={0} max={1_000_000_000} placeholder={String(DEFAULT_DEDUCTION)} disabled={!on} suffix="魔力" style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
+    </Card>
+  )
+}

@@ -1,0 +1,20 @@
+/**
+ * A torrent's name in the torrent tables (种子列表, 任务分配), preceded by a red 已禁止 mark when the
+ * site has banned it: announce refuses it, so nobody can keep it and it cannot be assigned (domain.md §3).
+ */
+import { Tag, Tooltip } from 'antd'
+import type { Torrent } from '@shared/entities'
+
+export default function TorrentName({ torrent }: { torrent: Pick<Torrent, 'name' | 'banned'> }) {
+  if (!torrent.banned) return <>{torrent.name}</>
+  return (
+    <>
+      <Tooltip title="站点已禁止此种子：无法做种，不能分配">
+        <Tag color="red" bordered={false} style={{ fontSize: 11, lineHeight: '16px', paddingInline: 4, marginInlineEnd: 4 }} data-testid="banned-mark">
+          已禁止
+        </Tag>
+      </Tooltip>
+      {torrent.name}
+    </>
+  )
+}
