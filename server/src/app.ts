@@ -2,16 +2,19 @@
  * Builds the Fastify app: plugins, then routes (fastify/demo's order). The database is migrated
  * and the first admin created before the app is returned, so a returned app is ready to serve.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { defaultLoginLimits, LoginLimiter, type LoginLimits } from './auth/login-limiter'
 import { defaultScryptParams, dummyVerify, type ScryptParams } from './auth/password'
-import { pruneSessions } from './auth/sessions'
+import { pruneSessions, SessionCache } from './auth/sessions'
 import type { Config } from './config'
 import { openDatabase, type AppDatabase } from './db/database'
 import { migrateToLatest } from './db/migrate'
 import { systemClock, type Clock } from './db/time'
-import { registerErrorHandlers } from './http/errors'
+import { clientErrorHandler, frameworkErrors, refuseWhileClosing, registerErrorHandlers, requireHostHeader } from './http/errors'
 import { registerJsonBodyParser } from './http/json-body'
+import { registerRequestLog } from './http/request-log'
+import { logDestination } from './logging/log-file'
+import { StorageTrouble } from './http/storage-trouble'
 import { registerRoutes } from './routes'
 import type { AppServices } from './services'
 import { ensureInitialAdmin, initialAdminPasswordLine } from './users/initial-admin'
@@ -37,7 +40,10 @@ export interface BuildAppOptions {
   clock?: Clock
   scrypt?: ScryptParams
   loginLimits?: LoginLimits
-  /** Check answers against the contract's output schemas (default: on unless NODE_ENV=production). */
+  /**
+   * Check answers against the contract's output schemas (default: only with NODE_ENV test or
+   * development — `npm run dev` and vitest; a deployed server does not pay for checking its own answers).
+   */
   checkOutput?: boolean
   /** The routes to serve (default: all of `routes/`); tests pass their own. */
   routes?: (app: FastifyInstance) => void
@@ -47,9 +53,17 @@ export interface BuildAppOptions {
   scheduleSync?: boolean
   /** The wage engine's estimates (default: this month so far, src/wages/estimates.ts). */
   wages?: WageEstimates
+  /** Time to receive a whole request, headers included (default 30 s; tests lower it). */
+  requestTimeoutMs?: number
+  /** Calls at least this slow are logged (default SLOW_REQUEST_MS, http/request-log.ts). */
+  slowRequestMs?: number
 }
 
 export const BODY_LIMIT = 1024 * 1024
+
+export function checksOutputByDefault(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === 'test' || env.NODE_ENV === 'development'
+}
 
 /** Never in the log: tokens (both directions), passwords, cookies. */
 const redact = {
@@ -68,10 +82,12 @@ const redact = {
   censor: '[redacted]',
 }
 
+/** The log goes to stdout and to DATA_DIR/logs/server.log (logging/log-file.ts) unless the options name a stream. */
 function loggerOption(options: BuildAppOptions): FastifyServerOptions['logger'] {
   if (!options.logger) return false
-  if (options.logger === true) return { level: options.config.logLevel, redact }
-  return { redact, ...options.logger }
+  const stream = logDestination(options.config.dataDir)
+  if (options.logger === true) return { level: options.config.logLevel, redact, stream }
+  return { redact, stream, ...options.logger }
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -79,18 +95,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const clock = options.clock ?? systemClock
   const scrypt = options.scrypt ?? defaultScryptParams
   const ownsDatabase = !options.database
+  const requestTimeout = options.requestTimeoutMs ?? 30_000
 
   const app = Fastify({
     logger: loggerOption(options),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    // Time to receive a whole request (slow-client protection); not the handler's time.
-    requestTimeout: 30_000,
+    // Time to receive a whole request (slow-client protection); not the handler's time. Node checks
+    // it every connectionsCheckingInterval, so that interval bounds how late a slow client is cut.
+    requestTimeout,
+    // The Host check is ours (http/errors.ts requireHostHeader): Node's answers outside the envelope.
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(50, requestTimeout / 4)), requireHostHeader: false },
     // Idle socket time-out, above the client's 180 s request time-out so long calls are not cut.
     connectionTimeout: 190_000,
     keepAliveTimeout: 65_000,
-    return503OnClosing: true,
+    // Requests that arrive while the server stops get the envelope from refuseWhileClosing instead.
+    return503OnClosing: false,
+    // No automatic HEAD twin of GET routes: some GET calls change state (config.addAdmin).
+    exposeHeadRoutes: false,
+    frameworkErrors,
+    clientErrorHandler,
+    // Not two lines per request: http/request-log.ts logs the failed and slow ones (all with ACCESS_LOG=1).
+    logController: new LogController({ disableRequestLogging: true }),
   })
+
+  // A client that half-closes after its request (FIN right after the bytes, as scripts and some
+  // HTTP clients do) still gets the answer: Node's default ends the connection on that FIN, and an
+  // answer that was still waiting on the database was lost although the request ran.
+  ;(app.server as typeof app.server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true
 
   let database: AppDatabase
   try {
@@ -134,15 +166,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const wages = options.wages ?? createWageEstimates()
     const source =
       config.source === 'demo' ? demoSource() : config.source === 'nexusphp' ? nexusphpSource(config.nexusphp) : idleSource(config.source)
-    const sync = new SyncRunner({ database, source, wages, clock, log: app.log })
+    const storage = new StorageTrouble()
+    const sync = new SyncRunner({ database, source, wages, clock, log: app.log, storage })
     const services: AppServices = {
       config,
       database,
       clock,
       scrypt,
-      loginLimiter: new LoginLimiter(options.loginLimits ?? defaultLoginLimits, clock),
+      loginLimiter: new LoginLimiter(database, options.loginLimits ?? defaultLoginLimits, clock),
+      sessions: new SessionCache(),
+      storage,
       version: productVersion(),
-      checkOutput: options.checkOutput ?? process.env.NODE_ENV !== 'production',
+      checkOutput: options.checkOutput ?? checksOutputByDefault(),
       sync,
       wages,
     }
@@ -150,12 +185,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorateRequest('auth', null)
 
     // Answers carry tokens and personal data: no cache may keep them.
+    refuseWhileClosing(app)
+    requireHostHeader(app)
     app.addHook('onSend', async (_request, reply, payload) => {
       reply.header('cache-control', 'no-store')
       return payload
     })
     registerJsonBodyParser(app)
     registerErrorHandlers(app)
+    registerRequestLog(app, { accessLog: config.accessLog, slowMs: options.slowRequestMs })
     const routes = options.routes ?? registerRoutes
     routes(app)
 

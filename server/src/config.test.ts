@@ -55,6 +55,9 @@ describe('loadConfig', () => {
   it('validates the time zone, sync interval and log level', () => {
     expect(loadConfig({ NEXUSPHP_TIMEZONE: 'Asia/Shanghai' }).nexusphp.timezone).toBe('Asia/Shanghai')
     expect(loadConfig({ NEXUSPHP_TIMEZONE: '+08:00' }).nexusphp.timezone).toBe('+08:00')
+    // Unset: NexusPHP's shipped zone (PRC), never "whatever the database server uses".
+    expect(loadConfig({}).nexusphp.timezone).toBe('Asia/Shanghai')
+    expect(loadConfig({ NEXUSPHP_TIMEZONE: '' }).nexusphp.timezone).toBe('Asia/Shanghai')
     expect(() => loadConfig({ NEXUSPHP_TIMEZONE: 'Mars/Olympus' })).toThrow(/NEXUSPHP_TIMEZONE/)
     expect(loadConfig({ SYNC_INTERVAL: '60' }).syncIntervalSec).toBe(60)
     expect(() => loadConfig({ SYNC_INTERVAL: '0' })).toThrow(/SYNC_INTERVAL/)

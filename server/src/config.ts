@@ -14,6 +14,9 @@ export const sourceKinds = sourceKindValues
 export type { SourceKind }
 
 /** Mirrors sources/demo/scale.ts (config stays free of imports from the rest of the server). */
+/** NexusPHP's shipped time zone (`PRC` in its example .env): what NEXUSPHP_TIMEZONE unset means. */
+export const DEFAULT_NEXUSPHP_TIMEZONE = 'Asia/Shanghai'
+
 export const demoSizeNames = ['small', 'default', 'large'] as const
 export type DemoSizeName = (typeof demoSizeNames)[number]
 
@@ -31,7 +34,10 @@ export interface Config {
   /** Password of `admin` when the database is created; unset → random, printed once. */
   adminPassword: string | undefined
   source: SourceKind
+  /** `timezone`: the zone NexusPHP writes its DATETIMEs in (NEXUSPHP_TIMEZONE; loadConfig fills in DEFAULT_NEXUSPHP_TIMEZONE). */
   nexusphp: { databaseUrl: string | undefined; timezone: string | undefined }
+  /** Paying wages into the site (domain.md §7): off unless the write account or the webhook is set. */
+  payout: { writeDatabaseUrl: string | undefined; webhookUrl: string | undefined; webhookSecret: string | undefined }
   syncIntervalSec: number
   /** Demo source: size of the community generated at first start (DEMO_SIZE). */
   demoSize: DemoSizeName
@@ -42,6 +48,8 @@ export interface Config {
   demoMemberPassword: string | undefined
   ingestKeys: string[]
   logLevel: LogLevel
+  /** ACCESS_LOG=1: one log line per request (otherwise only failed and slow ones). */
+  accessLog: boolean
 }
 
 export class ConfigError extends Error {
@@ -114,9 +122,23 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('NEXUSPHP_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
   }
   if (source === 'nexusphp' && nexusUrl === undefined) throw new ConfigError('SOURCE=nexusphp 时必须设置 NEXUSPHP_DATABASE_URL')
-  const timezone = read(env, 'NEXUSPHP_TIMEZONE')
-  if (timezone !== undefined && !isTimeZone(timezone)) {
+  // Unset: NexusPHP's own default, never the database server's zone (the site's PHP writes its times, not the server).
+  const timezone = read(env, 'NEXUSPHP_TIMEZONE') ?? DEFAULT_NEXUSPHP_TIMEZONE
+  if (!isTimeZone(timezone)) {
     throw new ConfigError(`NEXUSPHP_TIMEZONE 必须是时区名（如 Asia/Shanghai）或偏移（如 +08:00），当前为 "${timezone}"`)
+  }
+
+  const payout = {
+    writeDatabaseUrl: read(env, 'NEXUSPHP_WRITE_DATABASE_URL'),
+    webhookUrl: read(env, 'PAYOUT_WEBHOOK_URL'),
+    webhookSecret: env.PAYOUT_WEBHOOK_SECRET ? env.PAYOUT_WEBHOOK_SECRET : undefined,
+  }
+  if (payout.writeDatabaseUrl !== undefined && !/^(mysql|mariadb):\/\//i.test(payout.writeDatabaseUrl)) {
+    throw new ConfigError('NEXUSPHP_WRITE_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
+  }
+  if (payout.webhookUrl !== undefined && !/^https?:\/\//i.test(payout.webhookUrl)) throw new ConfigError('PAYOUT_WEBHOOK_URL 必须是 http:// 或 https:// 开头的地址')
+  if (payout.webhookUrl !== undefined && (payout.webhookSecret ?? '').length < MIN_INGEST_KEY_LENGTH) {
+    throw new ConfigError(`设置 PAYOUT_WEBHOOK_URL 时必须设置至少 ${MIN_INGEST_KEY_LENGTH} 个字符的 PAYOUT_WEBHOOK_SECRET`)
   }
 
   const syncIntervalSec = integer(env, 'SYNC_INTERVAL', 600, 1, 7 * 24 * 3600)
@@ -133,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (source === 'ingest' && ingestKeys.length === 0) throw new ConfigError('SOURCE=ingest 时必须设置 INGEST_KEYS')
 
   const logLevel = oneOf(env, 'LOG_LEVEL', logLevels, 'info')
+  const accessLog = oneOf(env, 'ACCESS_LOG', ['0', '1'] as const, '0') === '1'
 
   return {
     port,
@@ -142,10 +165,12 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     source,
     nexusphp: { databaseUrl: nexusUrl, timezone },
+    payout,
     syncIntervalSec,
     demoSize,
     demoMemberPassword,
     ingestKeys,
     logLevel,
+    accessLog,
   }
 }

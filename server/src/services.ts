@@ -4,10 +4,11 @@
  */
 import type { ScryptParams } from './auth/password'
 import type { LoginLimiter } from './auth/login-limiter'
-import type { Authenticated } from './auth/sessions'
+import type { Authenticated, SessionCache } from './auth/sessions'
 import type { Config } from './config'
 import type { AppDatabase } from './db/database'
 import type { Clock } from './db/time'
+import type { StorageTrouble } from './http/storage-trouble'
 import type { SyncRunner } from './jobs/sync'
 import type { WageEstimates } from './wages/estimates'
 
@@ -18,6 +19,10 @@ export interface AppServices {
   /** Cost of new password hashes (lowered only in tests). */
   scrypt: ScryptParams
   loginLimiter: LoginLimiter
+  /** Sessions read in the last seconds (auth/sessions.ts). */
+  sessions: SessionCache
+  /** Writes that failed on a full disk, for /health. */
+  storage: StorageTrouble
   /** The product version (root package.json). */
   version: string
   /** Whether handler answers are checked against the endpoint's output schema. */

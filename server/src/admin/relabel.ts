@@ -13,13 +13,10 @@
  * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for
  * the next sync.
  */
-import { randomBytes } from 'node:crypto'
-import { sql } from 'kysely'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDatabase } from '../db/database'
-import { int } from '../db/sql-fragments'
 import { derive } from '../derive'
-import { SYNC_LEASE_MS } from '../jobs/sync'
+import { acquireLease } from '../jobs/sync-lease'
 
 export interface RelabelOutcome {
   /** Whether this call ran a pass (false: a sync held the lease; it or the next applies the queue). */
@@ -32,7 +29,7 @@ export function relabel(database: AppDatabase, now: number, log?: FastifyBaseLog
   const previous = chains.get(database) ?? Promise.resolve()
   const run = previous
     .catch(() => {})
-    .then(() => relabelOnce(database, now))
+    .then(() => relabelOnce(database, now, log))
     .catch((error: unknown) => {
       log?.error({ err: error }, 'relabel after an admin change failed; the next sync applies it')
       return { ran: false }
@@ -41,17 +38,21 @@ export function relabel(database: AppDatabase, now: number, log?: FastifyBaseLog
   return run
 }
 
-async function relabelOnce(database: AppDatabase, now: number): Promise<RelabelOutcome> {
+async function relabelOnce(database: AppDatabase, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
   const { db } = database
-  const owner = `relabel-${randomBytes(6).toString('hex')}`
-  const claimed = await sql`update sync_state set lock_owner = ${owner}, lock_expires_at = ${int(now + SYNC_LEASE_MS)}
-    where id = 1 and (lock_owner is null or lock_expires_at < ${int(now)})`.execute(db)
-  if (Number(claimed.numAffectedRows ?? 0) !== 1) return { ran: false }
+  // The lease's clock: the request's time, moving on in real time while the pass runs.
+  const wallStart = Date.now()
+  const lease = await acquireLease(db, {
+    what: 'relabel',
+    clock: () => now + (Date.now() - wallStart),
+    onLost: () => log?.error('sync lease taken over by another process while a relabel pass ran (it stalled)'),
+  })
+  if (!lease) return { ran: false }
   try {
     const state = await db.selectFrom('sync_state').select('derived_at').where('id', '=', 1).executeTakeFirst()
     await derive(database, { now: state?.derived_at ?? now })
     return { ran: true }
   } finally {
-    await db.updateTable('sync_state').set({ lock_owner: null, lock_expires_at: null }).where('id', '=', 1).where('lock_owner', '=', owner).execute()
+    await lease.release()
   }
 }

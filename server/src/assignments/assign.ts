@@ -4,12 +4,13 @@
  * re-labels afterwards (records' assignment label, torrents' assignment label).
  *
  * Decisions:
- * - Any torrent of the mirror may be assigned (the page offers official ones); members must be
- *   in status 正常 (any role: an admin with a site uid may keep torrents too).
+ * - Any torrent of the mirror may be assigned (the page offers official ones) except one banned on
+ *   the site: its announce is refused, nobody can keep it (domain.md §3). Members must be in status
+ *   正常 (any role: an admin with a site uid may keep torrents too).
  * - One manual call assigns at most MAX_ASSIGN_PAIRS pairs (torrents × members).
  * - A call that changes nothing writes no operation-log row.
  */
-import type { Kysely } from 'kysely'
+import type { ExpressionBuilder, Kysely } from 'kysely'
 import { keeperStatuses } from '../domain/status'
 import type { AuthUser } from '../auth/sessions'
 import type { DB } from '../db/schema'
@@ -61,6 +62,19 @@ export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[]
   if (missing.length) throw notFound(`种子不存在：${listIds(missing, 10)}`)
 }
 
+/** 409 naming the torrents of `ids` the site has banned (the mirror's current `banned`). */
+async function assertNotBanned(db: Kysely<DB>, ids: readonly number[]): Promise<void> {
+  const banned: number[] = []
+  for (const part of chunks(ids)) {
+    for (const row of await db.selectFrom('site_torrents').select('id').where('id', 'in', part).where('banned', '=', 1).orderBy('id').execute()) banned.push(row.id)
+  }
+  if (banned.length) throw conflict(`种子已被站点禁止，无法保种，不能分配：${listIds(banned, 10)}`)
+}
+
+/** A torrent the site has not banned (by `l.torrent_id`). */
+const notBannedOnSite = (eb: ExpressionBuilder<DB & { l: DB['torrent_labels'] }, 'l'>) =>
+  eb.not(eb.exists(eb.selectFrom('site_torrents as st').select('st.id').whereRef('st.id', '=', 'l.torrent_id').where('st.banned', '=', 1)))
+
 async function usersOf(db: Kysely<DB>, ids: readonly number[]) {
   const rows = await db.selectFrom('users').select(['id', 'username', 'status']).where('id', 'in', ids).orderBy('id').execute()
   const found = new Set(rows.map((r) => r.id))
@@ -98,6 +112,7 @@ export async function assign(ctx: Ctx, input: { torrentIds: number[]; userIds: n
   const created = await ctx.db.transaction().execute(async (trx) => {
     await lockFor(trx, ctx.services.database.dialect, AdminLock.assignments)
     await assertTorrentsExist(trx, torrentIds)
+    await assertNotBanned(trx, torrentIds)
     const users = await usersOf(trx, userIds)
     const inactive = users.filter((u) => u.status !== 2)
     if (inactive.length) throw conflict(`只能分配给状态正常的用户：${names(inactive)}`)
@@ -208,8 +223,8 @@ class LoadHeap {
 
 /**
  * The automatic plan (deterministic: the same data gives the same plan):
- * - torrents: official (by their current label), no assignment yet, fewer keepers than
- *   `perTorrent`; neediest first (fewest keepers), then by id; at most MAX_AUTO_PAIRS of them;
+ * - torrents: official (by their current label), not banned on the site, no assignment yet, fewer
+ *   keepers than `perTorrent`; neediest first (fewest keepers), then by id; at most MAX_AUTO_PAIRS;
  * - members: status 正常, role 保种员, with a site uid; load = their current assignments;
  * - each torrent gets `perTorrent − keepers` members, the least loaded first (ties by id), never
  *   one who keeps it now (status 3/4); each pick adds one to that member's load;
@@ -227,12 +242,9 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
     .execute()
   if (members.length === 0) return []
 
-  const torrents = await db
-    .selectFrom('torrent_labels as l')
+  const torrents = await candidates(db, perTorrent)
+    .where(notBannedOnSite)
     .select(['l.torrent_id', 'l.keepers'])
-    .where('l.seed_type', '=', 1)
-    .where('l.keepers', '<', perTorrent)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('assignments as a').select('a.id').whereRef('a.torrent_id', '=', 'l.torrent_id'))))
     .orderBy('l.keepers')
     .orderBy('l.torrent_id')
     .limit(MAX_AUTO_PAIRS)
@@ -274,6 +286,24 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
   return plan
 }
 
+/** Official, unassigned torrents with fewer keepers than `perTorrent` (before the ban is looked at). */
+function candidates(db: Kysely<DB>, perTorrent: number) {
+  return db
+    .selectFrom('torrent_labels as l')
+    .where('l.seed_type', '=', 1)
+    .where('l.keepers', '<', perTorrent)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('assignments as a').select('a.id').whereRef('a.torrent_id', '=', 'l.torrent_id'))))
+}
+
+/** How many torrents the plan left out because the site banned them (an official override keeps them official). */
+async function bannedCandidates(db: Kysely<DB>, perTorrent: number): Promise<number> {
+  const row = await candidates(db, perTorrent)
+    .where((eb) => eb.not(notBannedOnSite(eb)))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent?: number }): Promise<{ plan: Pair[]; created: number }> {
   const perTorrent = input.perTorrent ?? (await currentRules(ctx.db)).targetKeepers
   if (input.preview) return { plan: await autoPlan(ctx.db, perTorrent), created: 0 }
@@ -282,6 +312,7 @@ export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent
     await lockFor(trx, ctx.services.database.dialect, AdminLock.assignments)
     const plan = await autoPlan(trx, perTorrent)
     const made = await insertPairs(trx, plan, ctx)
+    const skipped = await bannedCandidates(trx, perTorrent)
     if (made.length) {
       const torrents = new Set(made.map((p) => p.torrentId)).size
       const members = new Set(made.map((p) => p.userId)).size
@@ -292,7 +323,7 @@ export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent
           action: OperationAction.AutoAssign,
           targetType: 'torrent',
           targetId: null,
-          detail: `自动分配：${torrents} 个种子分配给 ${members} 人，共 ${made.length} 条（每个种子最多 ${perTorrent} 人${plan.length >= MAX_AUTO_PAIRS ? `，已达单次上限 ${MAX_AUTO_PAIRS} 条` : ''}）`,
+          detail: `自动分配：${torrents} 个种子分配给 ${members} 人，共 ${made.length} 条（每个种子最多 ${perTorrent} 人${plan.length >= MAX_AUTO_PAIRS ? `，已达单次上限 ${MAX_AUTO_PAIRS} 条` : ''}）${skipped ? `；跳过站点已禁止的种子 ${skipped} 个` : ''}`,
           ip: ctx.ip,
         },
         ctx.now,

@@ -3,23 +3,45 @@
  * look the same from outside (message and timing); only a correct password of a banned account
  * learns that it is banned.
  */
+import type { Kysely } from 'kysely'
 import { messages } from '@shared/messages'
 import type { LoginInput } from '@shared/endpoints'
+import type { DialectName } from '../db/database'
+import type { DB } from '../db/schema'
 import { AppError } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import type { AppServices } from '../services'
 import { usernameKey } from '../users/username'
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './password'
-import { createSession, type SessionMeta } from './sessions'
+import { createSession, forgetSessions, type SessionMeta } from './sessions'
 
 export async function login(services: AppServices, input: LoginInput, meta: SessionMeta, now: number): Promise<string> {
-  const { database, loginLimiter, scrypt } = services
-  const db = database.db
+  const { loginLimiter } = services
   const key = usernameKey(input.username)
 
-  const verdict = loginLimiter.check(key, meta.ip)
-  if (!verdict.allowed) throw new AppError(429, messages.tooManyAttempts, { 'Retry-After': String(verdict.retryAfterSec) })
+  // Counted before the (slow) hash, so parallel guesses cannot all be judged; refunded when right.
+  const reservation = await loginLimiter.reserve(key, meta.ip)
+  if (!reservation.allowed) throw new AppError(429, messages.tooManyAttempts, { 'Retry-After': String(reservation.retryAfterSec) })
+  const { ticket } = reservation
+  const attempt: { verdict: 'wrong' | 'right' | 'unjudged' } = { verdict: 'unjudged' }
+  try {
+    return await judge(services, input, key, meta, now, (verdict) => (attempt.verdict = verdict))
+  } finally {
+    if (attempt.verdict === 'right') await loginLimiter.forgive(ticket)
+    else if (attempt.verdict === 'unjudged') await loginLimiter.refund(ticket)
+  }
+}
 
+async function judge(
+  services: AppServices,
+  input: LoginInput,
+  key: string,
+  meta: SessionMeta,
+  now: number,
+  judged: (verdict: 'wrong' | 'right') => void,
+): Promise<string> {
+  const { database, scrypt } = services
+  const db = database.db
   const user = await db
     .selectFrom('users')
     .select(['id', 'username', 'password_hash', 'status'])
@@ -29,15 +51,23 @@ export async function login(services: AppServices, input: LoginInput, meta: Sess
   const live = user && user.status !== 1 // a deleted account is as good as unknown
   const passwordOk = live ? await verifyPassword(input.password, user.password_hash) : (await dummyVerify(input.password, scrypt), false)
   if (!live || !passwordOk) {
-    loginLimiter.recordFailure(key, meta.ip)
+    judged('wrong')
     throw new AppError(401, messages.wrongCredentials)
   }
+  judged('right')
   if (user.status === 0) throw new AppError(403, messages.accountBanned)
 
   // Hash with the current cost when the stored one is older; the password is at hand only now.
   const rehash = needsRehash(user.password_hash, scrypt) ? await hashPassword(input.password, scrypt) : null
 
   const token = await db.transaction().execute(async (trx) => {
+    // The password was checked outside any transaction (it takes ~70 ms). Re-read the row under a
+    // lock: an admin's password reset, ban or delete that committed meanwhile ended every session,
+    // so this one must not begin; one that comes after ends it (it waits for this lock).
+    const current = await lockUser(trx, database.dialect, user.id)
+    if (!current || current.password_hash !== user.password_hash) throw new AppError(401, messages.wrongCredentials)
+    if (current.status === 1) throw new AppError(401, messages.wrongCredentials)
+    if (current.status === 0) throw new AppError(403, messages.accountBanned)
     await trx
       .updateTable('users')
       .set(rehash ? { last_login_at: now, password_hash: rehash } : { last_login_at: now })
@@ -51,6 +81,13 @@ export async function login(services: AppServices, input: LoginInput, meta: Sess
     )
     return created
   })
-  loginLimiter.recordSuccess(key, meta.ip)
+  // Other sessions of this user answer the new last login time (user.info) at once.
+  forgetSessions()
   return token
+}
+
+/** The user's password hash and status, with the row locked until the transaction ends (SQLite: one writer at a time anyway). */
+async function lockUser(trx: Kysely<DB>, dialect: DialectName, id: number) {
+  const query = trx.selectFrom('users').select(['password_hash', 'status']).where('id', '=', id)
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst()
 }

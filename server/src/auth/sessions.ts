@@ -2,6 +2,12 @@
  * Login sessions. A token is 32 random bytes (base64url, 43 characters); the database keeps only
  * its sha256, so a leaked database or backup holds no usable token. Sessions expire after 7 days
  * without use and die on logout, and whenever their user is not in good standing (banned, deleted).
+ *
+ * Each app keeps what `authenticate` answered for a token for SESSION_CACHE_MS (SessionCache), so a
+ * busy client costs one session read per that time, not one per call. In this process a logout, ban,
+ * password reset or user change takes effect at once: they call `forgetSessions()`, which empties
+ * every cache of the process. Another process sharing the database (several servers behind a load
+ * balancer) notices within SESSION_CACHE_MS.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
@@ -11,6 +17,10 @@ import type { DB } from '../db/schema'
 export const SESSION_IDLE_MS = 7 * 24 * 3600_000
 /** last_seen_at is written at most this often, so an active client does not cause a write per request. */
 export const SESSION_TOUCH_INTERVAL_MS = 60_000
+
+/** How long an app trusts what it read about a session: the delay before another process's logout, ban or reset applies here. */
+export const SESSION_CACHE_MS = 2_000
+const SESSION_CACHE_MAX = 10_000
 
 const TOKEN_BYTES = 32
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
@@ -61,13 +71,65 @@ export async function createSession(db: Kysely<DB>, userId: number, meta: Sessio
   return token
 }
 
+/** Bumped by every change that can end a session or alter its user; a cache entry read before a bump is not used. */
+let epoch = 0
+
+/**
+ * Call after (and, for a transaction, also once it committed) any write that ends a session or changes
+ * a user's role, status, name or site uid: every SessionCache of this process forgets what it knew.
+ */
+export function forgetSessions(): void {
+  epoch++
+}
+
+/** The current epoch: a caller that sees it change across a transaction calls forgetSessions() again after the commit. */
+export function sessionEpoch(): number {
+  return epoch
+}
+
+interface CachedSession {
+  epoch: number
+  readAt: number
+  lastSeenAt: number
+  expiresAt: number
+  auth: Authenticated
+}
+
+/** What one app last read about live sessions, by token hash (only live sessions are kept). */
+export class SessionCache {
+  private readonly entries = new Map<string, CachedSession>()
+
+  get(hash: string, now: number): CachedSession | undefined {
+    const entry = this.entries.get(hash)
+    if (!entry) return undefined
+    if (entry.epoch !== epoch || now - entry.readAt >= SESSION_CACHE_MS || now < entry.readAt) {
+      this.entries.delete(hash)
+      return undefined
+    }
+    return entry
+  }
+
+  set(hash: string, entry: CachedSession): void {
+    if (entry.epoch !== epoch) return
+    this.entries.delete(hash)
+    this.entries.set(hash, entry)
+    if (this.entries.size > SESSION_CACHE_MAX) this.entries.delete(this.entries.keys().next().value!)
+  }
+}
+
 /**
  * The live session and user behind `token`, or null for a missing, malformed, unknown, revoked or
- * idle-expired token, or a user who is not in good standing.
+ * idle-expired token, or a user who is not in good standing. With a cache, a session read less than
+ * SESSION_CACHE_MS ago (and no forgetSessions() since) is answered without the database.
  */
-export async function authenticate(db: Kysely<DB>, token: string | undefined, now: number): Promise<Authenticated | null> {
+export async function authenticate(db: Kysely<DB>, token: string | undefined, now: number, cache?: SessionCache): Promise<Authenticated | null> {
   // Anything that cannot be one of our tokens is refused without a database round trip.
   if (!token || !TOKEN_PATTERN.test(token)) return null
+  const hash = hashToken(token)
+  const hit = cache?.get(hash, now)
+  // The idle bounds still apply to the cached row; a session due for its last_seen_at write goes to the database.
+  if (hit && now < hit.expiresAt && now - hit.lastSeenAt < SESSION_TOUCH_INTERVAL_MS) return hit.auth
+  const readEpoch = epoch
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -83,13 +145,15 @@ export async function authenticate(db: Kysely<DB>, token: string | undefined, no
       'u.site_uid',
       'u.last_login_at',
     ])
-    .where('s.token_hash', '=', hashToken(token))
+    .where('s.token_hash', '=', hash)
     .executeTakeFirst()
   if (!row || row.revoked_at !== null) return null
   // Both bounds: expires_at is the stored deadline, last_seen_at the idle clock it derives from.
   if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return null
   if (row.status !== 2) return null
 
+  let lastSeenAt = row.last_seen_at
+  let expiresAt = row.expires_at
   if (now - row.last_seen_at >= SESSION_TOUCH_INTERVAL_MS) {
     await db
       .updateTable('sessions')
@@ -97,8 +161,10 @@ export async function authenticate(db: Kysely<DB>, token: string | undefined, no
       .where('id', '=', row.sessionId)
       .where('revoked_at', 'is', null)
       .execute()
+    lastSeenAt = now
+    expiresAt = now + SESSION_IDLE_MS
   }
-  return {
+  const auth: Authenticated = {
     sessionId: row.sessionId,
     user: {
       id: row.id,
@@ -109,20 +175,27 @@ export async function authenticate(db: Kysely<DB>, token: string | undefined, no
       lastLoginAt: row.last_login_at,
     },
   }
+  // Not when a revocation or user change happened meanwhile: the row may predate it.
+  cache?.set(hash, { epoch: readEpoch, readAt: now, lastSeenAt, expiresAt, auth })
+  return auth
 }
 
 export async function revokeSession(db: Kysely<DB>, sessionId: number, now: number): Promise<void> {
+  forgetSessions()
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute()
+  forgetSessions()
 }
 
 /** Ends every session of a user (ban, delete, password reset). Returns how many were live. */
 export async function revokeUserSessions(db: Kysely<DB>, userId: number, now: number): Promise<number> {
+  forgetSessions()
   const result = await db
     .updateTable('sessions')
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
+  forgetSessions()
   return Number(result.numUpdatedRows)
 }
 

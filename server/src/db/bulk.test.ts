@@ -7,7 +7,7 @@ import type { AppDatabase } from './database'
 import { migrateToLatest } from './migrate'
 
 const tables = ['site_torrents', 'site_peers']
-const kept = ['site_peers_torrent_peer_key']
+const kept = ['site_peers_torrent_peer_user_key']
 
 async function secondaryNames({ db, dialect }: AppDatabase): Promise<string[]> {
   const { rows } = dialect === 'sqlite'

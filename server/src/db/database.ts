@@ -9,6 +9,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import type { DB } from './schema'
+import { withStatementCache } from './statement-cache'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -64,8 +65,26 @@ function openSqlite(file: string): AppDatabase {
   // A long write (a first import) grows the log file; once checkpointed it is cut back to 64 MiB
   // instead of keeping its largest size on disk for good.
   database.pragma('journal_size_limit = 67108864')
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database }) })
+  const db = new Kysely<DB>({ dialect: sqliteDialectKeepingErrors(database) })
   return { db, dialect: 'sqlite', sqlite: database, close: once(() => db.destroy()) }
+}
+
+/**
+ * SQLite rolls a transaction back by itself on some errors (a full disk: SQLITE_FULL). Kysely then
+ * sends its own ROLLBACK, which fails with "cannot rollback - no transaction is active" — and that
+ * error replaced the real one in the answer and the log. Roll back only a transaction still open.
+ */
+function sqliteDialectKeepingErrors(database: SQLite.Database): SqliteDialect {
+  return new (class extends SqliteDialect {
+    override createDriver() {
+      const driver = super.createDriver()
+      const rollback = driver.rollbackTransaction.bind(driver)
+      driver.rollbackTransaction = async (connection) => {
+        if (database.inTransaction) await rollback(connection)
+      }
+      return driver
+    }
+  })({ database: withStatementCache(database) })
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<AppDatabase> {

@@ -79,7 +79,7 @@ describe.each(openTestDatabases())('migrations on $name', (backend) => {
       ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and sql is not null and tbl_name in ('site_peers', 'site_snatched', 'site_claims') order by name`.execute(db)
       : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename in ('site_peers', 'site_snatched', 'site_claims') order by indexname`.execute(db)).rows.map((r) => r.name)
     const before = await indexes()
-    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    expect((await migrator.migrateTo('0011_mirror_rowid_keys')).error).toBeUndefined()
     expect(await indexes()).toEqual(before)
     const peer = await db.selectFrom('site_peers').select(['id', 'torrent', 'peer_id', 'userid']).executeTakeFirstOrThrow()
     expect(peer).toEqual({ id: big, torrent: 5, peer_id: 'aa', userid: 1001 })
@@ -96,5 +96,20 @@ describe.each(openTestDatabases())('migrations on $name', (backend) => {
       const plan = await sql<{ detail: string }>`explain query plan select userid, count(*), sum(id) from site_peers group by userid`.execute(db)
       expect(plan.rows.map((r) => r.detail).join(' ')).toContain('COVERING INDEX')
     }
+  })
+  it('0013 keys peers on (torrent, peer_id, userid): two members sharing a peer_id on one torrent are both kept', async () => {
+    opened = await backend.open()
+    const { db } = opened.database
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(backend.name) } })
+    expect((await migrator.migrateTo('0012_torrent_name_trigger_when_changed')).error).toBeUndefined()
+    const peer = (id: number, userid: number) =>
+      sql`insert into site_peers (id, torrent, peer_id, started, last_action, prev_action, userid) values (${id}, 5, 'aa', 1, 2, 3, ${userid})`.execute(db)
+    await peer(1, 1001)
+    await expect(peer(2, 1002)).rejects.toThrow()
+    expect((await migrator.migrateToLatest()).error).toBeUndefined()
+    await peer(2, 1002)
+    await expect(peer(3, 1002)).rejects.toThrow()
+    const rows = await db.selectFrom('site_peers').select(['id', 'userid']).orderBy('id').execute()
+    expect(rows.map((r) => [Number(r.id), r.userid])).toEqual([[1, 1001], [2, 1002]])
   })
 })

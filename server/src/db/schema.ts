@@ -39,6 +39,13 @@ export interface SessionsTable {
   user_agent: string
 }
 
+/** One login attempt counted against a scope (auth/login-limiter.ts). */
+export interface LoginAttemptsTable {
+  id: Generated<number>
+  scope: string
+  at: EpochMs
+}
+
 export interface OperationLogTable {
   id: Generated<number>
   at: EpochMs
@@ -200,6 +207,8 @@ export interface TorrentLabelsTable {
   /** Seed records of the torrent (migration 0005). */
   records: Generated<number>
   owner: number
+  /** The site's ban (`site_torrents.banned`), as of the last pass (migration 0017). */
+  banned: Generated<0 | 1>
   name: string
   size: number
   added: EpochMs
@@ -306,9 +315,67 @@ export interface DeferredDefinitionsTable {
 
 export type DeriveBatchTable = Omit<SeedRecordsTable, 'id' | 'derived_at'>
 
+// ---- Paying into the site (migration 0015, src/payout) ----
+
+export type PayoutState = 'pending' | 'done' | 'in_doubt' | 'failed'
+export type PayoutTargetName = 'nexusphp' | 'demo' | 'webhook'
+
+export interface PayoutLedgerTable {
+  id: Generated<number>
+  wage_id: number
+  ledger_key: string
+  period: string
+  user_id: number
+  site_uid: number | null
+  target: PayoutTargetName
+  amount: number
+  state: PayoutState
+  reason: string | null
+  /** Decimal strings as the site shows them (NexusPHP's decimal(…,1)). */
+  bonus_before: string | null
+  bonus_after: string | null
+  log_id: number | null
+  message_id: number | null
+  attempts: Generated<number>
+  next_attempt_at: EpochMs | null
+  created_at: EpochMs
+  created_by_id: number | null
+  created_by_name: string
+  updated_at: EpochMs
+  done_at: EpochMs | null
+  settled_by_name: string | null
+}
+
+export interface PayoutWebhookDeliveriesTable {
+  id: Generated<number>
+  ledger_id: number
+  at: EpochMs
+  status: number | null
+  error: string | null
+}
+
+export interface PayoutDemoBonusTable {
+  uid: number
+  bonus_tenths: number
+}
+
+export interface PayoutDemoLogsTable {
+  id: Generated<number>
+  uid: number
+  ledger_key: string
+  old_tenths: number
+  value_tenths: number
+  new_tenths: number
+  comment: string
+  subject: string
+  msg: string
+  at: EpochMs
+}
+
 export interface DB {
   users: UsersTable
   sessions: SessionsTable
+  login_attempts: LoginAttemptsTable
   operation_log: OperationLogTable
   site_users: SiteUsersTable
   site_teams: SiteNamedTable
@@ -336,6 +403,10 @@ export interface DB {
   derive_torrents: DeriveTorrentsTable
   derive_batch: DeriveBatchTable
   deferred_definitions: DeferredDefinitionsTable
+  payout_ledger: PayoutLedgerTable
+  payout_webhook_deliveries: PayoutWebhookDeliveriesTable
+  payout_demo_bonus: PayoutDemoBonusTable
+  payout_demo_logs: PayoutDemoLogsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { SeedStatus } from '@shared/enums'
-import { seedStatus, type RecordFacts } from '../domain/status'
+import { disqualified, seedStatus, type RecordFacts, type SnatchFacts } from '../domain/status'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases } from '../test/harness'
 import { useSeedingDb } from '../test/seeding-db'
@@ -130,7 +130,7 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
 
     it('a peer older than the window is not active (the sync time decides, not the clock)', async () => {
       const { w, alice } = await basic()
-      await w.peer(1001, 1, { seeder: true, lastAction: NOW - 61 * MIN })
+      await w.peer(1001, 1, { seeder: true, lastAction: NOW - 81 * MIN })
       await w.snatch(1001, 1, { finished: true })
       await run()
       expect(await w.record(alice, 1)).toMatchObject({ status: SeedStatus.Stopped, seeding: 0 })
@@ -153,43 +153,54 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       expect(quiet.judged).toBe(0)
       expect((await w.record(alice, 1))?.status).toBe(SeedStatus.SeedingUnclaimed)
 
-      // 55 minutes after the first sync the first peer (10 min old then) is 65 min old: out.
-      const later = await run(NOW + 55 * MIN)
+      // 75 minutes after the first sync the first peer (10 min old then) is 85 min old: out.
+      const later = await run(NOW + 75 * MIN)
       expect(later.judged).toBe(1)
       expect(await w.record(alice, 1)).toMatchObject({ status: SeedStatus.Stopped, seeding: 0 })
       expect((await w.record(alice, 2))?.status).toBe(SeedStatus.Seeding)
       expect((await w.label(1)).keepers).toBe(0)
       expect((await w.label(2)).keepers).toBe(1)
 
-      // And the second one ages out an hour after it last announced.
-      await run(NOW + 61 * MIN)
+      // And the second one ages out 80 minutes after it last announced.
+      await run(NOW + 81 * MIN)
       expect((await w.record(alice, 2))?.status).toBe(SeedStatus.Waiting)
     })
 
     it('the SQL table and the TypeScript reference agree on every combination of facts', async () => {
       const w = t.world
-      const member = await w.member('combo', 2001)
-      const expected = new Map<number, SeedStatus>()
-      let id = 100
+      // Site uid 2001's account is enabled, 2002's disabled on the site.
+      const members = { 2001: await w.member('combo', 2001), 2002: await w.member('combo-off', 2002, { siteEnabled: false }) }
+      const reasons = [null, 'belowMinSize', 'torrentBanned', 'siteAccountDisabled'] as const
+      // Snatch rows as announce leaves them; the last one is a cross-seeder's (never sent `completed`).
+      const snatches: (SnatchFacts | null)[] = [null, { finished: true, toGo: 0 }, { finished: false, toGo: GIB }, { finished: false, toGo: 0 }]
+      const expected = new Map<string, SeedStatus>()
+      let torrent = 100
       for (const uploader of [false, true])
         for (const activeLeeching of [false, true])
           for (const activeSeeding of [false, true])
             for (const claimed of [false, true])
-              for (const disqualified of [false, true])
-                for (const snatch of ['finished', 'unfinished', null] as const) {
-                  const facts: RecordFacts = { uploader, activeLeeching, activeSeeding, claimed, disqualified, snatch }
-                  const torrent = ++id
-                  await w.torrent(torrent, { owner: uploader ? 2001 : 0, size: disqualified ? 0.5 * GIB : 2 * GIB })
-                  if (activeLeeching) await w.peer(2001, torrent, { seeder: false, toGo: 10, lastAction: NOW })
-                  if (activeSeeding) await w.peer(2001, torrent, { seeder: true, lastAction: NOW })
-                  if (claimed) await w.claim(2001, torrent)
-                  if (snatch) await w.snatch(2001, torrent, { finished: snatch === 'finished' })
-                  if (!uploader && !activeLeeching && !activeSeeding && !claimed && !snatch) await w.assign(member, torrent)
-                  expected.set(torrent, seedStatus(facts))
+              for (const reason of reasons)
+                for (const snatch of snatches) {
+                  const uid = reason === 'siteAccountDisabled' ? 2002 : 2001
+                  const facts: RecordFacts = {
+                    uploader, activeLeeching, activeSeeding, claimed, snatch,
+                    disqualified: disqualified({
+                      memberInactive: false, belowWageMinimum: false,
+                      belowMinSize: reason === 'belowMinSize', torrentBanned: reason === 'torrentBanned', siteAccountDisabled: reason === 'siteAccountDisabled',
+                    }),
+                  }
+                  torrent++
+                  await w.torrent(torrent, { owner: uploader ? uid : 0, size: reason === 'belowMinSize' ? 0.5 * GIB : 2 * GIB, banned: reason === 'torrentBanned' })
+                  if (activeLeeching) await w.peer(uid, torrent, { seeder: false, toGo: 10, lastAction: NOW })
+                  if (activeSeeding) await w.peer(uid, torrent, { seeder: true, lastAction: NOW })
+                  if (claimed) await w.claim(uid, torrent)
+                  if (snatch) await w.snatch(uid, torrent, snatch)
+                  if (!uploader && !activeLeeching && !activeSeeding && !claimed && !snatch) await w.assign(members[uid], torrent)
+                  expected.set(`${members[uid]}:${torrent}`, seedStatus(facts))
                 }
       await run()
-      const rows = await t.db.database.db.selectFrom('seed_records').select(['torrent_id', 'status']).where('user_id', '=', member).execute()
-      expect(new Map(rows.map((r) => [r.torrent_id, r.status]))).toEqual(expected)
+      const rows = await t.db.database.db.selectFrom('seed_records').select(['user_id', 'torrent_id', 'status']).execute()
+      expect(new Map(rows.map((r) => [`${r.user_id}:${r.torrent_id}`, r.status]))).toEqual(expected)
     })
   })
 

@@ -28,6 +28,8 @@ export interface DeriveOptions {
   full?: boolean
   /** Records per transaction (default DEFAULT_BATCH of the dialect); torrents per transaction are 2.5× that. */
   batchSize?: number
+  /** PostgreSQL: share of the records a queue may touch before the whole-table form is used (default WHOLE_PASS_SHARE). */
+  wholeShare?: number
   onProgress?: (step: DeriveStep, done: number, total: number) => void
 }
 
@@ -98,7 +100,7 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
   if (!full && database.dialect === 'postgres') {
     const queued = Number((await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${maxQueueId}`.execute(db)).rows[0].n)
     const records = Number((await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where user_id = 0`.execute(db)).rows[0].n ?? 0)
-    whole = queued > WHOLE_PASS_SHARE * records
+    whole = queued > (options.wholeShare ?? WHOLE_PASS_SHARE) * records
   }
 
   if (whole && database.dialect === 'postgres') {

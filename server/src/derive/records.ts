@@ -6,7 +6,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DB } from '../db/schema'
 import { greatest, int, rangesByWeight } from '../db/sql-fragments'
-import { seedStatusSql } from '../domain/status'
+import { disqualifiedSql, seedStatusSql } from '../domain/status'
 import type { PassContext } from './context'
 import { addRangeToCounts, refreshMemberStats, subtractRangeFromCounts } from './counts'
 
@@ -128,6 +128,7 @@ export interface TieColumns {
   peerDownloaded: RawBuilder<unknown>
   snatch: RawBuilder<unknown>
   snatchFinished: RawBuilder<unknown>
+  snatchToGo: RawBuilder<unknown>
   snatchUploaded: RawBuilder<unknown>
   snatchDownloaded: RawBuilder<unknown>
   snatchSeedtime: RawBuilder<unknown>
@@ -148,10 +149,15 @@ export function recordValuesSql(ctx: PassContext, t: TieColumns): { values: RawB
     activeLeeching: sql`coalesce(${t.peerLeeching}, 0) = 1`,
     activeSeeding: sql`coalesce(${t.peerSeeding}, 0) = 1`,
     claimed: sql`${t.claim} is not null`,
-    // Status 5 also for members below this month's wage minimums (flag kept by src/wages/estimates.ts).
-    disqualified: sql`(u.status <> 2 or l.size < ${int(ctx.minSizeBytes)}
-      or exists (select 1 from wage_estimates e where e.user_id = ${t.userId} and e.below_minimum = 1))`,
-    snatchFinished: t.snatchFinished,
+    disqualified: disqualifiedSql({
+      memberInactive: sql`u.status <> 2`,
+      siteAccountDisabled: sql`exists (select 1 from site_users su where su.id = u.site_uid and su.enabled = 0)`,
+      torrentBanned: sql`l.banned = 1`,
+      belowMinSize: sql`l.size < ${int(ctx.minSizeBytes)}`,
+      // Flag kept by src/wages/estimates.ts.
+      belowWageMinimum: sql`exists (select 1 from wage_estimates e where e.user_id = ${t.userId} and e.below_minimum = 1)`,
+    }),
+    snatch: { id: t.snatch, finished: t.snatchFinished, toGo: t.snatchToGo },
   })
   const lastAction = greatest(ctx.dialect, sql`coalesce(${t.snatchLastAction}, 0)`, sql`coalesce(${t.peerLastAction}, 0)`)
   return {
@@ -181,6 +187,7 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
     peerDownloaded: sql`pf.downloaded`,
     snatch: sql`s.id`,
     snatchFinished: sql`s.finished`,
+    snatchToGo: sql`s.to_go`,
     snatchUploaded: sql`s.uploaded`,
     snatchDownloaded: sql`s.downloaded`,
     snatchSeedtime: sql`s.seedtime`,

@@ -11,13 +11,16 @@ import { completionLabelSql } from '../domain/labels'
 import { keeperStatuses } from '../domain/status'
 import type { PassContext } from './context'
 
-/** Seed type of `site_torrents t` (with `seed_type_overrides o` left-joined): override > rules. */
+/**
+ * Seed type of `site_torrents t` (with `seed_type_overrides o` left-joined): override > rules. A
+ * torrent banned on the site is never official by rule: announce refuses it, nobody can keep it.
+ */
 function seedTypeSql(ctx: PassContext) {
   const officialTeam = inIntegers(sql`t.team`, ctx.officialTeamIds)
   const officialTag = ctx.officialTagIds.length
     ? sql`exists (select 1 from site_torrent_tags tt where tt.torrent_id = t.id and ${inIntegers(sql`tt.tag_id`, ctx.officialTagIds)})`
     : sql`1 = 0`
-  return sql<number>`coalesce(o.seed_type, case when t.size >= ${int(ctx.minSizeBytes)} and (${officialTeam} or ${officialTag})
+  return sql<number>`coalesce(o.seed_type, case when t.size >= ${int(ctx.minSizeBytes)} and t.banned = 0 and (${officialTeam} or ${officialTag})
     then ${sql.lit(SeedType.Official)} else ${sql.lit(SeedType.Unofficial)} end)`
 }
 
@@ -51,7 +54,7 @@ export async function torrentRanges(db: Kysely<DB>, size: number): Promise<[numb
 /**
  * Seed type and the mirror's copies for one range. With `flagAffected` (incremental passes), first
  * marks the torrents whose records must be re-judged: new or vanished torrents, and changes of
- * seed type, size or owner — not of seeders or name, which records do not depend on.
+ * seed type, size, owner or the site's ban — not of seeders or name, which records do not depend on.
  */
 export async function labelTorrents(ctx: PassContext, [a, b]: [number, number], flagAffected: boolean): Promise<void> {
   const { db, now } = ctx
@@ -60,18 +63,18 @@ export async function labelTorrents(ctx: PassContext, [a, b]: [number, number], 
     await sql`update derive_torrents set records_affected = 1
       where torrent_id between ${a} and ${b} and not exists (
         select 1 from torrent_labels l join site_torrents t on t.id = l.torrent_id left join seed_type_overrides o on o.torrent_id = t.id
-        where l.torrent_id = derive_torrents.torrent_id and l.seed_type = ${seedType} and l.size = t.size and l.owner = t.owner)`.execute(db)
+        where l.torrent_id = derive_torrents.torrent_id and l.seed_type = ${seedType} and l.size = t.size and l.owner = t.owner and l.banned = t.banned)`.execute(db)
   }
-  await sql`insert into torrent_labels (torrent_id, seed_type, seed_type_source, owner, name, size, added, seeders, leechers, team, derived_at)
+  await sql`insert into torrent_labels (torrent_id, seed_type, seed_type_source, owner, banned, name, size, added, seeders, leechers, team, derived_at)
     select t.id, ${seedType}, case when o.torrent_id is null then 'rule' else 'manual' end,
-      t.owner, t.name, t.size, t.added, t.seeders, t.leechers, t.team, ${int(now)}
+      t.owner, t.banned, t.name, t.size, t.added, t.seeders, t.leechers, t.team, ${int(now)}
     from derive_torrents d join site_torrents t on t.id = d.torrent_id left join seed_type_overrides o on o.torrent_id = t.id
     where d.torrent_id between ${a} and ${b}
     on conflict (torrent_id) do update set seed_type = excluded.seed_type, seed_type_source = excluded.seed_type_source,
-      owner = excluded.owner, name = excluded.name, size = excluded.size, added = excluded.added, seeders = excluded.seeders,
+      owner = excluded.owner, banned = excluded.banned, name = excluded.name, size = excluded.size, added = excluded.added, seeders = excluded.seeders,
       leechers = excluded.leechers, team = excluded.team, derived_at = excluded.derived_at
     where torrent_labels.seed_type <> excluded.seed_type or torrent_labels.seed_type_source <> excluded.seed_type_source
-      or torrent_labels.owner <> excluded.owner or torrent_labels.name <> excluded.name or torrent_labels.size <> excluded.size
+      or torrent_labels.owner <> excluded.owner or torrent_labels.banned <> excluded.banned or torrent_labels.name <> excluded.name or torrent_labels.size <> excluded.size
       or torrent_labels.added <> excluded.added or torrent_labels.seeders <> excluded.seeders
       or torrent_labels.leechers <> excluded.leechers or torrent_labels.team is distinct from excluded.team`.execute(db)
   await sql`delete from torrent_labels where torrent_id in (select torrent_id from derive_torrents where torrent_id between ${a} and ${b})

@@ -39,6 +39,7 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
     peerDownloaded: sql`x.p_downloaded`,
     snatch: sql`x.snatch_id`,
     snatchFinished: sql`x.finished`,
+    snatchToGo: sql`x.s_to_go`,
     snatchUploaded: sql`x.s_uploaded`,
     snatchDownloaded: sql`x.s_downloaded`,
     snatchSeedtime: sql`x.seedtime`,
@@ -60,7 +61,7 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
       from site_peers group by userid, torrent),
     site_ties as (
       select coalesce(s.userid, p.userid, c.uid) as uid, coalesce(s.torrentid, p.torrent, c.torrent_id) as torrent_id,
-        s.id as snatch_id, s.finished, s.uploaded as s_uploaded, s.downloaded as s_downloaded, s.seedtime, s.last_action as s_last,
+        s.id as snatch_id, s.finished, s.to_go as s_to_go, s.uploaded as s_uploaded, s.downloaded as s_downloaded, s.seedtime, s.last_action as s_last,
         p.peer, p.leeching, p.seeding, p.p_last, p.p_uploaded, p.p_downloaded, c.id as claim_id, c.created_at as claimed_at
       from site_snatched s
         full join peers p on p.userid = s.userid and p.torrent = s.torrentid
@@ -71,7 +72,7 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
       select m.id as user_id, t.id as torrent_id from site_torrents t join users m on m.site_uid = t.owner where t.owner > 0),
     x as (
       select coalesce(mt.user_id, a.user_id, up.user_id) as user_id, coalesce(mt.torrent_id, a.torrent_id, up.torrent_id) as torrent_id,
-        mt.snatch_id, mt.finished, mt.s_uploaded, mt.s_downloaded, mt.seedtime, mt.s_last,
+        mt.snatch_id, mt.finished, mt.s_to_go, mt.s_uploaded, mt.s_downloaded, mt.seedtime, mt.s_last,
         mt.peer, mt.leeching, mt.seeding, mt.p_last, mt.p_uploaded, mt.p_downloaded, mt.claim_id, mt.claimed_at,
         a.id as assign_id, a.assigned_at
       from member_ties mt

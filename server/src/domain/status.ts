@@ -17,10 +17,47 @@ export interface RecordFacts {
   activeSeeding: boolean
   /** A claim row exists for (member, torrent). */
   claimed: boolean
-  /** Member banned or deleted, the torrent below `minSizeGiB`, or the member below this month's wage minimums (domain.md §4). */
+  /** Any reason of `Disqualification` holds. */
   disqualified: boolean
-  /** The member's snatch of the torrent: finished, unfinished, or none. */
-  snatch: 'finished' | 'unfinished' | null
+  /** The member's snatch of the torrent, or none. */
+  snatch: SnatchFacts | null
+}
+
+/** A snatched row as announce keeps it: `finished = yes` after the `completed` event, and bytes still to go. */
+export interface SnatchFacts {
+  finished: boolean
+  toGo: number
+}
+
+/**
+ * "Complete snatch" (domain.md §2): finished, or nothing left to download. A client that starts
+ * with the data already there (cross-seeding) never sends `completed`, so its row keeps
+ * `finished = no` with `to_go = 0` — it holds the whole torrent all the same.
+ */
+export function snatchComplete(s: SnatchFacts): boolean {
+  return s.finished || s.toGo === 0
+}
+
+/** Why a claimed, seeding record earns nothing this period (status 5 instead of 3; domain.md §2). */
+export interface Disqualification {
+  /** Banned or deleted here (account status other than 正常). */
+  memberInactive: boolean
+  /** The member's site account is disabled (NexusPHP `users.enabled = no`). */
+  siteAccountDisabled: boolean
+  /** The torrent is banned on the site (`torrents.banned = yes`). */
+  torrentBanned: boolean
+  /** The torrent is below `minSizeGiB`. */
+  belowMinSize: boolean
+  /** The member is below this month's wage minimums (domain.md §4). */
+  belowWageMinimum: boolean
+}
+
+export function disqualified(d: Disqualification): boolean {
+  return d.memberInactive || d.siteAccountDisabled || d.torrentBanned || d.belowMinSize || d.belowWageMinimum
+}
+
+export function disqualifiedSql(d: { [K in keyof Disqualification]: RawBuilder<unknown> }): RawBuilder<unknown> {
+  return sql`(${sql.join(Object.values(d), sql` or `)})`
 }
 
 export function seedStatus(f: RecordFacts): SeedStatus {
@@ -29,20 +66,20 @@ export function seedStatus(f: RecordFacts): SeedStatus {
   if (f.activeSeeding && f.claimed && f.disqualified) return SeedStatus.NoWage
   if (f.activeSeeding && f.claimed) return SeedStatus.Seeding
   if (f.activeSeeding) return SeedStatus.SeedingUnclaimed
-  if (f.snatch === 'finished') return SeedStatus.Stopped
-  if (f.snatch === 'unfinished') return SeedStatus.Incomplete
+  if (f.snatch && snatchComplete(f.snatch)) return SeedStatus.Stopped
+  if (f.snatch) return SeedStatus.Incomplete
   return SeedStatus.Waiting
 }
 
-/** SQL expressions (each a boolean condition, or for `snatchFinished` a nullable 0/1) of the facts. */
+/** SQL expressions of the facts: each a boolean condition, except the snatch's columns. */
 export interface RecordFactsSql {
   uploader: RawBuilder<unknown>
   activeLeeching: RawBuilder<unknown>
   activeSeeding: RawBuilder<unknown>
   claimed: RawBuilder<unknown>
   disqualified: RawBuilder<unknown>
-  /** 1 = finished, 0 = unfinished, NULL = no snatch. */
-  snatchFinished: RawBuilder<unknown>
+  /** The snatch's id (NULL = no snatch), `finished` (0/1) and `to_go`. */
+  snatch: { id: RawBuilder<unknown>; finished: RawBuilder<unknown>; toGo: RawBuilder<unknown> }
 }
 
 export function seedStatusSql(f: RecordFactsSql): RawBuilder<number> {
@@ -52,8 +89,8 @@ export function seedStatusSql(f: RecordFactsSql): RawBuilder<number> {
     when ${f.activeSeeding} and ${f.claimed} and ${f.disqualified} then ${sql.lit(SeedStatus.NoWage)}
     when ${f.activeSeeding} and ${f.claimed} then ${sql.lit(SeedStatus.Seeding)}
     when ${f.activeSeeding} then ${sql.lit(SeedStatus.SeedingUnclaimed)}
-    when ${f.snatchFinished} = 1 then ${sql.lit(SeedStatus.Stopped)}
-    when ${f.snatchFinished} = 0 then ${sql.lit(SeedStatus.Incomplete)}
+    when ${f.snatch.id} is not null and (${f.snatch.finished} = 1 or ${f.snatch.toGo} = 0) then ${sql.lit(SeedStatus.Stopped)}
+    when ${f.snatch.id} is not null then ${sql.lit(SeedStatus.Incomplete)}
     else ${sql.lit(SeedStatus.Waiting)}
   end`
 }

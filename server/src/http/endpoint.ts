@@ -8,13 +8,17 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Kysely } from 'kysely'
 import { API_PREFIX, endpoints, TOKEN_HEADER, type Access, type EndpointName, type Endpoints } from '@shared/endpoints'
 import { formatZodError, parseWith, type z } from '@shared/validation'
-import { authenticate, type AuthUser } from '../auth/sessions'
+import { authenticate, forgetSessions, sessionEpoch, type AuthUser } from '../auth/sessions'
 import type { DB } from '../db/schema'
 import { AppError, forbidden, notLoggedIn } from '../errors'
 import type { AppServices } from '../services'
-import { success } from './envelope'
+import { JsonText, success, SUCCESS_MSG } from './envelope'
 
 type Def<N extends EndpointName> = Endpoints[N]
+
+/** Fastify's own content type for JSON answers, and the envelope of a success up to its data. */
+const JSON_TYPE = 'application/json; charset=utf-8'
+const SUCCESS_PREFIX = `{"code":200,"msg":${JSON.stringify(SUCCESS_MSG)},"data":`
 
 /** What a handler gets besides its input. `user` is present whenever the endpoint is not public. */
 export interface RequestContext<U extends AuthUser | null = AuthUser | null> {
@@ -39,7 +43,7 @@ export type HandlerOutput<N extends EndpointName> = z.input<Def<N>['output']>
 export type EndpointHandler<N extends EndpointName> = (
   input: HandlerInput<N>,
   ctx: HandlerContext<N>,
-) => Promise<HandlerOutput<N>> | HandlerOutput<N>
+) => Promise<HandlerOutput<N> | JsonText> | HandlerOutput<N> | JsonText
 
 /** `/user/{id}` → `/api/v1/user/:id` */
 export function routeUrl(path: string): string {
@@ -85,7 +89,7 @@ export function registerEndpoint<N extends EndpointName>(app: FastifyInstance, n
     // whatever they sent (malformed JSON included).
     onRequest: guarded
       ? async (request) => {
-          const auth = await authenticate(services.database.db, readToken(request), services.clock())
+          const auth = await authenticate(services.database.db, readToken(request), services.clock(), services.sessions)
           if (!auth) throw notLoggedIn()
           if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
           request.auth = auth
@@ -99,7 +103,8 @@ export function registerEndpoint<N extends EndpointName>(app: FastifyInstance, n
         user: request.auth?.user ?? null,
         sessionId: request.auth?.sessionId ?? null,
         ip: request.ip,
-        userAgent: String(request.headers['user-agent'] ?? ''),
+        // Stored with a login's session; PostgreSQL text cannot hold NUL.
+        userAgent: String(request.headers['user-agent'] ?? '').replaceAll('\u0000', ''),
         now: services.clock(),
         db: services.database.db,
         services,
@@ -107,15 +112,24 @@ export function registerEndpoint<N extends EndpointName>(app: FastifyInstance, n
         request,
         reply,
       }
-      const data = await handler(parsed.data as HandlerInput<N>, ctx as HandlerContext<N>)
+      const epoch = sessionEpoch()
+      let data: HandlerOutput<N> | JsonText
+      try {
+        data = await handler(parsed.data as HandlerInput<N>, ctx as HandlerContext<N>)
+      } finally {
+        // The handler ended sessions or changed a user (sessions.ts): its transaction has committed
+        // by now, so what other requests cached meanwhile is forgotten too.
+        if (sessionEpoch() !== epoch) forgetSessions()
+      }
 
       if (services.checkOutput) {
-        const checked = endpoint.output.safeParse(data)
+        const checked = endpoint.output.safeParse(data instanceof JsonText ? JSON.parse(data.text) : data)
         if (!checked.success) {
           request.log.error({ endpoint: name, problem: formatZodError(checked.error) }, 'answer does not match the contract')
           throw new Error(`answer of ${name} does not match its output schema`)
         }
       }
+      if (data instanceof JsonText) return reply.code(200).type(JSON_TYPE).send(`${SUCCESS_PREFIX}${data.text}}`)
       return reply.code(200).send(success(data ?? null))
     },
   })

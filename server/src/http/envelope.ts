@@ -9,3 +9,12 @@ export function success<T>(data: T): Envelope<T> {
 export function failure(code: number, msg: string): Envelope<null> {
   return { code, msg, data: null }
 }
+
+/**
+ * An answer already serialized (e.g. cached figures kept as their JSON text): the endpoint layer
+ * sends it inside the envelope as it is, without a JSON.stringify per call, and checks it like any
+ * answer when checkOutput is on.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}

@@ -1,12 +1,17 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { sql } from 'kysely'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { localDay } from '../domain/local-day'
 import { bootstrapDemo } from '../sources/demo'
 import type { DemoScale } from '../sources/demo/scale'
 import { countersAt, snapshotDays } from '../snapshots/read'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { pendingWageEstimates } from '../wages/estimates'
+import { diskFullMessage, StorageTrouble } from '../http/storage-trouble'
 import { SyncRunner } from './sync'
+import { HEARTBEAT_MS, STALE_AFTER_MS } from './sync-lease'
 
 const NOW = Date.UTC(2026, 2, 10, 6, 0, 0)
 const MIN = 60_000
@@ -56,11 +61,55 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
     expect(second).toEqual({ ran: false, reason: 'running' })
     expect((await first).ran).toBe(true)
 
+    // Another machine's process renews its lease (heartbeat): no sync here until it stops renewing.
     const { db } = t.db.database
-    await db.updateTable('sync_state').set({ lock_owner: 'another-process', lock_expires_at: NOW + 60 * MIN }).execute()
+    await db.updateTable('sync_state').set({ lock_owner: 'another-process', lock_expires_at: clock() + STALE_AFTER_MS }).execute()
     expect(await t.app.services.sync.runOnce(NOW + 30 * MIN)).toEqual({ ran: false, reason: 'running' })
-    // A lease that expired belonged to a process that died: the next sync takes it over.
-    expect((await t.app.services.sync.runOnce(NOW + 61 * MIN)).ran).toBe(true)
+    // Its heartbeat is older than STALE_AFTER_MS: it died, the next sync takes the lease over.
+    clock.advance(STALE_AFTER_MS + 1)
+    expect((await t.app.services.sync.runOnce(NOW + 31 * MIN)).ran).toBe(true)
+  })
+
+  it('takes over at once the lease of a process of this machine that is gone (SIGKILL), heartbeat or not', async () => {
+    const { db } = t.db.database
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
+    const pid = Number(dead.stdout)
+    const owner = ['lease1', hostname(), readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pid, 'sync', 'abc'].join('|')
+    await db.updateTable('sync_state').set({ lock_owner: owner, lock_expires_at: clock() + STALE_AFTER_MS }).execute()
+    const token = await t.login('admin', 'Admin-pass-1')
+    expect((await t.call<{ running: boolean }>('GET', '/sync/status', { token })).body.data.running).toBe(false)
+    expect((await t.app.services.sync.runOnce(NOW + 32 * MIN)).ran).toBe(true)
+    // A live holder on this machine (this very test process, say) keeps it.
+    await db.updateTable('sync_state').set({ lock_owner: owner.replace(`|${pid}|`, `|${process.ppid}|`), lock_expires_at: clock() + STALE_AFTER_MS }).execute()
+    expect(await t.app.services.sync.runOnce(NOW + 33 * MIN)).toEqual({ ran: false, reason: 'running' })
+    await db.updateTable('sync_state').set({ lock_owner: null, lock_expires_at: null }).execute()
+  })
+
+  it('renews its lease while it runs (a long sync is not taken over)', async () => {
+    const { db } = t.db.database
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => (entered = resolve))
+    const runner = new SyncRunner({
+      database: t.db.database,
+      source: { kind: 'demo', sync: async () => (entered(), await gate, {}) },
+      wages: pendingWageEstimates,
+      clock,
+    })
+    const run = runner.runOnce(NOW + 34 * MIN)
+    await inside
+    const before = await db.selectFrom('sync_state').select('lock_expires_at').executeTakeFirstOrThrow()
+    clock.advance(STALE_AFTER_MS - 1)
+    // Wait for the next heartbeat (state, not time): the expiry moves with the clock.
+    await vi.waitFor(async () => {
+      const now = await db.selectFrom('sync_state').select('lock_expires_at').executeTakeFirstOrThrow()
+      expect(Number(now.lock_expires_at)).toBe(Number(before.lock_expires_at) + STALE_AFTER_MS - 1)
+    }, { timeout: 3 * HEARTBEAT_MS })
+    clock.advance(2)
+    expect(await t.app.services.sync.runOnce(NOW + 35 * MIN)).toEqual({ ran: false, reason: 'running' })
+    release()
+    expect((await run).ran).toBe(true)
   })
 
   it('takes the next day’s snapshot at the first sync of that day, once', async () => {
@@ -91,5 +140,15 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
     await expect(runner.runOnce(NOW + 2 * 24 * 3600_000)).rejects.toThrow('source unreachable')
     const state = await t.db.database.db.selectFrom('sync_state').selectAll().executeTakeFirstOrThrow()
     expect(state).toMatchObject({ lock_owner: null, last_error: 'source unreachable' })
+  })
+
+  it('a sync that fails on a full disk records the reason in Chinese and /health hears of it', async () => {
+    const storage = new StorageTrouble()
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
+    const runner = new SyncRunner({ database: t.db.database, source: { kind: 'demo', sync: async () => Promise.reject(full) }, wages: pendingWageEstimates, clock, storage })
+    await expect(runner.runOnce(NOW + 3 * 24 * 3600_000)).rejects.toThrow('database or disk is full')
+    const state = await t.db.database.db.selectFrom('sync_state').selectAll().executeTakeFirstOrThrow()
+    expect(state).toMatchObject({ lock_owner: null, last_error: diskFullMessage })
+    expect(storage.recentFull(clock())).not.toBeNull()
   })
 })

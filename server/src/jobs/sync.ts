@@ -1,15 +1,14 @@
 /**
  * The sync job: every SYNC_INTERVAL seconds the source brings the mirror up to date, then the
  * derivation, the day's counter snapshot, the daily aggregates and the statistics cache follow —
- * all with one sync time. Never two at once: an in-process guard, plus a lease row in sync_state
- * for other processes on the same database (a crashed holder's lease simply expires).
+ * all with one sync time. Never two at once: an in-process guard, plus the sync lease for other
+ * processes on the same database (sync-lease.ts: a dead holder's lease is taken over at once on
+ * this machine, within seconds from another; a restart finishes the interrupted sync right away).
  */
-import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SyncProgress } from '@shared/entities'
 import type { AppDatabase } from '../db/database'
-import { int } from '../db/sql-fragments'
 import { withSyncCheckpoints } from '../db/wal'
 import { derive, type DeriveOutcome } from '../derive'
 import { localDay } from '../domain/local-day'
@@ -17,11 +16,10 @@ import { currentRules } from '../rules/rules'
 import { takeDailySnapshot, type SnapshotOutcome } from '../snapshots/write'
 import { refreshAllStats } from '../stats/cache'
 import { recordDailyStats } from '../stats/daily'
-import type { Source } from '../sources/source'
+import type { Source, SourceSite } from '../sources/source'
 import type { WageEstimates } from '../wages/estimates'
-
-/** A sync holding the lease longer than this is presumed dead. */
-export const SYNC_LEASE_MS = 30 * 60_000
+import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from './sync-lease'
+import { diskFullMessage, isDiskFull, type StorageTrouble } from '../http/storage-trouble'
 
 export interface SyncOutcome {
   ran: true
@@ -40,6 +38,8 @@ export interface SyncDeps {
   wages: WageEstimates
   clock: () => number
   log?: FastifyBaseLogger
+  /** Told when a sync fails on a full disk, so /health reports it too. */
+  storage?: StorageTrouble
 }
 
 /** Rows a pass must write before PostgreSQL's seed_records is vacuumed right away. */
@@ -57,7 +57,6 @@ async function tidyAfterDerive(database: AppDatabase, derived: DeriveOutcome): P
 }
 
 export class SyncRunner {
-  private readonly owner = randomBytes(8).toString('hex')
   private running: Promise<SyncResult> | null = null
   private timer: NodeJS.Timeout | null = null
   private stopped = false
@@ -79,6 +78,11 @@ export class SyncRunner {
   /** The source's kind (demo, nexusphp, ingest). */
   get sourceKind(): Source['kind'] {
     return this.deps.source.kind
+  }
+
+  /** The site as the source reads it (NexusPHP: time zone, peer lifetime), for /sync/status; null for other sources. */
+  get site(): SourceSite | null {
+    return this.deps.source.site?.() ?? null
   }
 
   /**
@@ -103,40 +107,38 @@ export class SyncRunner {
     // The source's clock when it has one (a source that cannot even answer that fails here, before
     // the lease: the previous data stays and last_error says why).
     const now = requestedNow ?? (source.clock ? await this.sourceNow(source.clock.bind(source)) : this.deps.clock())
-    const claimed = await sql`update sync_state set lock_owner = ${this.owner}, lock_expires_at = ${int(now + SYNC_LEASE_MS)},
-        last_started_at = ${int(now)}
-      where id = 1 and (lock_owner is null or lock_expires_at < ${int(now)})`.execute(db)
-    if (Number(claimed.numAffectedRows ?? 0) !== 1) return { ran: false, reason: 'running' }
+    const lease = await acquireLease(db, {
+      what: 'sync',
+      clock: this.deps.clock,
+      claimSet: { last_started_at: now },
+      onLost: () => this.deps.log?.error('sync lease taken over by another process while this sync ran (it stalled)'),
+    })
+    if (!lease) return { ran: false, reason: 'running' }
     try {
       // Few WAL checkpoints during the sync, one at its end (db/wal.ts).
       const { rows, derived, snapshot } = await withSyncCheckpoints(database, async () => {
         const rules = await currentRules(db)
         const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
-        const derived = await derive(database, { now })
+        // The console's own steps show on /data-sync too (shared/enums.ts syncStepLabels).
+        const derived = await derive(database, { now, onProgress: (step, read, total) => (this.currentProgress = { table: `derive:${step}`, read, total }) })
         await tidyAfterDerive(database, derived)
+        this.currentProgress = { table: 'snapshot', read: 0, total: null }
         const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
         await recordDailyStats(db, localDay(now, rules.timezone))
+        this.currentProgress = { table: 'stats', read: 0, total: null }
         await refreshAllStats(db, { now, wages })
         return { rows, derived, snapshot }
       })
       const ms = Math.round(performance.now() - started)
-      await db
-        .updateTable('sync_state')
-        // The end in the sync time's frame (the source's clock when it has one): start + what it took.
-        .set({ lock_owner: null, lock_expires_at: null, last_finished_at: now + ms, last_error: null, rows: JSON.stringify(rows) })
-        .where('id', '=', 1)
-        .where('lock_owner', '=', this.owner)
-        .execute()
+      // The end in the sync time's frame (the source's clock when it has one): start + what it took.
+      await lease.release({ last_finished_at: now + ms, last_error: null, rows: JSON.stringify(rows) })
       return { ran: true, now, rows, derive: derived, snapshot, ms }
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      await db
-        .updateTable('sync_state')
-        .set({ lock_owner: null, lock_expires_at: null, last_error: message.slice(0, 2000) })
-        .where('id', '=', 1)
-        .where('lock_owner', '=', this.owner)
-        .execute()
-        .catch(() => {})
+      // A full disk is said in Chinese on /data-sync (the raw text is English: "database or disk is full").
+      const full = isDiskFull(error)
+      if (full) this.deps.storage?.markFull(this.deps.clock())
+      const message = full ? diskFullMessage : error instanceof Error ? error.message : String(error)
+      await lease.release({ last_error: message.slice(0, 2000) }).catch(() => {})
       throw error
     }
   }
@@ -176,9 +178,26 @@ export class SyncRunner {
     this.runOnce().catch((error: unknown) => this.deps.log?.error({ err: error }, 'sync failed'))
   }
 
-  /** Runs a sync every `intervalSec` seconds, the first one `firstDelayMs` from now. */
+  /**
+   * Runs a sync every `intervalSec` seconds, the first one `firstDelayMs` from now — or at once when
+   * the last one was cut short by its process dying (its derivation queue and half-written mirror
+   * wait for it). A lease whose holder may live elsewhere is looked at again once it would be stale.
+   */
   start(intervalSec: number, firstDelayMs = intervalSec * 1000): void {
     this.stopped = false
+    const resumeIfInterrupted = (again: boolean) =>
+      clearDeadLease(this.deps.database.db, this.deps.clock()).then(
+        (interrupted) => {
+          if (interrupted) {
+            this.deps.log?.warn('the last sync was interrupted (its process died): running it again now')
+            this.requestRun()
+          } else if (again) {
+            setTimeout(() => void resumeIfInterrupted(false), STALE_AFTER_MS + HEARTBEAT_MS).unref()
+          }
+        },
+        (error: unknown) => this.deps.log?.error({ err: error }, 'could not read the sync lease'),
+      )
+    void resumeIfInterrupted(true)
     const schedule = (delay: number) => {
       if (this.stopped) return
       this.timer = setTimeout(() => {

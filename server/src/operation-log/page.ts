@@ -1,10 +1,11 @@
-/** POST /operation-log/page: newest first, filtered by operator, action and time range. */
+/** POST /operation-log/page: newest first, filtered by operator, action and time range; user and torrent targets named. */
 import type { Kysely } from 'kysely'
 import type { OperationLog } from '@shared/entities'
 import { parseOrderBy } from '@shared/paging'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
 import { offsetOf } from '../paging/order'
+import { targetNames } from './target-names'
 
 export interface OperationLogQuery {
   page: number
@@ -32,6 +33,7 @@ export async function pageOperationLog(db: Kysely<DB>, q: OperationLogQuery): Pr
     .offset(offsetOf(q.page, q.pageSize))
     .execute()
   const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const names = await targetNames(db, rows.map((r) => ({ targetType: r.target_type, targetId: r.target_id })))
   return {
     list: rows.map((r) => ({
       id: Number(r.id),
@@ -41,6 +43,7 @@ export async function pageOperationLog(db: Kysely<DB>, q: OperationLogQuery): Pr
       action: r.action,
       targetType: r.target_type,
       targetId: r.target_id,
+      targetName: names.get(`${r.target_type}:${r.target_id}`) ?? null,
       detail: r.detail,
       ip: r.ip,
     })),

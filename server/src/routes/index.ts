@@ -5,6 +5,7 @@ import { configRoutes } from './config'
 import { healthRoutes } from './health'
 import { ingestRoutes } from './ingest'
 import { operationLogRoutes } from './operation-log'
+import { payoutRoutes } from './payout'
 import { siteRoutes } from './site'
 import { statisticsRoutes } from './statistics'
 import { syncRoutes } from './sync'
@@ -19,6 +20,7 @@ export function registerRoutes(app: FastifyInstance): void {
   torrentRoutes(app)
   statisticsRoutes(app)
   wageRoutes(app)
+  payoutRoutes(app)
   adminUserRoutes(app)
   configRoutes(app)
   taskRoutes(app)

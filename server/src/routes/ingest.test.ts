@@ -162,12 +162,84 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
     expect(again.body.data).toMatchObject({ accepted: { torrents: 1 }, written: { torrents: 0 } })
   })
 
+  it('refuses a key with spaces around it (the header must match exactly)', async () => {
+    for (const key of [` ${KEY}`, `${KEY} `, `\t${KEY}`]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/snapshot', payload: { torrents: [torrent(90)] }, headers: { 'x-ingest-key': key } })
+      expect(res.statusCode, JSON.stringify(key)).toBe(401)
+    }
+    expect(await t.db.database.db.selectFrom('site_torrents').select('id').where('id', '=', 90).execute()).toEqual([])
+  })
+
+  it('one row the database cannot hold (NUL, an id or count beyond its column) is rejected with its reason; the good rows land', async () => {
+    const res = await push({
+      users: [{ id: 601, username: 'carol\u0000site', added: iso(NOW) }, { id: 602, username: 'dave_site', added: iso(NOW), class: 2 ** 40 }, { id: 603, username: 'erin_site', added: iso(NOW) }],
+      torrents: [torrent(140), torrent(141, { name: 'bad\u0000name' }), torrent(2 ** 31), torrent(143, { seeders: 2 ** 31 })],
+      peers: [peer(2 ** 40, 140, 501)],
+    })
+    expect(res.status).toBe(200)
+    const { accepted, rejected } = res.body.data
+    expect(accepted).toMatchObject({ users: 1, torrents: 1, peers: 1 })
+    expect(rejected.map((r) => [r.entity, r.index])).toEqual([
+      ['users', 0],
+      ['users', 1],
+      ['torrents', 1],
+      ['torrents', 2],
+      ['torrents', 3],
+    ])
+    expect(rejected[0]!.reason).toBe('用户名：不能包含空字符')
+    expect(rejected[2]!.reason).toBe('名称：不能包含空字符')
+    expect(rejected[3]!.reason).toMatch(/^编号：不能大于 2147483647$/)
+    const ids = (await t.db.database.db.selectFrom('site_torrents').select('id').where('id', '>=', 140).orderBy('id').execute()).map((r) => r.id)
+    expect(ids).toEqual([140])
+  })
+
+  it('two rows of one natural key are not both accepted: the earlier is rejected with a reason', async () => {
+    const res = await push({
+      torrents: [torrent(50)],
+      peers: [peer(51, 50, 501, { peer_id: hash(77) }), peer(52, 50, 501, { peer_id: hash(77), uploaded: 5 })],
+      snatches: [
+        { id: 53, torrentid: 50, userid: 502, last_action: iso(NOW), startdat: iso(NOW), finished: 'no' },
+        { id: 54, torrentid: 50, userid: 502, last_action: iso(NOW), startdat: iso(NOW), finished: 'yes' },
+      ],
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.data.accepted).toMatchObject({ peers: 1, snatches: 1 })
+    expect(res.body.data.rejected).toEqual([
+      { entity: 'snatches', index: 0, id: 53, reason: 'userid + torrentid 与第 2 行相同，以后者为准' },
+      { entity: 'peers', index: 0, id: 51, reason: 'torrent + peer_id + userid 与第 2 行相同，以后者为准' },
+    ])
+    const peers = await t.db.database.db.selectFrom('site_peers').select(['id', 'uploaded']).where('torrent', '=', 50).execute()
+    expect(peers).toEqual([{ id: 52, uploaded: 5 }])
+  })
+
+  it('says what is wrong with a time (not 无效输入)', async () => {
+    const res = await push({ torrents: [torrent(60, { added: '2026-11-01 08:00:00' })] })
+    expect(res.body.data.rejected[0]!.reason).toBe('added：应为带时区的 ISO 8601 时间（如 2026-11-01T08:00:00+08:00）或 Unix 秒数')
+  })
+
   it('removes deleted peers (a client stopped) and the record stops seeding', async () => {
     const res = await push({ deleted: { peers: [11, 999] } })
     expect(res.body.data.deleted).toMatchObject({ peers: 1 })
     await settled()
     // No active peer any more; alice's finished snatch makes it 7 已停止.
     expect(await seedRecords()).toContain('alice:1:7')
+  })
+
+  it('a row without to_go is complete only when it says so (finished snatch, seeder peer), so it is not 已停止 by default', async () => {
+    const snatch = (id: number, torrentid: number, extra: Record<string, unknown>) => ({
+      id, torrentid, userid: 501, last_action: iso(NOW - 5 * 86_400_000), startdat: iso(NOW - 9 * 86_400_000), ...extra,
+    })
+    const res = await push({
+      torrents: [torrent(41), torrent(42), torrent(43)],
+      snatches: [snatch(141, 41, { finished: 'no' }), snatch(142, 42, { finished: 'no', to_go: 0 })],
+      peers: [peer(143, 43, 502, { seeder: 'no' })],
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.data.rejected).toEqual([])
+    await settled()
+    const records = await seedRecords()
+    // No to_go and not finished: 下载未完成; to_go 0 (cross-seeded): 已停止; a leecher without to_go: 下载中.
+    expect(records).toEqual(expect.arrayContaining(['alice:41:8', 'alice:42:7', 'bob:43:2']))
   })
 
   it('refuses malformed JSON, unknown entities and too many rows as a whole, with a clear message', async () => {

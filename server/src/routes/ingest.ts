@@ -27,9 +27,10 @@ export function ingestKeyMatches(given: string, keys: readonly string[]): boolea
   return match
 }
 
+/** The header exactly as sent: a key with spaces around it is another key. */
 function presentedKey(request: FastifyRequest): string {
   const value = request.headers[INGEST_KEY_HEADER.toLowerCase()]
-  return typeof value === 'string' ? value.trim() : ''
+  return typeof value === 'string' ? value : ''
 }
 
 export function ingestRoutes(app: FastifyInstance): void {

@@ -189,9 +189,15 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       }
     })
 
-    it('an empty filter is no filter; unknown fields are ignored', async () => {
-      const page = await pageSeed(tokens.admin, { page: 1, pageSize: 5, torrentName: '   ', keyword: 'x', somethingElse: 1 })
+    it("an empty filter is no filter; the seed clients' keyword is ignored", async () => {
+      const page = await pageSeed(tokens.admin, { page: 1, pageSize: 5, torrentName: '   ', keyword: 'x' })
       expect(page.total).toBe(all.length)
+    })
+
+    it('refuses a misspelt filter with 400 naming it, rather than answering every row', async () => {
+      const res = await t.call('POST', '/user/page-seed', { token: tokens.admin, body: { page: 1, pageSize: 5, stauts: 3 } })
+      expect(res.status).toBe(400)
+      expect(res.body.msg).toContain('stauts')
     })
 
     it('a page beyond the end is empty with the same total', async () => {

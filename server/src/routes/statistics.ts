@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify'
 import { notFound } from '../errors'
 import { registerEndpoint } from '../http/endpoint'
 import { currentRules } from '../rules/rules'
-import { cachedAllStats, refreshAllStats } from '../stats/cache'
+import { cachedAllStatsJson, refreshAllStats } from '../stats/cache'
 import { computeUserStats } from '../stats/user'
 
 export const DEFAULT_USER_STATS_DAYS = 30
 
 export function statisticsRoutes(app: FastifyInstance): void {
   // GET /statistics/all-seeding-sta — the cached team figures; `computedAt` says when.
-  registerEndpoint(app, 'statistics.all', (_input, ctx) => cachedAllStats(ctx.db, { now: ctx.now, wages: ctx.services.wages }))
+  registerEndpoint(app, 'statistics.all', (_input, ctx) => cachedAllStatsJson(ctx.db, { now: ctx.now, wages: ctx.services.wages }))
 
   // GET /statistics/refresh-index-statistics-cache — recomputes them now.
   registerEndpoint(app, 'statistics.refresh', (_input, ctx) => refreshAllStats(ctx.db, { now: ctx.now, wages: ctx.services.wages }))

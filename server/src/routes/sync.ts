@@ -12,6 +12,8 @@ import { sourceKindLabels } from '@shared/enums'
 import type { RequestContext } from '../http/endpoint'
 import { registerEndpoint } from '../http/endpoint'
 import { toIso } from '../db/time'
+import { currentRules } from '../rules/rules'
+import { leaseIsLive } from '../jobs/sync-lease'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import type { AuthUser } from '../auth/sessions'
 
@@ -41,8 +43,11 @@ export async function readSyncStatus(ctx: Pick<Ctx, 'db' | 'services' | 'now'>):
     .select(['lock_owner', 'lock_expires_at', 'last_started_at', 'last_finished_at', 'last_error', 'rows'])
     .where('id', '=', 1)
     .executeTakeFirst()
-  // Another process on the same database holds the lease: a sync runs, just not ours.
-  const leased = !!state?.lock_owner && state.lock_expires_at !== null && Number(state.lock_expires_at) > ctx.now
+  // Another process on the same database holds the lease: a sync runs, just not ours. (A dead
+  // holder's lease runs nothing: the next sync takes it over.)
+  const leased = leaseIsLive(state?.lock_owner, state?.lock_expires_at, ctx.now)
+  // NexusPHP: the zone its times are read in, and its own peer lifetime against the rules' window.
+  const site = runner.site
   const num = (value: number | string | null | undefined) => (value === null || value === undefined ? null : Number(value))
   return {
     source: runner.sourceKind,
@@ -52,6 +57,7 @@ export async function readSyncStatus(ctx: Pick<Ctx, 'db' | 'services' | 'now'>):
     lastFinishedAt: toIso(num(state?.last_finished_at)),
     lastError: state?.last_error ?? null,
     rows: parseRows(state?.rows),
+    ...(site && { site: { ...site, activeWindowMinutes: (await currentRules(ctx.db)).activeWindowMinutes } }),
   }
 }
 

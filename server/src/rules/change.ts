@@ -4,6 +4,7 @@
  */
 import type { AuthUser } from '../auth/sessions'
 import { fieldLabels } from '@shared/validation'
+import { wageModeLabels, type WageMode } from '@shared/entities'
 import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { AdminLock, lockFor } from '../admin/lock'
@@ -14,7 +15,11 @@ type Ctx = RequestContext<AuthUser>
 
 const MAX_DETAIL = 4000
 
-function show(value: unknown): string {
+function show(value: unknown, key?: keyof RuleBody): string {
+  if (key === 'mode') return wageModeLabels[(value ?? 'team') as WageMode] ?? String(value)
+  if (key === 'payoutMessageTemplate') return value ? `自定义（标题「${(value as { subject: string }).subject}」）` : '默认'
+  if (key === 'settleClaims') return value ? '开启' : '关闭'
+  if (value === undefined) return '默认'
   if (Array.isArray(value)) return value.length ? value.join('、') : '空'
   return String(value)
 }
@@ -22,9 +27,10 @@ function show(value: unknown): string {
 /** `目标保种人数：3 → 4；官方制作组：空 → CedarHD` (field order of the body). */
 export function describeRuleChange(before: RuleBody, after: RuleBody): string {
   const changes: string[] = []
-  for (const key of Object.keys(after) as (keyof RuleBody)[]) {
+  // Both sides' keys: an optional field removed (back to its default) is a change too.
+  for (const key of [...new Set([...Object.keys(after), ...Object.keys(before)])] as (keyof RuleBody)[]) {
     if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue
-    changes.push(`${fieldLabels[key] ?? key}：${show(before[key])} → ${show(after[key])}`)
+    changes.push(`${fieldLabels[key] ?? key}：${show(before[key], key)} → ${show(after[key], key)}`)
   }
   return changes.length ? changes.join('；') : '无变化'
 }

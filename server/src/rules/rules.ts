@@ -18,7 +18,9 @@ export const defaultRuleBody: RuleBody = {
   officialTags: [],
   minSizeGiB: 1,
   targetKeepers: 3,
-  activeWindowMinutes: 60,
+  // NexusPHP keeps a peer 1.3 × its longest announce interval (78 min by default): a keeper announcing
+  // hourly must never flicker to 已停止. Sites still on the old shipped 60 get 80 from migration 0017.
+  activeWindowMinutes: 80,
   standardSeedHours: 300,
   standardUploadedTimes: 2,
   minQualifiedCount: 1,
@@ -80,3 +82,6 @@ export async function saveRules(db: Kysely<DB>, body: RuleBody, now: number, by:
   }
   return db.isTransaction ? write(db) : db.transaction().execute(write)
 }
+
+/** The rules are the preset 「NexusPHP 认领结算」 (domain.md §4 "Parity"). */
+export const isNexusphpClaims = (rules: Pick<RuleBody, 'mode'>): boolean => rules.mode === 'nexusphpClaims'

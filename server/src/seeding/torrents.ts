@@ -51,6 +51,7 @@ interface Row {
   completion: number
   assigned: number
   owner_user_id: number | null
+  banned: number
 }
 
 export async function pageTorrents(
@@ -71,7 +72,7 @@ export async function pageTorrents(
   const where = conditions(dialect, q)
   const order = deferredOrder(sortOf(q.orderBy, sortColumns, { field: 'addedAt', direction: 'DESC' }), sql`l.torrent_id`)
   const { rows } = await sql<Row>`select l.torrent_id, l.name, t.info_hash, l.size, tm.name as team_name, c.name as category_name, l.added,
-      l.seed_type, l.seed_type_source, l.seeders, l.leechers, l.keepers, l.completion, l.assigned,
+      l.seed_type, l.seed_type_source, l.seeders, l.leechers, l.keepers, l.completion, l.assigned, l.banned,
       (select min(u.id) from users u where u.site_uid = l.owner and l.owner > 0) as owner_user_id
     from (select l.torrent_id as id, ${order.key} from torrent_labels l ${where} ${order.inner} limit ${q.pageSize} offset ${offsetOf(q.page, q.pageSize)}) p
       join torrent_labels l on l.torrent_id = p.id
@@ -105,6 +106,7 @@ export async function pageTorrents(
       completion: r.completion as Torrent['completion'],
       assigned: r.assigned as Torrent['assigned'],
       ownerUserId: r.owner_user_id === null ? null : Number(r.owner_user_id),
+      banned: Number(r.banned) === 1,
     })),
     total,
   }

@@ -8,7 +8,8 @@
  *
  * A month's gain of a record is countersAt(first snapshot of the next month) − countersAt(first
  * snapshot of the month); for the running month use the live seed_records counters as the end.
- * A record missing from the start snapshot did not exist then (its gain starts at 0).
+ * A record missing from the start snapshot was first seen later: its baseline is its first
+ * observation (./baselines.ts; domain.md §4), never 0.
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'

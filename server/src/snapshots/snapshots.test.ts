@@ -1,8 +1,11 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { openTestDatabases } from '../test/harness'
 import { useSeedingDb } from '../test/seeding-db'
 import { countersAt, countersOf, snapshotDayOnOrAfter, snapshotDayOnOrBefore, snapshotDays } from './read'
-import { pruneSnapshots } from './write'
+import { derive } from '../derive'
+import { GIB } from '../rules/rules'
+import { pruneSnapshots, takeDailySnapshot } from './write'
 
 describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
   const t = useSeedingDb(backend)
@@ -34,5 +37,28 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
       { recordId: 3, seedTimeSec: 201, uploaded: 2 },
       { recordId: 7, seedTimeSec: 201, uploaded: 6 },
     ])
+  })
+
+  it('every sync notes the records it created and the assignments it saw, not only the first of the day', async () => {
+    const { database } = t.db
+    const w = t.world
+    const now = Date.UTC(2026, 2, 10, 2, 0)
+    const alice = await w.member('alice', 1001)
+    await w.torrent(1, { size: 5 * GIB })
+    await w.snatch(1001, 1, { finished: true, seedtime: 100 * 3600, uploaded: GIB })
+    await derive(database, { now })
+    expect((await takeDailySnapshot(database, { now, timeZone: 'Asia/Shanghai' })).written).toBe(true)
+    // Later the same day: a new record (the snapshot is not taken again) and an assignment.
+    await w.torrent(2, { size: 5 * GIB })
+    await w.snatch(1001, 2, { finished: true, seedtime: 7 * 3600, uploaded: 0 })
+    await w.assign(alice, 1, now + 3600_000)
+    await derive(database, { now: now + 2 * 3600_000 })
+    expect((await takeDailySnapshot(database, { now: now + 2 * 3600_000, timeZone: 'Asia/Shanghai' })).written).toBe(false)
+    const second = (await w.record(alice, 2))!
+    const first = await sql<{ seen_at: number; seed_time_sec: number }>`select seen_at, seed_time_sec from record_first_counters where record_id = ${second.id}`.execute(database.db)
+    expect(first.rows.map((r) => [Number(r.seen_at), Number(r.seed_time_sec)])).toEqual([[now + 2 * 3600_000, 7 * 3600]])
+    const assigned = (await w.record(alice, 1))!
+    const atAssignment = await sql<{ assigned_at: number; seed_time_sec: number }>`select assigned_at, seed_time_sec from assignment_counters where record_id = ${assigned.id}`.execute(database.db)
+    expect(atAssignment.rows.map((r) => [Number(r.assigned_at), Number(r.seed_time_sec)])).toEqual([[now + 3600_000, 100 * 3600]])
   })
 })

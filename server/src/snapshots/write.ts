@@ -4,6 +4,7 @@ import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { yieldToEventLoop } from '../db/sql-fragments'
 import { addDays, localDay } from '../domain/local-day'
+import { recordBaselines } from './baselines'
 import { ROLLING_SNAPSHOT_DAYS } from './policy'
 import { snapshotDays } from './read'
 
@@ -19,10 +20,12 @@ export interface SnapshotOutcome {
 
 /**
  * Takes the snapshot of `now`'s local day unless it exists (the first sync of a day takes it, the
- * others skip). Call after the derivation, so the counters are the sync's.
+ * others skip), after noting every sync's new records and assignments (./baselines.ts). Call after
+ * the derivation, so the counters are the sync's.
  */
 export async function takeDailySnapshot(database: AppDatabase, options: { now: number; timeZone: string }): Promise<SnapshotOutcome> {
   const { db } = database
+  await recordBaselines(db, options.now)
   const day = localDay(options.now, options.timeZone)
   const state = await db.selectFrom('sync_state').select('last_snapshot_day').where('id', '=', 1).executeTakeFirst()
   if (state?.last_snapshot_day != null && state.last_snapshot_day >= day) return { day, written: false, pruned: [] }

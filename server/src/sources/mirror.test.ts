@@ -217,6 +217,31 @@ describe.each(openTestDatabases())('mirror writer on $name', (backend) => {
     expect(Number((await sql<{ n: number }>`select count(*) as n from derive_queue`.execute(db())).rows[0].n)).toBe(0)
   })
 
+  it('two members announcing one peer_id on one torrent are two peers (NexusPHP\'s key since 2023-04), by the upsert and the bulk path', async () => {
+    const alice = await t.world.member('alice', 1001)
+    const bob = await t.world.member('bob', 1002)
+    await upsertMirror(db(), 'site_torrents', [torrent(1), torrent(2)])
+    const shared = 'c'.repeat(40)
+    const peers = (minutesAgo: number) => [
+      peer(10, 1001, 1, { peer_id: shared, last_action: NOW - minutesAgo * MIN }),
+      peer(11, 1002, 1, { peer_id: shared, last_action: NOW - minutesAgo * MIN }),
+    ]
+    for (let round = 1; round <= 3; round++) {
+      await upsertMirror(db(), 'site_peers', peers(round))
+      await derive(t.db.database, { now: NOW })
+      const stored = await db().selectFrom('site_peers').select(['id', 'userid']).where('torrent', '=', 1).orderBy('id').execute()
+      expect(stored).toEqual([{ id: 10, userid: 1001 }, { id: 11, userid: 1002 }])
+      const statuses = await db().selectFrom('seed_records').select(['user_id', 'status']).where('torrent_id', '=', 1).orderBy('user_id').execute()
+      expect(statuses).toEqual([{ user_id: alice, status: SeedStatus.SeedingUnclaimed }, { user_id: bob, status: SeedStatus.SeedingUnclaimed }])
+    }
+    // The bulk path (first import, backfill) keeps both too, and still replaces a re-created one.
+    const database = t.db.database
+    await db().transaction().execute((trx) =>
+      insertMirrorFresh(database, trx, 'site_peers', [peer(20, 1001, 2, { peer_id: shared }), peer(21, 1002, 2, { peer_id: shared }), peer(22, 1002, 2, { peer_id: shared, uploaded: 5 })], 'full pass'))
+    const bulk = await db().selectFrom('site_peers').select(['id', 'userid', 'uploaded']).where('torrent', '=', 2).orderBy('id').execute()
+    expect(bulk).toEqual([{ id: 20, userid: 1001, uploaded: 0 }, { id: 22, userid: 1002, uploaded: 5 }])
+  })
+
   it('the bulk path for fresh rows: replaces by id and by unique key like the upsert, and queues whole members or nothing', async () => {
     const alice = await t.world.member('alice', 1001)
     await takeQueue()

@@ -4,7 +4,7 @@
  * so that a committed mirror change is never missed by the next pass.
  *
  * Rows are in mirror terms (epoch ms, 0/1 for yes/no, lower-case hex hashes). Unique keys besides
- * `id` (peers (torrent, peer_id), snatched (userid, torrentid), claims (uid, torrent_id), torrent
+ * `id` (peers (torrent, peer_id, userid), snatched (userid, torrentid), claims (uid, torrent_id), torrent
  * tags (torrent_id, tag_id)): the site may delete a row and create it again under a new id, so a row
  * holding such a key under another id is replaced, never a conflict.
  */
@@ -68,10 +68,13 @@ export const mirrorColumns: { readonly [T in MirrorTable]: readonly Column[] } =
   ],
 }
 
-/** Unique keys besides `id` (the migration's unique indexes). */
-const uniqueKeys: Partial<Record<MirrorTable, readonly [string, string]>> = {
+/**
+ * Unique keys besides `id` (the migrations' unique indexes). Peers: NexusPHP's own key since its
+ * 2023-04 migration — two members may announce one peer_id on one torrent, and both are kept.
+ */
+export const uniqueKeys: Partial<Record<MirrorTable, readonly string[]>> = {
   site_torrent_tags: ['torrent_id', 'tag_id'],
-  site_peers: ['torrent', 'peer_id'],
+  site_peers: ['torrent', 'peer_id', 'userid'],
   site_snatched: ['userid', 'torrentid'],
   site_claims: ['uid', 'torrent_id'],
 }
@@ -157,10 +160,12 @@ export async function insertMirrorFresh<T extends MirrorTable>(
 }
 
 /** PostgreSQL bulk path: deletes rows that hold one of the incoming rows' unique keys under another id. */
-async function deleteKeyHolders(trx: Kysely<DB>, table: MirrorTable, [k1, k2]: readonly [string, string], rows: readonly AnyRow[]): Promise<void> {
+async function deleteKeyHolders(trx: Kysely<DB>, table: MirrorTable, key: readonly string[], rows: readonly AnyRow[]): Promise<void> {
   const type = (column: string) => (mirrorColumns[table].find(([name]) => name === column)?.[1] === 'int' ? sql`bigint[]` : sql`text[]`)
-  await sql`delete from ${sql.table(table)} x using unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r[k1])}::${type(k1)}, ${rows.map((r) => r[k2])}::${type(k2)}) as v(id, k1, k2)
-    where x.${sql.ref(k1)} = v.k1 and x.${sql.ref(k2)} = v.k2 and x.id <> v.id`.execute(trx)
+  const arrays = key.map((k) => sql`${rows.map((r) => r[k])}::${type(k)}`)
+  const names = key.map((_, i) => sql.raw(`k${i}`))
+  await sql`delete from ${sql.table(table)} x using unnest(${rows.map((r) => r.id)}::bigint[], ${sql.join(arrays)}) as v(id, ${sql.join(names)})
+    where ${sql.join(key.map((k, i) => sql`x.${sql.ref(k)} = v.${names[i]}`), sql` and `)} and x.id <> v.id`.execute(trx)
 }
 
 /** Whether the next derivation pass judges everything (never derived, or derived under other rules). */
@@ -191,7 +196,7 @@ function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
   const byKey = new Map<string, unknown>()
   for (const row of rows) {
     if (key) {
-      const k = `${String(row[key[0]])}\u0000${String(row[key[1]])}`
+      const k = key.map((c) => String(row[c])).join('\u0000')
       const previous = byKey.get(k)
       if (previous !== undefined && previous !== row.id) byId.delete(previous)
       byKey.set(k, row.id)
@@ -280,12 +285,13 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
   if (key) {
     const moving = rows.filter((r) => {
       const old = before.get(r.id as number)
-      return !old || String(old[key[0]]) !== String(r[key[0]]) || String(old[key[1]]) !== String(r[key[1]])
+      return !old || key.some((c) => String(old[c]) !== String(r[c]))
     })
     if (moving.length) {
-      const values = sql.join(moving.map((r) => sql`(${sql.lit(r.id as number)}, ${keyValue(r[key[0]])}, ${keyValue(r[key[1]])})`))
-      const { rows: stale } = await sql<{ id: number }>`with v (id, k1, k2) as (values ${values})
-        select x.id from ${sql.table(table)} x join v on x.${sql.ref(key[0])} = v.k1 and x.${sql.ref(key[1])} = v.k2 where x.id <> v.id`.execute(db)
+      const values = sql.join(moving.map((r) => sql`(${sql.lit(r.id as number)}, ${sql.join(key.map((c) => keyValue(r[c])))})`))
+      const names = key.map((_, i) => sql.raw(`k${i}`))
+      const { rows: stale } = await sql<{ id: number }>`with v (id, ${sql.join(names)}) as (values ${values})
+        select x.id from ${sql.table(table)} x join v on ${sql.join(key.map((c, i) => sql`x.${sql.ref(c)} = v.${names[i]}`), sql` and `)} where x.id <> v.id`.execute(db)
       if (stale.length) await deleteChunk(db, table, stale.map((r) => Number(r.id)))
     }
   }

@@ -24,6 +24,15 @@ export interface Source {
   sync(ctx: SourceSyncContext): Promise<Record<string, number>>
   /** Releases connections (server shutdown). */
   close?(): Promise<void>
+  /** What /data-sync shows of the site besides the sync (NexusPHP: its time zone and peer lifetime). */
+  site?(): SourceSite
+}
+
+/** The site as the source last read it (`SyncSite` without the rules' part). */
+export interface SourceSite {
+  timeZone: string
+  /** The site's own peer lifetime, minutes; null until read, or when unreadable. */
+  peerLifetimeMinutes: number | null
 }
 
 /**

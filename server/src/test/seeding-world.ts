@@ -38,7 +38,11 @@ export class SeedingWorld {
     return this.nextId++
   }
 
-  async member(username: string, siteUid: number | null, options: { status?: AccountStatus; role?: Role; passwordHash?: string } = {}): Promise<number> {
+  async member(
+    username: string,
+    siteUid: number | null,
+    options: { status?: AccountStatus; role?: Role; passwordHash?: string; siteEnabled?: boolean } = {},
+  ): Promise<number> {
     const now = Date.UTC(2025, 0, 1)
     const row = await this.db
       .insertInto('users')
@@ -57,7 +61,7 @@ export class SeedingWorld {
       .returning('id')
       .executeTakeFirstOrThrow()
     if (siteUid !== null) {
-      await this.db.insertInto('site_users').values({ id: siteUid, username, added: now, last_access: null }).onConflict((oc) => oc.doNothing()).execute()
+      await this.db.insertInto('site_users').values({ id: siteUid, username, enabled: options.siteEnabled === false ? 0 : 1, added: now, last_access: null }).onConflict((oc) => oc.doNothing()).execute()
     }
     await queueMembers(this.db, [row.id])
     return row.id
@@ -78,7 +82,7 @@ export class SeedingWorld {
 
   async torrent(
     id: number,
-    options: { size?: number; team?: number | null; owner?: number; tags?: number[]; name?: string; added?: number; seeders?: number } = {},
+    options: { size?: number; team?: number | null; owner?: number; tags?: number[]; name?: string; added?: number; seeders?: number; banned?: boolean } = {},
   ): Promise<void> {
     await this.db
       .insertInto('site_torrents')
@@ -92,6 +96,7 @@ export class SeedingWorld {
         added: options.added ?? Date.UTC(2024, 0, 1),
         seeders: options.seeders ?? 0,
         owner: options.owner ?? 0,
+        banned: options.banned ? 1 : 0,
       })
       .execute()
     for (const tag of options.tags ?? []) await this.db.insertInto('site_torrent_tags').values({ id: this.id(), torrent_id: id, tag_id: tag }).execute()
@@ -147,7 +152,12 @@ export class SeedingWorld {
     await this.queueSite(peer.userid, peer.torrent)
   }
 
-  async snatch(siteUid: number, torrentId: number, options: { finished: boolean; uploaded?: number; seedtime?: number; lastAction?: number }): Promise<void> {
+  /** `toGo`: bytes left (default 0 when finished, else 1 GiB — announce's `left`). */
+  async snatch(
+    siteUid: number,
+    torrentId: number,
+    options: { finished: boolean; toGo?: number; uploaded?: number; seedtime?: number; lastAction?: number },
+  ): Promise<void> {
     const at = options.lastAction ?? Date.UTC(2024, 5, 1)
     await this.db
       .insertInto('site_snatched')
@@ -157,6 +167,7 @@ export class SeedingWorld {
         userid: siteUid,
         uploaded: options.uploaded ?? 0,
         downloaded: 0,
+        to_go: options.toGo ?? (options.finished ? 0 : GIB),
         seedtime: options.seedtime ?? 0,
         last_action: at,
         startdat: at - 86_400_000,

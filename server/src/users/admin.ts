@@ -17,7 +17,7 @@ import type { User } from '@shared/entities'
 import { accountStatusLabels, roleLabels, type AccountStatus } from '@shared/enums'
 import { messages } from '@shared/messages'
 import { hashPassword, verifyPassword } from '../auth/password'
-import type { AuthUser } from '../auth/sessions'
+import { forgetSessions, type AuthUser } from '../auth/sessions'
 import type { DB, UserRow } from '../db/schema'
 import { queueMembers } from '../derive/queue'
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors'
@@ -94,6 +94,9 @@ async function usersTransaction<T>(ctx: Ctx, work: (trx: Kysely<DB>) => Promise<
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(userMessages.usernameTaken)
     throw error
+  } finally {
+    // Once committed: sessions this process cached see the user's new role, status or ended sessions.
+    forgetSessions()
   }
 }
 
@@ -249,16 +252,16 @@ export async function resetPassword(ctx: Ctx, input: { id: number; password: str
 export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; newPassword: string }): Promise<null> {
   // Guessing the old password with a stolen token counts as guessing at the login (auth/login-limiter.ts).
   const { loginLimiter } = ctx.services
-  const key = usernameKey(ctx.user.username)
-  const verdict = loginLimiter.check(key, ctx.ip)
-  if (!verdict.allowed) throw new AppError(429, messages.tooManyPasswordAttempts, { 'Retry-After': String(verdict.retryAfterSec) })
+  const reservation = await loginLimiter.reserve(usernameKey(ctx.user.username), ctx.ip)
+  if (!reservation.allowed) throw new AppError(429, messages.tooManyPasswordAttempts, { 'Retry-After': String(reservation.retryAfterSec) })
   const row = await ctx.db.selectFrom('users').select(['password_hash']).where('id', '=', ctx.user.id).executeTakeFirst()
-  if (!row) throw notFound(userMessages.userNotFound)
-  if (!(await verifyPassword(input.oldPassword, row.password_hash))) {
-    loginLimiter.recordFailure(key, ctx.ip)
-    throw badRequest(userMessages.wrongOldPassword)
+  if (!row) {
+    await loginLimiter.refund(reservation.ticket)
+    throw notFound(userMessages.userNotFound)
   }
-  loginLimiter.recordSuccess(key, ctx.ip)
+  // A wrong old password keeps its reservation: it counts as a failed guess.
+  if (!(await verifyPassword(input.oldPassword, row.password_hash))) throw badRequest(userMessages.wrongOldPassword)
+  await loginLimiter.forgive(reservation.ticket)
   const hash = await hashPassword(input.newPassword, ctx.services.scrypt)
   await ctx.db.transaction().execute(async (trx) => {
     // Only if nobody changed it meanwhile (the old password was checked against this hash).
@@ -289,6 +292,7 @@ export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; 
       ctx.now,
     )
   })
+  forgetSessions()
   return null
 }
 

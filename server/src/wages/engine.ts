@@ -10,6 +10,7 @@ import type { DB } from '../db/schema'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
 import { createWageCalculator, type MemberWage, type WageItemResult } from './formula'
+import { averageSeedHours } from './hours'
 import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
 import { periodCounters, periodRecords, wageMembers } from './reader'
@@ -36,7 +37,7 @@ export async function runWages(
   const counters = await periodCounters(db, bounds)
   const members = await wageMembers(db)
   const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs)
-  for await (const batch of periodRecords(db, counters, members)) {
+  for await (const batch of periodRecords(db, counters, members, options.body ?? rules)) {
     const items: WageItemResult[] = []
     for (const torrent of batch) for (const item of calculator.addTorrent(torrent)) items.push(item)
     if (options.onItems) await options.onItems(items)
@@ -63,6 +64,7 @@ export function itemOut(item: WageItemResult): WageItem {
     value: item.value,
     qualified: item.qualified,
     reason: item.reason,
+    partial: item.partial,
   }
 }
 
@@ -84,9 +86,11 @@ export async function previewWages(db: Kysely<DB>, period: string, now: number, 
       torrentCount: m.torrentCount,
       totalSize: m.totalSize,
       seedHours: m.seedHours,
+      avgSeedHours: averageSeedHours(m.seedHours, m.torrentCount),
       computedAt,
       ruleVersion: run.rules.version,
       belowMinimum: m.belowMinimum,
+      partial: m.partial,
       ...(userId === undefined ? {} : { items }),
     }))
   return { ruleVersion: run.rules.version, list }
@@ -102,8 +106,12 @@ const itemSetColumns: BulkColumns = [
 ]
 
 /**
- * POST /wages/compute: in ONE transaction, replaces the period's unpaid records (and their items)
- * by a fresh computation, never touching a paid record or its items, and logs the operation.
+ * POST /wages/compute: in ONE transaction, brings the period's unpaid records (and their items) to a
+ * fresh computation, never touching a paid record or its items, and logs the operation.
+ *
+ * A record keeps its id across recomputes (updated in place by (period, member); only members no
+ * longer in the result lose theirs): a pay — or the payout module — holding an id still finds the
+ * record. Compute and pay of one period serialize on the period's lock (`lockPeriods`).
  */
 export async function computeAndSave(
   database: AppDatabase,
@@ -112,14 +120,12 @@ export async function computeAndSave(
   const { period, now } = args
   return database.db.transaction().execute(async (trx) => {
     const w = wageDb(trx)
-    // Two computes of the app or of two server processes must not interleave their delete/insert.
-    if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${WAGE_LOCK_KEY})`.execute(trx)
-    const paidRows = await w.selectFrom('wage_records').select('user_id').where('period', '=', period).where('payment', '=', 1).execute()
-    const paid = new Set(paidRows.map((r) => r.user_id))
+    await lockPeriods(trx, database.dialect, [period])
+    const existing = await w.selectFrom('wage_records').select(['user_id', 'payment']).where('period', '=', period).execute()
+    const paid = new Set(existing.filter((r) => Number(r.payment) === 1).map((r) => r.user_id))
     let unpaidItems = w.deleteFrom('wage_item_sets').where('period', '=', period)
     if (paid.size) unpaidItems = unpaidItems.where('user_id', 'not in', [...paid])
     await unpaidItems.execute()
-    await w.deleteFrom('wage_records').where('period', '=', period).where('payment', '=', 0).execute()
 
     const items = new ItemSetCollector()
     const run = await runWages(trx, period, {
@@ -139,26 +145,48 @@ export async function computeAndSave(
 
     const fresh = run.members.filter((m) => !paid.has(m.userId))
     for (let i = 0; i < fresh.length; i += 500) {
+      const values = fresh.slice(i, i + 500).map((m) => ({
+        user_id: m.userId,
+        period,
+        amount: m.amount,
+        torrent_count: m.torrentCount,
+        total_size: m.totalSize,
+        seed_hours: m.seedHours,
+        sum_value: m.sumValue,
+        below_minimum: m.belowMinimum ? 1 : 0,
+        partial: m.partial ? 1 : 0,
+        paid_at: null,
+        paid_by_id: null,
+        paid_by_name: null,
+        computed_at: now,
+        rule_version: run.rules.version,
+      }))
       await w
         .insertInto('wage_records')
-        .values(
-          fresh.slice(i, i + 500).map((m) => ({
-            user_id: m.userId,
-            period,
-            amount: m.amount,
-            torrent_count: m.torrentCount,
-            total_size: m.totalSize,
-            seed_hours: m.seedHours,
-            sum_value: m.sumValue,
-            below_minimum: m.belowMinimum ? 1 : 0,
-            paid_at: null,
-            paid_by_id: null,
-            paid_by_name: null,
-            computed_at: now,
-            rule_version: run.rules.version,
-          })),
+        .values(values)
+        .onConflict((oc) =>
+          oc
+            .columns(['period', 'user_id'])
+            .doUpdateSet((eb) => ({
+              amount: eb.ref('excluded.amount'),
+              torrent_count: eb.ref('excluded.torrent_count'),
+              total_size: eb.ref('excluded.total_size'),
+              seed_hours: eb.ref('excluded.seed_hours'),
+              sum_value: eb.ref('excluded.sum_value'),
+              below_minimum: eb.ref('excluded.below_minimum'),
+              partial: eb.ref('excluded.partial'),
+              computed_at: eb.ref('excluded.computed_at'),
+              rule_version: eb.ref('excluded.rule_version'),
+            }))
+            .where('wage_records.payment', '=', 0),
         )
         .execute()
+    }
+    // Members no longer in the result (deleted, unlinked from the site) lose their unpaid record.
+    const kept = new Set(run.members.map((m) => m.userId))
+    const gone = existing.filter((r) => Number(r.payment) === 0 && !kept.has(r.user_id)).map((r) => r.user_id)
+    for (let i = 0; i < gone.length; i += 500) {
+      await w.deleteFrom('wage_records').where('period', '=', period).where('payment', '=', 0).where('user_id', 'in', gone.slice(i, i + 500)).execute()
     }
     const keptPaid = paid.size
     await recordOperation(
@@ -177,18 +205,36 @@ export async function computeAndSave(
   })
 }
 
-/** pg_advisory_xact_lock key of wage computes ("wage" in ASCII). */
+/** First key of the per-period advisory locks ("wage" in ASCII); the second is yyyymm. */
 const WAGE_LOCK_KEY = 0x77616765
 
-/** POST /wages/pay: 未发放 → 已发放 once per record, whoever pays concurrently. */
+/**
+ * Serializes computes and pays of the given periods, across server processes too. PostgreSQL: a
+ * transaction-scoped advisory lock per period, taken in period order (no deadlock between two
+ * multi-period pays). SQLite: its one writer already runs transactions one after another.
+ */
+export async function lockPeriods(trx: Kysely<DB>, dialect: AppDatabase['dialect'], periods: readonly string[]): Promise<void> {
+  if (dialect !== 'postgres') return
+  for (const period of [...new Set(periods)].sort()) {
+    await sql`select pg_advisory_xact_lock(${WAGE_LOCK_KEY}, ${Number(period.replace('-', ''))})`.execute(trx)
+  }
+}
+
+/**
+ * POST /wages/pay: 未发放 → 已发放 once per record, whoever pays concurrently. Unknown ids → `missing`
+ * and nothing paid; `alreadyPaid` counts only records that were paid before this call.
+ */
 export async function payWages(
-  db: Kysely<DB>,
+  database: AppDatabase,
   args: { ids: number[]; now: number; operator: { id: number; username: string }; ip: string },
 ): Promise<{ paid: number; alreadyPaid: number; missing: number[] }> {
   const ids = [...new Set(args.ids)]
-  return db.transaction().execute(async (trx) => {
+  return database.db.transaction().execute(async (trx) => {
     const w = wageDb(trx)
-    const found = await w.selectFrom('wage_records').select('id').where('id', 'in', ids).execute()
+    // Wait for a running compute of these months, then look: the records seen are the ones paid.
+    const periods = await w.selectFrom('wage_records').select('period').distinct().where('id', 'in', ids).execute()
+    await lockPeriods(trx, database.dialect, periods.map((p) => p.period))
+    const found = await w.selectFrom('wage_records').select(['id', 'payment']).where('id', 'in', ids).execute()
     if (found.length !== ids.length) {
       const have = new Set(found.map((r) => r.id))
       return { paid: 0, alreadyPaid: 0, missing: ids.filter((id) => !have.has(id)) }
@@ -201,6 +247,9 @@ export async function payWages(
       .where('payment', '=', 0)
       .executeTakeFirst()
     const paid = Number(result.numUpdatedRows ?? 0)
+    const alreadyPaid = ids.length - paid
+    // The log records changes: a pay of records that were all paid already changed nothing.
+    if (paid === 0) return { paid, alreadyPaid, missing: [] }
     await recordOperation(
       trx,
       {
@@ -208,11 +257,11 @@ export async function payWages(
         action: 'wages.pay',
         targetType: 'wage-record',
         targetId: ids.length === 1 ? ids[0] : null,
-        detail: `发放工资：${paid} 条，此前已发放 ${ids.length - paid} 条（记录 ${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ' …' : ''}）`,
+        detail: `发放工资：${paid} 条，此前已发放 ${alreadyPaid} 条（记录 ${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ' …' : ''}）`,
         ip: args.ip,
       },
       args.now,
     )
-    return { paid, alreadyPaid: ids.length - paid, missing: [] }
+    return { paid, alreadyPaid, missing: [] }
   })
 }

@@ -110,7 +110,15 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     const rankOf = new Map(ranked.map((m, i) => [m.userId, i + 1]))
     const meta: Meta = { period, ruleVersion: rules.version, dataVersion: version, total: sum2(members.map((m) => m.amount)) }
 
+    const row = { payload: JSON.stringify(meta), computed_at: now, data_version: version }
     await db.transaction().execute(async (trx) => {
+      // The meta row first: it stays locked until the commit, so another server process recomputing
+      // at the same moment waits here instead of colliding on wage_estimates' keys.
+      await trx
+        .insertInto('stats_cache')
+        .values({ key: META_KEY, ...row })
+        .onConflict((oc) => oc.column('key').doUpdateSet(row))
+        .execute()
       const w = wageDb(trx)
       const before = new Set((await w.selectFrom('wage_estimates').select('user_id').where('below_minimum', '=', 1).execute()).map((r) => r.user_id))
       const after = new Set(members.filter((m) => m.belowMinimum).map((m) => m.userId))
@@ -134,12 +142,6 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
       }
       // The derivation re-judges these members: their claimed seeding records turn 5 or back.
       if (flipped.length) await queueMembers(trx, flipped)
-      const row = { payload: JSON.stringify(meta), computed_at: now, data_version: version }
-      await trx
-        .insertInto('stats_cache')
-        .values({ key: META_KEY, ...row })
-        .onConflict((oc) => oc.column('key').doUpdateSet(row))
-        .execute()
     })
   }
 

@@ -4,12 +4,30 @@
  * UTF-8 BOM so that Excel shows the Chinese headers and names instead of mojibake.
  */
 import ExcelJS from 'exceljs'
-import type { WageRecord } from '@shared/entities'
 import { GIB } from '../rules/rules'
+import { averageSeedHours } from './hours'
+import type { ExportRecord } from './queries'
 
-export const exportHeaders = ['排名', '保种员', '月份', '工资', '达标种子数', '达标体积（GiB）', '做种时长（小时）', '发放状态', '发放时间', '发放人', '规则版本', '计算时间'] as const
+// 平均做种时长 is what the formula multiplies by; the total over all qualified torrents reads in days.
+export const exportHeaders = [
+  '排名',
+  '保种员',
+  '站点 UID',
+  '月份',
+  '工资',
+  '达标种子数',
+  '达标体积（GiB）',
+  '平均做种时长（小时）',
+  '累计做种时长（天）',
+  '发放状态',
+  '发放时间',
+  '发放人',
+  '规则版本',
+  '计算时间',
+] as const
 
-const gib = (bytes: number) => Math.round((bytes / GIB) * 100) / 100
+const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100
+const gib = (bytes: number) => round2(bytes / GIB)
 
 /** Local time text in the rules' zone, e.g. "2026-02-03 10:00:00". */
 function localTime(iso: string | null, timeZone: string): string {
@@ -17,15 +35,17 @@ function localTime(iso: string | null, timeZone: string): string {
   return new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso))
 }
 
-export function exportRow(rank: number, r: WageRecord, timeZone: string): (string | number)[] {
+export function exportRow(rank: number, r: ExportRecord, timeZone: string): (string | number)[] {
   return [
     rank,
     r.username,
+    r.siteUid ?? '',
     r.period,
     r.amount,
     r.torrentCount,
     gib(r.totalSize),
-    r.seedHours,
+    r.avgSeedHours ?? averageSeedHours(r.seedHours, r.torrentCount),
+    round2(r.seedHours / 24),
     r.payment === 1 ? '已发放' : '未发放',
     localTime(r.paidAt, timeZone),
     r.paidBy ?? '',
@@ -34,17 +54,17 @@ export function exportRow(rank: number, r: WageRecord, timeZone: string): (strin
   ]
 }
 
-export async function wagesXlsx(period: string, records: readonly WageRecord[], timeZone: string): Promise<Buffer> {
+export async function wagesXlsx(period: string, records: readonly ExportRecord[], timeZone: string): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook()
   workbook.creator = '保种管理台'
   const sheet = workbook.addWorksheet(`工资 ${period}`, { views: [{ state: 'frozen', ySplit: 1 }] })
   sheet.addRow([...exportHeaders]).font = { bold: true }
   records.forEach((r, i) => sheet.addRow(exportRow(i + 1, r, timeZone)))
-  const widths = [6, 18, 9, 12, 11, 14, 15, 9, 20, 12, 9, 20]
+  const widths = [6, 18, 10, 9, 12, 11, 14, 19, 17, 9, 20, 12, 9, 20]
   widths.forEach((w, i) => (sheet.getColumn(i + 1).width = w))
-  sheet.getColumn(4).numFmt = '#,##0.00'
-  sheet.getColumn(6).numFmt = '#,##0.00'
-  sheet.getColumn(7).numFmt = '#,##0.00'
+  for (const header of ['工资', '达标体积（GiB）', '平均做种时长（小时）', '累计做种时长（天）'] as const) {
+    sheet.getColumn(exportHeaders.indexOf(header) + 1).numFmt = '#,##0.00'
+  }
   return Buffer.from(await workbook.xlsx.writeBuffer())
 }
 
@@ -59,7 +79,7 @@ function csvField(value: string | number): string {
   return `"${safe.replace(/"/g, '""')}"`
 }
 
-export function wagesCsv(records: readonly WageRecord[], timeZone: string): Buffer {
+export function wagesCsv(records: readonly ExportRecord[], timeZone: string): Buffer {
   const lines = [exportHeaders.map(csvField).join(',')]
   records.forEach((r, i) => lines.push(exportRow(i + 1, r, timeZone).map(csvField).join(',')))
   return Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8')

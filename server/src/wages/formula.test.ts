@@ -42,6 +42,14 @@ describe('torrent value v', () => {
     expect(torrentValue({ weeks: 8, sizeGiB: 10, seeders: 3, keeperRank: 9 }, rules)).toBeCloseTo(base * 0.3, 10)
   })
 
+  it('takes N as the site reports it, 0 included (NexusPHP: 1 + √2 × 10^(1/6) at N = 0)', () => {
+    // weeks → ∞, 1 GiB, N = 0: 1 × 1 × (1 + 1.414214 × 10^(1/6)) = 1 + 1.414214 × 1.467799 = 3.075782
+    const zero = torrentValue({ weeks: 10_000, sizeGiB: 1, seeders: 0, keeperRank: 1 }, rules)
+    expect(zero).toBeCloseTo(1 + Math.SQRT2 * 10 ** (1 / 6), 10)
+    expect(zero).toBeCloseTo(3.075782, 5)
+    expect(zero).toBeGreaterThan(torrentValue({ weeks: 10_000, sizeGiB: 1, seeders: 1, keeperRank: 1 }, rules))
+  })
+
   it('rewards scarce torrents: the seeders term', () => {
     // 1 seeder: 1 + √2 × 10^0 = 2.414214; 7 seeders: 1 + √2 × 10^(−1) = 1.141421
     const one = torrentValue({ weeks: 1000, sizeGiB: 1, seeders: 1, keeperRank: 1 }, rules)
@@ -66,7 +74,7 @@ describe('member amount', () => {
     expect(perHour).toBeCloseTo(4.476422, 5)
     const { members } = computeWages(rules, [normal(1)], [record()], periodEnd)
     expect(members).toEqual([
-      { userId: 1, amount: 1790.57, torrentCount: 1, totalSize: 10 * GIB, seedHours: 400, sumValue: 16.3986, belowMinimum: false },
+      { userId: 1, amount: 1790.57, torrentCount: 1, totalSize: 10 * GIB, seedHours: 400, sumValue: 16.3986, belowMinimum: false, partial: false },
     ])
     expect(Math.round(perHour * 400 * 100) / 100).toBe(1790.57)
   })

@@ -7,7 +7,7 @@
  * out at once; only one small accumulator per member is kept until `finish`. Memory stays flat
  * however many seed records a month has.
  */
-import { GIB, type RuleBody } from '../rules/rules'
+import { GIB, isNexusphpClaims, type RuleBody } from '../rules/rules'
 
 const WEEK_MS = 7 * 24 * 3600 * 1000
 
@@ -20,6 +20,8 @@ export interface WageInput {
   size: number
   /** Seed type by the rule version used (manual override included). */
   official: boolean
+  /** The site has banned the torrent (`torrents.banned`). */
+  banned?: boolean
   /** Epoch ms the torrent was added to the site. */
   addedAt: number
   /** Seeders of the torrent at the period's end. */
@@ -30,12 +32,16 @@ export interface WageInput {
   seedTimeGainSec: number
   /** Bytes uploaded in the period. */
   uploadedGain: number
+  /** The gains count from the record's first observation, after the window began (部分月份). */
+  partial?: boolean
 }
 
 export interface WageMember {
   userId: number
   /** Account status: 0 封禁, 1 已删除, 2 正常. */
   status: 0 | 1 | 2
+  /** False when the member's site account is disabled (`users.enabled = 'no'`); absent = enabled. */
+  siteEnabled?: boolean
 }
 
 export interface WageItemResult {
@@ -51,6 +57,8 @@ export interface WageItemResult {
   value: number
   qualified: boolean
   reason: string | null
+  /** Counted from a first observation (部分月份). */
+  partial: boolean
 }
 
 export interface MemberWage {
@@ -65,6 +73,8 @@ export interface MemberWage {
   sumValue: number
   /** True when the member fell below minQualifiedCount / minQualifiedSizeGiB (amount 0, records → status 5). */
   belowMinimum: boolean
+  /** Some of the member's records counted from a first observation (部分月份). */
+  partial: boolean
 }
 
 export const round2 = (n: number): number => Math.round((n + Number.EPSILON) * 100) / 100
@@ -76,8 +86,12 @@ const fmt = (n: number): string => String(round2(n))
 export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
   if (member.status === 0) return '账号封禁'
   if (member.status === 1) return '账号已删除'
-  if (!input.official) return '非官种'
-  if (input.size < rules.minSizeGiB * GIB) return `体积不足（${fmt(input.size / GIB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
+  if (member.siteEnabled === false) return '站点账号已禁用'
+  if (input.banned) return '种子已被站点禁止'
+  // NexusPHP's claim settlement pays any claimed torrent, whatever its team or size.
+  const claims = isNexusphpClaims(rules)
+  if (!claims && !input.official) return '非官种'
+  if (!claims && input.size < rules.minSizeGiB * GIB) return `体积不足（${fmt(input.size / GIB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
   const seedHours = hours(input.seedTimeGainSec)
   const uploadedTimes = input.size > 0 ? input.uploadedGain / input.size : 0
   if (seedHours < rules.standardSeedHours && uploadedTimes < rules.standardUploadedTimes) {
@@ -97,9 +111,8 @@ export function torrentValue(
   const factors = rules.keeperRankFactors
   const f = factors[Math.min(Math.max(args.keeperRank, 1), factors.length) - 1]!
   const age = 1 - 10 ** (-Math.max(args.weeks, 0) / rules.t0Weeks)
-  // A torrent counts at least its keeper as a seeder: N < 1 would only mean stale tracker data.
-  const n = Math.max(args.seeders, 1)
-  const scarcity = 1 + Math.SQRT2 * 10 ** (-(n - 1) / (rules.n0 - 1))
+  // N as the site reports it, 0 included: NexusPHP's formula does the same (10^(1/(n0−1)) at N = 0).
+  const scarcity = 1 + Math.SQRT2 * 10 ** (-(args.seeders - 1) / (rules.n0 - 1))
   return age * args.sizeGiB * scarcity * f
 }
 
@@ -114,6 +127,7 @@ interface Accumulator {
   count: number
   size: number
   seedHours: number
+  partial: boolean
 }
 
 export interface WageCalculator {
@@ -132,7 +146,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
   const seen = new Set<number>()
   const accumulator = (userId: number) => {
     let acc = totals.get(userId)
-    if (!acc) totals.set(userId, (acc = { sumValue: 0, count: 0, size: 0, seedHours: 0 }))
+    if (!acc) totals.set(userId, (acc = { sumValue: 0, count: 0, size: 0, seedHours: 0, partial: false }))
     return acc
   }
 
@@ -153,6 +167,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
         const seedHours = hours(record.seedTimeGainSec)
         const keeperRank = rankOf.get(record.userId) ?? 0
         let value = 0
+        if (record.partial) accumulator(record.userId).partial = true
         if (reason === null) {
           value = torrentValue({ weeks: (periodEnd - record.addedAt) / WEEK_MS, sizeGiB: record.size / GIB, seeders: record.seeders, keeperRank }, rules)
           const acc = accumulator(record.userId)
@@ -173,6 +188,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           value: round4(value),
           qualified: reason === null,
           reason,
+          partial: record.partial === true,
         }
       })
     },
@@ -180,7 +196,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
     finish() {
       const userIds = [...new Set([...members.keys(), ...seen])].sort((a, b) => a - b)
       return userIds.map((userId) => {
-        const acc = totals.get(userId) ?? { sumValue: 0, count: 0, size: 0, seedHours: 0 }
+        const acc = totals.get(userId) ?? { sumValue: 0, count: 0, size: 0, seedHours: 0, partial: false }
         const belowMinimum = acc.count < rules.minQualifiedCount || acc.size < rules.minQualifiedSizeGiB * GIB || acc.count === 0
         const amount = belowMinimum ? 0 : memberAmount({ sumValue: acc.sumValue, qualifiedCount: acc.count, avgSeedHours: acc.seedHours / acc.count }, rules)
         return {
@@ -191,6 +207,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           seedHours: round2(acc.seedHours),
           sumValue: round4(acc.sumValue),
           belowMinimum,
+          partial: acc.partial,
         }
       })
     },

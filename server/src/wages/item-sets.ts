@@ -1,6 +1,6 @@
 /**
  * A member's per-torrent wage items of one month, stored as one JSON row (`wage_item_sets`,
- * migration 0009): `[torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason]`
+ * migration 0009): `[torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason, partial?]`
  * tuples in the breakdown's order (qualified first, then by value, then torrent id).
  *
  * A compute produces the items torrent by torrent; `ItemSetCollector` keeps them in typed columns
@@ -13,7 +13,12 @@ import { groupBy, NumberColumn } from './columns'
 import type { WageItemResult } from './formula'
 import { wageDb } from './tables'
 
-type ItemTuple = [torrentId: number, size: number, seeders: number, seedHours: number, uploaded: number, keeperRank: number, value: number, qualified: 0 | 1, reason: string | null]
+type ItemTuple = [
+  torrentId: number, size: number, seeders: number, seedHours: number, uploaded: number, keeperRank: number, value: number,
+  qualified: 0 | 1, reason: string | null,
+  /** 1 = counted from a first observation (部分月份); absent in sets saved before migration 0014. */
+  partial?: 0 | 1,
+]
 
 export class ItemSetCollector {
   private readonly users = NumberColumn.int()
@@ -24,6 +29,7 @@ export class ItemSetCollector {
   private readonly uploaded = NumberColumn.float()
   private readonly keeperRanks = NumberColumn.int()
   private readonly values = NumberColumn.float()
+  private readonly partials = NumberColumn.int()
   /** null = qualified. The texts carry the item's figures, so nearly every one differs. */
   private readonly reasons: (string | null)[] = []
 
@@ -36,6 +42,7 @@ export class ItemSetCollector {
     this.uploaded.push(item.uploaded)
     this.keeperRanks.push(item.keeperRank)
     this.values.push(item.value)
+    this.partials.push(item.partial ? 1 : 0)
     this.reasons.push(item.qualified ? null : (item.reason ?? ''))
   }
 
@@ -49,7 +56,7 @@ export class ItemSetCollector {
         const reason = this.reasons[i] ?? null
         tuples.push([
           this.torrents.at(i), this.sizes.at(i), this.seeders.at(i), this.seedHours.at(i), this.uploaded.at(i),
-          this.keeperRanks.at(i), this.values.at(i), reason === null ? 1 : 0, reason,
+          this.keeperRanks.at(i), this.values.at(i), reason === null ? 1 : 0, reason, this.partials.at(i) === 1 ? 1 : 0,
         ])
       }
       tuples.sort((a, b) => b[7] - a[7] || b[6] - a[6] || a[0] - b[0])
@@ -69,7 +76,7 @@ export async function readItemSet(db: Kysely<DB>, period: string, userId: number
     const labels = await db.selectFrom('torrent_labels').select(['torrent_id', 'name']).where('torrent_id', 'in', ids.slice(i, i + 1_000)).execute()
     for (const label of labels) names.set(Number(label.torrent_id), label.name)
   }
-  return tuples.map(([torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason]) => ({
+  return tuples.map(([torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason, partial]) => ({
     torrentId,
     torrentName: names.get(torrentId) ?? `#${torrentId}`,
     size,
@@ -80,5 +87,6 @@ export async function readItemSet(db: Kysely<DB>, period: string, userId: number
     value,
     qualified: qualified === 1,
     reason,
+    partial: partial === 1,
   }))
 }

@@ -4,6 +4,7 @@ import type { WageDetail, WageRankEntry, WageRecord, WageStats } from '@shared/e
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { offsetOf, sortOf } from '../paging/order'
+import { averageSeedHours } from './hours'
 import { readItemSet } from './item-sets'
 import { wageDb } from './tables'
 
@@ -58,6 +59,7 @@ const recordColumns = [
   'w.paid_by_name',
   'w.computed_at',
   'w.rule_version',
+  'w.partial',
 ] as const
 
 type RecordRow = {
@@ -74,6 +76,7 @@ type RecordRow = {
   paid_by_name: string | null
   computed_at: number
   rule_version: number
+  partial: number
 }
 
 export function recordOut(r: RecordRow): WageRecord {
@@ -91,6 +94,8 @@ export function recordOut(r: RecordRow): WageRecord {
     paidBy: r.paid_by_name,
     computedAt: iso(r.computed_at)!,
     ruleVersion: Number(r.rule_version),
+    partial: Number(r.partial) === 1,
+    avgSeedHours: averageSeedHours(Number(r.seed_hours), Number(r.torrent_count)),
   }
 }
 
@@ -155,8 +160,8 @@ export function median(sorted: readonly number[]): number {
 
 /**
  * GET /wages/stats: per month (the last `months` that have records, oldest first) paid and unpaid
- * totals, members with a wage (amount > 0), their average and median; the distribution of the
- * newest month's non-zero wages in ten equal bins.
+ * totals, members with a wage (amount > 0), their average and median, the members paid a wage
+ * (领取人数); the distribution of the newest month's non-zero wages in ten equal bins.
  */
 export async function wageStats(db: Kysely<DB>, months: number): Promise<WageStats> {
   const w = wageDb(db)
@@ -170,16 +175,19 @@ export async function wageStats(db: Kysely<DB>, months: number): Promise<WageSta
     const rows = await w.selectFrom('wage_records').select(['amount', 'payment']).where('period', '=', period).execute()
     let paid = 0
     let unpaid = 0
+    let paidMembers = 0
     const amounts: number[] = []
     for (const r of rows) {
       const amount = Number(r.amount)
       if (Number(r.payment) === 1) paid += amount
       else unpaid += amount
       if (amount > 0) amounts.push(amount)
+      // A zero wage marked 已发放 paid nobody anything.
+      if (amount > 0 && Number(r.payment) === 1) paidMembers++
     }
     amounts.sort((a, b) => a - b)
     const total = amounts.reduce((s, a) => s + a, 0)
-    out.push({ period, paid: round2(paid), unpaid: round2(unpaid), members: amounts.length, average: amounts.length ? round2(total / amounts.length) : 0, median: median(amounts) })
+    out.push({ period, paid: round2(paid), unpaid: round2(unpaid), members: amounts.length, average: amounts.length ? round2(total / amounts.length) : 0, median: median(amounts), paidMembers })
     latest = amounts
   }
   return { months: out, distribution: histogram(latest, 10) }
@@ -198,18 +206,18 @@ export function histogram(sorted: readonly number[], bins: number): WageStats['d
   return out
 }
 
-export interface ExportRow {
-  rank: number
-  record: WageRecord
-}
+/** A record as exported: with the member's site UID (null when none is bound). */
+export type ExportRecord = WageRecord & { siteUid: number | null }
 
 /** The rows of one period's export, in rank order. */
-export async function exportRows(db: Kysely<DB>, period: string): Promise<WageRecord[]> {
+export async function exportRows(db: Kysely<DB>, period: string): Promise<ExportRecord[]> {
   const rows = await wageDb(db)
     .selectFrom('wage_records as w')
     .innerJoin('users as u', 'u.id', 'w.user_id')
-    .select([...recordColumns])
+    .select([...recordColumns, 'u.site_uid'])
     .where('w.period', '=', period)
     .execute()
-  return rows.map((r) => recordOut(r as RecordRow)).sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
+  return rows
+    .map((r) => ({ ...recordOut(r as RecordRow), siteUid: r.site_uid === null ? null : Number(r.site_uid) }))
+    .sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
 }

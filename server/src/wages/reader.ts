@@ -1,28 +1,35 @@
 /**
- * Reader of a wage period: every claimed-or-assigned official seed record with its counter gains
- * between the period's start and end snapshots (src/snapshots), grouped by torrent so the
- * calculator settles keeper ranks per torrent. One sequential scan in id ranges (the event loop
- * gets a turn between them) into compact columns; see periodRecords for why.
+ * Reader of a wage period: every record that can earn in it (claimed-or-assigned official ones; the
+ * preset 「NexusPHP 认领结算」: every claimed one) with its gains inside its counting window (./window.ts),
+ * grouped by torrent so the calculator settles keeper ranks per torrent. One sequential scan in id
+ * ranges (the event loop gets a turn between them) into compact columns; see periodRecords for why.
  *
  * Approximations (what the mirror can tell; docs in routes/wages.ts and BENCHMARKS.md):
  * - Ties (claimed / assigned), the torrent's official label, name, size, age and seeders are the
  *   current ones (the mirror keeps no history of them); for the running month that is exact up to
  *   the last sync, for past months "seeders at period end" is the seeders now.
- * - A record missing from the start snapshot did not exist then: its gain counts from 0.
  * - End counters: the first snapshot on or after the 1st of the next month; while there is none
  *   (the running month, or the sync has not run since), the live counters of the last sync.
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
+import { int } from '../db/sql-fragments'
 import { conflict } from '../errors'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
+import { isNexusphpClaims, type RuleBody } from '../rules/rules'
 import type { WageInput, WageMember } from './formula'
 import { groupBy, NumberColumn } from './columns'
 import type { PeriodBounds } from './period'
+import { windowGain, type Counters } from './window'
 
 export interface PeriodCounters {
+  /** The period's bounds (epoch ms). */
+  startMs: number
+  endMs: number
   /** Snapshot day read as the period's start counters. */
   startDay: number
+  /** That day is after the period's 1st: counting began late (部分月份). */
+  startSnapshotLate: boolean
   /** Snapshot day read as the end counters, or null = the live counters of seed_records. */
   endDay: number | null
 }
@@ -31,18 +38,21 @@ export async function periodCounters(db: Kysely<DB>, bounds: PeriodBounds): Prom
   const startDay = await snapshotDayOnOrAfter(db, bounds.startDay)
   if (startDay === null || startDay >= bounds.nextStartDay) throw conflict(`${bounds.period} 没有计数快照，无法计算该月工资`)
   const endDay = await snapshotDayOnOrAfter(db, bounds.nextStartDay)
-  return { startDay, endDay }
+  return { startMs: bounds.startMs, endMs: bounds.endMs, startDay, startSnapshotLate: startDay > bounds.startDay, endDay }
 }
 
-/** Members who can earn: users tied to a site account and not deleted. */
+/** Members who can earn: users tied to a site account and not deleted (a disabled site account earns nothing, with a reason). */
 export async function wageMembers(db: Kysely<DB>): Promise<Map<number, WageMember & { username: string }>> {
   const rows = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'status'])
-    .where('site_uid', 'is not', null)
-    .where('status', '<>', 1)
+    .selectFrom('users as u')
+    .leftJoin('site_users as s', 's.id', 'u.site_uid')
+    .select(['u.id', 'u.username', 'u.status', 's.enabled'])
+    .where('u.site_uid', 'is not', null)
+    .where('u.status', '<>', 1)
     .execute()
-  return new Map(rows.map((r) => [r.id, { userId: r.id, status: r.status as 0 | 1 | 2, username: r.username }]))
+  return new Map(
+    rows.map((r) => [r.id, { userId: r.id, status: r.status as 0 | 1 | 2, siteEnabled: r.enabled === null || Number(r.enabled) !== 0, username: r.username }]),
+  )
 }
 
 /** Records per id range of the scan (~25% of them are read: claimed-or-assigned official ones). */
@@ -50,11 +60,13 @@ export const RECORD_ID_RANGE = 100_000
 /** Torrents per yielded batch: the calculator's items are written out batch by batch. */
 export const TORRENTS_PER_BATCH = 2_000
 
-interface OfficialTorrent {
+interface PaidTorrent {
   name: string
   size: number
   added: number
   seeders: number
+  official: boolean
+  banned: boolean
 }
 
 /**
@@ -71,48 +83,78 @@ export async function* periodRecords(
   db: Kysely<DB>,
   counters: PeriodCounters,
   members: ReadonlyMap<number, WageMember>,
+  rules: Pick<RuleBody, 'mode'> = {},
   torrentsPerBatch = TORRENTS_PER_BATCH,
 ): AsyncGenerator<WageInput[][]> {
   const { startDay, endDay } = counters
-  const official = new Map<number, OfficialTorrent>()
-  for (const t of await db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders']).where('seed_type', '=', 1).execute()) {
-    official.set(Number(t.torrent_id), { name: t.name, size: Number(t.size), added: Number(t.added), seeders: Number(t.seeders) })
+  const claimsOnly = isNexusphpClaims(rules)
+  // Banned torrents are read too, so their keepers see why they are not paid.
+  const banned = new Set((await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id)))
+  const torrentsInfo = new Map<number, PaidTorrent>()
+  let labels = db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders', 'seed_type'])
+  if (!claimsOnly) labels = labels.where((eb) => eb.or([eb('seed_type', '=', 1), ...(banned.size ? [eb('torrent_id', 'in', [...banned])] : [])]))
+  for (const t of await labels.execute()) {
+    const id = Number(t.torrent_id)
+    torrentsInfo.set(id, { name: t.name, size: Number(t.size), added: Number(t.added), seeders: Number(t.seeders), official: Number(t.seed_type) === 1, banned: banned.has(id) })
   }
 
   const users = NumberColumn.int()
   const torrents = NumberColumn.int()
-  const claimedAts = NumberColumn.float()
+  const tieAts = NumberColumn.float()
   const seedTimeGains = NumberColumn.float()
   const uploadedGains = NumberColumn.float()
-  // The start counters, and the end ones: the end snapshot, else (a record gone by then) the start,
-  // else (the running month) the live counters.
-  const st0 = sql`coalesce(s0.seed_time_sec, 0)`
-  const up0 = sql`coalesce(s0.uploaded, 0)`
-  const st1 = endDay === null ? sql`r.seed_time_sec` : sql`coalesce(s1.seed_time_sec, s0.seed_time_sec, 0)`
-  const up1 = endDay === null ? sql`r.uploaded` : sql`coalesce(s1.uploaded, s0.uploaded, 0)`
+  const partials = NumberColumn.int()
+  const st1 = endDay === null ? sql`r.seed_time_sec` : sql`s1.seed_time_sec`
+  const up1 = endDay === null ? sql`r.uploaded` : sql`s1.uploaded`
   const endJoin = endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${endDay} and s1.record_id = r.id`
+  const ties = claimsOnly ? sql`r.claim_state = 2` : sql`(r.seed_type = 1 or r.torrent_id in (select id from site_torrents where banned = 1)) and (r.claim_state = 2 or r.assigned = 1)`
+  const claimBegins = await claimsMadeIn(db, counters)
   const { rows: bounds } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
   const maxId = Number(bounds[0]?.hi ?? 0)
   for (let from = 0; from < maxId; from += RECORD_ID_RANGE) {
-    // Five narrow columns: at ~800,000 rows a month, each column fetched costs.
-    const { rows } = await sql<Row>`select r.user_id, r.torrent_id,
-        case when r.claim_state = 2 and r.claimed_at > 0 then r.claimed_at else r.assigned_at end as at,
-        ${st1} - ${st0} as st, ${up1} - ${up0} as up
+    // Most rows need only the two snapshots: the first observation and the snatch's start are looked
+    // up only for a record missing from the start snapshot, an assignment's counters only for an
+    // assignment made in the period (CASE evaluates its subquery only then).
+    const missing = sql`s0.record_id is null`
+    const firstSeen = (column: string) => sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
+    const atAssignment = (column: string) =>
+      sql`case when r.assigned = 1 and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
+    const { rows } = await sql<Row>`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
+        s0.seed_time_sec as st0, s0.uploaded as up0,
+        ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
+        case when ${missing} then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
+        ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa, ${st1} as st1, ${up1} as up1
       from seed_records r
         left join counter_snapshots s0 on s0.day = ${startDay} and s0.record_id = r.id
         ${endJoin}
-      where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and r.seed_type = 1 and (r.claim_state = 2 or r.assigned = 1)`.execute(db)
+      where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and ${ties}`.execute(db)
     for (const r of rows) {
       const userId = Number(r.user_id)
       const torrentId = Number(r.torrent_id)
-      // Members who cannot earn (deleted, no site account) and torrents not official by the current labels are not paid.
-      if (!members.has(userId) || !official.has(torrentId)) continue
+      // Members who cannot earn (deleted, no site account) and torrents that cannot pay are left out.
+      if (!members.has(userId) || !torrentsInfo.has(torrentId)) continue
+      const claimed = Number(r.claim_state) === 2
+      const claimAt = Number(r.claimed_at)
+      const assignedAt = Number(r.assigned) === 1 && !claimsOnly ? Number(r.assigned_at) : 0
+      const gain = windowGain(
+        {
+          claim: claimed && claimAt > 0 ? { at: claimAt, begin: claimBegins.get(pairKey(userId, torrentId)) ?? { seedTimeSec: 0, uploaded: 0 } } : null,
+          assignedAt: assignedAt > 0 ? assignedAt : null,
+          snatchStartedAt: r.started != null ? Number(r.started) : null,
+          atPeriodStart: counters2(r.st0, r.up0),
+          atAssignment: counters2(r.sta, r.upa),
+          firstSeen: r.f_at != null ? { at: Number(r.f_at), ...counters2(r.stf, r.upf)! } : null,
+          atEnd: counters2(r.st1, r.up1),
+        },
+        counters,
+      )
+      if (!gain) continue
       users.push(userId)
       torrents.push(torrentId)
-      claimedAts.push(Number(r.at) || 0)
-      // Counters can go back (a re-created snatch): a gain is never negative.
-      seedTimeGains.push(Math.max(0, Number(r.st)))
-      uploadedGains.push(Math.max(0, Number(r.up)))
+      tieAts.push(gain.tieAt ?? 0)
+      seedTimeGains.push(gain.seedTimeGainSec)
+      uploadedGains.push(gain.uploadedGain)
+      partials.push(gain.partial ? 1 : 0)
     }
   }
 
@@ -122,22 +164,24 @@ export async function* periodRecords(
   let groups: WageInput[][] = []
   for (let t = 0; t < torrentIds.length; t++) {
     const torrentId = torrentIds[t]!
-    const torrent = official.get(torrentId)!
+    const torrent = torrentsInfo.get(torrentId)!
     const group: WageInput[] = []
     for (let k = starts[t]; k < starts[t + 1]; k++) {
       const i = order[k]
-      const claimedAt = claimedAts.at(i)
+      const claimedAt = tieAts.at(i)
       group.push({
         userId: users.at(i),
         torrentId,
         torrentName: torrent.name,
         size: torrent.size,
-        official: true,
+        official: torrent.official,
+        banned: torrent.banned,
         addedAt: torrent.added,
         seeders: torrent.seeders,
         claimedAt: claimedAt > 0 ? claimedAt : null,
         seedTimeGainSec: seedTimeGains.at(i),
         uploadedGain: uploadedGains.at(i),
+        partial: partials.at(i) === 1,
       })
     }
     group.sort((a, b) => a.userId - b.userId)
@@ -150,11 +194,42 @@ export async function* periodRecords(
   if (groups.length) yield groups
 }
 
+const pairKey = (userId: number, torrentId: number) => userId * 2 ** 32 + torrentId
+
+/**
+ * The counters NexusPHP noted in each claim made inside the period (`seed_time_begin` /
+ * `uploaded_begin`), by member and torrent: few rows, read once.
+ */
+async function claimsMadeIn(db: Kysely<DB>, period: { startMs: number; endMs: number }): Promise<Map<number, Counters>> {
+  const rows = await db
+    .selectFrom('site_claims as c')
+    .innerJoin('users as u', 'u.site_uid', 'c.uid')
+    .select(['u.id as user_id', 'c.torrent_id', 'c.seed_time_begin', 'c.uploaded_begin'])
+    .where('c.created_at', '>', period.startMs)
+    .where('c.created_at', '<', period.endMs)
+    .execute()
+  return new Map(rows.map((r) => [pairKey(Number(r.user_id), Number(r.torrent_id)), { seedTimeSec: Number(r.seed_time_begin), uploaded: Number(r.uploaded_begin) }]))
+}
+
+const counters2 = (seedTime: unknown, uploaded: unknown): Counters | null =>
+  seedTime == null ? null : { seedTimeSec: Number(seedTime), uploaded: Number(uploaded ?? 0) }
+
+type Nullable = number | string | null
 interface Row {
   user_id: number
   torrent_id: number
-  /** When the member claimed (or was assigned) the torrent; 0 = unknown. */
-  at: number
-  st: number
-  up: number
+  claim_state: number
+  claimed_at: number
+  assigned: number
+  assigned_at: number
+  started: Nullable
+  st0: Nullable
+  up0: Nullable
+  f_at: Nullable
+  stf: Nullable
+  upf: Nullable
+  sta: Nullable
+  upa: Nullable
+  st1: Nullable
+  up1: Nullable
 }

@@ -15,6 +15,8 @@ export interface WageRecordsTable {
   seed_hours: number
   sum_value: number
   below_minimum: number
+  /** 1 = 部分月份 (migration 0014). */
+  partial: Generated<number>
   payment: Generated<number>
   paid_at: EpochMs | null
   paid_by_id: number | null

@@ -15,6 +15,11 @@ import m0009 from './0009_wage_item_sets'
 import m0010 from './0010_deferred_definitions'
 import m0011 from './0011_mirror_rowid_keys'
 import m0012 from './0012_torrent_name_trigger_when_changed'
+import m0013 from './0013_site_peers_user_key'
+import m0014 from './0014_wage_baselines'
+import m0015 from './0015_payout_ledger'
+import m0017 from './0017_site_bans_and_active_window'
+import m0019 from './0019_login_attempts'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -29,5 +34,10 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0010_deferred_definitions': m0010(dialect),
     '0011_mirror_rowid_keys': m0011(dialect),
     '0012_torrent_name_trigger_when_changed': m0012(dialect),
+    '0013_site_peers_user_key': m0013(dialect),
+    '0014_wage_baselines': m0014(dialect),
+    '0015_payout_ledger': m0015(dialect),
+    '0017_site_bans_and_active_window': m0017(dialect),
+    '0019_login_attempts': m0019(dialect),
   }
 }

@@ -31,6 +31,8 @@ export interface DemoState {
 export interface AdvanceOptions {
   now: number
   activeWindowMinutes: number
+  /** Rows written so far per table, as each step ends (the sync's progress on /data-sync). */
+  progress?: (table: string, rows: number) => void
 }
 
 /** Deterministic pseudo-random 0..9999 of an integer column and a salt (portable integer arithmetic). */
@@ -54,7 +56,10 @@ export async function advanceDemo(database: AppDatabase, state: DemoState, optio
   const salt = (sync * 7_654_321 + hashSeed(state.seed)) % 1_000_000
   const rng = new Prng(`${state.seed}/sync/${sync}`)
   const rows: Record<string, number> = {}
-  const count = (table: string, n: bigint | number | undefined) => (rows[table] = (rows[table] ?? 0) + Number(n ?? 0))
+  const count = (table: string, n: bigint | number | undefined) => {
+    rows[table] = (rows[table] ?? 0) + Number(n ?? 0)
+    options.progress?.(table, rows[table])
+  }
 
   await database.db.transaction().execute(async (db) => {
     // Peers that were active at the last sync and keep announcing (97 %); the others just stop.
@@ -73,15 +78,18 @@ export async function advanceDemo(database: AppDatabase, state: DemoState, optio
         uploaded = uploaded + ${rnd(sql`site_peers.id`, salt + 5)} % 50 * 1000 * ${e},
         to_go = case when to_go - ${speed} * ${e} > 0 then to_go - ${speed} * ${e} else 0 end
       where id in (select p.id from site_peers p where ${continues})`.execute(db)).numAffectedRows)
-    // Leechers that reached 0 become seeders; their snatch finishes.
-    await sql`update site_peers set seeder = 1, finishedat = ${int(now)} where seeder = 0 and to_go = 0 and last_action >= ${int(since)}`.execute(db)
+    // Leechers that reached 0 become seeders; their snatch finishes. Only announcing peers (queued
+    // above) touch their rows: a peer that stopped is still in the window, and its snatch must not
+    // move behind the derivation's back.
+    await sql`update site_peers set seeder = 1, finishedat = ${int(now)}
+      where id in (select p.id from site_peers p where p.seeder = 0 and p.to_go = 0 and ${continues})`.execute(db)
     await sql`update site_snatched set to_go = p.to_go, leechtime = leechtime + ${e}, last_action = ${int(now)},
         downloaded = (select t.size from site_torrents t where t.id = site_snatched.torrentid) - p.to_go,
         finished = case when p.to_go = 0 then 1 else 0 end,
         completedat = case when p.to_go = 0 and completedat is null then ${int(now)} else completedat end
       from site_peers p
       where p.userid = site_snatched.userid and p.torrent = site_snatched.torrentid and site_snatched.finished = 0
-        and p.last_action >= ${int(since)}`.execute(db)
+        and ${continues}`.execute(db)
 
     // The tracker's cleanup: peers silent for two hours are gone.
     const stale = sql`p.last_action < ${int(now - PEER_CLEANUP_MS)}`

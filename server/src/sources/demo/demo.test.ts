@@ -89,6 +89,29 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
     expect(await snapshotDays(kdb)).toEqual([...historicSnapshotDays(20260310, tiny.historyDays), 20260310])
   })
 
+  it("gives each member's history uneven daily uploads that add up to a rising total", async () => {
+    const { db } = await generated()
+    const rows = await db.database.db
+      .selectFrom('daily_member_stats')
+      .select(['user_id', 'day', 'uploaded'])
+      .where('uploaded', '>', 0)
+      .orderBy('user_id')
+      .orderBy('day')
+      .execute()
+    const byMember = new Map<number, typeof rows>()
+    for (const row of rows) byMember.set(row.user_id, [...(byMember.get(row.user_id) ?? []), row])
+    let checked = 0
+    for (const days of byMember.values()) {
+      if (days.length < 10) continue
+      const gains = days.slice(1).map((row, i) => Number(row.uploaded) - Number(days[i]!.uploaded))
+      expect(gains.every((gain) => gain >= 0)).toBe(true)
+      // A chart of these gains is not a flat line: many different daily values.
+      expect(new Set(gains.map((gain) => Math.round(gain / 1024 ** 2))).size).toBeGreaterThan(gains.length / 2)
+      checked++
+    }
+    expect(checked).toBeGreaterThan(0)
+  })
+
   it('does nothing when the mirror has data already', async () => {
     const { db } = await generated()
     const again = await bootstrapDemo(db.database, { size: tiny, now: NOW + 1000, memberPasswordHash: 'x', adminPasswordHashes: [] })

@@ -67,6 +67,10 @@ export async function synthesiseHistory(database: AppDatabase, options: HistoryO
   for (const m of members) {
     const growth = 0.2 + rng.next() * 0.6 // share of today's seeding that is newer than the window
     const upload = 0.3 + rng.next() * 0.5 // share of today's total uploaded gained in the window
+    // Each day's upload differs (busy weekends, quiet days), as a member's chart would show it: a
+    // straight line of totals made every day's gain the same and the chart's 上传量 flat.
+    const dayGains = dailyShares(rng, options.days, today).map((share) => share * upload * Number(m.uploaded))
+    let uploadedThen = Number(m.uploaded)
     for (let back = 1; back <= options.days; back++) {
       const day = addDays(today, -back)
       const t = back / options.days
@@ -74,7 +78,8 @@ export async function synthesiseHistory(database: AppDatabase, options: HistoryO
       const seedingCount = Math.max(0, Math.round(Number(m.seeding_count) * (1 - growth * t) * noise))
       const ratio = Number(m.seeding_count) ? seedingCount / Number(m.seeding_count) : 0
       const seedingSize = Math.round(Number(m.seeding_size) * ratio)
-      const uploaded = Math.round(Number(m.uploaded) * (1 - upload * t))
+      uploadedThen -= dayGains[back - 1]!
+      const uploaded = Math.max(0, Math.round(uploadedThen))
       memberRows.push([m.user_id, day, seedingCount, seedingSize, uploaded])
       let sum = team.get(day)
       if (!sum) team.set(day, (sum = { seeding: 0, size: 0, active: new Set() }))
@@ -93,3 +98,22 @@ export async function synthesiseHistory(database: AppDatabase, options: HistoryO
   )
 }
 
+/**
+ * How a window's upload splits over its days, newest first (index 0 = the gain of today over
+ * yesterday): uneven from day to day, more on weekends; the shares sum to 1.
+ */
+export function dailyShares(rng: Prng, days: number, today: number): number[] {
+  const weights: number[] = []
+  for (let back = 0; back < days; back++) {
+    const weekday = dayOfWeek(addDays(today, -back))
+    const weekend = weekday === 0 || weekday === 6 ? 1.6 : 1
+    weights.push(weekend * (0.25 + rng.next() * 1.5))
+  }
+  const total = weights.reduce((sum, weight) => sum + weight, 0)
+  return weights.map((weight) => weight / total)
+}
+
+/** 0 = Sunday, for a yyyymmdd day number. */
+function dayOfWeek(day: number): number {
+  return new Date(Date.UTC(Math.floor(day / 10000), (Math.floor(day / 100) % 100) - 1, day % 100)).getUTCDay()
+}

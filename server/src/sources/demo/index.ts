@@ -42,16 +42,37 @@ export interface DemoBootstrapOutcome {
 const derivedTables = ['seed_records', 'torrent_labels']
 const plannerTables = ['site_torrents', 'site_peers', 'site_snatched', 'site_claims', 'assignments', 'seed_records', 'torrent_labels', 'users']
 
-/** Generates the community when the mirror is empty; returns null (and does nothing) otherwise. */
+/** What the first start writes, besides users: cleared when an earlier first start was cut short. */
+const generatedTables = [
+  'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims', 'site_torrents', 'site_tags', 'site_categories', 'site_teams', 'site_users',
+  'assignments', 'seed_records', 'torrent_labels', 'member_seed_stats', 'seed_record_counts', 'derive_queue',
+  'counter_snapshots', 'record_first_counters', 'assignment_counters', 'daily_member_stats', 'daily_team_stats', 'stats_cache',
+] as const
+
+/** The source state while a first start runs: the users that existed before it (the initial admin). */
+interface BootstrapMark {
+  bootstrapUsersBefore?: number
+}
+
+/**
+ * Generates the community when the mirror is empty; returns null (and does nothing) otherwise.
+ * The first start is one unit: a mark is written before it and replaced by the demo's state at its
+ * end, so a first start cut short (a crash, a kill) is found at the next start, what it wrote is
+ * cleared, and the community is generated again — never left half imported.
+ */
 export async function bootstrapDemo(database: AppDatabase, options: DemoBootstrapOptions): Promise<DemoBootstrapOutcome | null> {
   const { db } = database
-  if (await db.selectFrom('site_torrents').select('id').limit(1).executeTakeFirst()) return null
+  const mark = await readSourceState<BootstrapMark>(db)
+  if (mark.bootstrapUsersBefore !== undefined) await clearCutFirstStart(database, mark.bootstrapUsersBefore)
+  else if (await db.selectFrom('site_torrents').select('id').limit(1).executeTakeFirst()) return null
+  const usersBefore = Number((await sql<{ id: number | null }>`select max(id) as id from users`.execute(db)).rows[0]?.id ?? 0)
+  await writeSourceState(db, { bootstrapUsersBefore: usersBefore } satisfies BootstrapMark)
   const started = performance.now()
-  let mark = started
+  let stepStart = started
   const step = (name: string) => {
     const t = performance.now()
-    options.onStep?.(name, Math.round(t - mark))
-    mark = t
+    options.onStep?.(name, Math.round(t - stepStart))
+    stepStart = t
   }
   const scale = typeof options.size === 'string' ? demoScales[options.size] : options.size
   const seed = options.seed ?? DEFAULT_DEMO_SEED
@@ -102,6 +123,15 @@ export async function bootstrapDemo(database: AppDatabase, options: DemoBootstra
   return { counts, derive: derived, records, ms: Math.round(performance.now() - started) }
 }
 
+/** Removes what a first start cut short wrote: its users (those after `usersBefore`) and every generated table. */
+async function clearCutFirstStart(database: AppDatabase, usersBefore: number): Promise<void> {
+  await database.db.transaction().execute(async (trx) => {
+    for (const table of generatedTables) await sql`delete from ${sql.table(table)}`.execute(trx)
+    await sql`delete from sessions where user_id > ${usersBefore}`.execute(trx)
+    await sql`delete from users where id > ${usersBefore}`.execute(trx)
+  })
+}
+
 function withoutVersion<T extends { version: number }>(rules: T): Omit<T, 'version'> {
   const { version: _version, ...rest } = rules
   return rest
@@ -111,7 +141,7 @@ function withoutVersion<T extends { version: number }>(rules: T): Omit<T, 'versi
 export function demoSource(): Source {
   return {
     kind: 'demo',
-    async sync({ database, now, rules }) {
+    async sync({ database, now, rules, progress }) {
       const stored = await readSourceState<DemoState>(database.db)
       // A database the demo did not generate (or one generated before this state existed): start the clock now.
       const state: DemoState = {
@@ -120,7 +150,11 @@ export function demoSource(): Source {
         syncs: stored.syncs ?? 0,
         lastAdvanceAt: stored.lastAdvanceAt ?? now,
       }
-      const outcome = await advanceDemo(database, state, { now, activeWindowMinutes: rules.activeWindowMinutes })
+      const outcome = await advanceDemo(database, state, {
+        now,
+        activeWindowMinutes: rules.activeWindowMinutes,
+        progress: (table, read) => progress({ table, read, total: null }),
+      })
       await writeSourceState(database.db, outcome.state)
       return outcome.rows
     },

@@ -1,12 +1,13 @@
 /**
  * Applies a pushed snapshot to the mirror: every row checked on its own, the good rows of each
  * entity written in one transaction (all of that entity's good rows or none), the derivation queued
- * with them (mirror.ts). A repeated id in one request: the last row wins, the earlier is reported.
+ * with them (mirror.ts). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
+ * …) in one request: the last row wins, the earlier one is reported as rejected.
  */
 import type { Kysely } from 'kysely'
-import { formatZodError } from '@shared/validation'
+import { fieldLabel, findNul, formatZodError, NUL_MESSAGE } from '@shared/validation'
 import type { DB } from '../../db/schema'
-import { deleteMirror, upsertMirror, type MirrorRows, type MirrorTable } from '../mirror'
+import { deleteMirror, uniqueKeys, upsertMirror, type MirrorRows, type MirrorTable } from '../mirror'
 import { deletableEntities, ingestEntities, ingestRowSchemas, type IngestEntity, type IngestSnapshot } from './schema'
 
 export interface RejectedRow {
@@ -51,15 +52,28 @@ export async function applySnapshot(db: Kysely<DB>, snapshot: IngestSnapshot): P
     const input = snapshot[entity]
     if (!input?.length) continue
     const schema = ingestRowSchemas[entity]
-    const good = new Map<number, { index: number; row: MirrorRows[MirrorTable] }>()
+    const naturalKey = uniqueKeys[table]
+    type Entry = { index: number; row: MirrorRows[MirrorTable] }
+    const good = new Map<number, Entry>()
+    const byKey = new Map<string, Entry>()
     input.forEach((raw, index) => {
-      const parsed = schema.safeParse(raw)
       const rawId = typeof raw === 'object' && raw !== null && Number.isSafeInteger((raw as { id?: unknown }).id) ? (raw as { id: number }).id : null
+      const nul = findNul(raw)
+      if (nul) return reject({ entity, index, id: rawId, reason: `${fieldLabel(nul)}：${NUL_MESSAGE}` })
+      const parsed = schema.safeParse(raw)
       if (!parsed.success) return reject({ entity, index, id: rawId, reason: formatZodError(parsed.error) })
       const row = parsed.data as MirrorRows[MirrorTable]
-      const earlier = good.get(row.id)
-      if (earlier) reject({ entity, index: earlier.index, id: row.id, reason: `id 与第 ${index + 1} 行重复，以后者为准` })
-      good.set(row.id, { index, row })
+      const entry = { index, row }
+      const sameId = good.get(row.id)
+      if (sameId) reject({ entity, index: sameId.index, id: row.id, reason: `id 与第 ${index + 1} 行重复，以后者为准` })
+      good.set(row.id, entry)
+      if (!naturalKey) return
+      const key = JSON.stringify(naturalKey.map((column) => (row as Record<string, unknown>)[column]))
+      const sameKey = byKey.get(key)
+      byKey.set(key, entry)
+      if (!sameKey || sameKey.row.id === row.id || good.get(sameKey.row.id) !== sameKey) return
+      good.delete(sameKey.row.id)
+      reject({ entity, index: sameKey.index, id: sameKey.row.id, reason: `${naturalKey.join(' + ')} 与第 ${index + 1} 行相同，以后者为准` })
     })
     const rows = [...good.values()].map((entry) => entry.row)
     written[entity] = await upsertMirror(db, table, rows as never)

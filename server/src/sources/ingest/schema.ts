@@ -5,27 +5,47 @@
  *
  * - Times: ISO 8601 with an offset ("2026-11-01T08:00:00+08:00") or Unix seconds.
  * - yes/no columns: "yes" | "no". Binary hashes (info_hash, peer_id): 40 hex digits.
- * - Counters and ids: non-negative integers (ids positive).
+ * - Counters and ids: non-negative integers (ids positive), within the mirror column's range
+ *   (ids and counts of torrents, users, tags… up to 2,147,483,647; byte counts and peer ids larger).
  */
 import { z } from '@shared/validation'
 import type { MirrorRows, MirrorTable } from '../mirror'
 
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
-const ref = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+/**
+ * A push that leaves out `to_go` (bytes left): 0 only for a row that says it is complete (a
+ * seeder, a finished snatch), else 1 — "some left". A default of 0 would make every such snatch
+ * count as complete (domain.md §2: a snatch with to_go = 0 is complete even when not finished).
+ */
+function bytesLeftUnknown(complete: boolean): number {
+  return complete ? 0 : 1
+}
+
+/** The largest value of PostgreSQL's `integer` (the mirror's ids and counts of torrents, users, tags…). */
+const INT4_MAX = 2_147_483_647
+const id = z.number().int().positive().max(INT4_MAX)
+/** Ids the mirror keeps as bigint (peers, snatches, claims). */
+const bigId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+const ref = z.number().int().nonnegative().max(INT4_MAX)
+const count = z.number().int().nonnegative().max(INT4_MAX)
+/** Bytes and seconds (bigint columns). */
 const counter = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+const int4 = z.number().int().min(-INT4_MAX).max(INT4_MAX)
 const yesNo = z.enum(['yes', 'no'])
 const hex40 = z
   .string()
   .regex(/^[0-9a-fA-F]{40}$/, { message: '应为 40 位十六进制' })
   .transform((value) => value.toLowerCase())
 /** ISO 8601 with an offset, or Unix seconds → epoch ms. */
-const time = z.union([
-  z.iso.datetime({ offset: true }).transform((value) => Date.parse(value)),
-  z.number().int().nonnegative().max(32_503_680_000).transform((seconds) => seconds * 1000),
-])
+const time = z.union(
+  [
+    z.iso.datetime({ offset: true }).transform((value) => Date.parse(value)),
+    z.number().int().nonnegative().max(32_503_680_000).transform((seconds) => seconds * 1000),
+  ],
+  { error: '应为带时区的 ISO 8601 时间（如 2026-11-01T08:00:00+08:00）或 Unix 秒数' },
+)
 const text = (max: number) => z.string().max(max)
 
-const named = z.object({ id, name: text(255).min(1), sort_index: z.number().int().default(0) })
+const named = z.object({ id, name: text(255).min(1), sort_index: int4.default(0) })
 const bool = (value: 'yes' | 'no') => (value === 'yes' ? 1 : 0)
 
 /** One schema per entity: parses a row as the tracker sends it into a mirror row. */
@@ -34,7 +54,7 @@ export const ingestRowSchemas = {
     .object({
       id,
       username: text(255).min(1),
-      class: z.number().int().default(0),
+      class: int4.default(0),
       enabled: yesNo.default('yes'),
       status: z.enum(['pending', 'confirmed']).default('confirmed'),
       added: time,
@@ -53,9 +73,9 @@ export const ingestRowSchemas = {
       category: ref.nullable().default(null),
       team: ref.nullable().default(null),
       added: time,
-      seeders: counter.default(0),
-      leechers: counter.default(0),
-      times_completed: counter.default(0),
+      seeders: count.default(0),
+      leechers: count.default(0),
+      times_completed: count.default(0),
       owner: ref.default(0),
       visible: yesNo.default('yes'),
       banned: yesNo.default('no'),
@@ -64,14 +84,14 @@ export const ingestRowSchemas = {
   torrent_tags: z.object({ id, torrent_id: id, tag_id: id }),
   peers: z
     .object({
-      id,
+      id: bigId,
       torrent: id,
       peer_id: hex40,
       ip: text(64).default(''),
       port: z.number().int().min(0).max(65_535).default(0),
       uploaded: counter.default(0),
       downloaded: counter.default(0),
-      to_go: counter.default(0),
+      to_go: counter.optional(),
       seeder: yesNo,
       started: time,
       last_action: time,
@@ -84,6 +104,7 @@ export const ingestRowSchemas = {
     .transform(
       (r): MirrorRows['site_peers'] => ({
         ...r,
+        to_go: r.to_go ?? bytesLeftUnknown(r.seeder === 'yes'),
         prev_action: r.prev_action ?? r.last_action,
         seeder: bool(r.seeder),
         connectable: bool(r.connectable),
@@ -91,14 +112,14 @@ export const ingestRowSchemas = {
     ),
   snatches: z
     .object({
-      id,
+      id: bigId,
       torrentid: id,
       userid: id,
       ip: text(64).default(''),
       port: z.number().int().min(0).max(65_535).default(0),
       uploaded: counter.default(0),
       downloaded: counter.default(0),
-      to_go: counter.default(0),
+      to_go: counter.optional(),
       seedtime: counter.default(0),
       leechtime: counter.default(0),
       last_action: time,
@@ -106,12 +127,12 @@ export const ingestRowSchemas = {
       completedat: time.nullable().default(null),
       finished: yesNo,
     })
-    .transform((r): MirrorRows['site_snatched'] => ({ ...r, finished: bool(r.finished) })),
+    .transform((r): MirrorRows['site_snatched'] => ({ ...r, to_go: r.to_go ?? bytesLeftUnknown(r.finished === 'yes'), finished: bool(r.finished) })),
   claims: z.object({
-    id,
+    id: bigId,
     uid: id,
     torrent_id: id,
-    snatched_id: id.nullable().default(null),
+    snatched_id: bigId.nullable().default(null),
     seed_time_begin: counter.default(0),
     uploaded_begin: counter.default(0),
     last_settle_at: time.nullable().default(null),
@@ -152,9 +173,9 @@ export const ingestSnapshotSchema = z.strictObject({
   ) as Record<IngestEntity, z.ZodOptional<z.ZodArray<z.ZodUnknown>>>),
   deleted: z
     .strictObject(
-      Object.fromEntries(deletableEntities.map((entity) => [entity, z.array(id).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<
+      Object.fromEntries(deletableEntities.map((entity) => [entity, z.array(bigId).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<
         DeletableEntity,
-        z.ZodOptional<z.ZodArray<typeof id>>
+        z.ZodOptional<z.ZodArray<typeof bigId>>
       >,
     )
     .optional(),

@@ -6,9 +6,10 @@
  * gives up too (connect and per-query time-outs), so a down or slow source fails the sync instead
  * of hanging it. Plain SELECTs on InnoDB are consistent reads: they take no locks.
  *
- * Time zones: NexusPHP writes DATETIMEs in the site's local time. Every DATETIME is converted by
- * the source with UNIX_TIMESTAMP() in the session time zone — the server's default, or
- * NEXUSPHP_TIMEZONE when set — and the sync time is the source's own clock.
+ * Time zones: NexusPHP writes DATETIMEs in its PHP time zone, never the database server's. Every
+ * session's time zone is NEXUSPHP_TIMEZONE (unset: Asia/Shanghai, NexusPHP's shipped PRC), so that
+ * UNIX_TIMESTAMP() of a DATETIME is the instant the site meant; the sync time is the source's own clock.
+ * (Laravel's TIMESTAMP columns are another matter: reader.ts `laravelTimestamp`.)
  *
  * The GRANT that is enough (read-only, the tables of domain.md §5 only):
  *   GRANT SELECT ON site_db.users TO 'console'@'host';  -- and the same for teams, categories, tags,
@@ -16,11 +17,12 @@
  */
 import mysql from 'mysql2/promise'
 import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
+import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 
 export interface NexusphpConnectionConfig {
   /** mysql://user:pass@host:3306/db (mariadb:// too). */
   databaseUrl: string
-  /** NEXUSPHP_TIMEZONE: a zone name (Asia/Shanghai) or an offset (+08:00); unset = the server's own. */
+  /** NEXUSPHP_TIMEZONE: a zone name (Asia/Shanghai) or an offset (+08:00); unset = DEFAULT_NEXUSPHP_TIMEZONE. */
   timezone?: string
   /** Client-side limit per statement (default 120 s). */
   queryTimeoutMs?: number
@@ -34,8 +36,8 @@ export interface NexusphpConnection {
   query<T extends SourceRow = SourceRow>(sql: string, values?: unknown[], what?: string): Promise<T[]>
   /** The source's clock, epoch ms. */
   now(): Promise<number>
-  /** The session time zone actually used (for diagnostics and tests). */
-  timeZone(): Promise<string | null>
+  /** The session time zone actually used (for /data-sync and tests). */
+  timeZone(): Promise<string>
   close(): Promise<void>
 }
 
@@ -127,24 +129,24 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
   const queryTimeout = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS
   const serverLimitSec = Math.ceil(queryTimeout / 1000)
   let pool: Pool | null = null
-  let zone: Promise<string | null> | null = null
+  let zone: Promise<string> | null = null
+  const siteZone = config.timezone || DEFAULT_NEXUSPHP_TIMEZONE
 
   /**
    * The session time zone, settled once: the configured name when the server knows it, else its
    * offset now (a server without time zone tables refuses names; the sites this serves use zones
    * without daylight saving, where the two agree).
    */
-  const resolveZone = async (): Promise<string | null> => {
-    if (!config.timezone) return null
+  const resolveZone = async (): Promise<string> => {
     const probe = await mysql.createConnection(options).catch((error: unknown) => {
       throw sourceError(error)
     })
     try {
-      await probe.query('SET time_zone = ?', [config.timezone])
-      return config.timezone
+      await probe.query('SET time_zone = ?', [siteZone])
+      return siteZone
     } catch (error) {
       if ((error as { code?: string }).code !== 'ER_UNKNOWN_TIME_ZONE') throw sourceError(error)
-      return zoneOffset(config.timezone)
+      return zoneOffset(siteZone)
     } finally {
       await probe.end().catch(() => {})
     }
@@ -163,7 +165,7 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
       // The event hands over the callback-style connection (mysql2's typings say otherwise).
       const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
       const run = (statement: string, values: unknown[] = []) => core.query(statement, values, () => {})
-      if (timeZone) run('SET time_zone = ?', [timeZone])
+      run('SET time_zone = ?', [timeZone])
       run('SET SESSION TRANSACTION READ ONLY')
       // The server's own statement limit, so an abandoned query does not keep running on the site:
       // MariaDB's max_statement_time (s), MySQL's max_execution_time (ms); each ignores the other.
@@ -191,7 +193,7 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
     },
     async timeZone() {
       await getPool()
-      return zone ? await zone : null
+      return zone ? await zone : siteZone
     },
     async close() {
       const p = pool

@@ -2,9 +2,10 @@
  * SOURCE=nexusphp: the mirror is read from the site's own MySQL/MariaDB (read-only use; see
  * connection.ts for the GRANT that is enough and sync/run.ts for what is read when).
  */
-import type { Config } from '../../config'
-import type { Source } from '../source'
+import { type Config, DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
+import type { Source, SourceSite } from '../source'
 import { NexusphpError, openNexusphpConnection, type NexusphpConnectionConfig } from './connection'
+import { readPeerLifetimeMinutes } from './site-settings'
 import { defaultTuning, syncNexusphp, type NexusphpSyncTuning } from './sync/run'
 
 export interface NexusphpSourceOptions extends Partial<Omit<NexusphpConnectionConfig, 'databaseUrl' | 'timezone'>> {
@@ -16,11 +17,17 @@ export function nexusphpSource(config: Config['nexusphp'], options: NexusphpSour
   if (!config.databaseUrl) throw new NexusphpError('SOURCE=nexusphp 时必须设置 NEXUSPHP_DATABASE_URL')
   const connection = openNexusphpConnection({ ...options, databaseUrl: config.databaseUrl, timezone: config.timezone })
   const tuning = { ...defaultTuning, ...options.tuning }
+  const site: SourceSite = { timeZone: config.timezone || DEFAULT_NEXUSPHP_TIMEZONE, peerLifetimeMinutes: null }
   return {
     kind: 'nexusphp',
     // "Active" is judged against the site's clock (domain.md §5), never this server's.
     clock: () => connection.now(),
-    sync: (ctx) => syncNexusphp(connection, ctx, tuning),
+    async sync(ctx) {
+      // Every sync: an admin may change the site's announce intervals at any time.
+      site.peerLifetimeMinutes = await readPeerLifetimeMinutes(connection)
+      return syncNexusphp(connection, ctx, tuning)
+    },
+    site: () => ({ ...site }),
     close: () => connection.close(),
   }
 }

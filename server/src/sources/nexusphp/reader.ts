@@ -3,7 +3,18 @@
  * DATETIME → epoch seconds with UNIX_TIMESTAMP() in the session time zone (NULL and zero dates
  * become NULL), binary hashes → LOWER(HEX()), enum('yes','no') → 1/0 — and this module turns the
  * answers into mirror types, filling the mirror's NOT NULL columns from sensible neighbours.
+ *
+ * TIMESTAMP columns (claims.created_at/updated_at) are Laravel's: it writes the site's wall clock
+ * through a connection that sets no time zone, so the server stored that text as a time in its own
+ * zone (@@global.time_zone). Read back in that zone, the text is the site's wall clock again, and
+ * UNIX_TIMESTAMP in the session's zone (the site's) makes it the instant the site meant — whatever
+ * the server's zone is.
  */
+
+/** A Laravel TIMESTAMP column → epoch seconds (see above). */
+const laravelTimestamp = (col: string) => `UNIX_TIMESTAMP(CONVERT_TZ(${col}, @@session.time_zone, @@global.time_zone))`
+/** An instant (epoch seconds, a parameter) as Laravel would have stored it, to compare a TIMESTAMP column with. */
+export const laravelTimestampBound = 'CONVERT_TZ(FROM_UNIXTIME(?), @@global.time_zone, @@session.time_zone)'
 import type { MirrorRows, MirrorTable } from '../mirror'
 import type { NexusphpConnection, SourceRow } from './connection'
 import type { SourceSchema, SourceTable } from './schema-check'
@@ -113,7 +124,7 @@ export function selectList(table: MirrorTable, schema: SourceSchema): string {
       if (type === undefined) expr = kind === 'yesno' ? String(fallback ?? 0) : literal(fallback)
       else if (kind === 'hex') expr = `LOWER(HEX(${col}))`
       else if (kind === 'yesno') expr = textTypes.has(type) ? `(${col} = 'yes')` : `(${col} <> 0)`
-      else if (kind === 'time') expr = timeTypes.has(type) ? `UNIX_TIMESTAMP(${col})` : `NULLIF(${col}, 0)`
+      else if (kind === 'time') expr = type === 'timestamp' ? laravelTimestamp(col) : timeTypes.has(type) ? `UNIX_TIMESTAMP(${col})` : `NULLIF(${col}, 0)`
       else if (kind === 'ref') expr = `NULLIF(${col}, 0)`
       else expr = col
       return `${expr} AS ${quote(name)}`

@@ -64,3 +64,38 @@ export async function readMemberIndexes(connection: NexusphpConnection): Promise
   for (const row of rows) indexes[String(row.t).toLowerCase() as keyof MemberIndexes]?.push(String(row.i))
   return indexes
 }
+
+/**
+ * How the site's tables lock (domain.md §5). A v1.6 install keeps users, torrents and snatched in
+ * MyISAM and peers in MEMORY: table-level locks, so the tracker's UPDATE of a table waits for every
+ * read of it that is running — each of ours must be short. MEMORY's keys are hashes besides: its ids
+ * cannot be read by range, only looked up.
+ */
+export interface SourceEngines {
+  /** Tables whose reads block writers (any engine but InnoDB's kind). */
+  locking: ReadonlySet<SourceTable>
+  /** Tables whose primary key is a hash (no id ranges). */
+  hashKeyed: ReadonlySet<SourceTable>
+}
+
+const rowLockingEngines = new Set(['innodb', 'xtradb', 'rocksdb', 'tokudb'])
+
+export async function readSourceEngines(connection: NexusphpConnection): Promise<SourceEngines> {
+  const rows = await connection.query<{ t: string; e: string | null; k: string | null }>(
+    `SELECT t.TABLE_NAME AS t, t.ENGINE AS e,
+        (SELECT MAX(s.INDEX_TYPE) FROM information_schema.STATISTICS s
+          WHERE s.TABLE_SCHEMA = t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME AND s.INDEX_NAME = 'PRIMARY') AS k
+      FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME IN (${sourceTables.map(() => '?').join(', ')})`,
+    [...sourceTables],
+    'information_schema',
+  )
+  const locking = new Set<SourceTable>()
+  const hashKeyed = new Set<SourceTable>()
+  for (const row of rows) {
+    const table = String(row.t).toLowerCase() as SourceTable
+    // An engine we cannot name (a view, a fork's) counts as locking: short reads are safe everywhere.
+    if (!rowLockingEngines.has(String(row.e ?? '').toLowerCase())) locking.add(table)
+    if (String(row.k ?? '').toUpperCase() === 'HASH') hashKeyed.add(table)
+  }
+  return { locking, hashKeyed }
+}

@@ -33,6 +33,21 @@ function rollingSnatches(s: SyncSession): Promise<number[]> {
   })
 }
 
+/**
+ * The rolling check's ids (ascending) in runs that each span at most `span` ids: one primary-key range
+ * of the source each (short where the tracker waits for it).
+ */
+function snatchRuns(s: SyncSession, ids: readonly number[]): number[][] {
+  const span = s.span('snatched')
+  const runs: number[][] = []
+  for (const id of ids) {
+    const run = runs[runs.length - 1]
+    if (run && id - run[0] < span) run.push(id)
+    else runs.push([id])
+  }
+  return runs
+}
+
 /** Which of these source ids (ascending) exist: one primary-key range of the source. */
 function presentSnatches(connection: NexusphpConnection, ids: readonly number[]) {
   return connection.query<{ id: number }>('SELECT id FROM snatched WHERE id BETWEEN ? AND ?', [ids[0], ids[ids.length - 1]], 'snatched')
@@ -40,9 +55,8 @@ function presentSnatches(connection: NexusphpConnection, ids: readonly number[])
 
 /** Starts the source's side of removeDeletedRows (read-ahead.ts): the fingerprints and the rolling range. */
 export async function readAheadDeletions(s: SyncSession, members: readonly number[]): Promise<void> {
-  for (const table of watched) for (const group of chunks(members, s.tuning.memberGroup)) void sourcePrints(s.ahead.planned, table, group)
-  const ids = await rollingSnatches(s)
-  if (ids.length) void presentSnatches(s.ahead.planned, ids)
+  for (const table of watched) for (const group of chunks(members, s.memberGroup(table[1]))) void sourcePrints(s.ahead.planned, table, group)
+  for (const run of snatchRuns(s, await rollingSnatches(s))) void presentSnatches(s.ahead.planned, run)
 }
 
 /**
@@ -53,14 +67,14 @@ export async function removeDeletedRows(s: SyncSession, members: readonly number
   for (const table of watched) {
     const [mirror, source, col] = table
     const theirs = new Map<number, string>()
-    for (const group of chunks(members, s.tuning.memberGroup)) {
+    for (const group of chunks(members, s.memberGroup(source))) {
       for (const row of await sourcePrints(s.source, table, group)) theirs.set(Number(row.u), fingerprint(row))
     }
     const { rows: ours } = await sql<{ u: number; n: number; s: number; h: number }>`select ${sql.ref(col)} as u, ${sql.raw(print.toLowerCase())}
       from ${sql.table(mirror)} group by ${sql.ref(col)}`.execute(s.db)
     const differ = ours.filter((r) => theirs.get(Number(r.u)) !== fingerprint(r)).map((r) => Number(r.u))
     const gone: number[] = []
-    for (const group of chunks(differ, s.tuning.memberGroup)) {
+    for (const group of chunks(differ, s.memberGroup(source))) {
       const rows = await s.source.query<{ id: number }>(`SELECT id FROM ${source} WHERE ${col} IN (${intList(group)})`, [], source)
       const present = new Set(rows.map((r) => Number(r.id)))
       const stored = await s.db.selectFrom(mirror).select('id').where(col, 'in', group).execute()
@@ -69,7 +83,8 @@ export async function removeDeletedRows(s: SyncSession, members: readonly number
     for (const ids of chunks(gone, s.tuning.idChunk * 5)) await s.commit((trx) => s.remove(trx, mirror, ids))
   }
   const ids = await rollingSnatches(s)
-  const present = new Set(ids.length ? (await presentSnatches(s.source, ids)).map((r) => Number(r.id)) : [])
+  const present = new Set<number>()
+  for (const run of snatchRuns(s, ids)) for (const r of await presentSnatches(s.source, run)) present.add(Number(r.id))
   const gone = ids.filter((id) => !present.has(id))
   s.state.rolling.site_snatched = ids.length < s.tuning.rollingCheckRows ? 0 : ids[ids.length - 1]
   await s.commit((trx) => s.remove(trx, 'site_snatched', gone))

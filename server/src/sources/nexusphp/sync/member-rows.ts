@@ -2,13 +2,17 @@
  * Members' peers, snatched and claims (and the torrents new members uploaded): a member's rows in
  * full the first time (backfill), then those changed since the last completed pass (`last_action`,
  * claims' `updated_at`) — by a primary-key scan of the source table (the first import too), a later
- * member's backfill through the (userid) index. Rows of those who left the team leave the mirror.
+ * member's backfill through the (userid) index. A table keyed by hashes (a v1.6 site's MEMORY peers)
+ * has no id order to scan: always through the member index. Rows of those who left the team leave the mirror.
+ *
+ * On a table with table-level locks every statement stays short (the tracker's UPDATEs wait for it,
+ * domain.md §5): a scan reads bounded id windows, an index read a few members at a time.
  */
 import { sql } from 'kysely'
 import type { MirrorRows } from '../../mirror'
 import type { NexusphpConnection } from '../connection'
-import { intList, readMirrorRows, tableSpecs } from '../reader'
-import type { MemberIndexes } from '../schema-check'
+import { intList, laravelTimestampBound, readMirrorRows, tableSpecs } from '../reader'
+import type { MemberIndexes, SourceTable } from '../schema-check'
 import { chunks, fromUnix, type SyncSession } from './session'
 import { pairTables, type PairPass, type PairTable } from './state'
 import { tagsOf, writeTorrents } from './torrents'
@@ -30,15 +34,27 @@ export async function memberTablesEmpty(s: SyncSession): Promise<boolean> {
 type ChangedFilter = { where: string; values: unknown[] }
 type ScanTable = 'site_peers' | 'site_snatched' | 'site_claims'
 
-/** The source filter of rows changed since `since` (ms), or null when the table cannot tell. */
-function changedSince(s: SyncSession, table: PairTable, since: number): ChangedFilter | null {
+const sourceOf = (table: PairTable): SourceTable => (table === 'owned' ? 'torrents' : tableSpecs[table].source)
+
+/**
+ * The source filter of rows changed since `since` (ms), or null when the table cannot tell. Claims:
+ * their times compared as Laravel stored them (reader.ts `laravelTimestamp`), and every claim past the
+ * mirror's newest id besides — a new claim is found even should its times still be read wrong.
+ */
+async function changedSince(s: SyncSession, table: PairTable, since: number): Promise<ChangedFilter | null> {
   const t = fromUnix(since)
   if (table === 'site_peers' || table === 'site_snatched') return { where: 'last_action >= FROM_UNIXTIME(?)', values: [t] }
   if (table === 'site_claims') {
     const columns = s.schema.claims
     if (!columns.has('updated_at')) return null
-    const created = columns.has('created_at') ? ' OR created_at >= FROM_UNIXTIME(?)' : ''
-    return { where: `(updated_at >= FROM_UNIXTIME(?) OR updated_at IS NULL${created})`, values: created ? [t, t] : [t] }
+    const stored = (column: string) => (columns.get(column) === 'timestamp' ? laravelTimestampBound : 'FROM_UNIXTIME(?)')
+    const created = columns.has('created_at') ? ` OR created_at >= ${stored('created_at')}` : ''
+    const newest = await s.once('claims: mirror newest id', async () =>
+      Number((await sql<{ m: number | null }>`select max(id) as m from site_claims`.execute(s.db)).rows[0]?.m ?? 0))
+    return {
+      where: `(id > ? OR updated_at >= ${stored('updated_at')} OR updated_at IS NULL${created})`,
+      values: created ? [newest, t, t] : [newest, t],
+    }
   }
   return null
 }
@@ -71,10 +87,12 @@ export async function syncMemberRows(s: SyncSession, members: readonly number[])
     const uids = pass.members.filter((uid) => memberSet.has(uid) && (step === 'new') !== known.has(uid))
     // Primary-key scans: known members' changes (no date index at the source), and the first import
     // (all members new: reading the table in id order beats fetching 85% of it through the (userid)
-    // index, and writes the mirror's id-keyed tables in order). A later member's backfill walks the index.
-    const changed = step === 'known' ? changedSince(s, table, since!) : null
-    if (table !== 'owned' && changed) await scanStep(s, table, changed, uids, pass)
-    else if (table !== 'owned' && step === 'new' && p.since === null) await scanStep(s, table, null, uids, pass)
+    // index, and writes the mirror's id-keyed tables in order). A later member's backfill walks the
+    // index, and so does everything on a hash-keyed table.
+    const scannable = table !== 'owned' && !s.engines.hashKeyed.has(sourceOf(table))
+    const changed = step === 'known' ? await changedSince(s, table, since!) : null
+    if (scannable && changed) await scanStep(s, table, changed, uids, pass)
+    else if (scannable && step === 'new' && p.since === null) await scanStep(s, table, null, uids, pass)
     else await indexStep(s, table, step === 'new' ? null : since, uids, pass)
   }
   s.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }
@@ -84,17 +102,9 @@ export async function syncMemberRows(s: SyncSession, members: readonly number[])
 /** Members' rows through the source's (uid) index, keyset (uid, id); `since` null: all of them (a backfill). */
 async function indexStep(s: SyncSession, table: PairTable, since: number | null, uids: readonly number[], pass: PairPass): Promise<void> {
   const col = uidColumn(table)
-  const mirrorTable = table === 'owned' ? 'site_torrents' : table
-  const changed = since === null ? null : changedSince(s, table, since)
+  const changed = since === null ? null : await changedSince(s, table, since)
   const page = async (group: readonly number[], uid: number, id: number) => {
-    const where = [`${col} IN (${intList(group)})`, `(${col} > ? OR (${col} = ? AND id > ?))`]
-    const values: unknown[] = [uid, uid, id]
-    if (changed) {
-      where.push(changed.where)
-      values.push(...changed.values)
-    }
-    const tail = `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${s.tuning.pageRows}`
-    const rows = await readMirrorRows(s.source, s.schema, mirrorTable, tail, values)
+    const rows = await indexPage(s, s.source, table, changed, group)(uid, id)
     if (table !== 'owned') return { rows, tags: [] }
     // First import: new torrents already brought members' uploads in (`owner IN (members)`); the
     // bulk path would write them again. Only those missing go (the rolling refresh updates the rest).
@@ -106,12 +116,12 @@ async function indexStep(s: SyncSession, table: PairTable, since: number | null,
     return { rows, torrents, tags: await tagsOf(s, torrents.map((r) => r.id)) }
   }
   let read = 0
-  for (const group of chunks(uids.filter((uid) => uid >= pass.uid), s.tuning.memberGroup)) {
+  for (const group of memberGroups(s, table, uids.filter((uid) => uid >= pass.uid))) {
     let next = page(group, pass.uid, pass.id)
     for (;;) {
       const { rows, torrents, tags } = await next
       read += rows.length
-      s.progress(mirrorTable, read)
+      s.progress(table === 'owned' ? 'site_torrents' : table, read)
       const more = rows.length === s.tuning.pageRows
       if (rows.length) {
         const last = rows[rows.length - 1] as Record<string, unknown>
@@ -135,6 +145,26 @@ async function indexStep(s: SyncSession, table: PairTable, since: number | null,
   }
 }
 
+/** The members a statement through `table`'s member index looks up at a time. */
+function memberGroups(s: SyncSession, table: PairTable, uids: readonly number[]): number[][] {
+  return chunks(uids, s.memberGroup(sourceOf(table)))
+}
+
+/** A page of members' rows through the source's member index, keyset (uid, id), through `connection`. */
+function indexPage(s: SyncSession, connection: NexusphpConnection, table: PairTable, changed: ChangedFilter | null, group: readonly number[]) {
+  const col = uidColumn(table)
+  const mirrorTable = table === 'owned' ? 'site_torrents' : table
+  return (uid: number, id: number) => {
+    const where = [`${col} IN (${intList(group)})`, `(${col} > ? OR (${col} = ? AND id > ?))`]
+    const values: unknown[] = [uid, uid, id]
+    if (changed) {
+      where.push(changed.where)
+      values.push(...changed.values)
+    }
+    return readMirrorRows(connection, s.schema, mirrorTable, `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${s.tuning.pageRows}`, values)
+  }
+}
+
 /**
  * Members' rows (`changed`: those changed since the last pass; null: all, the first import) by
  * keyset on `id`, the members' index ignored. NexusPHP has no index on snatched.last_action (nor on
@@ -144,6 +174,9 @@ async function indexStep(s: SyncSession, table: PairTable, since: number | null,
  * primary-key scan (reads the table in key order: 1 M snatches in ~0.5 s against ~8.8 s for the walk)
  * and, where the table has one, the last_action index (peers: ~2 ms when few rows changed, where the
  * scan took ~0.15 s; the scan again when many did).
+ *
+ * Each statement covers an id window of `s.span` ids (unbounded on InnoDB, whose reads lock nothing):
+ * on a MyISAM table a scan in one statement held the tracker's UPDATEs back for its whole length.
  */
 async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[], pass: PairPass): Promise<void> {
   if (!uids.length) return
@@ -151,59 +184,74 @@ async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter
   if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
   const col = uidColumn(table)
   const { pageRows } = s.tuning
+  const span = s.span(sourceOf(table))
   let read = 0
   // Ranges in id order: the cursor only moves forward, so a resumed pass starts where it stopped.
   for (const range of await scanRanges(s, table, changed)) {
-    if (range.upTo !== null && pass.id >= range.upTo) continue
-    const page = scanPage(s, s.source, table, changed, uids, range.upTo)
-    let next = page(Math.max(pass.id, range.after))
+    if (pass.id >= range.upTo) continue
+    const page = scanPage(s, s.source, table, changed, uids)
+    const window = (after: number) => page(after, Math.min(range.upTo, after + span))
+    let next = window(Math.max(pass.id, range.after))
+    // Windows' rows gather into pages of about `pageRows` (one transaction each), the cursor with them.
+    let batch: MirrorRows[typeof table][] = []
     for (;;) {
-      const rows = await next
+      const { rows, upTo } = await next
       read += rows.length
       s.progress(table, read)
-      const more = rows.length === pageRows
-      if (rows.length) pass.id = rows[rows.length - 1].id
+      // A full page ends at its last row; otherwise the window was read to its end.
+      pass.id = rows.length === pageRows ? rows[rows.length - 1].id : upTo
+      const more = pass.id < range.upTo
       if (more) {
-        next = page(pass.id)
-        next.catch(() => {})
+        next = window(pass.id)
+        next.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
       }
-      await s.commit(async (trx) => {
-        if (changed) await s.upsert(trx, table, rows as MirrorRows[typeof table][])
-        else await s.insertFresh(trx, table, rows as MirrorRows[typeof table][], uidsOf(rows, col))
-      })
+      for (const row of rows) batch.push(row as MirrorRows[typeof table])
+      if (batch.length >= pageRows || (!more && batch.length)) {
+        const pageOf = batch
+        batch = []
+        await s.commit(async (trx) => {
+          if (changed) await s.upsert(trx, table, pageOf)
+          else await s.insertFresh(trx, table, pageOf, uidsOf(pageOf, col))
+        })
+      }
       if (!more) break
     }
   }
 }
 
 /**
- * The id ranges a scan reads: changed rows in `scanParts` ranges of the mirror's ids (the last open
- * to new rows), whose first pages the read-ahead starts side by side — the table scan (the sync's
- * longest source read: 1 M snatches) then takes the site's cores, not one; the first import in one
- * range. Settled once per sync, so plan and step agree.
+ * The id ranges a scan reads, up to the source's highest id when the sync first asked (rows added
+ * past it have a last_action after the pass began: the next pass reads them): changed rows in
+ * `scanParts` ranges of the mirror's ids (InnoDB), whose first pages the read-ahead starts side by side —
+ * the table scan (the sync's longest source read: 1 M snatches) then takes the site's cores, not one; the
+ * first import in one range. Settled once per sync, so plan and step agree.
  */
-function scanRanges(s: SyncSession, table: ScanTable, changed: ChangedFilter | null): Promise<{ after: number; upTo: number | null }[]> {
-  if (!changed) return Promise.resolve([{ after: 0, upTo: null }])
-  return s.once(`scan ranges ${table}`, async () => {
+function scanRanges(s: SyncSession, table: ScanTable, changed: ChangedFilter | null): Promise<{ after: number; upTo: number }[]> {
+  return s.once(`scan ranges ${table} ${changed ? 'changed' : 'all'}`, async () => {
+    const end = await s.sourceMaxId(sourceOf(table))
+    if (!changed) return [{ after: 0, upTo: end }]
     const max = Number((await sql<{ m: number | null }>`select max(id) as m from ${sql.table(table)}`.execute(s.db)).rows[0]?.m ?? 0)
-    const parts = Math.max(1, s.tuning.scanParts)
-    const bounds = Array.from({ length: parts - 1 }, (_, i) => Math.floor((max * (i + 1)) / parts))
-    return [0, ...bounds].map((after, i) => ({ after, upTo: i < bounds.length ? bounds[i] : null }))
+    // Where reads lock the table, one range: two readers side by side would share the site's cores and
+    // each hold the tracker's UPDATE back longer.
+    const parts = s.engines.locking.has(sourceOf(table)) ? 1 : Math.max(1, s.tuning.scanParts)
+    const bounds = Array.from({ length: parts - 1 }, (_, i) => Math.min(end, Math.floor((max * (i + 1)) / parts)))
+    return [0, ...bounds].map((after, i) => ({ after, upTo: i < bounds.length ? bounds[i] : end }))
   })
 }
 
-/** A page of the keyset scan (on `id`) over members' rows, through `connection`. */
-function scanPage(s: SyncSession, connection: NexusphpConnection, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[], upTo: number | null) {
+/** A page of the keyset scan (on `id`) over members' rows in the id window (after, upTo], through `connection`. */
+function scanPage(s: SyncSession, connection: NexusphpConnection, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[]) {
   const col = uidColumn(table)
   const members = intList(uids)
   const filter = changed ? ` AND ${changed.where}` : ''
   const ignored = s.memberIndexes[tableSpecs[table].source as keyof MemberIndexes]
   const hint = ignored.length ? `IGNORE INDEX (${ignored.map((i) => `\`${i.replace(/`/g, '``')}\``).join(', ')}) ` : ''
-  const bounded = upTo === null ? '' : ' AND id <= ?'
-  return (id: number) =>
-    readMirrorRows(connection, s.schema, table,
-      `${hint}WHERE id > ?${bounded} AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
-      [id, ...(upTo === null ? [] : [upTo]), ...(changed?.values ?? [])])
+  return async (after: number, upTo: number) => {
+    const rows = await readMirrorRows(connection, s.schema, table,
+      `${hint}WHERE id > ? AND id <= ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
+      [after, upTo, ...(changed?.values ?? [])])
+    return { rows, upTo }
+  }
 }
 
 /**
@@ -217,9 +265,16 @@ export async function readAheadMemberRows(s: SyncSession, members: readonly numb
   const uids = members.filter((uid) => known.has(uid))
   if (!uids.length) return
   for (const table of ['site_peers', 'site_snatched', 'site_claims'] as const) {
-    const changed = changedSince(s, table, p.since - s.tuning.watermarkSlackMs)
+    const changed = await changedSince(s, table, p.since - s.tuning.watermarkSlackMs)
     if (!changed) continue
-    for (const range of await scanRanges(s, table, changed)) void scanPage(s, s.ahead.planned, table, changed, uids, range.upTo)(range.after)
+    if (s.engines.hashKeyed.has(sourceOf(table))) {
+      void indexPage(s, s.ahead.planned, table, changed, memberGroups(s, table, uids)[0])(0, 0)
+      continue
+    }
+    const span = s.span(sourceOf(table))
+    for (const range of await scanRanges(s, table, changed)) {
+      if (range.after < range.upTo) void scanPage(s, s.ahead.planned, table, changed, uids)(range.after, Math.min(range.upTo, range.after + span))
+    }
   }
 }
 

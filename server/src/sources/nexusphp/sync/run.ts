@@ -19,11 +19,11 @@ import { refreshPlannerStats, withDeferredIndexes } from '../../../db/bulk'
 import { nextPassIsFull } from '../../mirror'
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
-import { readMemberIndexes, readSourceSchema } from '../schema-check'
+import { readMemberIndexes, readSourceEngines, readSourceSchema } from '../schema-check'
 import { readAheadDeletions, removeDeletedRows } from './deletions'
 import { memberTablesEmpty, memberUids, readAheadMemberRows, syncMemberRows } from './member-rows'
 import { SyncSession } from './session'
-import { syncNamedTables, syncSiteUsers } from './site-tables'
+import { syncMemberAccounts, syncNamedTables, syncSiteUsers } from './site-tables'
 import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
 import { readAheadTorrents, refreshTorrents, snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
 
@@ -52,7 +52,7 @@ const keysDeferredDuringImport = new Set(['site_peers', 'site_snatched', 'site_c
 
 export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
   const state = await loadState(ctx.database.db)
-  const s = new SyncSession(source, ctx, tuning, await readSourceSchema(source), await readMemberIndexes(source), state)
+  const s = new SyncSession(source, ctx, tuning, await readSourceSchema(source), await readMemberIndexes(source), state, await readSourceEngines(source))
   // Wall time per step (published with the report below).
   const steps: Record<string, number> = {}
   const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -66,6 +66,7 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   await step('site tables', () => syncNamedTables(s))
   await step('site users', () => syncSiteUsers(s))
   const members = await memberUids(s)
+  await step('member accounts', () => syncMemberAccounts(s, members))
   s.fullPass = await nextPassIsFull(s.db, ctx.rules.version)
   // Cleared (with the first commit) until syncReferencedTorrents has looked at this sync's rows.
   // (Mirror tables of members' rows empty at the start: every row is written in this sync, so the

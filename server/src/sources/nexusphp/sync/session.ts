@@ -9,7 +9,7 @@ import { writeSourceState } from '../../../jobs/sync-state'
 import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, upsertMirror } from '../../mirror'
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
-import type { MemberIndexes, SourceSchema } from '../schema-check'
+import type { MemberIndexes, SourceEngines, SourceSchema, SourceTable } from '../schema-check'
 import { ReadAhead } from './read-ahead'
 import type { NexusphpState, NexusphpSyncTuning } from './state'
 
@@ -51,6 +51,7 @@ export class SyncSession {
     readonly schema: SourceSchema,
     readonly memberIndexes: MemberIndexes,
     readonly state: NexusphpState,
+    readonly engines: SourceEngines,
   ) {
     this.db = ctx.database.db
     this.ahead = new ReadAhead(source)
@@ -71,6 +72,29 @@ export class SyncSession {
       'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table], 'information_schema')
     const n = rows[0]?.n
     return n === null || n === undefined ? null : Number(n)
+  }
+
+  /** Ids one statement may cover in a primary-key scan of `table`: bounded where the tracker would wait for it. */
+  span(table: SourceTable): number {
+    return this.engines.locking.has(table) ? this.tuning.lockedScanIds : Number.MAX_SAFE_INTEGER
+  }
+
+  /** Ids per primary-key lookup in `table`: fewer where the tracker waits for the statement. */
+  lookupChunk(table: SourceTable): number {
+    return this.engines.locking.has(table) ? Math.min(this.tuning.idChunk, this.tuning.lockedLookupIds) : this.tuning.idChunk
+  }
+
+  /** Members per lookup through a member index of `table`. */
+  memberGroup(table: SourceTable): number {
+    return this.engines.locking.has(table) ? this.tuning.lockedMemberGroup : this.tuning.memberGroup
+  }
+
+  /** The source's highest id of `table` when first asked in this sync: where its primary-key scans end. */
+  sourceMaxId(table: SourceTable): Promise<number> {
+    return this.once(`max id ${table}`, async () => {
+      const rows = await this.source.query<{ m: number | null }>(`SELECT MAX(id) AS m FROM ${table}`, [], table)
+      return Number(rows[0]?.m ?? 0)
+    })
   }
 
   /** Writes one page and the state that records it, all or nothing. */

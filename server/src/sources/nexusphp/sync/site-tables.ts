@@ -1,6 +1,6 @@
 /** The site's small named tables (teams, categories, tags) and its users. */
 import { readMirrorRows } from '../reader'
-import type { SyncSession } from './session'
+import { chunks, type SyncSession } from './session'
 
 /** Teams, categories and tags: whole tables every sync (a dozen rows each). */
 export async function syncNamedTables(s: SyncSession): Promise<void> {
@@ -23,14 +23,16 @@ export async function syncSiteUsers(s: SyncSession): Promise<void> {
   let read = 0
   // A refresh reads the whole table: the source's row estimate is its progress total.
   const total = state.refresh ? await s.estimate('users') : null
+  // Pages of a primary-key range: no longer than a scan's window where the tracker waits for the read.
+  const pageRows = Math.min(s.tuning.pageRows, s.span('users'))
   for (;;) {
     const refreshing = state.refresh !== null
     const after = state.refresh?.afterId ?? state.maxId
-    const rows = await readMirrorRows(s.source, s.schema, 'site_users', `WHERE id > ? ORDER BY id LIMIT ${s.tuning.pageRows}`, [after])
+    const rows = await readMirrorRows(s.source, s.schema, 'site_users', `WHERE id > ? ORDER BY id LIMIT ${pageRows}`, [after])
     read += rows.length
     s.progress('site_users', read, total === null ? null : Math.max(total, read))
     const last = rows.length ? rows[rows.length - 1].id : after
-    const done = rows.length < s.tuning.pageRows
+    const done = rows.length < pageRows
     // A refresh also removes the users the site deleted in the range it covered.
     let gone: number[] = []
     if (refreshing) {
@@ -51,5 +53,17 @@ export async function syncSiteUsers(s: SyncSession): Promise<void> {
       await s.remove(trx, 'site_users', gone)
     })
     if (done) return
+  }
+}
+
+/**
+ * The team members' own site accounts, every sync, by primary key: a member whose account the site
+ * disables (`enabled = no`) stops being paid and shows 无工资 after the next sync, not after the
+ * next whole-table refresh of `usersRefreshMs` (a day).
+ */
+export async function syncMemberAccounts(s: SyncSession, members: readonly number[]): Promise<void> {
+  for (const part of chunks(members, s.lookupChunk('users'))) {
+    const rows = await readMirrorRows(s.source, s.schema, 'site_users', `WHERE id IN (${part.map(() => '?').join(', ')})`, part)
+    await s.commit((trx) => s.upsert(trx, 'site_users', rows))
   }
 }

@@ -9,10 +9,20 @@ import { readSourceState } from '../../../jobs/sync-state'
 export interface NexusphpSyncTuning {
   /** Source rows per page (one transaction each). */
   pageRows: number
-  /** A scan of members' changed rows reads this many id ranges side by side (the source pool has 2 connections). */
+  /** A scan of members' changed rows reads this many id ranges side by side (the source pool has 2 connections; InnoDB only). */
   scanParts: number
   /** Members per IN list. */
   memberGroup: number
+  /**
+   * On a table with table-level locks (a v1.6 site's MyISAM and MEMORY tables), the tracker's UPDATEs wait
+   * for each of our reads of it (domain.md §5): a statement there covers at most this many ids of a
+   * primary-key scan (a few ms of MariaDB's time: 4–14 ms on the bench's shared machine, where 4,000 took 13–49 ms)…
+   */
+  lockedScanIds: number
+  /** …looks up at most this many ids by primary key… */
+  lockedLookupIds: number
+  /** …and at most this many members through a member index (on the bench site ~3,500 peers, ~10,000 snatches). */
+  lockedMemberGroup: number
   /** Ids per primary-key lookup. */
   idChunk: number
   /** The rolling refresh visits every mirror torrent once in this many syncs. */
@@ -37,6 +47,9 @@ export const defaultTuning: NexusphpSyncTuning = {
   pageRows: 5_000,
   scanParts: 2,
   memberGroup: 500,
+  lockedScanIds: 2_000,
+  lockedLookupIds: 500,
+  lockedMemberGroup: 25,
   idChunk: 2_000,
   refreshSyncs: 6,
   slowRefreshSyncs: 36,

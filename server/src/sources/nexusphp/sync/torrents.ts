@@ -36,9 +36,9 @@ export async function tagsOf(s: SyncSession, torrentIds: readonly number[], conn
   return readMirrorRows(connection, s.schema, 'site_torrent_tags', `WHERE torrent_id IN (${intList(torrentIds)}) ORDER BY id`)
 }
 
-/** Reads torrents by id from the source. */
+/** Reads torrents by id from the source: primary-key lookups, never a scan of the table (a v1.6 site's tracker would wait for it). */
 function torrentsById(s: SyncSession, ids: readonly number[], connection = s.source): Promise<MirrorRows['site_torrents'][]> {
-  return readMirrorRows(connection, s.schema, 'site_torrents', `WHERE id IN (${intList(ids)}) ORDER BY id`)
+  return readMirrorRows(connection, s.schema, 'site_torrents', `FORCE INDEX (PRIMARY) WHERE id IN (${intList(ids)}) ORDER BY id`)
 }
 
 /** Writes torrents with exactly the tags the source gave for them. */
@@ -74,16 +74,21 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
     official.tags.length ? `id IN (SELECT torrent_id FROM torrent_tags WHERE tag_id IN (${intList(official.tags)}))` : null,
   ].filter(Boolean)
   if (!relevant.length) return
+  // Id windows up to the source's highest id (short statements where the tracker waits for them), read
+  // as a primary-key range whatever the optimizer would make of the OR (a small table it scans whole).
+  const end = await s.sourceMaxId('torrents')
+  const span = s.span('torrents')
   let read = 0
-  for (;;) {
+  while (state.maxId < end) {
+    const upTo = Math.min(end, state.maxId + span)
     const torrents = await readMirrorRows(s.source, s.schema, 'site_torrents',
-      `WHERE id > ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId])
+      `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId, upTo])
     read += torrents.length
     s.progress('site_torrents', read)
     const tags = await tagsOf(s, torrents.map((t) => t.id))
-    if (torrents.length) state.maxId = torrents[torrents.length - 1].id
-    await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
-    if (torrents.length < s.tuning.pageRows) return
+    state.maxId = torrents.length === s.tuning.pageRows ? torrents[torrents.length - 1].id : upTo
+    // An empty window only moves the watermark: it is recorded with the next page.
+    if (torrents.length || state.maxId >= end) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
   }
 }
 
@@ -105,7 +110,7 @@ export async function syncReferencedTorrents(s: SyncSession, incremental: boolea
       union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(s.db)
     for (const r of rows) missing.add(Number(r.id))
   }
-  const parts = chunks([...missing].sort((a, b) => a - b), s.tuning.idChunk)
+  const parts = chunks([...missing].sort((a, b) => a - b), s.lookupChunk('torrents'))
   const fetch = async (ids: readonly number[]) => {
     const torrents = await torrentsById(s, ids)
     return { torrents, tags: await tagsOf(s, torrents.map((t) => t.id)) }
@@ -142,7 +147,7 @@ export async function syncNewTorrentTags(s: SyncSession): Promise<void> {
     const mirrored = await s.mirroredTorrents([...new Set(rows.map((r) => r.torrent_id))])
     const missingOfficial = [...new Set(rows.filter((r) => !mirrored.has(r.torrent_id) && officialTags.has(r.tag_id)).map((r) => r.torrent_id))]
     const torrents: MirrorRows['site_torrents'][] = []
-    for (const ids of chunks(missingOfficial, s.tuning.idChunk)) torrents.push(...(await torrentsById(s, ids)))
+    for (const ids of chunks(missingOfficial, s.lookupChunk('torrents'))) torrents.push(...(await torrentsById(s, ids)))
     const fullTags = await tagsOf(s, torrents.map((t) => t.id))
     const fetched = new Set(torrents.map((t) => t.id))
     const keep = rows.filter((r) => mirrored.has(r.torrent_id) && !fetched.has(r.torrent_id))
@@ -166,7 +171,7 @@ export async function refreshTorrents(s: SyncSession): Promise<void> {
   if (tracked) await syncChangedTorrents(s)
   const { ids, slice } = await refreshSlice(s)
   let read = 0
-  const parts = chunks(ids, s.tuning.idChunk)
+  const parts = chunks(ids, s.lookupChunk('torrents'))
   for (const [i, part] of parts.entries()) {
     const torrents = await torrentsById(s, part)
     const tags = await tagsOf(s, torrents.map((t) => t.id))
@@ -217,20 +222,29 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   }
   if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: from.afterId })
   const { since } = from
+  const end = await s.sourceMaxId('torrents')
   let read = 0
   for (;;) {
-    const rows = await changedTorrentsPage(s, s.source, c.afterId, since)
+    const upTo = changedTorrentsWindow(s, c.afterId, end)
+    const rows = await changedTorrentsPage(s, s.source, c.afterId, upTo, since)
     const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
     const torrents = rows.filter((t) => mirrored.has(t.id))
     const tags = await tagsOf(s, torrents.map((t) => t.id))
     read += torrents.length
     s.progress('site_torrents', read)
-    const done = rows.length < s.tuning.pageRows
+    const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : upTo
+    const done = reached >= end
     if (done) Object.assign(c, { since: c.startedAt, startedAt: null, afterId: 0 })
-    else c.afterId = rows[rows.length - 1].id
-    await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+    else c.afterId = reached
+    // A window with nothing to write only moves the cursor: it is recorded with the next page.
+    if (torrents.length || done) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
     if (done) return
   }
+}
+
+/** Where the id window of the changed-torrents statement after `afterId` ends (short where the tracker waits for it). */
+function changedTorrentsWindow(s: SyncSession, afterId: number, end: number): number {
+  return Math.min(end, afterId + s.span('torrents'))
 }
 
 /**
@@ -243,9 +257,9 @@ function changedTorrentsFrom(s: SyncSession): { afterId: number; since: number }
   return { afterId: c.startedAt === null ? 0 : c.afterId, since: fromUnix(c.since - s.tuning.watermarkSlackMs) }
 }
 
-function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, since: number) {
+function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, upTo: number, since: number) {
   return readMirrorRows(connection, s.schema, 'site_torrents',
-    `FORCE INDEX (PRIMARY) WHERE id > ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [afterId, since])
+    `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [afterId, upTo, since])
 }
 
 /**
@@ -256,8 +270,11 @@ export async function readAheadTorrents(s: SyncSession): Promise<void> {
   const planned = s.ahead.planned
   void newTagsPage(s, planned, s.state.torrentTags.maxId)
   const from = changedTorrentsFrom(s)
-  if (s.schema.torrents.has('last_action') && from) void changedTorrentsPage(s, planned, from.afterId, from.since)
-  for (const part of chunks((await refreshSlice(s)).ids, s.tuning.idChunk)) {
+  if (s.schema.torrents.has('last_action') && from) {
+    const end = await s.sourceMaxId('torrents')
+    if (from.afterId < end) void changedTorrentsPage(s, planned, from.afterId, changedTorrentsWindow(s, from.afterId, end), from.since)
+  }
+  for (const part of chunks((await refreshSlice(s)).ids, s.lookupChunk('torrents'))) {
     void torrentsById(s, part, planned)
     void tagsOf(s, part, planned)
   }

@@ -1,8 +1,10 @@
 /**
  * A throw-away NexusPHP database for tests and benchmarks: a uniquely named database on the
- * MariaDB/MySQL of NEXUSPHP_TEST_DATABASE_URL with the tables of nexusphp-schema.sql, and small
- * builders with NexusPHP's defaults. Times are epoch ms; they are written as DATETIMEs in the
- * fixture's session time zone (`timeZone`, default the server's), as the site's PHP would.
+ * MariaDB/MySQL of NEXUSPHP_TEST_DATABASE_URL with NexusPHP's tables in one of the two shapes a site
+ * can have (`shape`: 'innodb', a migrated install, nexusphp-schema.sql; 'v16', a v1.6 install with
+ * MyISAM tables and MEMORY peers, nexusphp-schema-v16.sql), and small builders with NexusPHP's
+ * defaults. Times are epoch ms; they are written as DATETIMEs in the fixture's session time zone
+ * (`timeZone`, default SITE_TIME_ZONE), as the site's PHP would.
  *
  *   const site = await NexusFixture.create(process.env.NEXUSPHP_TEST_DATABASE_URL!)
  *   await site.user({ id: 1001, username: 'alice' })
@@ -17,11 +19,18 @@ import mysql from 'mysql2/promise'
 import type { Connection, ResultSetHeader } from 'mysql2/promise'
 
 const GIB = 1024 ** 3
-const schemaSql = readFileSync(new URL('./nexusphp-schema.sql', import.meta.url), 'utf8')
+/** The two shapes of a NexusPHP database (see the header of each schema file). */
+export const fixtureShapes = ['innodb', 'v16'] as const
+export type FixtureShape = (typeof fixtureShapes)[number]
+
+export const schemaFiles: Record<FixtureShape, URL> = {
+  innodb: new URL('./nexusphp-schema.sql', import.meta.url),
+  v16: new URL('./nexusphp-schema-v16.sql', import.meta.url),
+}
 
 /** The schema's statements (comments dropped). */
-export function schemaStatements(): string[] {
-  return schemaSql
+export function schemaStatements(shape: FixtureShape = 'innodb'): string[] {
+  return readFileSync(schemaFiles[shape], 'utf8')
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('--'))
     .join('\n')
@@ -29,6 +38,12 @@ export function schemaStatements(): string[] {
     .map((s) => s.trim())
     .filter(Boolean)
 }
+
+/**
+ * The zone the site's PHP writes DATETIMEs in unless a test says otherwise: NexusPHP's shipped PRC
+ * (what NEXUSPHP_TIMEZONE unset means), as an offset — test servers often lack the zone tables.
+ */
+export const SITE_TIME_ZONE = '+08:00'
 
 /** Seconds for FROM_UNIXTIME, or null (NULL DATETIME). */
 const at = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : ms / 1000)
@@ -44,10 +59,11 @@ export class NexusFixture {
     /** A connection to it (session time zone = the fixture's). */
     readonly conn: Connection,
     private readonly serverUrl: string,
+    readonly shape: FixtureShape,
   ) {}
 
   /** Creates `nx_<random>` on the server of `serverUrl` with NexusPHP's tables. */
-  static async create(serverUrl: string, options: { timeZone?: string } = {}): Promise<NexusFixture> {
+  static async create(serverUrl: string, options: { timeZone?: string; shape?: FixtureShape } = {}): Promise<NexusFixture> {
     const database = `nx_${randomBytes(6).toString('hex')}`
     const admin = await connect(serverUrl, false)
     try {
@@ -60,9 +76,10 @@ export class NexusFixture {
     const conn = await connect(url.toString())
     // Old rows of real sites hold zero dates; strict mode would refuse to write them here.
     await conn.query(`SET SESSION sql_mode = ''`)
-    if (options.timeZone) await conn.query('SET time_zone = ?', [options.timeZone])
-    for (const statement of schemaStatements()) await conn.query(statement)
-    return new NexusFixture(url.toString(), database, conn, serverUrl)
+    await conn.query('SET time_zone = ?', [options.timeZone ?? SITE_TIME_ZONE])
+    const shape = options.shape ?? 'innodb'
+    for (const statement of schemaStatements(shape)) await conn.query(statement)
+    return new NexusFixture(url.toString(), database, conn, serverUrl, shape)
   }
 
   /** The source server's clock (epoch ms). */
@@ -145,21 +162,36 @@ export class NexusFixture {
     const result = await this.exec(
       `INSERT INTO snatched (torrentid, userid, ip, port, uploaded, downloaded, to_go, seedtime, leechtime, last_action, startdat, completedat, finished)
         VALUES (?, ?, '10.0.0.1', 51413, ?, ?, ?, ?, 600, FROM_UNIXTIME(?), FROM_UNIXTIME(?), FROM_UNIXTIME(?), ?)`,
-      [s.torrent, s.userid, s.uploaded ?? 0, s.downloaded ?? 0, s.toGo ?? 0, s.seedtime ?? 0, at(s.lastAction),
+      [s.torrent, s.userid, s.uploaded ?? 0, s.downloaded ?? 0, s.toGo ?? (s.finished ? 0 : GIB), s.seedtime ?? 0, at(s.lastAction),
         at(s.startdat === undefined ? s.lastAction : s.startdat), at(s.completedAt === undefined ? (s.finished ? s.lastAction : null) : s.completedAt),
         yes(s.finished, false)],
     )
     return result.insertId
   }
 
-  /** A claim; returns its id. */
+  /**
+   * A claim, written as NexusPHP's Laravel writes one: the site's wall clock (PHP's time zone, the
+   * fixture's) into TIMESTAMP columns, by a session left in the database server's own zone (Laravel
+   * sets none) — so the stored instant is off by the difference of the two zones. Returns its id.
+   */
   async claim(c: { uid: number; torrent: number; snatchedId?: number; createdAt?: number }): Promise<number> {
-    const result = await this.exec(
-      `INSERT INTO claims (uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at)
-        VALUES (?, ?, ?, 0, 0, FROM_UNIXTIME(?), FROM_UNIXTIME(?))`,
-      [c.uid, c.torrent, c.snatchedId ?? 0, at(c.createdAt ?? Date.now()), at(c.createdAt ?? Date.now())],
-    )
-    return result.insertId
+    const [{ zone, wall }] = await this.rows<{ zone: string; wall: string }>(
+      `SELECT @@session.time_zone AS zone, DATE_FORMAT(FROM_UNIXTIME(?), '%Y-%m-%d %H:%i:%s') AS wall`, [at(c.createdAt ?? Date.now())])
+    await this.exec('SET time_zone = @@global.time_zone')
+    try {
+      const result = await this.exec(
+        `INSERT INTO claims (uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at) VALUES (?, ?, ?, 0, 0, ?, ?)`,
+        [c.uid, c.torrent, c.snatchedId ?? 0, wall, wall],
+      )
+      return result.insertId
+    } finally {
+      await this.exec('SET time_zone = ?', [zone])
+    }
+  }
+
+  /** A row of NexusPHP's `settings` (e.g. 'main.anninterthree' → '3600'). */
+  async setting(name: string, value: string): Promise<void> {
+    await this.exec('INSERT INTO settings (name, value) VALUES (?, ?) ON DUPLICATE KEY UPDATE value = VALUES(value)', [name, value])
   }
 
   async drop(): Promise<void> {

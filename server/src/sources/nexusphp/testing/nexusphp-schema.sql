@@ -116,7 +116,9 @@ CREATE TABLE peers (
   uploadoffset bigint unsigned NOT NULL DEFAULT '0',
   passkey char(32) NOT NULL DEFAULT '',
   PRIMARY KEY (id),
-  UNIQUE KEY torrent_peer_id (torrent, peer_id),
+  -- NexusPHP's 2023-04 migration: two users may announce one peer_id on one torrent.
+  UNIQUE KEY peers_torrent_peer_id_userid_unique (torrent, peer_id, userid),
+  KEY peers_peer_id_index (peer_id),
   KEY userid (userid),
   KEY last_action (last_action)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
@@ -157,4 +159,16 @@ CREATE TABLE claims (
   UNIQUE KEY claims_uid_torrent_id_unique (uid, torrent_id),
   KEY claims_torrent_id_index (torrent_id),
   KEY claims_snatched_id_index (snatched_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;
+
+-- NexusPHP's settings ('main.anninterthree' = the longest announce interval, seconds); the connector
+-- only reads it, and copes without it.
+CREATE TABLE settings (
+  id int NOT NULL AUTO_INCREMENT,
+  name varchar(255) NOT NULL DEFAULT '',
+  value mediumtext,
+  created_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  updated_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  PRIMARY KEY (id),
+  UNIQUE KEY uniqe_name (name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;

@@ -1,7 +1,8 @@
 /**
  * A TCP proxy in front of the test MariaDB that can fail on cue: cut every connection when the
  * client sends a statement containing a pattern for the n-th time (the connection drops mid-sync),
- * or swallow everything (a source that hangs). Tests only.
+ * or swallow everything (a source that hangs). It can also keep the text of every statement the
+ * client sent (`record`). Tests only.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net'
 
@@ -10,7 +11,12 @@ export interface ProxyOptions {
   cutOn?: { pattern: string; nth: number }
   /** Accept connections and never answer. */
   blackHole?: boolean
+  /** Keep the text of every statement clients send (`statements`). */
+  record?: boolean
 }
+
+/** COM_QUERY, the command byte of a text statement (MySQL client/server protocol). */
+const COM_QUERY = 0x03
 
 export class FaultProxy {
   private readonly sockets = new Set<Socket>()
@@ -18,6 +24,8 @@ export class FaultProxy {
   private broken = false
   /** How many times the cut happened. */
   cuts = 0
+  /** The statements clients sent, in order (with `record`). */
+  readonly statements: string[] = []
 
   private constructor(
     private readonly server: Server,
@@ -59,11 +67,30 @@ export class FaultProxy {
     server.on('error', () => client.destroy())
     client.on('close', () => server.destroy())
     server.on('data', (chunk) => client.write(chunk))
+    const record = this.options.record ? this.statementReader() : null
     client.on('data', (chunk) => {
+      record?.(chunk)
       const cutOn = this.options.cutOn
       if (cutOn && chunk.includes(cutOn.pattern) && ++this.seen === cutOn.nth) return this.cut()
       server.write(chunk)
     })
+  }
+
+  /**
+   * Reads one client's packets (3-byte length, sequence number, payload) and keeps the text of each
+   * statement: a command opens a new sequence (number 0) and a statement's command byte is COM_QUERY.
+   */
+  private statementReader(): (chunk: Buffer) => void {
+    let pending = Buffer.alloc(0)
+    return (chunk) => {
+      pending = Buffer.concat([pending, chunk])
+      while (pending.length >= 4) {
+        const length = pending.readUIntLE(0, 3)
+        if (pending.length < 4 + length) return
+        if (pending[3] === 0 && pending[4] === COM_QUERY) this.statements.push(pending.subarray(5, 4 + length).toString('utf8'))
+        pending = pending.subarray(4 + length)
+      }
+    }
   }
 
   /** Drops every connection and refuses new ones. */

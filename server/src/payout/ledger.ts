@@ -1,0 +1,113 @@
+/**
+ * The payout ledger (migration 0015): one row per wage record, written before the site is touched.
+ * Every change of state is conditional on the state it leaves, so concurrent payouts of the same
+ * records cannot both move an entry: the second finds nothing to update.
+ */
+import type { Kysely, Selectable } from 'kysely'
+import type { DB, PayoutLedgerTable, PayoutState, PayoutTargetName } from '../db/schema'
+
+export type LedgerEntry = Selectable<PayoutLedgerTable>
+
+/** The key the site's rows carry (bonus log comment, message, webhook Idempotency-Key). */
+export function ledgerKey(wageId: number): string {
+  return `seeding-console:wage:${wageId}`
+}
+
+/** What was read back from the site. */
+export interface Evidence {
+  bonusBefore?: string | null
+  bonusAfter?: string | null
+  logId?: number | null
+  messageId?: number | null
+}
+
+export interface NewEntry {
+  wageId: number
+  period: string
+  userId: number
+  siteUid: number | null
+  amount: number
+}
+
+/**
+ * Makes sure each wage record has its entry. New ones start pending; a failed one (nothing reached
+ * the site) is opened again with the current amount. Done and in-doubt entries are left alone.
+ */
+export async function openEntries(
+  db: Kysely<DB>,
+  entries: NewEntry[],
+  args: { target: PayoutTargetName; operator: { id: number; username: string }; now: number },
+): Promise<Map<number, LedgerEntry>> {
+  for (let i = 0; i < entries.length; i += 200) {
+    const chunk = entries.slice(i, i + 200)
+    if (chunk.length === 0) break
+    await db
+      .insertInto('payout_ledger')
+      .values(
+        chunk.map((e) => ({
+          wage_id: e.wageId,
+          ledger_key: ledgerKey(e.wageId),
+          period: e.period,
+          user_id: e.userId,
+          site_uid: e.siteUid,
+          target: args.target,
+          amount: e.amount,
+          state: 'pending' as const,
+          created_at: args.now,
+          created_by_id: args.operator.id,
+          created_by_name: args.operator.username,
+          updated_at: args.now,
+        })),
+      )
+      .onConflict((oc) => oc.column('wage_id').doNothing())
+      .execute()
+  }
+  for (const e of entries) {
+    await db
+      .updateTable('payout_ledger')
+      .set({ state: 'pending', reason: null, amount: e.amount, site_uid: e.siteUid, target: args.target, updated_at: args.now })
+      .where('wage_id', '=', e.wageId)
+      .where('state', '=', 'failed')
+      .execute()
+  }
+  return entriesOf(db, entries.map((e) => e.wageId))
+}
+
+export async function entriesOf(db: Kysely<DB>, wageIds: number[]): Promise<Map<number, LedgerEntry>> {
+  const out = new Map<number, LedgerEntry>()
+  for (let i = 0; i < wageIds.length; i += 500) {
+    const rows = await db.selectFrom('payout_ledger').selectAll().where('wage_id', 'in', wageIds.slice(i, i + 500)).execute()
+    for (const row of rows) out.set(row.wage_id, row)
+  }
+  return out
+}
+
+/** Moves an entry from `from` to `to` with the evidence; false when another payout moved it first. */
+export async function transition(
+  db: Kysely<DB>,
+  entryId: number,
+  from: PayoutState,
+  to: PayoutState,
+  args: { reason?: string | null; evidence?: Evidence; now: number; settledBy?: string; nextAttemptAt?: number | null; attempted?: boolean },
+): Promise<boolean> {
+  const e = args.evidence ?? {}
+  const result = await db
+    .updateTable('payout_ledger')
+    .set((eb) => ({
+      state: to,
+      reason: args.reason ?? null,
+      updated_at: args.now,
+      ...(to === 'done' ? { done_at: args.now } : {}),
+      ...(e.bonusBefore !== undefined ? { bonus_before: e.bonusBefore } : {}),
+      ...(e.bonusAfter !== undefined ? { bonus_after: e.bonusAfter } : {}),
+      ...(e.logId !== undefined ? { log_id: e.logId } : {}),
+      ...(e.messageId !== undefined ? { message_id: e.messageId } : {}),
+      ...(args.settledBy !== undefined ? { settled_by_name: args.settledBy } : {}),
+      ...(args.nextAttemptAt !== undefined ? { next_attempt_at: args.nextAttemptAt } : {}),
+      ...(args.attempted ? { attempts: eb('attempts', '+', 1) } : {}),
+    }))
+    .where('id', '=', entryId)
+    .where('state', '=', from)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows ?? 0) === 1
+}

@@ -1,0 +1,134 @@
+/**
+ * NexusPHP's monthly claim bookkeeping, done by the payout when the rules say `settleClaims`
+ * (domain.md §7), so the site's claim pages stay right and its claim cron can be switched off.
+ * Written from what NexusPHP's ClaimRepository::settleUser does to a member's claims:
+ *
+ * - a claim that reached the standard (seed time or uploaded since its begins), and a claim made
+ *   during the month that did not yet, starts again: `seed_time_begin`/`uploaded_begin` = the
+ *   snatch's counters now, `last_settle_at` = now;
+ * - a claim made before the month and still unreached is removed, and the member loses the
+ *   configured deduction per removed claim.
+ *
+ * Every step is safe to repeat, which is what lets a cut one (MyISAM) simply run again:
+ * - a claim is touched only while `last_settle_at` is before the month's end (not yet settled for it);
+ * - the deduction is written as a bonus log row carrying `[<ledger key>:claims]` before the bonus
+ *   moves; found on a later run, the deduction is not made again (so it happens at most once — a
+ *   cut between that row and the bonus leaves the deduction unmade, the row showing what was meant);
+ * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
+ */
+import type { PoolConnection, RowDataPacket } from 'mysql2/promise'
+import { formatTenths, parseTenths, wholePoints } from './tenths'
+import type { ClaimSettlement } from './target'
+
+/** NexusPHP has no bonus log type of its own for removed claims; this is its "task unfinished deduct". */
+export const CLAIM_REMOVE_DEDUCT_TYPE = 20
+
+export const claimsTag = (key: string) => `[${key}:claims]`
+
+interface ClaimRow {
+  id: number
+  torrentName: string
+  reached: boolean
+  /** Made before the month. */
+  old: boolean
+  seedtime: string
+  uploaded: string
+}
+
+export interface ClaimPlan {
+  restart: ClaimRow[]
+  remove: ClaimRow[]
+  deduction: bigint
+}
+
+/** The month as the site's local DATETIMEs: its first instant and the first instant after it. */
+export function monthBounds(period: string): { start: string; end: string } {
+  const [year, month] = period.split('-').map(Number) as [number, number]
+  const next = month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`
+  return { start: `${period}-01 00:00:00`, end: `${next}-01 00:00:00` }
+}
+
+/**
+ * The member's claims not yet settled for the month (made before its end, with a snatch), and
+ * what settling does to each. `lock`: read under row locks (InnoDB, inside the member's transaction).
+ */
+export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimSettlement, lock: boolean): Promise<ClaimPlan> {
+  const { start, end } = monthBounds(rule.period)
+  // Only the claim rows are locked: the snatch and torrent rows are the announce's, and only read.
+  if (lock) await conn.query('SELECT id FROM claims WHERE uid = ? FOR UPDATE', [uid])
+  const [rows] = await conn.query<RowDataPacket[]>(
+    `SELECT c.id, c.seed_time_begin, c.uploaded_begin, c.created_at < ? AS old, s.seedtime, s.uploaded, t.size, t.name
+       FROM claims c
+       JOIN snatched s ON s.id = c.snatched_id
+       LEFT JOIN torrents t ON t.id = c.torrent_id
+      WHERE c.uid = ? AND c.created_at < ? AND (c.last_settle_at IS NULL OR c.last_settle_at < ?)
+      ORDER BY c.id`,
+    [start, uid, end, end],
+  )
+  const claims: ClaimRow[] = rows.map((r) => {
+    const seeded = Number(r.seedtime) - Number(r.seed_time_begin)
+    const uploaded = BigInt(r.uploaded) - BigInt(r.uploaded_begin)
+    const needed = BigInt(Math.ceil(rule.uploadedTimes * Number(r.size ?? 0)))
+    return {
+      id: Number(r.id),
+      torrentName: r.name === null || r.name === undefined ? `种子 #${r.id}` : String(r.name),
+      reached: seeded >= rule.seedSeconds || uploaded >= needed,
+      old: Number(r.old) === 1,
+      seedtime: String(r.seedtime),
+      uploaded: String(r.uploaded),
+    }
+  })
+  const remove = claims.filter((c) => !c.reached && c.old)
+  return { restart: claims.filter((c) => c.reached || !c.old), remove, deduction: rule.removeDeduction * BigInt(remove.length) }
+}
+
+/** What the member's message says about the settled claims; null when there were none. */
+export function claimsNote(plan: ClaimPlan): string | null {
+  if (!plan.restart.length && !plan.remove.length) return null
+  const lines = ['认领结算：']
+  if (plan.restart.length) lines.push(`- ${plan.restart.length} 个认领从现在起重新计算做种时长和上传量。`)
+  if (plan.remove.length) {
+    lines.push(`- ${plan.remove.length} 个认领超过一个月未达标，已取消认领，共扣除 ${formatTenths(plan.deduction)} 魔力：`)
+    for (const claim of plan.remove.slice(0, 20)) lines.push(`  · ${claim.torrentName}`)
+    if (plan.remove.length > 20) lines.push(`  · ……另有 ${plan.remove.length - 20} 个`)
+  }
+  return lines.join('\n')
+}
+
+/** Applies the plan (see the module comment for why each step may run again). */
+export async function applyClaims(conn: PoolConnection, uid: number, rule: ClaimSettlement, key: string, plan: ClaimPlan, onStep?: (step: string) => Promise<void>): Promise<void> {
+  const { end } = monthBounds(rule.period)
+  for (const claim of plan.restart) {
+    await conn.query(
+      'UPDATE claims SET seed_time_begin = ?, uploaded_begin = ?, last_settle_at = NOW(), updated_at = NOW() WHERE id = ? AND uid = ? AND (last_settle_at IS NULL OR last_settle_at < ?)',
+      [claim.seedtime, claim.uploaded, claim.id, uid, end],
+    )
+  }
+  if (!plan.remove.length) return
+  await onStep?.('claims-restarted')
+  const tag = claimsTag(key)
+  const [earlier] = await conn.query<RowDataPacket[]>('SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1', [uid, CLAIM_REMOVE_DEDUCT_TYPE, `%${tag}%`])
+  if (!earlier.length && plan.deduction > 0n) {
+    const [bonus] = await conn.query<RowDataPacket[]>('SELECT seedbonus FROM users WHERE id = ?', [uid])
+    const before = parseTenths(String(bonus[0]?.seedbonus ?? '0'))
+    const after = before - plan.deduction
+    const comment = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
+    await conn.query(
+      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NOW(), NOW())',
+      [CLAIM_REMOVE_DEDUCT_TYPE, uid, String(wholePoints(before)), String(wholePoints(plan.deduction)), String(wholePoints(after)), comment.slice(0, 255)],
+    )
+    await onStep?.('claims-logged')
+    await conn.query('UPDATE users SET seedbonus = seedbonus - ? WHERE id = ?', [formatTenths(plan.deduction), uid])
+    await onStep?.('claims-deducted')
+  }
+  await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${plan.remove.map(() => '?').join(', ')})`, [uid, ...plan.remove.map((c) => c.id)])
+}
+
+/** The probes of the grants settling claims needs (tried with `WHERE 1 = 0`, writing nothing). */
+export const claimGrantProbes = [
+  'SELECT id, uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, last_settle_at, created_at FROM claims WHERE 1 = 0',
+  'UPDATE claims SET seed_time_begin = seed_time_begin, uploaded_begin = uploaded_begin, last_settle_at = last_settle_at, updated_at = updated_at WHERE 1 = 0',
+  'DELETE FROM claims WHERE 1 = 0',
+  'SELECT id, seedtime, uploaded FROM snatched WHERE 1 = 0',
+  'SELECT id, size, name FROM torrents WHERE 1 = 0',
+]

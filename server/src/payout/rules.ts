@@ -1,0 +1,33 @@
+/**
+ * What the rules say about paying (domain.md §7), read from the newest rule version when a payout
+ * runs: the member's message template and NexusPHP's claim bookkeeping (`settleClaims`).
+ */
+import type { Kysely } from 'kysely'
+import type { PayoutMessageTemplate } from '@shared/payout-template'
+import type { DB } from '../db/schema'
+import { currentRules } from '../rules/rules'
+import { creditTenths } from './tenths'
+
+/** NexusPHP's default claim_remove_deduct_user_bonus. */
+export const DEFAULT_CLAIM_REMOVE_DEDUCTION = 600
+
+export interface PayoutRules {
+  /** undefined: the Chinese default. */
+  template: PayoutMessageTemplate | undefined
+  /** null: claims are left to the site's own cron. The thresholds are the wage rules' (NexusPHP's own under 「NexusPHP 认领结算」). */
+  settleClaims: { seedSeconds: number; uploadedTimes: number; removeDeduction: bigint } | null
+}
+
+export async function payoutRules(db: Kysely<DB>): Promise<PayoutRules> {
+  const rules = await currentRules(db)
+  return {
+    template: rules.payoutMessageTemplate,
+    settleClaims: rules.settleClaims
+      ? {
+          seedSeconds: rules.standardSeedHours * 3600,
+          uploadedTimes: rules.standardUploadedTimes,
+          removeDeduction: creditTenths(rules.claimRemoveDeduction ?? DEFAULT_CLAIM_REMOVE_DEDUCTION),
+        }
+      : null,
+  }
+}

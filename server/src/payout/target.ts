@@ -1,0 +1,69 @@
+/**
+ * Where a payout lands: the NexusPHP site (nexusphp-writer.ts), the demo's simulated site
+ * (demo-target.ts) or an ingest site's webhook (webhook.ts). The service (service.ts) keeps the
+ * ledger; a target only touches its site and reports what it found there.
+ */
+import type { PayoutTargetName } from '../db/schema'
+import type { Evidence, LedgerEntry } from './ledger'
+import type { PayoutTexts } from './texts'
+import type { PayoutWage } from './wages'
+
+/**
+ * NexusPHP's claim settlement done with the payout (rules `settleClaims`, NexusPHP writer only):
+ * the month's reached and new claims start again from the snatch's counters, claims made before
+ * the month and still unreached are removed with `removeDeduction` each.
+ */
+export interface ClaimSettlement {
+  /** The wage's month, YYYY-MM: its first day is the "older than a month" line, its end marks a claim settled. */
+  period: string
+  seedSeconds: number
+  uploadedTimes: number
+  /** Per removed claim, in tenths. */
+  removeDeduction: bigint
+}
+
+export interface MemberPayout {
+  entry: LedgerEntry
+  wage: PayoutWage
+  /** The wage as the site stores it (tenths). */
+  credit: bigint
+  /** The comment and message, once the bonus before/after are known; `note` is added before the ledger key. */
+  texts(before: bigint | null, after: bigint | null, note?: string): PayoutTexts
+  /** null: claims are left to the site. */
+  claims: ClaimSettlement | null
+}
+
+/**
+ * - done: landed (now, or `already` by an earlier attempt the site's rows show)
+ * - failed: nothing reached the site; the next payout may try again
+ * - in_doubt: part of it may have landed (a non-transactional site cut between statements)
+ * - pending: unknown for now (a connection lost during commit, a webhook not yet accepted); the
+ *   next attempt first looks at the site
+ */
+export type PayOutcome =
+  | { state: 'done'; already: boolean; evidence: Evidence }
+  | { state: 'failed'; reason: string }
+  | { state: 'in_doubt'; reason: string; evidence: Evidence }
+  | { state: 'pending'; reason: string; evidence?: Evidence; retryAt?: number }
+
+export interface PayoutTarget {
+  readonly name: PayoutTargetName
+  /** Checks the site before anything is written (engines, grants — of the claim tables too when `settleClaims`); throws a PayoutError when paying cannot start. */
+  begin(plan?: { settleClaims: boolean }): Promise<void>
+  /** Members' bonus now, in tenths, by site uid; a uid absent from the map is not on the site. null: the target has no bonus to show. */
+  bonusOf(uids: number[]): Promise<Map<number, bigint> | null>
+  /** The dry run's claim notes (settleClaims, NexusPHP only), by wage record id, read without writing. */
+  previewClaims?(members: { wageId: number; uid: number; claims: ClaimSettlement }[]): Promise<Map<number, string | null>>
+  pay(member: MemberPayout): Promise<PayOutcome>
+  /** 待核对, settled by an admin: `markDone` = the bonus did land; `payRest` = it did not, credit it now. Either way the missing message is sent. */
+  settle(member: MemberPayout, action: 'markDone' | 'payRest'): Promise<PayOutcome>
+  close(): Promise<void>
+}
+
+/** A payout that cannot start or go on; the message is shown as is. */
+export class PayoutError extends Error {
+  override name = 'PayoutError'
+}
+
+/** Test hook: called at each step of a member's payout (the crash tests stop the process there). */
+export type StepHook = (step: string, entry: LedgerEntry) => Promise<void> | void

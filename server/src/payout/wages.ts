@@ -1,0 +1,79 @@
+/**
+ * The wage records a payout works on, and the one write it makes to them: 未发放 → 已发放 with
+ * paid at/by, conditional like POST /wages/pay (a record already paid is left as it is).
+ */
+import type { Kysely } from 'kysely'
+import type { WageItem } from '@shared/entities'
+import type { DB } from '../db/schema'
+import { readItemSet } from '../wages/item-sets'
+import { periodRank } from '../wages/queries'
+import { wageDb } from '../wages/tables'
+
+export interface PayoutWage {
+  id: number
+  userId: number
+  username: string
+  siteUid: number | null
+  period: string
+  amount: number
+  torrentCount: number
+  totalSize: number
+  payment: number
+}
+
+export type WageSelection = { ids: number[]; period?: undefined } | { period: string; ids?: undefined }
+
+/** The selected records (a whole month: those with an amount), and the ids that do not exist. */
+export async function selectWages(db: Kysely<DB>, selection: WageSelection): Promise<{ wages: PayoutWage[]; missing: number[] }> {
+  const base = wageDb(db)
+    .selectFrom('wage_records as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select(['w.id', 'w.user_id', 'u.username', 'u.site_uid', 'w.period', 'w.amount', 'w.torrent_count', 'w.total_size', 'w.payment'])
+  const rows = selection.ids
+    ? await base.where('w.id', 'in', [...new Set(selection.ids)]).execute()
+    : await base.where('w.period', '=', selection.period).where('w.amount', '>', 0).execute()
+  const wages = rows
+    .map((r) => ({
+      id: Number(r.id),
+      userId: Number(r.user_id),
+      username: r.username,
+      siteUid: r.site_uid === null ? null : Number(r.site_uid),
+      period: r.period,
+      amount: Number(r.amount),
+      torrentCount: Number(r.torrent_count),
+      totalSize: Number(r.total_size),
+      payment: Number(r.payment),
+    }))
+    .sort((a, b) => a.id - b.id)
+  const found = new Set(wages.map((w) => w.id))
+  return { wages, missing: selection.ids ? [...new Set(selection.ids)].filter((id) => !found.has(id)) : [] }
+}
+
+/** What the member's message tells besides the amount. */
+export interface WageFacts {
+  items: WageItem[]
+  rank: number | null
+  rankOf: number
+}
+
+export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[]): Promise<Map<number, WageFacts>> {
+  const ranks = new Map<string, Map<number, number>>()
+  const out = new Map<number, WageFacts>()
+  for (const wage of wages) {
+    let rank = ranks.get(wage.period)
+    if (!rank) ranks.set(wage.period, (rank = new Map((await periodRank(db, wage.period)).map((r) => [r.userId, r.rank]))))
+    out.set(wage.id, { items: await readItemSet(db, wage.period, wage.userId), rank: rank.get(wage.userId) ?? null, rankOf: rank.size })
+  }
+  return out
+}
+
+/** 未发放 → 已发放 (the paid-at/by of POST /wages/pay); false when it was already paid. */
+export async function markWagePaid(db: Kysely<DB>, wageId: number, now: number, by: { id: number | null; username: string }): Promise<boolean> {
+  const result = await wageDb(db)
+    .updateTable('wage_records')
+    .set({ payment: 1, paid_at: now, paid_by_id: by.id, paid_by_name: by.username })
+    .where('id', '=', wageId)
+    .where('payment', '=', 0)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows ?? 0) === 1
+}

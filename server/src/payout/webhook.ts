@@ -1,0 +1,93 @@
+/**
+ * Ingest sites (PAYOUT_WEBHOOK_URL): each paid wage is POSTed as JSON, signed
+ * `X-Signature: sha256=<hex HMAC-SHA256 of the body with PAYOUT_WEBHOOK_SECRET>`, with the ledger key
+ * as `Idempotency-Key`. The receiver may see a key more than once (a retry after a lost answer) and
+ * must credit it once. Until it answers 2xx the entry stays pending and is tried again with
+ * growing pauses (service.ts), also after a restart; every attempt is in payout_webhook_deliveries.
+ */
+import { createHmac } from 'node:crypto'
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/schema'
+import { formatTenths } from './tenths'
+import type { MemberPayout, PayOutcome, PayoutTarget } from './target'
+
+export interface WebhookOptions {
+  url: string
+  secret: string
+  /** First pause after a failed delivery; doubled per attempt up to `maxBackoffMs`. */
+  backoffMs?: number
+  maxBackoffMs?: number
+  timeoutMs?: number
+  clock?: () => number
+}
+
+export const DEFAULT_BACKOFF_MS = 10_000
+export const DEFAULT_MAX_BACKOFF_MS = 3_600_000
+
+export function signature(body: string, secret: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+}
+
+/** The same bytes on every attempt: built from the ledger entry, not from the time of sending. */
+export function webhookBody(member: MemberPayout): string {
+  const { entry, wage } = member
+  const texts = member.texts(null, null)
+  return JSON.stringify({
+    idempotencyKey: entry.ledger_key,
+    wageId: wage.id,
+    period: wage.period,
+    userId: wage.userId,
+    username: wage.username,
+    siteUid: wage.siteUid,
+    amount: wage.amount,
+    credit: formatTenths(member.credit),
+    torrentCount: wage.torrentCount,
+    totalSize: wage.totalSize,
+    createdAt: new Date(entry.created_at).toISOString(),
+    subject: texts.subject,
+    message: texts.message,
+  })
+}
+
+export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTarget {
+  const clock = options.clock ?? Date.now
+  const backoff = (attempts: number) => Math.min((options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** Math.max(0, attempts), options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS)
+
+  async function deliver(member: MemberPayout): Promise<PayOutcome> {
+    const body = webhookBody(member)
+    let status: number | null = null
+    let error: string | null = null
+    try {
+      const response = await fetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': signature(body, options.secret), 'idempotency-key': member.entry.ledger_key },
+        body,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+      })
+      status = response.status
+      await response.arrayBuffer().catch(() => {})
+    } catch (cause) {
+      error = cause instanceof Error ? `${cause.message}${(cause as { cause?: Error }).cause ? `（${(cause as { cause?: Error }).cause!.message}）` : ''}` : String(cause)
+    }
+    const delivery = await db
+      .insertInto('payout_webhook_deliveries')
+      .values({ ledger_id: member.entry.id, at: clock(), status, error })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    if (status !== null && status >= 200 && status < 300) return { state: 'done', already: false, evidence: { logId: delivery.id } }
+    const retryAt = clock() + backoff(member.entry.attempts)
+    const why = status !== null ? `接收方返回 HTTP ${status}` : `无法连接接收方：${error}`
+    return { state: 'pending', reason: `${why}，将于 ${new Date(retryAt).toISOString()} 自动重试`, retryAt }
+  }
+
+  return {
+    name: 'webhook',
+    async begin() {},
+    async bonusOf() {
+      return null
+    },
+    pay: deliver,
+    settle: deliver,
+    async close() {},
+  }
+}

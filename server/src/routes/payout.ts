@@ -1,0 +1,34 @@
+/**
+ * 发放到站点 (domain.md §7, src/payout): preview, pay, settle 待核对, and each member's view of
+ * whether their wage reached the site. The service lives as long as the app (its webhook retries
+ * run in the background and its site connection closes with the app).
+ */
+import type { FastifyInstance } from 'fastify'
+import { forbidden } from '../errors'
+import { registerEndpoint } from '../http/endpoint'
+import { createPayoutService, type PayoutService } from '../payout/service'
+import type { WageSelection } from '../payout/wages'
+import { webhookDeliveryLog } from '../payout/webhook-log'
+
+const selectionOf = (input: { ids?: number[]; period?: string }): WageSelection => (input.ids ? { ids: input.ids } : { period: input.period! })
+
+export function payoutRoutes(app: FastifyInstance, service?: PayoutService): void {
+  const payout = service ?? createPayoutService({ ...app.services, log: app.log })
+  app.addHook('onReady', async () => payout.start())
+  app.addHook('onClose', async () => payout.close())
+
+  registerEndpoint(app, 'wages.payoutPreview', (input) => payout.preview(selectionOf(input)))
+
+  registerEndpoint(app, 'wages.payout', async (input, ctx) => ({ list: await payout.run(selectionOf(input), ctx.user, ctx.ip) }))
+
+  registerEndpoint(app, 'wages.payoutResolve', (input, ctx) => payout.resolve(input.wageId, input.action, ctx.user, ctx.ip))
+
+  registerEndpoint(app, 'wages.payoutDeliveries', async () => ({ webhookConfigured: payout.webhookConfigured, list: await webhookDeliveryLog(app.services.database.db) }))
+
+  // Members: only their own records (someone else's id is a 403, as GET /wages/{id}).
+  registerEndpoint(app, 'wages.payoutStatus', async (input, ctx) => {
+    const states = await payout.states(input.ids)
+    if (ctx.user.role !== 'admin' && [...states.values()].some((e) => e.user_id !== ctx.user.id)) throw forbidden()
+    return [...states.values()].map((e) => ({ wageId: e.wage_id, state: e.state, doneAt: e.done_at === null ? null : new Date(e.done_at).toISOString() }))
+  })
+}

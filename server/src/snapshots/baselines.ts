@@ -1,0 +1,38 @@
+/**
+ * Baselines the daily snapshots cannot give (domain.md §4 "Baseline"), written by every sync after
+ * its derivation (migration 0014):
+ *
+ * - a record's first observation: its counters at the sync that created it. A record missing from
+ *   its window's start snapshot counts from here (部分月份), never from 0.
+ * - an assignment's start: the record's counters at the first sync after it was assigned, the
+ *   baseline of an assignment that began inside the period (later than the assignment by at most one
+ *   sync interval).
+ */
+import { type Kysely, sql } from 'kysely'
+import type { DB } from '../db/schema'
+import { int, yieldToEventLoop } from '../db/sql-fragments'
+
+// One statement per ~50,000 records (a first sync notes every record): on SQLite each blocks the event loop.
+const RECORDS_PER_STATEMENT = 50_000
+
+/** Assignments younger than this are looked at each sync (a month and a few days of slack). */
+const ASSIGNMENT_LOOKBACK_MS = 35 * 24 * 3600 * 1000
+
+export async function recordBaselines(db: Kysely<DB>, now: number): Promise<void> {
+  // Record ids are never reused (AUTOINCREMENT / identity), so everything above the highest id seen is new.
+  const { rows } = await sql<{ seen: number | null; hi: number | null }>`select (select max(record_id) from record_first_counters) as seen,
+    (select max(id) from seed_records) as hi`.execute(db)
+  const hi = Number(rows[0]?.hi ?? 0)
+  for (let from = Number(rows[0]?.seen ?? 0); from < hi; from += RECORDS_PER_STATEMENT) {
+    await sql`insert into record_first_counters (record_id, seen_at, seed_time_sec, uploaded)
+      select r.id, ${int(now)}, r.seed_time_sec, r.uploaded from seed_records r
+      where r.id > ${int(from)} and r.id <= ${int(from + RECORDS_PER_STATEMENT)}
+      on conflict do nothing`.execute(db)
+    await yieldToEventLoop()
+  }
+  await sql`insert into assignment_counters (record_id, assigned_at, seed_time_sec, uploaded)
+    select r.id, r.assigned_at, r.seed_time_sec, r.uploaded from seed_records r
+    where r.assigned_at >= ${int(now - ASSIGNMENT_LOOKBACK_MS)} and r.assigned = 1
+      and not exists (select 1 from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at)
+    on conflict do nothing`.execute(db)
+}

@@ -1,0 +1,68 @@
+/** The counting window and baseline rules of domain.md §4, one case per branch (hours as counters). */
+import { describe, expect, it } from 'vitest'
+import { windowGain, type RecordHistory } from './window'
+
+const H = 3600
+const DAY = 86_400_000
+const period = { startMs: 100 * DAY, endMs: 130 * DAY }
+const c = (hours: number) => ({ seedTimeSec: hours * H, uploaded: 0 })
+
+function history(over: Partial<RecordHistory> = {}): RecordHistory {
+  return {
+    claim: { at: 10 * DAY, begin: c(5) },
+    assignedAt: null,
+    snatchStartedAt: 5 * DAY,
+    atPeriodStart: c(1000),
+    atAssignment: null,
+    firstSeen: null,
+    atEnd: c(1400),
+    ...over,
+  }
+}
+const hoursOf = (record: RecordHistory, p: typeof period & { startSnapshotLate?: boolean } = period) => {
+  const gain = windowGain(record, p)
+  return gain && { hours: gain.seedTimeGainSec / H, partial: gain.partial }
+}
+
+describe('counting window and baseline', () => {
+  it('a claim older than the period counts from the start snapshot, not from its seed_time_begin', () => {
+    expect(hoursOf(history())).toEqual({ hours: 400, partial: false })
+  })
+
+  it('a claim made in the period counts from the counters noted in the claim', () => {
+    expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(1100) } }))).toEqual({ hours: 300, partial: false })
+  })
+
+  it('a claim noted with no counters (a source without seed_time_begin) still counts no more than the month', () => {
+    expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(0) } }))).toEqual({ hours: 400, partial: false })
+  })
+
+  it('a record first seen after the window start counts from that observation, marked partial', () => {
+    expect(hoursOf(history({ atPeriodStart: null, firstSeen: { at: 115 * DAY, ...c(1200) } }))).toEqual({ hours: 200, partial: true })
+  })
+
+  it('a snatch begun inside the window counts from 0, whatever was observed', () => {
+    const fresh = history({ snatchStartedAt: 105 * DAY, atPeriodStart: null, firstSeen: { at: 115 * DAY, ...c(50) }, atEnd: c(320) })
+    expect(hoursOf(fresh)).toEqual({ hours: 320, partial: false })
+  })
+
+  it('an assignment made in the period counts from the first sync after it', () => {
+    const assigned = history({ claim: null, assignedAt: 120 * DAY, atAssignment: c(1300) })
+    expect(hoursOf(assigned)).toEqual({ hours: 100, partial: false })
+    // An assignment from before the period is the start snapshot's.
+    expect(hoursOf(history({ claim: null, assignedAt: 50 * DAY, atAssignment: c(700) }))).toEqual({ hours: 400, partial: false })
+  })
+
+  it('a tie that began after the period does not count in it', () => {
+    expect(windowGain(history({ claim: { at: 131 * DAY, begin: c(1500) } }), period)).toBeNull()
+  })
+
+  it('a start snapshot taken after the 1st marks the month partial', () => {
+    expect(hoursOf(history(), { ...period, startSnapshotLate: true })).toEqual({ hours: 400, partial: true })
+  })
+
+  it('a gain is never negative (a re-created snatch), and a record never observed gains nothing', () => {
+    expect(hoursOf(history({ atEnd: c(10) }))).toEqual({ hours: 0, partial: false })
+    expect(hoursOf(history({ atPeriodStart: null, firstSeen: null }))).toEqual({ hours: 0, partial: true })
+  })
+})

@@ -1,0 +1,88 @@
+/**
+ * The counting window and baseline of one record in a period (domain.md §4), pure.
+ *
+ * The window runs from the later of the period start and the moment the tie began — the claim's
+ * creation, else the assignment — to the period end. The baseline is the record's counters at the
+ * window start:
+ * - a snatch that itself began inside the window starts from 0;
+ * - a claim made inside the period starts from the snatch's counters when claimed (NexusPHP's
+ *   `seed_time_begin` / `uploaded_begin`);
+ * - an assignment made inside the period starts from the counters of the first sync after it;
+ * - otherwise the period's start snapshot; a record missing from it (the server first saw it later:
+ *   a member added mid-month, a new install, a late first sync) starts from its first observation
+ *   and is marked partial (部分月份) — never from 0, which would pay its whole history. So is a
+ *   record counted from a start snapshot taken after the 1st (the server's first days, or down on the 1st).
+ */
+
+export interface Counters {
+  seedTimeSec: number
+  uploaded: number
+}
+
+export interface RecordHistory {
+  /** Claim creation (epoch ms) and the counters NexusPHP noted then; null = not claimed. */
+  claim: { at: number; begin: Counters } | null
+  /** Assignment time (epoch ms), null = not assigned. */
+  assignedAt: number | null
+  /** The snatch's start (`startdat`), null = no snatch. */
+  snatchStartedAt: number | null
+  /** Counters in the period's start snapshot; null = the record was not in it. */
+  atPeriodStart: Counters | null
+  /** Counters at the first sync after the assignment at `assignedAt`. */
+  atAssignment: Counters | null
+  /** The record's first observation by the server. */
+  firstSeen: (Counters & { at: number }) | null
+  /** Counters at the period end (end snapshot, or the live ones for the running month); null = gone by then. */
+  atEnd: Counters | null
+}
+
+export interface WindowGain {
+  seedTimeGainSec: number
+  uploadedGain: number
+  /** Counted from a first observation made after the window began. */
+  partial: boolean
+  /** When the tie began (orders the keepers). */
+  tieAt: number | null
+}
+
+const ZERO: Counters = { seedTimeSec: 0, uploaded: 0 }
+
+/**
+ * Counters only grow, so a claim's noted counters are never below the month's start: a source that
+ * sends no `seed_time_begin` (0) must not turn a mid-month claim into the snatch's whole history.
+ */
+const noLower = (begin: Counters, floor: Counters | null): Counters =>
+  floor ? { seedTimeSec: Math.max(begin.seedTimeSec, floor.seedTimeSec), uploaded: Math.max(begin.uploaded, floor.uploaded) } : begin
+
+/** The record's gains inside its window, or null when the tie began only after the period. */
+export function windowGain(record: RecordHistory, period: { startMs: number; endMs: number; startSnapshotLate?: boolean }): WindowGain | null {
+  const tieAt = record.claim?.at ?? record.assignedAt
+  if (tieAt !== null && tieAt >= period.endMs) return null
+  const windowStart = Math.max(period.startMs, tieAt ?? 0)
+  let base: Counters
+  let partial = false
+  if (record.snatchStartedAt !== null && record.snatchStartedAt >= windowStart) base = ZERO
+  else if (record.claim && record.claim.at > period.startMs) base = noLower(record.claim.begin, record.atPeriodStart)
+  else if (!record.claim && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment) base = record.atAssignment
+  else if (record.atPeriodStart) {
+    base = record.atPeriodStart
+    // The month's first snapshot is later than its 1st (a new install, the server down on the 1st).
+    partial = period.startSnapshotLate === true && windowStart === period.startMs
+  }
+  else if (record.firstSeen) {
+    base = record.firstSeen
+    partial = record.firstSeen.at > windowStart
+  } else {
+    // Never observed (no sync since it appeared): nothing is known to have been seeded in the window.
+    base = record.atEnd ?? ZERO
+    partial = true
+  }
+  const end = record.atEnd ?? base
+  return {
+    // Counters can go back (a re-created snatch): a gain is never negative.
+    seedTimeGainSec: Math.max(0, end.seedTimeSec - base.seedTimeSec),
+    uploadedGain: Math.max(0, end.uploaded - base.uploaded),
+    partial,
+    tieAt,
+  }
+}
