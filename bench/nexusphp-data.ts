@@ -1,6 +1,6 @@
 /**
  * The NexusPHP benchmark database (issue 6): NexusPHP's tables (server/src/sources/nexusphp/testing/
- * nexusphp-schema.sql) in a MariaDB database of their own, filled with a deterministic site —
+ * nexusphp-schema-v16.sql, or nexusphp-schema.sql: BENCH_SHAPE) in a MariaDB database of their own, filled with a deterministic site —
  * 20,000 users of whom 2,000 are the team's members, 200,000 torrents (12 release teams, 3 of them
  * official, and an official tag), 1,000,000 snatches (85% the members'), 300,000 peers (a subset of
  * the snatches: seeders and leechers, recent, near the activity window and stale) and claims.
@@ -23,7 +23,12 @@ import { clientAgents, demoCategories, demoTags, demoTeams, NO_TEAM_WEIGHT, offi
 export const SITE = { siteUsers: 20_000, members: 2_000, torrents: 200_000, snatched: 1_000_000, peers: 300_000 } as const
 /** Share of the snatches that are the members' (the part of the site the sync is about). */
 const MEMBER_SNATCH_SHARE = 0.85
-export const BENCH_DATABASE = 'seeding_bench_nexusphp'
+/**
+ * The shape of the bench site (NEXUSPHP_BENCH_SHAPE): 'v16' (default), a v1.6 install — MyISAM tables,
+ * MEMORY peers, where a long read makes the tracker wait — or 'innodb', a migrated install. Each has its own database.
+ */
+export const BENCH_SHAPE: 'v16' | 'innodb' = process.env.NEXUSPHP_BENCH_SHAPE === 'innodb' ? 'innodb' : 'v16'
+export const BENCH_DATABASE = BENCH_SHAPE === 'innodb' ? 'seeding_bench_nexusphp' : 'seeding_bench_nexusphp_v16'
 /** Bumped when the generated data changes: an older database is rebuilt. */
 const GENERATOR_VERSION = 2
 const SEED = 'nexusphp-bench'
@@ -31,7 +36,7 @@ const SEED = 'nexusphp-bench'
 export const officialTeamNames = demoTeams.filter((t) => t.official).map((t) => t.name)
 export const officialTagNames = officialDemoTags
 
-const schemaFile = join(import.meta.dirname, '..', 'server', 'src', 'sources', 'nexusphp', 'testing', 'nexusphp-schema.sql')
+const schemaFile = join(import.meta.dirname, '..', 'server', 'src', 'sources', 'nexusphp', 'testing', BENCH_SHAPE === 'innodb' ? 'nexusphp-schema.sql' : 'nexusphp-schema-v16.sql')
 
 /** `mysql://root@127.0.0.1:3306` unless NEXUSPHP_BENCH_MYSQL_URL says otherwise (no database in it). */
 export function mysqlServerUrl(): string {
