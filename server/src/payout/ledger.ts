@@ -59,7 +59,9 @@ export async function openEntries(
           updated_at: args.now,
         })),
       )
-      .onConflict((oc) => oc.column('wage_id').doNothing())
+      // No conflict target: a racing insert can collide on ledger_key as well as wage_id (PostgreSQL
+      // only skips conflicts on the named key and raises on the other). Both derive from the wage id.
+      .onConflict((oc) => oc.doNothing())
       .execute()
   }
   for (const e of entries) {
