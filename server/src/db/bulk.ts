@@ -48,7 +48,7 @@ export async function bulkInsert(
     }
     // A transaction already holds the one connection (and its BEGIN is on this same handle).
     if (within) insert()
-    else await database.db.connection().execute(async () => insert())
+    else await database.withWriter(insert)
     return
   }
   const replaceById = options.replace

@@ -5,11 +5,11 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import type { DB } from './schema'
-import { withStatementCache } from './statement-cache'
+import { routedSqlite } from './sqlite-routing'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -18,9 +18,11 @@ export interface AppDatabase {
   dialect: DialectName
   /**
    * The raw SQLite handle, for bulk loads only (prepared statements in a loop are ~3× faster than
-   * built queries). Use it inside `db.connection().execute(…)` so that nothing else runs meanwhile.
+   * built queries). Use it inside `withWriter` (or a transaction) so that nothing else writes meanwhile.
    */
   sqlite?: SQLite.Database
+  /** Runs `work` while no other statement of this process writes (SQLite's one writer; PostgreSQL: just runs it). */
+  withWriter<T>(work: () => T | Promise<T>): Promise<T>
   /** Closes the pool / file handle. Safe to call twice. */
   close(): Promise<void>
 }
@@ -65,26 +67,13 @@ function openSqlite(file: string): AppDatabase {
   // A long write (a first import) grows the log file; once checkpointed it is cut back to 64 MiB
   // instead of keeping its largest size on disk for good.
   database.pragma('journal_size_limit = 67108864')
-  const db = new Kysely<DB>({ dialect: sqliteDialectKeepingErrors(database) })
-  return { db, dialect: 'sqlite', sqlite: database, close: once(() => db.destroy()) }
-}
-
-/**
- * SQLite rolls a transaction back by itself on some errors (a full disk: SQLITE_FULL). Kysely then
- * sends its own ROLLBACK, which fails with "cannot rollback - no transaction is active" — and that
- * error replaced the real one in the answer and the log. Roll back only a transaction still open.
- */
-function sqliteDialectKeepingErrors(database: SQLite.Database): SqliteDialect {
-  return new (class extends SqliteDialect {
-    override createDriver() {
-      const driver = super.createDriver()
-      const rollback = driver.rollbackTransaction.bind(driver)
-      driver.rollbackTransaction = async (connection) => {
-        if (database.inTransaction) await rollback(connection)
-      }
-      return driver
-    }
-  })({ database: withStatementCache(database) })
+  // Requests read here while a transaction holds the writer (sqlite-routing.ts).
+  const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true, fileMustExist: true })
+  reader?.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
+  reader?.pragma('cache_size = -32768')
+  const routed = routedSqlite(database, reader)
+  const db = new Kysely<DB>({ dialect: routed.dialect })
+  return { db, dialect: 'sqlite', sqlite: database, withWriter: routed.withWriter, close: once(() => db.destroy()) }
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<AppDatabase> {
@@ -99,7 +88,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     await db.destroy()
     throw error
   }
-  return { db, dialect: 'postgres', close: once(() => db.destroy()) }
+  return { db, dialect: 'postgres', withWriter: async (work) => work(), close: once(() => db.destroy()) }
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -1,0 +1,110 @@
+/**
+ * SQLite's writer and reader (sqlite-routing.ts): a request that reads is not held up by a long
+ * transaction, and nothing about transactions changes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql, type Kysely } from 'kysely'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openDatabase, type AppDatabase } from './database'
+
+interface T {
+  t: { id: number; n: number }
+}
+
+describe('SQLite writer and reader', () => {
+  let dir: string
+  let database: AppDatabase
+  let db: Kysely<T>
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'seeding-routing-'))
+    database = await openDatabase({ kind: 'sqlite', file: join(dir, 'seeding.db') })
+    db = database.db as unknown as Kysely<T>
+    await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+    await db.insertInto('t').values({ id: 1, n: 1 }).execute()
+  })
+  afterEach(async () => {
+    await database.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** A transaction that writes, then waits until `open()` is called. */
+  function heldTransaction() {
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    let written!: () => void
+    const wrote = new Promise<void>((resolve) => (written = resolve))
+    const done = db.transaction().execute(async (trx) => {
+      await trx.updateTable('t').set({ n: 2 }).where('id', '=', 1).execute()
+      written()
+      await gate
+    })
+    return { open, wrote, done }
+  }
+
+  it('a read answers while a transaction holds the writer, and sees the last committed state', async () => {
+    const held = heldTransaction()
+    await held.wrote
+    // Before the reader, this waited for the transaction's end (here: forever).
+    expect(await db.selectFrom('t').select('n').where('id', '=', 1).executeTakeFirstOrThrow()).toEqual({ n: 1 })
+    expect(await sql<{ n: number }>`select n from t where id = 1`.execute(db)).toMatchObject({ rows: [{ n: 1 }] })
+    held.open()
+    await held.done
+    expect(await db.selectFrom('t').select('n').where('id', '=', 1).executeTakeFirstOrThrow()).toEqual({ n: 2 })
+  })
+
+  it('a write waits for the transaction and lands after it', async () => {
+    const held = heldTransaction()
+    await held.wrote
+    let landed = false
+    const write = db.updateTable('t').set((eb) => ({ n: eb('n', '*', 10) })).where('id', '=', 1).execute().then(() => (landed = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(landed).toBe(false)
+    held.open()
+    await Promise.all([held.done, write])
+    expect(await db.selectFrom('t').select('n').executeTakeFirstOrThrow()).toEqual({ n: 20 })
+  })
+
+  it('inside a transaction reads see its own writes; a failed transaction leaves nothing', async () => {
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto('t').values({ id: 2, n: 5 }).execute()
+        expect(await trx.selectFrom('t').select('n').where('id', '=', 2).executeTakeFirst()).toEqual({ n: 5 })
+        throw new Error('stop')
+      }),
+    ).rejects.toThrow('stop')
+    expect(await db.selectFrom('t').select('id').execute()).toEqual([{ id: 1 }])
+  })
+
+  it('a connection that made a temp table reads it back (the reader does not have it)', async () => {
+    const rows = await db.connection().execute(async (conn) => {
+      await sql`create temp table scratch (v integer)`.execute(conn)
+      await sql`insert into scratch values (7)`.execute(conn)
+      return (await sql<{ v: number }>`select v from scratch`.execute(conn)).rows
+    })
+    expect(rows).toEqual([{ v: 7 }])
+  })
+
+  it('withWriter keeps transactions out while raw-handle work runs', async () => {
+    const order: string[] = []
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    const raw = database.withWriter(async () => {
+      order.push('raw start')
+      await gate
+      database.sqlite!.prepare('update t set n = 3 where id = 1').run()
+      order.push('raw end')
+    })
+    const trx = db.transaction().execute(async (t) => {
+      order.push('transaction')
+      await t.updateTable('t').set((eb) => ({ n: eb('n', '+', 1) })).execute()
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    open()
+    await Promise.all([raw, trx])
+    expect(order).toEqual(['raw start', 'raw end', 'transaction'])
+    expect(await db.selectFrom('t').select('n').executeTakeFirstOrThrow()).toEqual({ n: 4 })
+  })
+})

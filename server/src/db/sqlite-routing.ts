@@ -1,0 +1,193 @@
+/**
+ * SQLite with a writer and a reader connection on one file (WAL). Kysely's own SQLite dialect has a
+ * single connection behind a mutex, so a long transaction — a wage compute, a derivation page, a
+ * sync page — made every request wait for it, reads included (issue 14: /health waited 654 ms behind
+ * a 675 ms compute). Here:
+ *
+ * - a read statement outside a transaction runs on the reader at once: in WAL mode it sees the last
+ *   committed state and never waits for the writer;
+ * - transactions, writes and anything else hold the writer, one Kysely connection at a time, until
+ *   the connection is released (a plain query: that statement; a transaction: until commit/rollback;
+ *   `db.connection()`: from its first write to its end);
+ * - `withWriter` holds the writer for code that uses the raw handle (bulk loads).
+ *
+ * A ':memory:' database has no second connection: everything then runs on the writer, as before.
+ */
+import SQLite from 'better-sqlite3'
+import {
+  CompiledQuery,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely'
+import { withStatementCache } from './statement-cache'
+
+/** One holder at a time, in the order they asked. */
+class Mutex {
+  private tail: Promise<void> = Promise.resolve()
+
+  lock(): Promise<() => void> {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const acquired = this.tail.then(() => release)
+    this.tail = this.tail.then(() => held)
+    return acquired
+  }
+}
+
+type Handle = ReturnType<typeof withStatementCache>
+type Statement = SQLite.Statement<unknown[], Record<string, unknown>>
+
+/** Only statements that read: SELECT/WITH that SQLite itself calls read-only (BEGIN is "read-only" too, so the verb is checked first). */
+const READ_VERB = /^\s*(select|with)\b/i
+
+function resultOf<R>(statement: Statement, parameters: readonly unknown[]): QueryResult<R> {
+  if (statement.reader) return { rows: statement.all(parameters as unknown[]) as R[] }
+  const { changes, lastInsertRowid } = statement.run(parameters as unknown[])
+  return {
+    insertId: lastInsertRowid != null ? BigInt(lastInsertRowid) : undefined,
+    numAffectedRows: changes != null ? BigInt(changes) : undefined,
+    rows: [],
+  }
+}
+
+class RoutedConnection implements DatabaseConnection {
+  private release: (() => void) | null = null
+
+  constructor(private readonly driver: RoutedSqliteDriver) {}
+
+  get holdsWriter(): boolean {
+    return this.release !== null
+  }
+
+  async holdWriter(): Promise<void> {
+    if (!this.release) this.release = await this.driver.writerLock.lock()
+  }
+
+  releaseWriter(): void {
+    const release = this.release
+    this.release = null
+    release?.()
+  }
+
+  private async statementFor(sql: string): Promise<Statement> {
+    const onReader = this.release ? null : this.driver.readStatement(sql)
+    if (onReader) return onReader
+    await this.holdWriter()
+    return this.driver.writer.prepare(sql) as Statement
+  }
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    return resultOf<R>(await this.statementFor(compiled.sql), compiled.parameters)
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const statement = await this.statementFor(compiled.sql)
+    if (!statement.reader) throw new Error('SQLite streams only statements that return rows')
+    for (const row of statement.iterate(compiled.parameters as unknown[])) yield { rows: [row as R] }
+  }
+}
+
+class RoutedSqliteDriver implements Driver {
+  readonly writerLock = new Mutex()
+  readonly writer: Handle
+  private readonly reader: Handle | null
+
+  constructor(
+    private readonly raw: SQLite.Database,
+    rawReader: SQLite.Database | null,
+  ) {
+    this.writer = withStatementCache(raw)
+    this.reader = rawReader && withStatementCache(rawReader)
+  }
+
+  /** The reader's statement for `sql` when it only reads and the reader can run it (a temp table lives on the writer only). */
+  readStatement(sql: string): Statement | null {
+    if (!this.reader || !READ_VERB.test(sql)) return null
+    try {
+      const statement = this.reader.prepare(sql) as Statement
+      return statement.readonly ? statement : null
+    } catch {
+      return null
+    }
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this)
+  }
+
+  async beginTransaction(connection: RoutedConnection): Promise<void> {
+    await connection.holdWriter()
+    await connection.executeQuery(CompiledQuery.raw('begin'))
+  }
+
+  async commitTransaction(connection: RoutedConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'))
+  }
+
+  /** SQLite rolls back by itself on some errors (SQLITE_FULL); a second ROLLBACK would fail and hide the real error. */
+  async rollbackTransaction(connection: RoutedConnection): Promise<void> {
+    if (this.raw.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'))
+  }
+
+  async savepoint(connection: RoutedConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`))
+  }
+
+  async rollbackToSavepoint(connection: RoutedConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to "${name}"`))
+  }
+
+  async releaseSavepoint(connection: RoutedConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release "${name}"`))
+  }
+
+  async releaseConnection(connection: RoutedConnection): Promise<void> {
+    connection.releaseWriter()
+  }
+
+  async destroy(): Promise<void> {
+    this.reader?.close()
+    this.writer.close()
+  }
+
+  /** Runs `work` while no Kysely statement of this process uses the writer. */
+  async withWriter<T>(work: () => T | Promise<T>): Promise<T> {
+    const release = await this.writerLock.lock()
+    try {
+      return await work()
+    } finally {
+      release()
+    }
+  }
+}
+
+/** Several Kysely connections at once: the driver decides which share the writer. */
+class RoutedSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true
+  }
+}
+
+export interface RoutedSqlite {
+  dialect: Dialect
+  withWriter<T>(work: () => T | Promise<T>): Promise<T>
+}
+
+export function routedSqlite(writer: SQLite.Database, reader: SQLite.Database | null): RoutedSqlite {
+  const driver = new RoutedSqliteDriver(writer, reader)
+  const dialect: Dialect = {
+    createDriver: () => driver,
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+    createAdapter: () => new RoutedSqliteAdapter(),
+    createIntrospector: (db: Kysely<any>) => new SqliteIntrospector(db),
+  }
+  return { dialect, withWriter: (work) => driver.withWriter(work) }
+}
