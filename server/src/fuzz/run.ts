@@ -25,7 +25,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs)
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed)
 const options = values.all ? { nul: true } : FUZZ_KNOWN_FAULTS
-const rawOptions = values.all ? { hostlessHttp11: true, trailingBytes: true } : RAW_IN_CI
+const rawOptions = RAW_IN_CI
 
 const databases: { name: string; url?: string }[] = [{ name: 'sqlite' }]
 if (process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL)) databases.push({ name: 'postgres', url: process.env.DATABASE_URL })

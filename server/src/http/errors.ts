@@ -2,7 +2,7 @@
  * The one error handler and the not-found handler: every answer, good or bad, is the envelope
  * `{ code, msg, data }` with the HTTP status equal to `code`. 5xx details go to the log only.
  */
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { messages } from '@shared/messages'
@@ -94,6 +94,9 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 /**
  * Requests Node's HTTP parser refuses (malformed, headers too large, too slow): there is no request
  * object, so the answer is written to the socket — still the envelope (Fastify's `clientErrorHandler`).
+ * Bytes after a complete request (a body longer than its Content-Length) are refused as a second
+ * request while the first may still be running: its answer goes out first, then the refusal — the
+ * first request ran (e.g. 立即同步), so its answer must not be lost.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
@@ -103,11 +106,20 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, requestErrorMessages.headersTooLarge]
         : [400, requestErrorMessages.malformed]
-  if (socket.writable) {
-    const body = JSON.stringify(failure(status, msg))
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    )
+  const refuse = () => {
+    if (socket.destroyed) return
+    if (socket.writable) {
+      const body = JSON.stringify(failure(status, msg))
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      )
+    }
+    socket.destroy(error)
   }
-  socket.destroy(error)
+  // Node keeps the answer being written on this connection here (undocumented, but what its own default handler checks).
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+  // The error is about the answer's own request when that one is not whole yet (a body cut short): refuse now.
+  if (!inFlight || inFlight.writableFinished || !inFlight.req.complete) return refuse()
+  inFlight.once('finish', refuse)
+  inFlight.once('close', refuse)
 }

@@ -211,3 +211,32 @@ describe.each(openTestDatabases())('a client that half-closes after sending its 
     }
   })
 })
+
+describe.each(openTestDatabases())('a request followed by bytes that are not a request, on $name', (backend) => {
+  it('gets its own answer first, then the 400 envelope for the bytes (立即同步 ran: its answer must arrive)', async () => {
+    const db = await backend.open()
+    const app = await buildTestApp({ database: db.database, config: db.config, adminPassword: ADMIN_PASSWORD })
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      const { port } = app.server.address() as AddressInfo
+      const token = (await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD } })).json().data as string
+      const socket = connect(port, '127.0.0.1')
+      let text = ''
+      socket.on('data', (data) => (text += data.toString('utf8')))
+      socket.on('error', () => {})
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+      // A body longer than its Content-Length: the rest is parsed as a second request, and refused.
+      // The first answer waits on the database; the refusal used to be written over it and the connection closed.
+      socket.write(`POST /api/v1/sync/run HTTP/1.1\r\nHost: x\r\nAccess-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage that is not HTTP\r\n\r\n`)
+      await closed
+      const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/)
+      expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400'])
+      expect(JSON.parse(answers[0]!.slice(answers[0]!.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 200, data: { running: true } })
+      expect(JSON.parse(answers[1]!.slice(answers[1]!.indexOf('\r\n\r\n') + 4))).toEqual({ code: 400, msg: requestErrorMessages.malformed, data: null })
+      while (app.services.sync.busy) await new Promise((resolve) => setTimeout(resolve, 10))
+    } finally {
+      await app.close()
+      await db.cleanup()
+    }
+  })
+})
