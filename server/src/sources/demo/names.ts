@@ -110,7 +110,7 @@ function englishTitle(rng: Prng): string {
 }
 
 function chineseTitle(rng: Prng): string {
-  let a = rng.pick(zhTitleWords)
+  const a = rng.pick(zhTitleWords)
   let b = rng.pick(zhTitleWords)
   while (b === a) b = rng.pick(zhTitleWords)
   return a + b + rng.pick(zhTitleSuffixes)

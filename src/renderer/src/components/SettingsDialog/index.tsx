@@ -35,7 +35,7 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
   // Each opening starts from what is saved.
   useEffect(() => {
     if (open) form.setFieldsValue({ serverAddress, navTheme, updateUrl })
-    // Only on opening: a save in progress must not overwrite what the user typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only on opening: a save in progress must not overwrite what the user typed
   }, [open])
 
   async function save(values: SettingsValues) {

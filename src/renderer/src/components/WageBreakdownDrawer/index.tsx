@@ -67,7 +67,7 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
     return () => {
       live = false
     }
-    // `key` stands for `source` by value.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `source` by value (a new object each render)
   }, [key])
 
   const current = state?.key === key ? state : null

@@ -2,7 +2,7 @@
  * 保种员: the team's members (page-normal) with create, edit, ban/unban, delete (soft), restore
  * a deleted member and reset password; a name opens the member detail drawer (account, 30-day chart, seed records).
  */
-import { useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { PlusOutlined } from '@ant-design/icons'
 import { Button, Form, Input, Popconfirm, Space, Typography } from 'antd'
 import type { User } from '@shared/entities'
@@ -57,17 +57,21 @@ export default function NormalUserPage() {
   const [editing, setEditing] = useState<User | null>(null)
   const [resetting, setResetting] = useState<User | null>(null)
   const [detailId, setDetailId] = useState<number | null>(null)
-  const reload = () => table.current?.reload()
+  const reload = useCallback(() => table.current?.reload(), [])
 
   // A refused change was toasted (the server's msg) by the request wrapper; nothing else to do.
-  const changeStatus = (user: User, status: 0 | 1 | 2, done: string) =>
-    setUserStatus(user.id, status).then(
-      () => {
-        toastSuccess(done)
-        reload()
-      },
-      () => undefined,
-    )
+  // Stable (it reaches the table through its ref), so the columns below are built once.
+  const changeStatus = useCallback(
+    (user: User, status: 0 | 1 | 2, done: string) =>
+      setUserStatus(user.id, status).then(
+        () => {
+          toastSuccess(done)
+          reload()
+        },
+        () => undefined,
+      ),
+    [reload],
+  )
 
   const columns = useMemo<DataTableColumn<User>[]>(
     () => [
@@ -163,7 +167,7 @@ export default function NormalUserPage() {
         ),
       },
     ],
-    [],
+    [changeStatus],
   )
 
   return (

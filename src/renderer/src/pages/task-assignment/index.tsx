@@ -4,7 +4,7 @@
  * Select rows → `分配给…` (members who can seed, with their load) or `取消分配` (every member,
  * confirmed); `自动分配` previews a balanced plan before committing it.
  */
-import { useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { ThunderboltOutlined, UserAddOutlined, UserDeleteOutlined } from '@ant-design/icons'
 import { App, Button, Form } from 'antd'
 import type { Assignee, KeeperOption, Torrent } from '@shared/entities'
@@ -94,22 +94,26 @@ export default function TaskAssignmentPage() {
     setMembers(await keeperOptions().catch(() => []))
   }
 
-  const confirmRemoveOne = (torrent: AssignmentRow, assignee: Assignee) =>
-    modal.confirm({
-      title: `取消 ${assignee.username} 的分配？`,
-      content: `种子：${torrent.name}。只移除 ${assignee.username} 这一项分配，其他保种员不受影响，做种记录保留。`,
-      okText: '取消分配',
-      okButtonProps: { danger: true },
-      cancelText: '返回',
-      onOk: () =>
-        unassignTasks([torrent.id], [assignee.userId]).then(
-          () => {
-            toastSuccess(`已取消 ${assignee.username} 的分配`)
-            table.current?.reload()
-          },
-          () => undefined, // the server's msg was toasted
-        ),
-    })
+  // Stable (refs and `modal` only), so the columns below are built once.
+  const confirmRemoveOne = useCallback(
+    (torrent: AssignmentRow, assignee: Assignee) =>
+      modal.confirm({
+        title: `取消 ${assignee.username} 的分配？`,
+        content: `种子：${torrent.name}。只移除 ${assignee.username} 这一项分配，其他保种员不受影响，做种记录保留。`,
+        okText: '取消分配',
+        okButtonProps: { danger: true },
+        cancelText: '返回',
+        onOk: () =>
+          unassignTasks([torrent.id], [assignee.userId]).then(
+            () => {
+              toastSuccess(`已取消 ${assignee.username} 的分配`)
+              table.current?.reload()
+            },
+            () => undefined, // the server's msg was toasted
+          ),
+      }),
+    [modal],
+  )
 
   const columns = useMemo<DataTableColumn<AssignmentRow>[]>(() => {
     const assigneeColumn: DataTableColumn<AssignmentRow> = {
@@ -121,7 +125,7 @@ export default function TaskAssignmentPage() {
     // After 分配状态: what is assigned, then to whom.
     const at = baseColumns.findIndex((column) => column.dataIndex === 'assigned') + 1
     return [...baseColumns.slice(0, at), assigneeColumn, ...baseColumns.slice(at)]
-  }, [])
+  }, [confirmRemoveOne])
 
   const confirmUnassign = () =>
     modal.confirm({
@@ -140,21 +144,19 @@ export default function TaskAssignmentPage() {
         ),
     })
 
-  const toolbar = useMemo(
-    () => (
-      <>
-        <Button icon={<UserAddOutlined />} disabled={selected.length === 0} onClick={() => void openAssign()}>
-          分配给…
-        </Button>
-        <Button icon={<UserDeleteOutlined />} danger disabled={selected.length === 0} onClick={confirmUnassign}>
-          取消分配
-        </Button>
-        <Button type="primary" icon={<ThunderboltOutlined />} onClick={() => setAutoOpen(true)}>
-          自动分配
-        </Button>
-      </>
-    ),
-    [selected, members],
+  // Plain JSX: DataTable only renders it, and a memo here would have to list every closure it uses.
+  const toolbar = (
+    <>
+      <Button icon={<UserAddOutlined />} disabled={selected.length === 0} onClick={() => void openAssign()}>
+        分配给…
+      </Button>
+      <Button icon={<UserDeleteOutlined />} danger disabled={selected.length === 0} onClick={confirmUnassign}>
+        取消分配
+      </Button>
+      <Button type="primary" icon={<ThunderboltOutlined />} onClick={() => setAutoOpen(true)}>
+        自动分配
+      </Button>
+    </>
   )
 
   return (
