@@ -1,7 +1,7 @@
 // ESLint flat config: a small set of bug-catching rules, plus the process boundaries of the app
-// (docs/architecture.md "Boundaries"). Each layer imports only what its side may; the rules below
-// are written as import-string patterns because every cross-layer import goes through an alias
-// (@main, @renderer, @shared) or a relative path that names the other layer's folder.
+// (README「架构」). Each layer imports only what its side may. The rules are import-string patterns:
+// every cross-layer import goes through an alias (@main, @renderer) or a relative path that names
+// the other layer's folder.
 import { builtinModules } from 'node:module'
 import js from '@eslint/js'
 import { defineConfig } from 'eslint/config'
