@@ -37,9 +37,11 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
   })
   // Each case starts from a running server, whatever the case before it left.
   beforeEach(async () => {
-    if (!server || server.exited) server = await startChild(store)
+    if (!server || server.exited) server = await startServer()
   }, 120_000)
 
+  // Every start holds a pay open for 400 ms inside its transaction (faults/pause.ts): a kill can land there.
+  const startServer = () => startChild(store, { env: { FAULT_PAUSE: 'wages.pay=400' } })
   const db = async () => (await store.open()).db
   const syncRow = async () =>
     (await (await db()).selectFrom('sync_state').select(['lock_owner', 'lock_expires_at', 'last_started_at', 'last_finished_at', 'last_error']).where('id', '=', 1).executeTakeFirstOrThrow()) as SyncRow
@@ -49,7 +51,7 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
   const waitingUpTo = async (id: number) => Number((await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${id}`.execute(await db())).rows[0].n)
   const restart = async () => {
     await server?.kill()
-    server = await startChild(store)
+    server = await startServer()
     return server
   }
 
@@ -90,8 +92,6 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
     if (caught) await restart()
     return { cut: caught && !answered }
   }
-
-  const requestsLogged = (path: string) => server!.output().split(`"url":"/api/v1${path}"`).length - 1
 
   interface WageRow {
     id: number
@@ -159,7 +159,7 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
     const interruptedWork = await lastQueued()
     await (await db()).updateTable('sync_state').set({ lock_expires_at: Date.now() + 3600_000 }).where('id', '=', 1).execute()
 
-    server = await startChild(store)
+    server = await startServer()
     await server.waitForOutput(/the last sync was interrupted/, 30_000)
     await waitForSyncEnd(Number(lease.last_finished_at ?? 0))
     const resumed = await syncRow()
@@ -220,13 +220,9 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
       }
       const batch = before.filter((r) => r.payment === 0).slice(0, 3).map((r) => r.id)
       const token = await server!.login()
-      // A pay of a few rows is over in well under a millisecond on SQLite: its request's log line
-      // (received, not answered) is the other sign that it is under way.
-      const received = requestsLogged('/wages/pay')
-      ;({ cut } = await killDuring(
-        () => server!.call('POST', '/wages/pay', { token, body: { ids: batch } }),
-        async () => requestsLogged('/wages/pay') > received || (await writerActive()),
-      ))
+      // A pay of a few rows is over in well under a millisecond on SQLite: the server holds it open
+      // (FAULT_PAUSE, after its UPDATE, before its commit) so that the kill lands inside it.
+      ;({ cut } = await killDuring(() => server!.call('POST', '/wages/pay', { token, body: { ids: batch } }), writerActive))
       const after = await wageRows(month)
       expect([0, batch.length]).toContain(after.filter((r) => batch.includes(r.id) && r.payment === 1).length)
       expect(after.filter((r) => !batch.includes(r.id))).toEqual(before.filter((r) => !batch.includes(r.id)))
@@ -260,7 +256,7 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
     expect(killedInside, `no kill landed inside a derivation pass in ${KILL_TRIES} tries`).toBe(true)
     const lease = await syncRow()
     await (await db()).updateTable('sync_state').set({ lock_expires_at: Date.now() + 3600_000 }).where('id', '=', 1).execute()
-    server = await startChild(store)
+    server = await startServer()
     await server.waitForOutput(/the last sync was interrupted/, 30_000)
     await waitForSyncEnd(Number(lease.last_finished_at ?? 0))
     const state = await (await db()).selectFrom('sync_state').select(['lock_owner', 'last_error', 'derived_rules_version']).executeTakeFirstOrThrow()

@@ -7,6 +7,7 @@ import type { WageItem, WagePreviewEntry } from '@shared/entities'
 import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
 import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
+import { faultPause } from '../faults/pause'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
 import { createWageCalculator, type MemberWage, type WageItemResult } from './formula'
@@ -248,6 +249,7 @@ export async function payWages(
       .executeTakeFirst()
     const paid = Number(result.numUpdatedRows ?? 0)
     const alreadyPaid = ids.length - paid
+    await faultPause('wages.pay')
     // The log records changes: a pay of records that were all paid already changed nothing.
     if (paid === 0) return { paid, alreadyPaid, missing: [] }
     await recordOperation(
