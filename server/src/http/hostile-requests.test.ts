@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { messages } from '@shared/messages'
-import { buildTestApp, openTestDatabases, useTestApp } from '../test/harness'
+import { buildTestApp, openTestDatabases, useTestApp, type TestBackend } from '../test/harness'
 import { registerRoutes } from '../routes'
 import { requestErrorMessages } from './errors'
 
@@ -185,58 +185,57 @@ describe('a request reaching a stopping server', () => {
   })
 })
 
+/** A listening app on `backend`, the admin's token, and `exchange`: writes raw bytes (ended when `end`), resolves with all the server sent once it closed. */
+async function withListeningApp(backend: TestBackend, run: (token: string, exchange: (bytes: string, end: boolean) => Promise<string>) => Promise<void>): Promise<void> {
+  const db = await backend.open()
+  const app = await buildTestApp({ database: db.database, config: db.config, adminPassword: ADMIN_PASSWORD })
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    const token = (await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD } })).json().data as string
+    const exchange = (bytes: string, end: boolean) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1')
+        let text = ''
+        socket.on('data', (data) => (text += data.toString('utf8')))
+        socket.on('error', () => {})
+        socket.on('close', () => resolve(text))
+        if (end) socket.end(bytes)
+        else socket.write(bytes)
+      })
+    await run(token, exchange)
+    while (app.services.sync.busy) await new Promise((resolve) => setTimeout(resolve, 10))
+  } finally {
+    await app.close()
+    await db.cleanup()
+  }
+}
+
+const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown
+const syncRun = (token: string) => `POST /api/v1/sync/run HTTP/1.1\r\nHost: x\r\nAccess-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`
+
 describe.each(openTestDatabases())('a client that half-closes after sending its request, on $name', (backend) => {
   it('still gets the answer (立即同步: the request ran, so its answer must arrive)', async () => {
-    const db = await backend.open()
-    const app = await buildTestApp({ database: db.database, config: db.config, adminPassword: ADMIN_PASSWORD })
-    try {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      const { port } = app.server.address() as AddressInfo
-      const token = (await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD } })).json().data as string
-      const socket = connect(port, '127.0.0.1')
-      let text = ''
-      socket.on('data', (data) => (text += data.toString('utf8')))
-      socket.on('error', () => {})
-      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+    await withListeningApp(backend, async (token, exchange) => {
       // The request, then FIN at once (socket.end), as some HTTP clients and scripts do. Node's default
       // ends the connection on that FIN, and an answer that waits on the database (PostgreSQL) was lost.
-      socket.end(`POST /api/v1/sync/run HTTP/1.1\r\nHost: x\r\nAccess-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`)
-      await closed
+      const text = await exchange(syncRun(token), true)
       expect(text).toMatch(/^HTTP\/1\.1 200/)
-      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 200, msg: 'ok', data: { running: true } })
-      while (app.services.sync.busy) await new Promise((resolve) => setTimeout(resolve, 10))
-    } finally {
-      await app.close()
-      await db.cleanup()
-    }
+      expect(bodyOf(text)).toMatchObject({ code: 200, msg: 'ok', data: { running: true } })
+    })
   })
 })
 
 describe.each(openTestDatabases())('a request followed by bytes that are not a request, on $name', (backend) => {
   it('gets its own answer first, then the 400 envelope for the bytes (立即同步 ran: its answer must arrive)', async () => {
-    const db = await backend.open()
-    const app = await buildTestApp({ database: db.database, config: db.config, adminPassword: ADMIN_PASSWORD })
-    try {
-      await app.listen({ port: 0, host: '127.0.0.1' })
-      const { port } = app.server.address() as AddressInfo
-      const token = (await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD } })).json().data as string
-      const socket = connect(port, '127.0.0.1')
-      let text = ''
-      socket.on('data', (data) => (text += data.toString('utf8')))
-      socket.on('error', () => {})
-      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()))
+    await withListeningApp(backend, async (token, exchange) => {
       // A body longer than its Content-Length: the rest is parsed as a second request, and refused.
       // The first answer waits on the database; the refusal used to be written over it and the connection closed.
-      socket.write(`POST /api/v1/sync/run HTTP/1.1\r\nHost: x\r\nAccess-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}garbage that is not HTTP\r\n\r\n`)
-      await closed
+      const text = await exchange(`${syncRun(token)}garbage that is not HTTP\r\n\r\n`, false)
       const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/)
       expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400'])
-      expect(JSON.parse(answers[0]!.slice(answers[0]!.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 200, data: { running: true } })
-      expect(JSON.parse(answers[1]!.slice(answers[1]!.indexOf('\r\n\r\n') + 4))).toEqual({ code: 400, msg: requestErrorMessages.malformed, data: null })
-      while (app.services.sync.busy) await new Promise((resolve) => setTimeout(resolve, 10))
-    } finally {
-      await app.close()
-      await db.cleanup()
-    }
+      expect(bodyOf(answers[0]!)).toMatchObject({ code: 200, data: { running: true } })
+      expect(bodyOf(answers[1]!)).toEqual({ code: 400, msg: requestErrorMessages.malformed, data: null })
+    })
   })
 })
