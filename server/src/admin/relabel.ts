@@ -16,7 +16,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDatabase } from '../db/database'
 import { derive } from '../derive'
-import { acquireLease } from '../jobs/sync-lease'
+import { acquireLease } from '../db/lease'
 
 export interface RelabelOutcome {
   /** Whether this call ran a pass (false: a sync held the lease; it or the next applies the queue). */

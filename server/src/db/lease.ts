@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
-import type { DB } from '../db/schema'
+import type { DB } from './schema'
 
 export const HEARTBEAT_MS = 2_000
 /** A lease not renewed for this long belongs to a process that stopped (died, or hangs). */

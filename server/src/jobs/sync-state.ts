@@ -1,4 +1,4 @@
-/** The one `sync_state` row: source, lock, last runs, derivation bookkeeping. */
+/** The one `sync_state` row: source and its state (the lease: db/lease.ts; the data version: db/data-version.ts). */
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/schema'
 
@@ -8,11 +8,6 @@ export async function ensureSyncState(db: Kysely<DB>, source: string): Promise<v
     .values({ id: 1, source })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute()
-}
-
-export async function dataVersion(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('sync_state').select('data_version').where('id', '=', 1).executeTakeFirst()
-  return Number(row?.data_version ?? 0)
 }
 
 export async function readSourceState<T extends object>(db: Kysely<DB>): Promise<Partial<T>> {

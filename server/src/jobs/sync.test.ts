@@ -11,7 +11,7 @@ import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { pendingWageEstimates } from '../wages/estimates'
 import { diskFullMessage, StorageTrouble } from '../http/storage-trouble'
 import { SyncRunner } from './sync'
-import { HEARTBEAT_MS, STALE_AFTER_MS } from './sync-lease'
+import { HEARTBEAT_MS, STALE_AFTER_MS } from '../db/lease'
 
 const NOW = Date.UTC(2026, 2, 10, 6, 0, 0)
 const MIN = 60_000

@@ -2,7 +2,7 @@
  * The sync job: every SYNC_INTERVAL seconds the source brings the mirror up to date, then the
  * derivation, the day's counter snapshot, the daily aggregates and the statistics cache follow —
  * all with one sync time. Never two at once: an in-process guard, plus the sync lease for other
- * processes on the same database (sync-lease.ts: a dead holder's lease is taken over at once on
+ * processes on the same database (db/lease.ts: a dead holder's lease is taken over at once on
  * this machine, within seconds from another; a restart finishes the interrupted sync right away).
  */
 import { sql } from 'kysely'
@@ -18,7 +18,7 @@ import { refreshAllStats } from '../stats/cache'
 import { recordDailyStats } from '../stats/daily'
 import type { Source, SourceSite } from '../sources/source'
 import type { WageEstimates } from '../wages/estimates'
-import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from './sync-lease'
+import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from '../db/lease'
 import { diskFullMessage, isDiskFull, type StorageTrouble } from '../http/storage-trouble'
 
 export interface SyncOutcome {

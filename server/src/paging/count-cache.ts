@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/schema'
-import { dataVersion } from '../jobs/sync-state'
+import { dataVersion } from '../db/data-version'
 
 const MAX_ENTRIES = 1000
 

@@ -13,7 +13,7 @@ import type { RequestContext } from '../http/endpoint'
 import { registerEndpoint } from '../http/endpoint'
 import { toIso } from '../db/time'
 import { currentRules } from '../rules/rules'
-import { leaseIsLive } from '../jobs/sync-lease'
+import { leaseIsLive } from '../db/lease'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import type { AuthUser } from '../auth/sessions'
 

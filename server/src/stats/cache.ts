@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely'
 import { allSeedingStatsSchema, type AllSeedingStats } from '@shared/entities'
 import type { DB } from '../db/schema'
-import { dataVersion } from '../jobs/sync-state'
+import { dataVersion } from '../db/data-version'
 import { currentRules } from '../rules/rules'
 import type { WageEstimates } from '../wages/estimates'
 import { JsonText } from '../http/envelope'
