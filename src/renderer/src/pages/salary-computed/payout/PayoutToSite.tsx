@@ -25,9 +25,12 @@ const readyTags: Record<PayoutPreviewEntry['status'], { color: string; text: str
 
 const bonusChange = (before: string | null, after: string | null) => (before === null ? '-' : `${before} → ${after ?? '?'}`)
 
+/** Opens on click, to the left: a hover-opened message (tall) lay over 确认发放 when the pointer crossed the column on its way down. */
 function MessagePreview({ entry }: { entry: PayoutPreviewEntry }) {
   return (
     <Popover
+      trigger="click"
+      placement="left"
       title={entry.subject}
       content={<Typography.Paragraph style={{ whiteSpace: 'pre-wrap', maxWidth: 520, marginBottom: 0 }}>{entry.message}</Typography.Paragraph>}
     >
