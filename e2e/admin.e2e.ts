@@ -4,8 +4,9 @@
  * torrents), 操作日志 (every action above is logged). One server, one browser, steps in order.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { freshStart, logOut, submitLogin } from './harness/session'
 import {
   confirmPopover,
@@ -31,9 +32,8 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
   let member: string
 
   beforeAll(async () => {
-    server = await startApiServer()
+    ;({ server, app } = await startSuite())
     member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!.username
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
   })
 
   // Every step starts on a fresh page as admin, so one failed step leaves nothing in the next one's way.
@@ -41,10 +41,7 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await freshStart(app, server, 'admin', server.adminPassword)
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('保种员: creates a member, opens their detail and bans them', async () => {
     const { page } = app

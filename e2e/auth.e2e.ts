@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { logIn, logOut, submitLogin } from './harness/session'
 import { poll, waitForTitle } from './harness/ui'
 
@@ -22,14 +23,10 @@ describe.skipIf(!browserAvailable())('logged in end to end', () => {
   let app: OpenApp
 
   beforeAll(async () => {
-    server = await startApiServer()
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    ;({ server, app } = await startSuite())
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('sends a visitor without a session to the login page', async () => {
     await app.page.waitForURL(/#\/login/)

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { logIn } from './harness/session'
 import { waitForTitle } from './harness/ui'
 
@@ -17,15 +18,11 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
   let app: OpenApp
 
   beforeAll(async () => {
-    server = await startApiServer()
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    ;({ server, app } = await startSuite())
     await logIn(app, server, 'admin', server.adminPassword)
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it("shows the current version's notes first, from the last menu entry", async () => {
     const { page } = app

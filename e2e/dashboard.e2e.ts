@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { logIn, logOut } from './harness/session'
 import { pick, tableTotal, waitForTitle } from './harness/ui'
 
@@ -31,16 +32,12 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
   let member: string
 
   beforeAll(async () => {
-    server = await startApiServer({ memberPassword: MEMBER_PASSWORD })
+    ;({ server, app } = await startSuite({ memberPassword: MEMBER_PASSWORD }))
     // An active member of the demo community (every one of them has seed records).
     member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!.username
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('shows an admin the team figures, the four charts and 刷新统计', async () => {
     const { page } = app

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
 import { openMenu, poll as pollFor } from './harness/ui'
 
@@ -20,18 +21,14 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
   let app: OpenApp
 
   beforeAll(async () => {
-    server = await startApiServer()
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    ;({ server, app } = await startSuite())
   })
 
   beforeEach(async () => {
     await freshStart(app, server, 'admin', server.adminPassword)
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('shows the demo source, runs a sync now and shows it finish with the rows it wrote', async () => {
     const { page } = app

@@ -8,8 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { browserAvailable, openApp, screenshotDir, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, screenshotDir, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
 import { openMenu, poll, spaced, toast, waitForRows, waitForTableSettled } from './harness/ui'
 
@@ -153,19 +154,15 @@ describe.skipIf(!browserAvailable())('every screen at 1360×860 keeps its tables
   let member: string
 
   beforeAll(async () => {
-    server = await startApiServer({ memberPassword: MEMBER_PASSWORD })
+    ;({ server, app } = await startSuite({ memberPassword: MEMBER_PASSWORD }))
     // A member with assignments, so 我的任务 has rows.
     member = server.sql<{ username: string }>(
       "select u.username from users u where u.role = 'normal' and u.status = 2 and exists (select 1 from assignments a where a.user_id = u.id) order by u.id limit 1",
     )[0]!.username
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
     expect(await app.page.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([1360, 860])
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   for (const { title, path, table } of adminPages) {
     it(`admin: ${title}`, async () => {

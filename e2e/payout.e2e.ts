@@ -6,8 +6,9 @@
  */
 import dayjs from 'dayjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
 import { openMenu } from './harness/ui'
 
@@ -20,14 +21,10 @@ describe.skipIf(!browserAvailable())('发放到站点 on demo data', () => {
   let paidMember = ''
 
   beforeAll(async () => {
-    server = await startApiServer({ memberPassword: MEMBER_PASSWORD })
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    ;({ server, app } = await startSuite({ memberPassword: MEMBER_PASSWORD }))
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('previews the month, pays it after confirmation and shows each member’s result', async () => {
     const { page } = app

@@ -1,7 +1,8 @@
 /** The renderer's walls, seen from inside the page: the CSP and the navigation limits. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { browserAvailable, openApp, useElectron, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, useElectron, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { poll } from './harness/ui'
 
 describe.skipIf(!browserAvailable())('security', () => {
@@ -9,14 +10,10 @@ describe.skipIf(!browserAvailable())('security', () => {
   let app: OpenApp
 
   beforeAll(async () => {
-    server = await startApiServer()
-    app = await openApp({ defaultServerAddress: server.apiBase })
+    ;({ server, app } = await startSuite({ presetAddress: 'server' }))
     await app.page.getByRole('button', { name: '登录' }).waitFor()
   })
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('does not run an inline script injected into the page (CSP)', async () => {
     const violations = await app.page.evaluate(async () => {

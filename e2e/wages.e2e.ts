@@ -9,8 +9,9 @@ import { join } from 'node:path'
 import dayjs from 'dayjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { browserAvailable, CHROMIUM_PATH, openApp, type OpenApp } from './harness/app'
-import { startApiServer, type RunningServer } from './harness/api-server'
+import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
+import type { RunningServer } from './harness/api-server'
+import { startSuite, stopSuite } from './harness/suite'
 import { logIn, logOut } from './harness/session'
 import { openMenu, waitForChartStill } from './harness/ui'
 
@@ -34,14 +35,10 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
   const paid: { username: string; amount: string }[] = []
 
   beforeAll(async () => {
-    server = await startApiServer({ memberPassword: MEMBER_PASSWORD })
-    app = await openApp({ defaultServerAddress: 'http://127.0.0.1:9/api/v1' })
+    ;({ server, app } = await startSuite({ memberPassword: MEMBER_PASSWORD }))
   })
 
-  afterAll(async () => {
-    await app?.close()
-    await server?.stop()
-  })
+  afterAll(() => stopSuite(server, app))
 
   it('previews last month (nothing saved), then computes it after confirmation', async () => {
     const { page } = app
