@@ -163,6 +163,12 @@ export const sortableWageFields = {
   wagesPage: ['period', 'amount', 'torrentCount', 'totalSize', 'seedHours', 'paidAt', 'username'],
 } as const
 
+type SortableLists = typeof sortableFields & typeof sortableWageFields
+/** A paged call with a sort whitelist (`sortableFields`, `sortableWageFields`). */
+export type SortableCall = keyof SortableLists
+/** The fields a paged call may be sorted by: the server's sort maps are keyed by this, so each needs a column. */
+export type SortableField<C extends SortableCall> = SortableLists[C][number]
+
 export const fileSaveResultSchema = z.object({ saved: z.boolean(), fileName: z.string() })
 export type FileSaveResult = z.infer<typeof fileSaveResultSchema>
 
@@ -449,6 +455,8 @@ export const endpoints = {
 export type Endpoints = typeof endpoints
 export type EndpointName = keyof Endpoints
 export type EndpointInput<N extends EndpointName> = z.input<Endpoints[N]['input']>
+/** What the server works with: the input once its schema has parsed it (the domain's query types are this). */
+export type ParsedInput<N extends EndpointName> = z.output<Endpoints[N]['input']>
 /** What a call answers inside the app. The login's token stays in the main process: there it answers null. */
 export type EndpointOutput<N extends EndpointName> = N extends 'user.login' ? null : z.output<Endpoints[N]['output']>
 

@@ -1,5 +1,6 @@
 /** Turns a validated `orderBy` ("field DIR", from the contract's whitelist) into SQL. */
 import { type RawBuilder, sql } from 'kysely'
+import type { SortableCall, SortableField } from '@shared/endpoints'
 import { parseOrderBy, type SortDirection } from '@shared/paging'
 
 export interface Sort {
@@ -9,13 +10,22 @@ export interface Sort {
 }
 
 /**
- * `columns` maps each sortable field of the endpoint to its SQL expression; the contract's schema
- * has already refused any other field, so an unknown one here is a programming error.
+ * A paged call's sort map: each field the contract lets it be sorted by → its SQL expression. Keyed
+ * by the contract's list, so a sortable field without a column (or a column for a field the
+ * contract does not offer) is a compile error, not a 500 (sort-map.typecheck.ts proves it).
  */
-export function sortOf<F extends string>(orderBy: string | undefined, columns: Record<F, RawBuilder<unknown>>, fallback: { field: F; direction: SortDirection }): Sort {
-  const parsed = parseOrderBy<F>(orderBy) ?? fallback
-  const expr = columns[parsed.field]
-  if (!expr) throw new Error(`no column for sort field ${parsed.field}`)
+export type SortColumns<C extends SortableCall> = { readonly [F in SortableField<C>]: RawBuilder<unknown> }
+
+/** `call` names the contract's whitelist the map must cover; the schema has already refused any other field. */
+export function sortOf<C extends SortableCall>(
+  call: C,
+  orderBy: string | undefined,
+  columns: SortColumns<C>,
+  fallback: { field: SortableField<C>; direction: SortDirection },
+): Sort {
+  const parsed = parseOrderBy<SortableField<C>>(orderBy) ?? fallback
+  const expr: RawBuilder<unknown> | undefined = columns[parsed.field]
+  if (!expr) throw new Error(`no column for sort field ${parsed.field} of ${call}`)
   return { expr, direction: parsed.direction }
 }
 

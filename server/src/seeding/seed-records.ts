@@ -10,28 +10,19 @@
  *   of the matching torrents' record counts; otherwise an exact count, cached per data version.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { ParsedInput } from '@shared/endpoints'
 import type { SeedRecord } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
 import type { CountCache } from '../paging/count-cache'
 import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, torrentIdsNamed } from '../paging/name-search'
-import { deferredOrder, offsetOf, sortOf } from '../paging/order'
+import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
 
-export interface SeedRecordQuery {
-  page: number
-  pageSize: number
-  orderBy?: string
-  userId?: number
-  torrentId?: number
-  status?: number
-  seedType?: number
-  claimState?: number
-  assigned?: number
-  torrentName?: string
-}
+/** The parsed page-seed request (the route forces a member's userId to their own). */
+export type SeedRecordQuery = ParsedInput<'user.pageSeed'>
 
-const sortColumns = {
+const sortColumns: SortColumns<'pageSeed'> = {
   uploaded: sql`r.uploaded`,
   downloaded: sql`r.downloaded`,
   seedTimeSec: sql`r.seed_time_sec`,
@@ -92,7 +83,7 @@ export async function pageSeedRecords(
   const match = text === undefined ? undefined : await counts.get<NameMatch>(db, JSON.stringify(['name', text]), () => nameMatch(db, dialect, text))
   const broadName = match !== undefined && q.torrentId === undefined && match.torrents > BROAD_NAME_MATCH
   const where = conditions(dialect, q, match, broadName)
-  const sort = sortOf(q.orderBy, sortColumns, defaultSort)
+  const sort = sortOf('pageSeed', q.orderBy, sortColumns, defaultSort)
   const order = deferredOrder(sort, sql`r.id`)
   const { rows } = await sql<Row>`select r.id, r.user_id, u.username, r.torrent_id, t.name as torrent_name, r.size, r.seed_type, r.status,
       r.claim_state, r.assigned, r.uploaded, r.downloaded, r.seed_time_sec, r.last_action, r.assigned_at

@@ -4,6 +4,7 @@
  * the id), then the page's rows are joined to the mirror for names, hashes, team and category.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { ParsedInput } from '@shared/endpoints'
 import type { Torrent } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
@@ -11,19 +12,10 @@ import { binaryOrder } from '../db/sql-fragments'
 import { toIso } from '../db/time'
 import type { CountCache } from '../paging/count-cache'
 import { torrentIdsNamed } from '../paging/name-search'
-import { deferredOrder, offsetOf, sortOf } from '../paging/order'
+import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
 
-export interface TorrentQuery {
-  page: number
-  pageSize: number
-  orderBy?: string
-  seedType?: number
-  completion?: number
-  assigned?: number
-  name?: string
-  /** Release group, matched by its exact name (case-insensitive). */
-  team?: string
-}
+/** The parsed torrent.page request (`team`: a release group, matched by its exact name, case-insensitive). */
+export type TorrentQuery = ParsedInput<'torrent.page'>
 
 function conditions(dialect: DialectName, q: TorrentQuery): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = []
@@ -61,7 +53,7 @@ export async function pageTorrents(
   q: TorrentQuery,
   targetKeepers: number,
 ): Promise<{ list: Torrent[]; total: number }> {
-  const sortColumns = {
+  const sortColumns: SortColumns<'torrentPage'> = {
     addedAt: sql`l.added`,
     size: sql`l.size`,
     seeders: sql`l.seeders`,
@@ -70,7 +62,7 @@ export async function pageTorrents(
     name: binaryOrder(dialect, sql`l.name`),
   }
   const where = conditions(dialect, q)
-  const order = deferredOrder(sortOf(q.orderBy, sortColumns, { field: 'addedAt', direction: 'DESC' }), sql`l.torrent_id`)
+  const order = deferredOrder(sortOf('torrentPage', q.orderBy, sortColumns, { field: 'addedAt', direction: 'DESC' }), sql`l.torrent_id`)
   const { rows } = await sql<Row>`select l.torrent_id, l.name, t.info_hash, l.size, tm.name as team_name, c.name as category_name, l.added,
       l.seed_type, l.seed_type_source, l.seeders, l.leechers, l.keepers, l.completion, l.assigned, l.banned,
       (select min(u.id) from users u where u.site_uid = l.owner and l.owner > 0) as owner_user_id

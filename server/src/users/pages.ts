@@ -3,12 +3,13 @@
  * figures come from member_seed_stats (kept by the derivation), so a page is one small join.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { ParsedInput } from '@shared/endpoints'
 import type { User, UserDetail, UserOption } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { binaryOrder, likeContains } from '../db/sql-fragments'
 import { toIso } from '../db/time'
-import { offsetOf, orderClause, sortOf } from '../paging/order'
+import { offsetOf, orderClause, type SortColumns, sortOf } from '../paging/order'
 import { byStatusOf } from '../stats/all'
 
 interface UserRowWithStats {
@@ -65,20 +66,18 @@ export async function userDetail(db: Kysely<DB>, id: number): Promise<UserDetail
   return { ...toUser(rows[0]), byStatus: await byStatusOf(db, id) }
 }
 
-interface UserPageQuery {
-  page: number
-  pageSize: number
-  orderBy?: string
-}
+type AdminPageQuery = ParsedInput<'user.pageAdmin'>
+type MemberPageQuery = ParsedInput<'user.pageNormal'>
 
-async function pageUsers(
+async function pageUsers<C extends 'pageAdmin' | 'pageNormal'>(
   db: Kysely<DB>,
-  q: UserPageQuery,
+  call: C,
+  q: AdminPageQuery | MemberPageQuery,
   conditions: RawBuilder<unknown>[],
-  sortColumns: Record<string, RawBuilder<unknown>>,
+  sortColumns: SortColumns<C>,
 ): Promise<{ list: User[]; total: number }> {
   const where = sql`where ${sql.join(conditions, sql` and `)}`
-  const order = orderClause(sortOf(q.orderBy, sortColumns, { field: 'createdAt', direction: 'ASC' }), sql`u.id`)
+  const order = orderClause(sortOf(call, q.orderBy, sortColumns, { field: 'createdAt', direction: 'ASC' }), sql`u.id`)
   const { rows } = await sql<UserRowWithStats>`select ${userColumns} from users u left join member_seed_stats m on m.user_id = u.id
     ${where} ${order} limit ${q.pageSize} offset ${offsetOf(q.page, q.pageSize)}`.execute(db)
   // Thousands of users at most: an exact count is cheap.
@@ -89,8 +88,8 @@ async function pageUsers(
 /** Nullable columns sort as 0 (first when ascending) on both databases. */
 const nullsFirst = (column: string) => sql`coalesce(${sql.ref(column)}, 0)`
 
-export function pageAdmins(db: Kysely<DB>, dialect: DialectName, q: UserPageQuery) {
-  return pageUsers(db, q, [sql`u.role = 'admin'`, sql`u.status <> 1`], {
+export function pageAdmins(db: Kysely<DB>, dialect: DialectName, q: AdminPageQuery) {
+  return pageUsers(db, 'pageAdmin', q, [sql`u.role = 'admin'`, sql`u.status <> 1`], {
     username: binaryOrder(dialect, sql`u.username`),
     siteUid: nullsFirst('u.site_uid'),
     adminSince: nullsFirst('u.admin_since'),
@@ -99,12 +98,12 @@ export function pageAdmins(db: Kysely<DB>, dialect: DialectName, q: UserPageQuer
   })
 }
 
-export function pageMembers(db: Kysely<DB>, dialect: DialectName, q: UserPageQuery & { status?: number; username?: string; siteUid?: number }) {
+export function pageMembers(db: Kysely<DB>, dialect: DialectName, q: MemberPageQuery) {
   const conditions: RawBuilder<unknown>[] = [sql`u.role = 'normal'`]
   if (q.status !== undefined) conditions.push(sql`u.status = ${q.status}`)
   if (q.username !== undefined) conditions.push(sql`u.username_lower like ${likeContains(q.username.toLowerCase())} escape '\\'`)
   if (q.siteUid !== undefined) conditions.push(sql`u.site_uid = ${q.siteUid}`)
-  return pageUsers(db, q, conditions, {
+  return pageUsers(db, 'pageNormal', q, conditions, {
     username: binaryOrder(dialect, sql`u.username`),
     siteUid: nullsFirst('u.site_uid'),
     status: sql`u.status`,

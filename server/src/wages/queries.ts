@@ -105,8 +105,8 @@ export async function wagePage(
   input: { page: number; pageSize: number; orderBy?: string; period?: string; userId?: number; payment?: 0 | 1 },
 ): Promise<{ list: WageRecord[]; total: number }> {
   const name = dialect === 'postgres' ? sql`u.username collate "C"` : sql`u.username`
-  type Field = 'period' | 'amount' | 'torrentCount' | 'totalSize' | 'seedHours' | 'paidAt' | 'username'
-  const sort = sortOf<Field>(
+  const sort = sortOf(
+    'wagesPage',
     input.orderBy,
     {
       period: sql`w.period`,
