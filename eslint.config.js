@@ -41,6 +41,7 @@ export default defineConfig(
       '**/node_modules/',
       'out/',
       'dist/',
+      'server/dist/',
       'coverage/',
       'server/data/',
       'bench/.data/',

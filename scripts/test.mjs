@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 const stages = [
   { name: 'typecheck', command: 'npm run typecheck' },
   { name: 'lint', command: 'npm run lint' },
+  { name: 'server build', command: 'npm run build --workspace server' },
   { name: 'unit', command: 'npx vitest run' },
   { name: 'build', command: 'npx electron-vite build' },
   { name: 'e2e', command: 'npm run e2e', needs: 'build' },
