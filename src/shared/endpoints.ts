@@ -154,7 +154,7 @@ export const adminTargetInputSchema = z.object({ userId: queryId })
 
 export const operationLogPageInputSchema = pagedRequest(['at'], {
   operatorId: bodyId.optional(),
-  action: z.enum(operationActionNames as [string, ...string[]]).optional(),
+  action: z.enum(operationActionNames).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 })

@@ -81,7 +81,8 @@ export const defaultNavTheme: NavTheme = 'realDark'
 
 /**
  * Operation-log actions (`area.verb`, stable identifiers stored in the log) and their Chinese
- * labels for the 操作日志 page and its filter.
+ * labels for the 操作日志 page and its filter. A closed list: the server records only these
+ * (recordOperation takes an OperationActionName), so a new action is added here, label included.
  */
 export const operationActionLabels = {
   'user.login': '登录',
@@ -106,7 +107,7 @@ export const operationActionLabels = {
   'sync.run': '手动同步',
 } as const satisfies Record<string, string>
 export type OperationActionName = keyof typeof operationActionLabels
-export const operationActionNames = Object.keys(operationActionLabels) as OperationActionName[]
+export const operationActionNames = Object.keys(operationActionLabels) as [OperationActionName, ...OperationActionName[]]
 
 /** Where the site data comes from (SOURCE, api.md `SyncStatus.source`). */
 export const sourceKindLabels = { nexusphp: 'NexusPHP 数据库', ingest: '推送接入', demo: '演示数据' } as const satisfies Record<string, string>

@@ -1,5 +1,6 @@
 /** POST /operation-log/page: newest first, filtered by operator, action and time range; user and torrent targets named. */
 import type { Kysely } from 'kysely'
+import type { ParsedInput } from '@shared/endpoints'
 import type { OperationLog } from '@shared/entities'
 import { parseOrderBy } from '@shared/paging'
 import type { DB } from '../db/schema'
@@ -7,16 +8,7 @@ import { toIso } from '../db/time'
 import { offsetOf } from '../paging/order'
 import { targetNames } from './target-names'
 
-export interface OperationLogQuery {
-  page: number
-  pageSize: number
-  orderBy?: string
-  operatorId?: number
-  action?: string
-  /** ISO-8601 with offset; inclusive bounds. */
-  from?: string
-  to?: string
-}
+export type OperationLogQuery = ParsedInput<'operationLog.page'>
 
 export async function pageOperationLog(db: Kysely<DB>, q: OperationLogQuery): Promise<{ list: OperationLog[]; total: number }> {
   let base = db.selectFrom('operation_log')

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely'
 import type { OperationActionName } from '@shared/enums'
 import type { DB } from '../db/schema'
 
-/** Action names are stable identifiers (`area.verb`); their Chinese labels are the contract's `operationActionLabels`. */
+/** Names for the contract's actions (`area.verb`, stable identifiers; Chinese labels: `operationActionLabels`). */
 export const OperationAction = {
   Login: 'user.login',
   Logout: 'user.logout',
@@ -23,9 +23,14 @@ export const OperationAction = {
   Assign: 'task.assign',
   Unassign: 'task.unassign',
   AutoAssign: 'task.auto-assign',
+  ComputeWages: 'wages.compute',
+  PayWages: 'wages.pay',
+  Payout: 'wages.payout',
+  ResolvePayout: 'wages.payout-resolve',
   RunSync: 'sync.run',
 } as const satisfies Record<string, OperationActionName>
-export type OperationAction = (typeof OperationAction)[keyof typeof OperationAction] | (string & {})
+/** The contract's closed list: an action without a label there does not compile. */
+export type OperationAction = OperationActionName
 
 export interface OperationEntry {
   /** The acting user; null for the system itself. */

@@ -10,7 +10,7 @@ import type { Config } from '../config'
 import type { AppDatabase } from '../db/database'
 import type { PayoutState } from '../db/schema'
 import { conflict, notFound } from '../errors'
-import { recordOperation } from '../operation-log/record'
+import { type OperationAction, recordOperation } from '../operation-log/record'
 import { lockPeriods } from '../wages/engine'
 import { demoTarget } from './demo-target'
 import { entriesOf, openEntries, transition, type LedgerEntry } from './ledger'
@@ -132,7 +132,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
     })
   }
 
-  async function logRun(operator: Operator, ip: string, action: string, targetId: string | number | null, detail: string): Promise<void> {
+  async function logRun(operator: Operator, ip: string, action: OperationAction, targetId: string | number | null, detail: string): Promise<void> {
     await recordOperation(db, { operator, action, targetType: 'wage-payout', targetId, detail, ip }, options.clock())
   }
 
