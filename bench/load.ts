@@ -16,18 +16,15 @@
  *   npm run bench:load -- --server-env ACCESS_LOG=1 --label access-log
  *   npm run bench:load -- --render-only
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import pg from 'pg'
 import { isPostgresUrl } from '../server/src/config'
-import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
+import { type Dialect } from './dataset'
 import { percentile } from './measure'
-import { resultsFile, writeSection } from './report'
+import { labelledRuns, resultsFile, writeSection } from './report'
+import { gitCommit, login, procStatusMb, startServerProcess } from './server-process'
 
 const { values } = parseArgs({
   options: {
@@ -44,7 +41,6 @@ const { values } = parseArgs({
 })
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const serverDir = join(import.meta.dirname, '..', 'server')
 const duration = Math.max(1, Number(values.duration))
 const connections = Math.max(1, Number(values.connections))
 const WARMUP_SEC = 2
@@ -85,110 +81,6 @@ export interface LoadReport {
   peakRssMb: number | null
   logBytesPerRequest: number
   cases: CaseResult[]
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
-
-/** PostgreSQL: a database of its own (kept between runs, like the SQLite folder) next to the one DATABASE_URL names. */
-async function postgresUrl(base: string, size: string): Promise<string> {
-  const name = `seeding_load_${size}`
-  const admin = new pg.Client({ connectionString: base })
-  await admin.connect()
-  try {
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [name])
-    if (exists.rowCount === 0) await admin.query(`create database ${name}`)
-  } finally {
-    await admin.end()
-  }
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-/** kB → MB of a /proc/<pid>/status field (Linux); null elsewhere. */
-function procStatusMb(pid: number, field: 'VmRSS'): number | null {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-    return match ? Math.round(Number(match[1]) / 1024) : null
-  } catch {
-    return null
-  }
-}
-
-interface ServerProcess {
-  child: ChildProcess
-  apiBase: string
-  /** Bytes the server wrote to stdout (its log) so far. */
-  logBytes(): number
-  stop(): Promise<void>
-}
-
-async function startServerProcess(dialect: Dialect, size: string): Promise<ServerProcess> {
-  const dataDir = join(dataRoot, `load-${dialect}-${size}`)
-  mkdirSync(dataDir, { recursive: true })
-  const port = await freePort()
-  // The bench's own tsx settings (its tsconfig path) are not the server's.
-  const { DATABASE_URL: base, ACCESS_LOG: _accessLog, TSX_TSCONFIG_PATH: _tsconfig, ...inherited } = process.env
-  const env: NodeJS.ProcessEnv = {
-    ...inherited,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-    DEMO_SIZE: size,
-    LOG_LEVEL: 'info',
-    // No scheduled sync during the run (the first would come after SYNC_INTERVAL).
-    SYNC_INTERVAL: String(7 * 24 * 3600),
-    ...(dialect === 'postgres' ? { DATABASE_URL: await postgresUrl(base!, size) } : {}),
-    ...Object.fromEntries(values['server-env']!.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
-  let logBytes = 0
-  let stderr = ''
-  child.stdout!.on('data', (chunk: Buffer) => (logBytes += chunk.length))
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const apiBase = `http://127.0.0.1:${port}/api/v1`
-
-  // The first start generates the demo data set (a minute or more at `default`).
-  const deadline = Date.now() + 30 * 60_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`)
-    if (Date.now() > deadline) throw new Error('the server did not start within 30 minutes')
-    const ok = await fetch(`${apiBase}/health`).then((r) => r.ok, () => false)
-    if (ok) break
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  return {
-    child,
-    apiBase,
-    logBytes: () => logBytes,
-    stop: async () => {
-      child.kill('SIGTERM')
-      await exited
-    },
-  }
-}
-
-async function login(apiBase: string): Promise<string> {
-  const res = await fetch(`${apiBase}/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
-  })
-  const body = (await res.json()) as { code: number; data: string; msg: string }
-  if (body.code !== 200) throw new Error(`login failed: ${body.msg}`)
-  return body.data
 }
 
 /** One request through fetch: the case must answer code 200 before it is loaded. */
@@ -232,7 +124,7 @@ function cannon(apiBase: string, token: string, spec: CaseSpec, seconds: number)
 
 async function measure(dialect: Dialect): Promise<LoadReport> {
   log(`[${dialect}] starting the server (DEMO_SIZE=${values.size}; the first start generates the data set)…`)
-  const server = await startServerProcess(dialect, values.size!)
+  const server = await startServerProcess(dialect, values.size!, { bench: 'load', serverEnv: values['server-env'] })
   try {
     const token = await login(server.apiBase)
     // A torrent-name word that matches: the first word of a title on the first page.
@@ -302,25 +194,8 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
   }
 }
 
-function gitCommit(): string | null {
-  try {
-    const head = readFileSync(join(import.meta.dirname, '..', '.git', 'HEAD'), 'utf8').trim()
-    const ref = head.startsWith('ref: ') ? readFileSync(join(import.meta.dirname, '..', '.git', head.slice(5)), 'utf8').trim() : head
-    return ref.slice(0, 7)
-  } catch {
-    return null
-  }
-}
-
 /** Every saved load run of a dialect: the labelled comparison points (oldest first), then the latest unlabelled run. */
-function runsOf(dialect: Dialect): LoadReport[] {
-  const dir = join(import.meta.dirname, 'results')
-  if (!existsSync(dir)) return []
-  const runs = readdirSync(dir)
-    .filter((f) => f.startsWith(`load-${dialect}`) && f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as LoadReport)
-  return [...runs.filter((r) => r.label !== null).sort((a, b) => a.date.localeCompare(b.date)), ...runs.filter((r) => r.label === null)]
-}
+const runsOf = (dialect: Dialect) => labelledRuns<LoadReport>('load', dialect)
 
 const TARGETS: Record<string, number> = { 'GET /statistics/all-seeding-sta': 0.5 }
 const targetOf = (name: string) => TARGETS[name] ?? (name.startsWith('page-seed') ? 0.25 : null)

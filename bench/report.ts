@@ -4,7 +4,7 @@
  * it runs) and their own section of BENCHMARKS.md, between `<!-- name:begin -->` and
  * `<!-- name:end -->` (the rest of the file is left as it is).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Dialect } from './dataset'
 
@@ -24,6 +24,18 @@ export function savedResults<T>(bench: string): { dialect: Dialect; result: T }[
   return dialects
     .filter((dialect) => existsSync(resultsFile(bench, dialect)))
     .map((dialect) => ({ dialect, result: JSON.parse(readFileSync(resultsFile(bench, dialect), 'utf8')) as T }))
+}
+
+/**
+ * Every saved run of a bench that keeps comparison points (`<bench>-<dialect>[-<label>].json`): the
+ * labelled ones (oldest first), then the latest unlabelled run.
+ */
+export function labelledRuns<T extends { label: string | null; date: string }>(bench: string, dialect: Dialect): T[] {
+  if (!existsSync(resultsDir)) return []
+  const runs = readdirSync(resultsDir)
+    .filter((f) => f.startsWith(`${bench}-${dialect}`) && f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(resultsDir, f), 'utf8')) as T)
+  return [...runs.filter((r) => r.label !== null).sort((a, b) => a.date.localeCompare(b.date)), ...runs.filter((r) => r.label === null)]
 }
 
 /** Replaces the bench's marked section of BENCHMARKS.md (or appends it); `section` includes the markers. */

@@ -1,0 +1,137 @@
+/**
+ * The real server in a process of its own on loopback, as `npm run server` starts it
+ * (`server/src/index.ts`, NODE_ENV=production, LOG_LEVEL=info, the log read from its stdout), on a
+ * demo data set kept between runs in bench/.data (SQLite) or a database of its own (PostgreSQL).
+ * Shared by bench/load.ts and bench/heavy-work.ts.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import pg from 'pg'
+import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
+
+/** This checkout's root (the bench's own). */
+export const repoRoot = join(import.meta.dirname, '..')
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** PostgreSQL: a database of its own (`<name>`, kept between runs, like the SQLite folder) next to the one `base` names. */
+export async function postgresUrl(base: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: base })
+  await admin.connect()
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [name])
+    if (exists.rowCount === 0) await admin.query(`create database ${name}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(base)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+/** kB → MB of a /proc/<pid>/status field (Linux); null elsewhere. */
+export function procStatusMb(pid: number, field: 'VmRSS'): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match ? Math.round(Number(match[1]) / 1024) : null
+  } catch {
+    return null
+  }
+}
+
+export interface ServerProcess {
+  child: ChildProcess
+  apiBase: string
+  /** Bytes the server wrote to stdout (its log) so far. */
+  logBytes(): number
+  stop(): Promise<void>
+}
+
+export interface ServerProcessOptions {
+  /** Names the data set: bench/.data/<bench>-<dialect>-<size>, PostgreSQL database seeding_<bench>_<size>. */
+  bench: string
+  /** KEY=VALUE pairs given to the server process (after the defaults: they win). */
+  serverEnv?: readonly string[]
+  /** The checkout whose server/ runs (default: this one) — e.g. a worktree of an earlier commit. */
+  root?: string
+}
+
+export async function startServerProcess(dialect: Dialect, size: string, options: ServerProcessOptions): Promise<ServerProcess> {
+  const dataDir = join(dataRoot, `${options.bench}-${dialect}-${size}`)
+  mkdirSync(dataDir, { recursive: true })
+  const port = await freePort()
+  // The bench's own tsx settings (its tsconfig path) are not the server's.
+  const { DATABASE_URL: base, ACCESS_LOG: _accessLog, TSX_TSCONFIG_PATH: _tsconfig, ...inherited } = process.env
+  const env: NodeJS.ProcessEnv = {
+    ...inherited,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+    DEMO_SIZE: size,
+    LOG_LEVEL: 'info',
+    // No scheduled sync during the run (the first would come after SYNC_INTERVAL).
+    SYNC_INTERVAL: String(7 * 24 * 3600),
+    ...(dialect === 'postgres' ? { DATABASE_URL: await postgresUrl(base!, `seeding_${options.bench}_${size}`) } : {}),
+    ...Object.fromEntries((options.serverEnv ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  }
+  const serverDir = join(options.root ?? repoRoot, 'server')
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let logBytes = 0
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (logBytes += chunk.length))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const apiBase = `http://127.0.0.1:${port}/api/v1`
+
+  // The first start generates the demo data set (a minute or more at `default`).
+  const deadline = Date.now() + 30 * 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`)
+    if (Date.now() > deadline) throw new Error('the server did not start within 30 minutes')
+    const ok = await fetch(`${apiBase}/health`).then((r) => r.ok, () => false)
+    if (ok) break
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  return {
+    child,
+    apiBase,
+    logBytes: () => logBytes,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+export async function login(apiBase: string): Promise<string> {
+  const res = await fetch(`${apiBase}/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
+  })
+  const body = (await res.json()) as { code: number; data: string; msg: string }
+  if (body.code !== 200) throw new Error(`login failed: ${body.msg}`)
+  return body.data
+}
+
+/** The short commit of a checkout (a worktree too), or null outside git. */
+export function gitCommit(root = repoRoot): string | null {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--short=7', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null
+  } catch {
+    return null
+  }
+}
