@@ -186,15 +186,16 @@ export async function revokeSession(db: Kysely<DB>, sessionId: number, now: numb
   forgetSessions()
 }
 
-/** Ends every session of a user (ban, delete, password reset). Returns how many were live. */
-export async function revokeUserSessions(db: Kysely<DB>, userId: number, now: number): Promise<number> {
+/**
+ * Ends every live session of a user (ban, delete, password reset) but `exceptSessionId` (a password
+ * change keeps the caller's own). Returns how many were ended. Inside a transaction, the caller
+ * forgets sessions again once it committed (registerEndpoint and usersTransaction do).
+ */
+export async function revokeUserSessions(db: Kysely<DB>, userId: number, now: number, exceptSessionId?: number): Promise<number> {
   forgetSessions()
-  const result = await db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
+  let update = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId)
+  if (exceptSessionId !== undefined) update = update.where('id', '<>', exceptSessionId)
+  const result = await update.where('revoked_at', 'is', null).executeTakeFirst()
   forgetSessions()
   return Number(result.numUpdatedRows)
 }

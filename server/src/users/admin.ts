@@ -17,7 +17,7 @@ import type { User } from '@shared/entities'
 import { accountStatusLabels, roleLabels, type AccountStatus } from '@shared/enums'
 import { messages } from '@shared/messages'
 import { hashPassword, verifyPassword } from '../auth/password'
-import { forgetSessions, type AuthUser } from '../auth/sessions'
+import { forgetSessions, revokeUserSessions, type AuthUser } from '../auth/sessions'
 import type { DB, UserRow } from '../db/schema'
 import { queueMembers } from '../derive/queue'
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors'
@@ -202,7 +202,7 @@ export async function setUserStatus(ctx: Ctx, input: { id: number; status: Accou
     await trx.updateTable('users').set({ status: input.status, updated_at: ctx.now }).where('id', '=', before.id).execute()
     // Ban and delete end the user's sessions at once (authenticate also refuses them by status).
     if (input.status !== 2) {
-      await trx.updateTable('sessions').set({ revoked_at: ctx.now }).where('user_id', '=', before.id).where('revoked_at', 'is', null).execute()
+      await revokeUserSessions(trx, before.id, ctx.now)
     }
     // Status 5 (无工资) depends on the account status.
     await queueMembers(trx, [before.id])
@@ -231,7 +231,7 @@ export async function resetPassword(ctx: Ctx, input: { id: number; password: str
   await usersTransaction(ctx, async (trx) => {
     const before = await lockedUser(trx, input.id)
     await trx.updateTable('users').set({ password_hash: hash, updated_at: ctx.now }).where('id', '=', before.id).execute()
-    const ended = await trx.updateTable('sessions').set({ revoked_at: ctx.now }).where('user_id', '=', before.id).where('revoked_at', 'is', null).executeTakeFirst()
+    const ended = await revokeUserSessions(trx, before.id, ctx.now)
     await recordOperation(
       trx,
       {
@@ -239,7 +239,7 @@ export async function resetPassword(ctx: Ctx, input: { id: number; password: str
         action: OperationAction.ResetPassword,
         targetType: 'user',
         targetId: before.id,
-        detail: `重置 ${before.username} 的密码，结束其 ${Number(ended.numUpdatedRows)} 个登录会话`,
+        detail: `重置 ${before.username} 的密码，结束其 ${ended} 个登录会话`,
         ip: ctx.ip,
       },
       ctx.now,
@@ -272,13 +272,7 @@ export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; 
       .where('password_hash', '=', row.password_hash)
       .executeTakeFirst()
     if (Number(updated.numUpdatedRows) !== 1) throw conflict('密码已被修改，请重新登录后再试')
-    const ended = await trx
-      .updateTable('sessions')
-      .set({ revoked_at: ctx.now })
-      .where('user_id', '=', ctx.user.id)
-      .where('id', '<>', ctx.sessionId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst()
+    const ended = await revokeUserSessions(trx, ctx.user.id, ctx.now, ctx.sessionId)
     await recordOperation(
       trx,
       {
@@ -286,7 +280,7 @@ export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; 
         action: OperationAction.ChangePassword,
         targetType: 'user',
         targetId: ctx.user.id,
-        detail: `修改自己的密码，结束其他 ${Number(ended.numUpdatedRows)} 个登录会话`,
+        detail: `修改自己的密码，结束其他 ${ended} 个登录会话`,
         ip: ctx.ip,
       },
       ctx.now,
