@@ -75,26 +75,30 @@ export interface EndpointAlias<N extends EndpointName> {
   input: z.ZodType<HandlerInput<N>>
 }
 
+/**
+ * The access check of a guarded route, run on onRequest — before the body is read: unauthenticated
+ * callers cost no parsing, and get 401 whatever they sent (malformed JSON included). Every route of
+ * the contract uses it, the file download (wages.export) too.
+ */
+export function accessCheck(services: AppServices, access: Exclude<Access, 'public'>): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const auth = await authenticate(services.database.db, readToken(request), services.clock(), services.sessions)
+    if (!auth) throw notLoggedIn()
+    if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
+    request.auth = auth
+  }
+}
+
 export function registerEndpoint<N extends EndpointName>(app: FastifyInstance, name: N, handler: EndpointHandler<N>, alias?: EndpointAlias<N>): void {
   const contract = endpoints[name] as Def<N>
   const endpoint = alias ? { ...contract, method: alias.method, input: alias.input } : contract
   const { services } = app
   const access = endpoint.access as Access
-  const guarded = access !== 'public'
 
   app.route({
     method: endpoint.method,
     url: routeUrl(endpoint.path),
-    // onRequest runs before the body is read: unauthenticated callers cost no parsing, and get 401
-    // whatever they sent (malformed JSON included).
-    onRequest: guarded
-      ? async (request) => {
-          const auth = await authenticate(services.database.db, readToken(request), services.clock(), services.sessions)
-          if (!auth) throw notLoggedIn()
-          if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
-          request.auth = auth
-        }
-      : undefined,
+    onRequest: access === 'public' ? undefined : accessCheck(services, access),
     handler: async (request, reply) => {
       const parsed = parseWith(endpoint.input, rawInput(request, endpoint.method))
       if (!parsed.ok) throw new AppError(400, parsed.msg)

@@ -3,11 +3,10 @@
  * (members see only their own records), input shapes and the export download.
  */
 import type { FastifyInstance } from 'fastify'
-import { endpoints, TOKEN_HEADER } from '@shared/endpoints'
+import { endpoints } from '@shared/endpoints'
 import { parseWith } from '@shared/validation'
-import { authenticate } from '../auth/sessions'
-import { AppError, forbidden, notFound, notLoggedIn } from '../errors'
-import { registerEndpoint, routeUrl } from '../http/endpoint'
+import { AppError, forbidden, notFound } from '../errors'
+import { accessCheck, registerEndpoint, routeUrl } from '../http/endpoint'
 import { currentRules } from '../rules/rules'
 import { computeAndSave, payWages, previewWages } from '../wages/engine'
 import { contentDisposition, contentTypes, wagesCsv, wagesXlsx } from '../wages/export'
@@ -59,7 +58,7 @@ export function wageRoutes(app: FastifyInstance): void {
 /**
  * GET /wages/export — a download (`download: true` in the contract): the answer is the file bytes
  * with Content-Disposition, not an envelope; errors are still envelopes (thrown AppErrors go
- * through the app's error handler). Same access check as every admin endpoint.
+ * through the app's error handler). The access check is every endpoint's (accessCheck).
  */
 function registerExport(app: FastifyInstance): void {
   const endpoint = endpoints['wages.export']
@@ -67,13 +66,7 @@ function registerExport(app: FastifyInstance): void {
   app.route({
     method: endpoint.method,
     url: routeUrl(endpoint.path),
-    onRequest: async (request) => {
-      const header = request.headers[TOKEN_HEADER.toLowerCase()]
-      const auth = await authenticate(services.database.db, typeof header === 'string' ? header.trim() : undefined, services.clock())
-      if (!auth) throw notLoggedIn()
-      if (auth.user.role !== 'admin') throw forbidden()
-      request.auth = auth
-    },
+    onRequest: accessCheck(services, endpoint.access),
     handler: async (request, reply) => {
       const parsed = parseWith(endpoint.input, request.query)
       if (!parsed.ok) throw new AppError(400, parsed.msg)
