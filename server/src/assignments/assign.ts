@@ -21,6 +21,7 @@ import { OperationAction, recordOperation } from '../operation-log/record'
 import { AdminLock, lockFor } from '../admin/lock'
 import { relabel } from '../admin/relabel'
 import { currentRules } from '../rules/rules'
+import { chunks } from '../util/chunks'
 
 type Ctx = RequestContext<AuthUser>
 export interface Pair {
@@ -37,12 +38,6 @@ export function uniqueSorted(ids: readonly number[]): number[] {
   return [...new Set(ids)].sort((a, b) => a - b)
 }
 
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
-
 /** `1, 2, 3 等 12 个` */
 export function listIds(ids: readonly number[], max = 20): string {
   const shown = ids.slice(0, max).join(', ')
@@ -52,7 +47,7 @@ export function listIds(ids: readonly number[], max = 20): string {
 /** 404 naming the torrents of `ids` that are not in the mirror (or, with `orAssigned`, not assigned either). */
 export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[], orAssigned = false): Promise<void> {
   const found = new Set<number>()
-  for (const part of chunks(ids)) {
+  for (const part of chunks(ids, CHUNK)) {
     for (const row of await db.selectFrom('site_torrents').select('id').where('id', 'in', part).execute()) found.add(row.id)
     if (orAssigned) {
       for (const row of await db.selectFrom('assignments').select('torrent_id').distinct().where('torrent_id', 'in', part).execute()) found.add(row.torrent_id)
@@ -65,7 +60,7 @@ export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[]
 /** 409 naming the torrents of `ids` the site has banned (the mirror's current `banned`). */
 async function assertNotBanned(db: Kysely<DB>, ids: readonly number[]): Promise<void> {
   const banned: number[] = []
-  for (const part of chunks(ids)) {
+  for (const part of chunks(ids, CHUNK)) {
     for (const row of await db.selectFrom('site_torrents').select('id').where('id', 'in', part).where('banned', '=', 1).orderBy('id').execute()) banned.push(row.id)
   }
   if (banned.length) throw conflict(`种子已被站点禁止，无法保种，不能分配：${listIds(banned, 10)}`)
@@ -90,7 +85,7 @@ function names(users: readonly { username: string }[], max = 10): string {
 
 async function insertPairs(trx: Kysely<DB>, pairs: readonly Pair[], ctx: Ctx): Promise<Pair[]> {
   const created: Pair[] = []
-  for (const part of chunks(pairs)) {
+  for (const part of chunks(pairs, CHUNK)) {
     const rows = await trx
       .insertInto('assignments')
       .values(part.map((p) => ({ torrent_id: p.torrentId, user_id: p.userId, assigned_at: ctx.now, assigned_by: ctx.user.id })))
@@ -148,7 +143,7 @@ export async function unassign(ctx: Ctx, input: { torrentIds: number[]; userIds?
     await assertTorrentsExist(trx, torrentIds, true)
     const users = userIds ? await usersOf(trx, userIds) : null
     const gone: Pair[] = []
-    for (const part of chunks(torrentIds)) {
+    for (const part of chunks(torrentIds, CHUNK)) {
       let q = trx.deleteFrom('assignments').where('torrent_id', 'in', part)
       if (userIds) q = q.where('user_id', 'in', userIds)
       for (const r of await q.returning(['torrent_id', 'user_id']).execute()) gone.push({ torrentId: r.torrent_id, userId: r.user_id })
@@ -252,7 +247,7 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
   if (torrents.length === 0) return []
 
   const keeps = new Set<string>()
-  for (const part of chunks(torrents.map((t) => t.torrent_id))) {
+  for (const part of chunks(torrents.map((t) => t.torrent_id), CHUNK)) {
     const rows = await db
       .selectFrom('seed_records')
       .select(['user_id', 'torrent_id'])
