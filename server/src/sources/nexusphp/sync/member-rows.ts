@@ -184,14 +184,14 @@ async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter
   if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
   const col = uidColumn(table)
   const { pageRows } = s.tuning
-  const span = s.span(sourceOf(table))
+  const source = sourceOf(table)
   let read = 0
   // Ranges in id order: the cursor only moves forward, so a resumed pass starts where it stopped.
   for (const range of await scanRanges(s, table, changed)) {
     if (pass.id >= range.upTo) continue
     const page = scanPage(s, s.source, table, changed, uids)
-    const window = (after: number) => page(after, Math.min(range.upTo, after + span))
-    let next = window(Math.max(pass.id, range.after))
+    const window = (after: number, later: boolean) => s.timed(source, page(after, Math.min(range.upTo, after + s.span(source, later))))
+    let next = window(Math.max(pass.id, range.after), false)
     // Windows' rows gather into pages of about `pageRows` (one transaction each), the cursor with them.
     let batch: MirrorRows[typeof table][] = []
     for (;;) {
@@ -202,7 +202,7 @@ async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter
       pass.id = rows.length === pageRows ? rows[rows.length - 1].id : upTo
       const more = pass.id < range.upTo
       if (more) {
-        next = window(pass.id)
+        next = window(pass.id, true)
         next.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
       }
       for (const row of rows) batch.push(row as MirrorRows[typeof table])

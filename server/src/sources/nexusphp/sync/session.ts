@@ -3,6 +3,7 @@
  * and the one way a step writes — a page and the state that records it in one transaction
  * (`commit`), through mirror.ts (`upsert`, `insertFresh`, `remove`) — counted per table.
  */
+import { performance } from 'node:perf_hooks'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/schema'
 import { writeSourceState } from '../../../jobs/sync-state'
@@ -10,6 +11,7 @@ import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, ups
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
 import type { MemberIndexes, SourceEngines, SourceSchema, SourceTable } from '../schema-check'
+import { WindowPace } from './pace'
 import { ReadAhead } from './read-ahead'
 import type { NexusphpState, NexusphpSyncTuning } from './state'
 
@@ -74,9 +76,35 @@ export class SyncSession {
     return n === null || n === undefined ? null : Number(n)
   }
 
-  /** Ids one statement may cover in a primary-key scan of `table`: bounded where the tracker would wait for it. */
-  span(table: SourceTable): number {
-    return this.engines.locking.has(table) ? this.tuning.lockedScanIds : Number.MAX_SAFE_INTEGER
+  /**
+   * Ids one statement may cover in a primary-key scan of `table`: bounded where the tracker would wait
+   * for it. A pass's first window takes the pace's start (what a read-ahead plan issued); `later`
+   * windows follow the table's pace (pace.ts), which `timed` statements move.
+   */
+  span(table: SourceTable, later = false): number {
+    if (!this.engines.locking.has(table)) return Number.MAX_SAFE_INTEGER
+    return later ? this.paceOf(table).span : WindowPace.start(this.tuning.lockedScanIds)
+  }
+
+  /** A window's statement of a scan of `table`, timed for the table's pace where the tracker waits for it. */
+  timed<T>(table: SourceTable, read: Promise<T>): Promise<T> {
+    if (!this.engines.locking.has(table)) return read
+    const pace = this.paceOf(table)
+    const started = performance.now()
+    void read.then(() => pace.record(performance.now() - started), () => {})
+    return read
+  }
+
+  private readonly paces = new Map<SourceTable, WindowPace>()
+  private paceOf(table: SourceTable): WindowPace {
+    let pace = this.paces.get(table)
+    if (!pace) this.paces.set(table, (pace = new WindowPace(this.tuning.lockedScanIds, this.tuning.lockedStatementMs)))
+    return pace
+  }
+
+  /** The span each paced table ended at (the bench reports it). */
+  get pacedSpans(): Record<string, number> {
+    return Object.fromEntries([...this.paces].map(([table, pace]) => [table, pace.span]))
   }
 
   /** Ids per primary-key lookup in `table`: fewer where the tracker waits for the statement. */

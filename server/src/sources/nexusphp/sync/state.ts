@@ -16,9 +16,12 @@ export interface NexusphpSyncTuning {
   /**
    * On a table with table-level locks (a v1.6 site's MyISAM and MEMORY tables), the tracker's UPDATEs wait
    * for each of our reads of it (domain.md §5): a statement there covers at most this many ids of a
-   * primary-key scan (a few ms of MariaDB's time: 4–14 ms on the bench's shared machine, where 4,000 took 13–49 ms)…
+   * primary-key scan. A scan starts at a quarter of it (2,000 ids: 4–14 ms of MariaDB's time on the bench's
+   * shared machine) and follows the site's answers from there (pace.ts)…
    */
   lockedScanIds: number
+  /** …aiming at this many ms per statement… */
+  lockedStatementMs: number
   /** …looks up at most this many ids by primary key… */
   lockedLookupIds: number
   /** …and at most this many members through a member index (on the bench site ~3,500 peers, ~10,000 snatches). */
@@ -47,7 +50,8 @@ export const defaultTuning: NexusphpSyncTuning = {
   pageRows: 5_000,
   scanParts: 2,
   memberGroup: 500,
-  lockedScanIds: 2_000,
+  lockedScanIds: 8_000,
+  lockedStatementMs: 20,
   lockedLookupIds: 500,
   lockedMemberGroup: 25,
   idChunk: 2_000,

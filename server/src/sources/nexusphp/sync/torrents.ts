@@ -77,12 +77,11 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
   // Id windows up to the source's highest id (short statements where the tracker waits for them), read
   // as a primary-key range whatever the optimizer would make of the OR (a small table it scans whole).
   const end = await s.sourceMaxId('torrents')
-  const span = s.span('torrents')
   let read = 0
-  while (state.maxId < end) {
-    const upTo = Math.min(end, state.maxId + span)
-    const torrents = await readMirrorRows(s.source, s.schema, 'site_torrents',
-      `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId, upTo])
+  for (let later = false; state.maxId < end; later = true) {
+    const upTo = Math.min(end, state.maxId + s.span('torrents', later))
+    const torrents = await s.timed('torrents', readMirrorRows(s.source, s.schema, 'site_torrents',
+      `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId, upTo]))
     read += torrents.length
     s.progress('site_torrents', read)
     const tags = await tagsOf(s, torrents.map((t) => t.id))
@@ -224,9 +223,9 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   const { since } = from
   const end = await s.sourceMaxId('torrents')
   let read = 0
-  for (;;) {
-    const upTo = changedTorrentsWindow(s, c.afterId, end)
-    const rows = await changedTorrentsPage(s, s.source, c.afterId, upTo, since)
+  for (let later = false; ; later = true) {
+    const upTo = changedTorrentsWindow(s, c.afterId, end, later)
+    const rows = await s.timed('torrents', changedTorrentsPage(s, s.source, c.afterId, upTo, since))
     const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
     const torrents = rows.filter((t) => mirrored.has(t.id))
     const tags = await tagsOf(s, torrents.map((t) => t.id))
@@ -242,9 +241,9 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   }
 }
 
-/** Where the id window of the changed-torrents statement after `afterId` ends (short where the tracker waits for it). */
-function changedTorrentsWindow(s: SyncSession, afterId: number, end: number): number {
-  return Math.min(end, afterId + s.span('torrents'))
+/** Where the id window of the changed-torrents statement after `afterId` ends (short where the tracker waits for it; the first as planned). */
+function changedTorrentsWindow(s: SyncSession, afterId: number, end: number, later = false): number {
+  return Math.min(end, afterId + s.span('torrents', later))
 }
 
 /**
