@@ -1,8 +1,10 @@
 /** Read side of the wage records: rank, pages, detail, stats, export rows. */
 import { type Kysely, sql } from 'kysely'
+import type { ParsedInput } from '@shared/endpoints'
 import type { WageDetail, WageRankEntry, WageRecord, WageStats } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
+import { binaryOrder } from '../db/sql-fragments'
 import { offsetOf, sortOf } from '../paging/order'
 import { averageSeedHours } from './hours'
 import { readItemSet } from './item-sets'
@@ -35,7 +37,7 @@ export async function periodRank(db: Kysely<DB>, period: string): Promise<WageRa
 
 export async function rankPage(
   db: Kysely<DB>,
-  input: { page: number; pageSize: number; orderBy?: string; period?: string },
+  input: ParsedInput<'wages.rank'>,
 ): Promise<{ list: WageRankEntry[]; total: number }> {
   const period = input.period ?? (await lastComputedPeriod(db))
   if (!period) return { list: [], total: 0 }
@@ -102,9 +104,8 @@ export function recordOut(r: RecordRow): WageRecord {
 export async function wagePage(
   db: Kysely<DB>,
   dialect: DialectName,
-  input: { page: number; pageSize: number; orderBy?: string; period?: string; userId?: number; payment?: 0 | 1 },
+  input: ParsedInput<'wages.page'>,
 ): Promise<{ list: WageRecord[]; total: number }> {
-  const name = dialect === 'postgres' ? sql`u.username collate "C"` : sql`u.username`
   const sort = sortOf(
     'wagesPage',
     input.orderBy,
@@ -115,7 +116,7 @@ export async function wagePage(
       totalSize: sql`w.total_size`,
       seedHours: sql`w.seed_hours`,
       paidAt: sql`coalesce(w.paid_at, 0)`,
-      username: name,
+      username: binaryOrder(dialect, sql`u.username`),
     },
     { field: 'period', direction: 'DESC' },
   )
