@@ -41,6 +41,8 @@ export default defineConfig({
           setupFiles: ['src/renderer/src/test/setup.ts'],
         },
       },
+      // Checks of the repository's tooling (docs/api.md against the contract).
+      { resolve: { alias }, test: { name: 'tools', environment: 'node', include: ['tools/**/*.test.ts'] } },
       {
         resolve: { alias },
         test: {
