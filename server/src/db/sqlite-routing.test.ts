@@ -108,3 +108,29 @@ describe('SQLite writer and reader', () => {
     expect(await db.selectFrom('t').select('n').executeTakeFirstOrThrow()).toEqual({ n: 4 })
   })
 })
+
+describe('SQLite statements and the event loop', () => {
+  it('a job of many statements lets a waiting timer (a request) run within a slice, not after the job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seeding-turns-'))
+    const database = await openDatabase({ kind: 'sqlite', file: join(dir, 'seeding.db') })
+    try {
+      const db = database.db as unknown as Kysely<T>
+      await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+      let fired = false
+      setTimeout(() => (fired = true), 0)
+      const start = performance.now()
+      let statements = 0
+      // Before: every statement resolved as a microtask, and the timer waited for the whole loop (here its 2 s bound).
+      await db.transaction().execute(async (trx) => {
+        while (!fired && performance.now() - start < 2_000) {
+          await trx.insertInto('t').values({ id: ++statements, n: 0 }).execute()
+        }
+      })
+      expect(fired).toBe(true)
+      expect(performance.now() - start).toBeLessThan(1_000)
+    } finally {
+      await database.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -9,10 +9,12 @@
  * - transactions, writes and anything else hold the writer, one Kysely connection at a time, until
  *   the connection is released (a plain query: that statement; a transaction: until commit/rollback;
  *   `db.connection()`: from its first write to its end);
- * - `withWriter` holds the writer for code that uses the raw handle (bulk loads).
+ * - `withWriter` holds the writer for code that uses the raw handle (bulk loads);
+ * - a job of many statements gives the event loop a turn every SQLITE_SLICE_MS (EventLoopTurns).
  *
  * A ':memory:' database has no second connection: everything then runs on the writer, as before.
  */
+import { performance } from 'node:perf_hooks'
 import SQLite from 'better-sqlite3'
 import {
   CompiledQuery,
@@ -56,6 +58,35 @@ function resultOf<R>(statement: Statement, parameters: readonly unknown[]): Quer
   }
 }
 
+/** How long statements may run back to back before the event loop gets a turn. */
+export const SQLITE_SLICE_MS = 10
+
+/**
+ * better-sqlite3 runs each statement synchronously, and Kysely's awaits around it resolve as
+ * microtasks: a job of many statements (a wage compute, a sync step) never let the event loop take
+ * a request until it ended, whichever connection the request would read on. So every
+ * SQLITE_SLICE_MS of statements without a turn, the next statement waits for one (setImmediate:
+ * incoming requests run first). A turn the job gives by itself (it awaited the network) counts.
+ */
+class EventLoopTurns {
+  private lastTurn = performance.now()
+  private watching = false
+
+  async beforeStatement(): Promise<void> {
+    if (!this.watching) {
+      this.watching = true
+      setImmediate(() => this.turned())
+    }
+    if (performance.now() - this.lastTurn < SQLITE_SLICE_MS) return
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+
+  private turned(): void {
+    this.lastTurn = performance.now()
+    this.watching = false
+  }
+}
+
 class RoutedConnection implements DatabaseConnection {
   private release: (() => void) | null = null
 
@@ -83,18 +114,25 @@ class RoutedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    await this.driver.turns.beforeStatement()
     return resultOf<R>(await this.statementFor(compiled.sql), compiled.parameters)
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    await this.driver.turns.beforeStatement()
     const statement = await this.statementFor(compiled.sql)
     if (!statement.reader) throw new Error('SQLite streams only statements that return rows')
-    for (const row of statement.iterate(compiled.parameters as unknown[])) yield { rows: [row as R] }
+    let n = 0
+    for (const row of statement.iterate(compiled.parameters as unknown[])) {
+      yield { rows: [row as R] }
+      if (++n % 256 === 0) await this.driver.turns.beforeStatement()
+    }
   }
 }
 
 class RoutedSqliteDriver implements Driver {
   readonly writerLock = new Mutex()
+  readonly turns = new EventLoopTurns()
   readonly writer: Handle
   private readonly reader: Handle | null
 
