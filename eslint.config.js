@@ -113,8 +113,6 @@ export default defineConfig(
     rules: {
       ...reactHooks.configs.flat.recommended.rules,
       'react-hooks/exhaustive-deps': 'error',
-      // Five hand-made loaders set their loading state inside an effect; on when they read through useApi.
-      'react-hooks/set-state-in-effect': 'off',
     },
   },
 )

@@ -4,10 +4,11 @@
  * refresh and column settings (remembered per `tableKey`), sticky header, total and page sizes,
  * a skeleton until the first page arrives and an empty state.
  */
-import { useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type ReactNode, type Ref } from 'react'
+import { useCallback, useImperativeHandle, useMemo, useState, type ReactNode, type Ref } from 'react'
 import { ReloadOutlined } from '@ant-design/icons'
 import { Button, Card, Empty, Flex, Skeleton, Space, Table, Tooltip, Typography, type TableProps } from 'antd'
-import type { TableData, TableSort } from '@renderer/services/request'
+import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
+import type { TableData, TableSort, TableSorter } from '@renderer/services/request'
 import ColumnSettings from './ColumnSettings'
 import SearchForm, { type SearchValues } from './SearchForm'
 import { useHiddenColumns } from './columnSettings'
@@ -53,6 +54,13 @@ interface Query {
 
 const FAILED: TableData<never> = { data: [], total: 0, success: false }
 
+/** Pages are read when asked (a new query, 刷新, `reload()`), never behind the user's back. */
+const PAGE_READS = { ...READ_ONCE, dedupingInterval: 0, keepPreviousData: true }
+
+/** antd's sorter without its column objects: the query is a cache key, compared by value. */
+const plainSort = (sorter: TableSorter | TableSorter[]): TableSort =>
+  Array.isArray(sorter) ? sorter.map(plainSort) as TableSorter[] : { field: sorter.field, columnKey: sorter.columnKey, order: sorter.order }
+
 export default function DataTable<T extends object>({
   tableKey,
   title,
@@ -70,40 +78,25 @@ export default function DataTable<T extends object>({
   const paramsKey = JSON.stringify(params ?? {})
   const [query, setQuery] = useState<Query>(() => ({ paramsKey, current: 1, pageSize: defaultPageSize, search: initialSearch ?? {}, filters: {} }))
   if (query.paramsKey !== paramsKey) setQuery({ ...query, paramsKey, current: 1 })
-  const [result, setResult] = useState<TableData<T> | null>(null)
-  const [loading, setLoading] = useState(false)
-  const [reloads, setReloads] = useState(0)
-  const reload = useCallback(() => setReloads((count) => count + 1), [])
+  // Each query is read once; while the next one loads, the last answer stays on screen.
+  const { data: answered, isValidating: loading, mutate } = useLoad(`table:${tableKey}`, query, async (asked: Query) => {
+    const { paramsKey: fixed, current, pageSize, search, sort, filters } = asked
+    const answer = await request({ ...(JSON.parse(fixed) as Record<string, unknown>), ...search, current, pageSize }, sort, filters).catch(() => FAILED)
+    return { asked, answer }
+  }, PAGE_READS)
+  const result: TableData<T> | null = answered?.answer ?? null
+  const reload = useCallback(() => void mutate(), [mutate])
   const showRow = useCallback(
     (index: number) => setQuery((previous) => ({ ...previous, current: Math.floor(Math.max(0, index) / previous.pageSize) + 1 })),
     [],
   )
   useImperativeHandle(ref, () => ({ reload, showRow }), [reload, showRow])
 
-  // The latest request function, without refetching when a page passes a new closure each render.
-  const requestRef = useRef(request)
-  useEffect(() => {
-    requestRef.current = request
-  }, [request])
-
-  const latestCall = useRef(0)
-  useEffect(() => {
-    const call = ++latestCall.current
-    const { paramsKey: fixed, current, pageSize, search, sort, filters } = query
-    setLoading(true)
-    requestRef
-      .current({ ...(JSON.parse(fixed) as Record<string, unknown>), ...search, current, pageSize }, sort, filters)
-      .catch(() => FAILED)
-      .then((answer) => {
-        // A slower answer to an older query must not replace a newer one.
-        if (call !== latestCall.current) return
-        setResult(answer)
-        setLoading(false)
-        // Rows went away (e.g. the last page emptied): show the new last page instead of nothing.
-        const lastPage = Math.max(1, Math.ceil(answer.total / pageSize))
-        if (answer.success && answer.data.length === 0 && current > lastPage) setQuery((previous) => ({ ...previous, current: lastPage }))
-      })
-  }, [query, reloads])
+  // Rows went away (e.g. the last page emptied): show the new last page instead of nothing.
+  if (answered && answered.answer.success && answered.answer.data.length === 0 && query.current > 1) {
+    const lastPage = Math.max(1, Math.ceil(answered.answer.total / query.pageSize))
+    if (query.current > lastPage && JSON.stringify(answered.asked) === JSON.stringify(query)) setQuery({ ...query, current: lastPage })
+  }
 
   const [hidden, setHidden] = useHiddenColumns(
     tableKey,
@@ -136,7 +129,7 @@ export default function DataTable<T extends object>({
       // A new sort or filter starts again at page 1; paging keeps them.
       current: extra.action === 'paginate' ? (pagination.current ?? 1) : 1,
       pageSize: pagination.pageSize ?? previous.pageSize,
-      sort: sorter as TableSort,
+      sort: plainSort(sorter as TableSorter | TableSorter[]),
       filters,
     }))
   }

@@ -2,10 +2,10 @@
  * The per-torrent breakdown of one wage: a saved record (`GET /wages/{id}`) or a member's unsaved
  * preview (`POST /wages/preview` with `userId`). Non-qualifying torrents show why, in red.
  */
-import { useEffect, useState } from 'react'
 import { Alert, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from 'antd'
 import type { WageItem } from '@shared/entities'
 import { wagePaymentLabels } from '@shared/enums'
+import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { RequestError } from '@renderer/services/request'
 import { previewWages, wageDetail } from '@renderer/services/wages'
 import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
@@ -54,24 +54,10 @@ export interface WageBreakdownDrawerProps {
 }
 
 export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDrawerProps) {
-  const [state, setState] = useState<{ key: string; data?: Breakdown; error?: string } | null>(null)
-  const key = source ? JSON.stringify(source) : null
-
-  useEffect(() => {
-    if (!source || !key) return
-    let live = true
-    setState({ key })
-    loadBreakdown(source)
-      .then((data) => live && setState({ key, data }))
-      .catch((error: unknown) => live && setState({ key, error: error instanceof RequestError ? error.msg : '加载失败' }))
-    return () => {
-      live = false
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `source` by value (a new object each render)
-  }, [key])
-
-  const current = state?.key === key ? state : null
-  const data = current?.data
+  // Each opening reads anew (a record may have been paid since).
+  const opening = useOpening(source !== null)
+  const { data, error } = useLoad('wages.breakdown', source && { source, opening }, (args) => loadBreakdown(args.source), READ_ONCE)
+  const errorText = error ? (error instanceof RequestError ? error.msg : '加载失败') : null
   const qualified = data?.items.filter((item) => item.qualified).length ?? 0
 
   return (
@@ -83,8 +69,8 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
       destroyOnHidden
       data-testid="wage-breakdown"
     >
-      {current?.error ? (
-        <Alert type="error" showIcon title={current.error} />
+      {errorText ? (
+        <Alert type="error" showIcon title={errorText} />
       ) : !data ? (
         <Skeleton active paragraph={{ rows: 8 }} />
       ) : (

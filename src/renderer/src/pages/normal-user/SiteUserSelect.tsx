@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Flex, Select, Spin, Tag } from 'antd'
 import type { SiteUserOption } from '@shared/entities'
+import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
 import { siteUsers } from '@renderer/services/site'
 
 export const SEARCH_DEBOUNCE_MS = 300
@@ -40,49 +41,34 @@ export interface SiteUserSelectProps {
 
 export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUserSelectProps) {
   const [search, setSearch] = useState('')
-  const [found, setFound] = useState<SiteUserOption[] | null>(null)
-  const [searching, setSearching] = useState(false)
+  const keyword = search.trim().slice(0, MAX_KEYWORD)
   /** Labels of uids seen (results, the value's own lookup), so the chosen one shows its name. */
   const [labels, setLabels] = useState<Record<number, string>>({})
 
   // The current value's name (an edited member's uid): looked up once.
   const current = value ?? null
   const knownCurrent = current !== null && labels[current] !== undefined
-  useEffect(() => {
-    if (current === null || knownCurrent) return
-    let live = true
-    void siteUsers(String(current)).then((list) => {
+  useLoad('site.users', current === null || knownCurrent ? null : String(current), siteUsers, {
+    ...READ_ONCE,
+    onSuccess: (list) => {
+      if (current === null) return
       const user = list.find((u) => u.uid === current)
-      if (live) setLabels((seen) => ({ ...seen, [current]: user ? siteUserLabel(user) : `UID ${current}` }))
-    })
-    return () => {
-      live = false
-    }
-  }, [current, knownCurrent])
+      setLabels((seen) => ({ ...seen, [current]: user ? siteUserLabel(user) : `UID ${current}` }))
+    },
+  })
 
-  // The search, 300 ms after the last keystroke; a newer keystroke drops an older answer.
+  // The search, 300 ms after the last keystroke: until then the previous keyword's answer stays.
+  const [asked, setAsked] = useState('')
   useEffect(() => {
-    const keyword = search.trim().slice(0, MAX_KEYWORD)
-    if (!keyword) {
-      setFound(null)
-      setSearching(false)
-      return
-    }
-    let live = true
-    setSearching(true)
-    const timer = setTimeout(() => {
-      void siteUsers(keyword).then((list) => {
-        if (!live) return
-        setFound(list)
-        setSearching(false)
-        setLabels((seen) => ({ ...seen, ...Object.fromEntries(list.map((u) => [u.uid, siteUserLabel(u)])) }))
-      })
-    }, SEARCH_DEBOUNCE_MS)
-    return () => {
-      live = false
-      clearTimeout(timer)
-    }
-  }, [search])
+    const timer = setTimeout(() => setAsked(keyword), keyword ? SEARCH_DEBOUNCE_MS : 0)
+    return () => clearTimeout(timer)
+  }, [keyword])
+  const results = useLoad('site.users', keyword && asked ? asked : null, siteUsers, {
+    ...READ_ONCE,
+    onSuccess: (list) => setLabels((seen) => ({ ...seen, ...Object.fromEntries(list.map((u) => [u.uid, siteUserLabel(u)])) })),
+  })
+  const found = keyword && asked ? (results.data ?? null) : null
+  const searching = keyword !== '' && (asked !== keyword || results.isLoading)
 
   const typedUid = parseUid(search)
   const options = useMemo<Option[]>(() => {

@@ -2,14 +2,14 @@
  * 操作日志: every admin change (and logins/logouts), newest first, with operator, action, target,
  * detail and IP. Filters: operator (the user options), action (the Chinese labels), time range.
  */
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { Button, Card, Col, DatePicker, Flex, Form, Row, Select, Space, Tooltip } from 'antd'
 import type { Dayjs } from 'dayjs'
-import type { OperationLog, UserOption } from '@shared/entities'
+import type { OperationLog } from '@shared/entities'
 import { operationActionLabels, type OperationActionName } from '@shared/enums'
 import DataTable, { type DataTableColumn } from '@renderer/components/DataTable'
+import { useApi } from '@renderer/hooks/useApi'
 import { pageOperationLog } from '@renderer/services/operationLog'
-import { userOptions } from '@renderer/services/user'
 import { formatDateTime } from '@renderer/utils/format'
 
 export const OPERATION_LOG_TABLE_KEY = 'operationHistory.list'
@@ -78,15 +78,8 @@ const actionOptions = Object.entries(operationActionLabels).map(([value, label])
 export default function OperationHistoryPage() {
   const [form] = Form.useForm<FilterValues>()
   const [filters, setFilters] = useState<Record<string, unknown>>({})
-  const [operators, setOperators] = useState<UserOption[] | null>(null)
-
-  useEffect(() => {
-    let current = true
-    void userOptions().then((options) => current && setOperators(options))
-    return () => {
-      current = false
-    }
-  }, [])
+  // A failure is toasted once; the select then offers nobody.
+  const { data: operators, isLoading: loadingOperators } = useApi('user.list', undefined, { shouldRetryOnError: false })
 
   const operatorOptions = useMemo(() => (operators ?? []).map((user) => ({ value: user.id, label: user.username })), [operators])
 
@@ -97,7 +90,7 @@ export default function OperationHistoryPage() {
           <Row gutter={[16, 0]}>
             <Col xs={24} sm={12} lg={6}>
               <Form.Item name="operatorId" label="操作人" style={{ marginBottom: 16 }}>
-                <Select allowClear showSearch={{ optionFilterProp: 'label' }} loading={operators === null} options={operatorOptions} placeholder="请选择操作人" />
+                <Select allowClear showSearch={{ optionFilterProp: 'label' }} loading={loadingOperators} options={operatorOptions} placeholder="请选择操作人" />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12} lg={6}>

@@ -2,12 +2,13 @@
  * 自动分配: the plan of `task/auto-assign { preview: true }` (nothing written yet) as a table of
  * torrent and member; `确认分配` commits it with `{ preview: false }`.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Alert, Modal, Table, Typography } from 'antd'
 import { autoAssign, type AutoAssignResult } from '@renderer/services/tasks'
 import { pageTorrents } from '@renderer/services/torrents'
 import { userOptions } from '@renderer/services/user'
 import { errorMessage } from '@renderer/components/FormModal'
+import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { toastSuccess } from '@renderer/utils/feedback'
 
 export interface PlanRow {
@@ -53,34 +54,31 @@ export interface AutoAssignModalProps {
 }
 
 export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssignModalProps) {
-  const [rows, setRows] = useState<PlanRow[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  // Each opening previews anew: the plan follows the current load.
+  const opening = useOpening(open)
+  const preview = useLoad(
+    'task.autoAssign.preview',
+    opening,
+    async () => namePlan((await autoAssign(true, undefined, { silent: true })).plan),
+    READ_ONCE,
+  )
+  // A refused commit, shown until the next opening.
+  const [commitError, setCommitError] = useState<{ opening: number | null; message: string } | null>(null)
   const [committing, setCommitting] = useState(false)
-
-  useEffect(() => {
-    if (!open) return
-    let current = true
-    setRows(null)
-    setError(null)
-    autoAssign(true, undefined, { silent: true })
-      .then((result) => namePlan(result.plan))
-      .then((named) => current && setRows(named))
-      .catch((failure: unknown) => current && (setError(errorMessage(failure)), setRows([])))
-    return () => {
-      current = false
-    }
-  }, [open])
+  // A failed preview shows its message over an empty plan.
+  const rows = preview.error ? [] : (preview.data ?? null)
+  const error = (commitError?.opening === opening ? commitError.message : null) ?? (preview.error ? errorMessage(preview.error) : null)
 
   const commit = async () => {
     setCommitting(true)
-    setError(null)
+    setCommitError(null)
     try {
       const result = await autoAssign(false, undefined, { silent: true })
       toastSuccess(`已自动分配 ${result.created} 项任务`)
       onAssigned()
       onClose()
     } catch (failure) {
-      setError(errorMessage(failure))
+      setCommitError({ opening, message: errorMessage(failure) })
     } finally {
       setCommitting(false)
     }

@@ -3,12 +3,13 @@
  * version (the server re-labels torrents and records); a refused save shows the server's message
  * and keeps what was typed.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
 import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
-import { getRules, saveRules } from '@renderer/services/config'
-import { emptySiteOptions, siteOptions } from '@renderer/services/site'
+import { useApi } from '@renderer/hooks/useApi'
+import { saveRules } from '@renderer/services/config'
+import { emptySiteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
 import PayoutClaimsSection, { claimsToSave } from './PayoutClaimsSection'
 import PayoutMessageSection, { templateForForm, templateToSave } from './PayoutMessageSection'
@@ -87,32 +88,12 @@ export interface RulesFormProps {
 export default function RulesForm({ onSaved }: RulesFormProps) {
   const [form] = Form.useForm<RuleBody>()
   const { token } = theme.useToken()
-  const [rules, setRules] = useState<Rules | null>(null)
-  const [loadError, setLoadError] = useState<string | null>(null)
+  const { data: rules, error: loadError, isValidating: reloading, mutate: mutateRules } = useApi('config.rules', undefined, { silent: true })
   const [saveError, setSaveError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
-  const [reloads, setReloads] = useState(0)
-  const [names, setNames] = useState<SiteOptions>(emptySiteOptions)
-
-  // The site's team and tag names, offered by the two official-torrent lists (free typing stays).
-  useEffect(() => {
-    let current = true
-    void siteOptions().then((loaded) => current && setNames(loaded))
-    return () => {
-      current = false
-    }
-  }, [])
-
-  useEffect(() => {
-    let current = true
-    setLoadError(null)
-    getRules({ silent: true })
-      .then((loaded) => current && setRules(loaded))
-      .catch((failure: unknown) => current && setLoadError(errorMessage(failure)))
-    return () => {
-      current = false
-    }
-  }, [reloads])
+  // The site's team and tag names, offered by the two official-torrent lists (free typing stays;
+  // a failure leaves them empty).
+  const { data: names = emptySiteOptions } = useApi('site.options', undefined, { silent: true })
 
   const save = async (values: RuleBody) => {
     setSaving(true)
@@ -122,7 +103,7 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
         { ...values, keeperRankFactors: toFactors(values.keeperRankFactors) as number[], payoutMessageTemplate: templateToSave(values.payoutMessageTemplate), ...claimsToSave(values) },
         { silent: true },
       )
-      setRules(saved)
+      void mutateRules(saved, { revalidate: false })
       form.setFieldsValue(withoutVersion(saved))
       toastSuccess(`已保存为规则版本 v${saved.version}`)
       onSaved?.(saved)
@@ -140,14 +121,15 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
     }
   }
 
-  if (loadError)
+  // Once shown, the form stays (with what was typed) even if a later re-read fails.
+  if (!rules && loadError)
     return (
       <Result
         status="warning"
         title="规则加载失败"
-        subTitle={loadError}
+        subTitle={errorMessage(loadError)}
         extra={
-          <Button type="primary" onClick={() => setReloads((count) => count + 1)}>
+          <Button type="primary" loading={reloading} onClick={() => void mutateRules()}>
             重试
           </Button>
         }
