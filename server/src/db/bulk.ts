@@ -6,6 +6,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AppDatabase } from './database'
 import type { DB, DeferredDefinitionsTable } from './schema'
+import { yieldToEventLoop } from './sql-fragments'
 
 /** Column types (PostgreSQL array casts); `float8` for the REAL/double precision columns. */
 export type BulkType = 'integer' | 'bigint' | 'smallint' | 'text' | 'float8'
@@ -37,17 +38,21 @@ export async function bulkInsert(
   const names = columns.map(([name]) => `"${name}"`).join(', ')
   if (database.dialect === 'sqlite') {
     const raw = database.sqlite!
-    const insert = () => {
+    const insert = async () => {
       const verb = options.replace ? 'insert or replace' : 'insert'
       const statement = raw.prepare(`${verb} into "${table}" (${names}) values (${columns.map(() => '?').join(', ')})`)
       // Inside an open transaction better-sqlite3 makes this a savepoint.
       const insertMany = raw.transaction((chunk: readonly BulkRow[]) => {
         for (const row of chunk) statement.run(row as unknown[])
       })
-      for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_TRANSACTION) insertMany(rows.slice(i, i + SQLITE_ROWS_PER_TRANSACTION))
+      for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_TRANSACTION) {
+        // Synchronous: a request waits for each chunk, not for the whole load (or a caller's many small loads).
+        await yieldToEventLoop()
+        insertMany(rows.slice(i, i + SQLITE_ROWS_PER_TRANSACTION))
+      }
     }
     // A transaction already holds the one connection (and its BEGIN is on this same handle).
-    if (within) insert()
+    if (within) await insert()
     else await database.withWriter(insert)
     return
   }

@@ -7,6 +7,7 @@ import type { WageItem, WagePreviewEntry } from '@shared/entities'
 import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
 import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
+import { yieldToEventLoop } from '../db/sql-fragments'
 import { faultPause } from '../faults/pause'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
@@ -42,6 +43,8 @@ export async function runWages(
     const items: WageItemResult[] = []
     for (const torrent of batch) for (const item of calculator.addTorrent(torrent)) items.push(item)
     if (options.onItems) await options.onItems(items)
+    // Batches are JavaScript only (no statement gives the event loop its turn): requests go between them.
+    await yieldToEventLoop()
   }
   const results = calculator
     .finish()
