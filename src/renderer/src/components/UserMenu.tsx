@@ -16,7 +16,11 @@ export default function UserMenu({ user }: { user: LoginInfo }) {
 
   async function signOut() {
     // Main clears the token even when the server call fails, so a failure is not worth a toast.
-    await logout({ silent: true }).catch(() => undefined)
+    try {
+      await logout({ silent: true })
+    } catch {
+      // nothing to show
+    }
     // The login page ends the renderer's side of the session (user, cached data) as it opens.
     void navigate(LOGIN_PATH, { replace: true })
   }

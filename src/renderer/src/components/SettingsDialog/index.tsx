@@ -6,10 +6,11 @@
  */
 import { useEffect, useState } from 'react'
 import { LinkOutlined } from '@ant-design/icons'
-import { Alert, App, Form, Input, Modal, Radio } from 'antd'
+import { Alert, Form, Input, Modal, Radio } from 'antd'
 import type { NavTheme } from '@shared/enums'
 import { messages } from '@shared/messages'
 import { useSettingsStore } from '@renderer/stores/settings'
+import { toastInfo, toastSuccess } from '@renderer/utils/feedback'
 
 export interface SettingsValues {
   serverAddress: string
@@ -26,7 +27,6 @@ export interface SettingsDialogProps {
 
 export default function SettingsDialog({ open, onClose, onServerChanged }: SettingsDialogProps) {
   const [form] = Form.useForm<SettingsValues>()
-  const { message } = App.useApp()
   const [saving, setSaving] = useState(false)
   const serverAddress = useSettingsStore((state) => state.serverAddress)
   const navTheme = useSettingsStore((state) => state.navTheme)
@@ -64,11 +64,11 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
       if (values.navTheme !== useSettingsStore.getState().navTheme) await useSettingsStore.getState().setNavTheme(values.navTheme)
       onClose()
       if (result && result.data.serverAddress !== before) {
-        void message.info('服务器地址已更改，请重新登录')
+        toastInfo('服务器地址已更改，请重新登录')
         onServerChanged()
       } else if (result || feedChanged) {
         // Only the spelling of the address differed (same server, same session), or the update address changed.
-        void message.success('设置已保存')
+        toastSuccess('设置已保存')
       }
     } finally {
       setSaving(false)

@@ -35,14 +35,15 @@ export default function AdminUserPage() {
   }
 
   // A refusal (last admin, yourself: 409) shows the server's msg as a toast.
-  const remove = (user: User) =>
-    delAdmin(user.id).then(
-      () => {
-        toastSuccess(`已移除管理员 ${user.username}`)
-        table.current?.reload()
-      },
-      () => undefined,
-    )
+  const remove = async (user: User) => {
+    try {
+      await delAdmin(user.id)
+      toastSuccess(`已移除管理员 ${user.username}`)
+      table.current?.reload()
+    } catch {
+      // request() showed the server's message
+    }
+  }
 
   const columns: DataTableColumn<User>[] = [
     { title: '用户名', dataIndex: 'username', width: 180, ellipsis: true },

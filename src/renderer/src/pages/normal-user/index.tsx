@@ -62,14 +62,15 @@ export default function NormalUserPage() {
   // A refused change was toasted (the server's msg) by the request wrapper; nothing else to do.
   // Stable (it reaches the table through its ref), so the columns below are built once.
   const changeStatus = useCallback(
-    (user: User, status: 0 | 1 | 2, done: string) =>
-      setUserStatus(user.id, status).then(
-        () => {
-          toastSuccess(done)
-          reload()
-        },
-        () => undefined,
-      ),
+    async (user: User, status: 0 | 1 | 2, done: string) => {
+      try {
+        await setUserStatus(user.id, status)
+        toastSuccess(done)
+        reload()
+      } catch {
+        // request() showed the server's message
+      }
+    },
     [reload],
   )
 

@@ -16,6 +16,7 @@ import WageBreakdownDrawer, { PaymentTag, type BreakdownSource } from '@renderer
 import { RequestError, toOrderBy, type TableSort } from '@renderer/services/request'
 import { computeWages, exportWages, payWages, previewWages, wagePage, type WageExportFormat } from '@renderer/services/wages'
 import { enumOptions } from '@renderer/utils/enumOptions'
+import { toastSuccess } from '@renderer/utils/feedback'
 import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
 import { amountCell, PartialMonthTag, seedHoursColumns } from '../salary'
 import PayoutToSite from './payout/PayoutToSite'
@@ -92,7 +93,7 @@ const isSorted = (sort: TableSort | undefined) => toOrderBy(sort) !== undefined
 const savedRecordsPage: DataTableRequest<WageRecord> = (params, sort) => wagePage(params, isSorted(sort) ? sort : BY_AMOUNT)
 
 export default function SalaryComputedPage() {
-  const { modal, message } = App.useApp()
+  const { modal } = App.useApp()
   const [month, setMonth] = useState<Dayjs>(() => lastMonth())
   const period = month.format(PERIOD_FORMAT)
   const [preview, setPreview] = useState<Preview | null>(null)
@@ -173,7 +174,7 @@ export default function SalaryComputedPage() {
         setComputing(true)
         try {
           const result = await computeWages(period)
-          void message.success(
+          toastSuccess(
             `已生成 ${result.saved} 条工资记录（规则 v${result.ruleVersion}）${result.keptPaid > 0 ? `，${result.keptPaid} 条已发放记录保持不变` : ''}`,
           )
           setSelected([])
@@ -198,7 +199,7 @@ export default function SalaryComputedPage() {
         setPaying(true)
         try {
           const result = await payWages(ids)
-          void message.success(`已发放 ${result.paid} 条${result.alreadyPaid > 0 ? `，${result.alreadyPaid} 条此前已发放` : ''}`)
+          toastSuccess(`已发放 ${result.paid} 条${result.alreadyPaid > 0 ? `，${result.alreadyPaid} 条此前已发放` : ''}`)
           setSelected([])
           tableRef.current?.reload()
         } catch {
@@ -214,7 +215,7 @@ export default function SalaryComputedPage() {
     setExporting(format)
     try {
       const result = await exportWages(period, format)
-      if (result.saved) void message.success(`已保存 ${result.fileName}`)
+      if (result.saved) toastSuccess(`已保存 ${result.fileName}`)
     } catch {
       // toasted by request()
     } finally {

@@ -103,14 +103,15 @@ export default function TaskAssignmentPage() {
         okText: '取消分配',
         okButtonProps: { danger: true },
         cancelText: '返回',
-        onOk: () =>
-          unassignTasks([torrent.id], [assignee.userId]).then(
-            () => {
-              toastSuccess(`已取消 ${assignee.username} 的分配`)
-              table.current?.reload()
-            },
-            () => undefined, // the server's msg was toasted
-          ),
+        onOk: async () => {
+          try {
+            await unassignTasks([torrent.id], [assignee.userId])
+            toastSuccess(`已取消 ${assignee.username} 的分配`)
+            table.current?.reload()
+          } catch {
+            // request() showed the server's message
+          }
+        },
       }),
     [modal],
   )
@@ -134,14 +135,15 @@ export default function TaskAssignmentPage() {
       okText: '取消分配',
       okButtonProps: { danger: true },
       cancelText: '返回',
-      onOk: () =>
-        unassignTasks(selected).then(
-          ({ removed }) => {
-            toastSuccess(`已取消 ${removed} 项分配`)
-            reload()
-          },
-          () => undefined, // the server's msg was toasted
-        ),
+      onOk: async () => {
+        try {
+          const { removed } = await unassignTasks(selected)
+          toastSuccess(`已取消 ${removed} 项分配`)
+          reload()
+        } catch {
+          // request() showed the server's message
+        }
+      },
     })
 
   // Plain JSX: DataTable only renders it, and a memo here would have to list every closure it uses.

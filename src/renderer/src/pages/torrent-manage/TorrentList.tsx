@@ -75,15 +75,16 @@ export default function TorrentList() {
   const table = useRef<DataTableActions>(null)
   const [selected, setSelected] = useState<number[]>([])
 
-  const setType = (seedType: SeedType | null) =>
-    setTorrentType(selected, seedType).then(
-      ({ updated }) => {
-        toastSuccess(seedType === null ? `已将 ${updated} 个种子恢复按规则判定` : `已将 ${updated} 个种子设为${seedTypeLabels[seedType]}`)
-        setSelected([])
-        table.current?.reload()
-      },
-      () => undefined, // the server's msg was toasted; the selection stays
-    )
+  const setType = async (seedType: SeedType | null) => {
+    try {
+      const { updated } = await setTorrentType(selected, seedType)
+      toastSuccess(seedType === null ? `已将 ${updated} 个种子恢复按规则判定` : `已将 ${updated} 个种子设为${seedTypeLabels[seedType]}`)
+      setSelected([])
+      table.current?.reload()
+    } catch {
+      // request() showed the server's message; the selection stays
+    }
+  }
 
   const none = selected.length === 0
   return (

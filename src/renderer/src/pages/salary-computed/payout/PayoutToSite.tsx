@@ -11,6 +11,7 @@ import type { PayoutPreview, PayoutPreviewEntry, PayoutResult } from '@shared/pa
 import { payoutStatusLabels } from '@shared/payout'
 import { previewPayout, resolvePayout, runPayout } from '@renderer/services/payout'
 import { RequestError } from '@renderer/services/request'
+import { toastSuccess } from '@renderer/utils/feedback'
 
 /** Records per call: the progress moves member group by member group. */
 const CHUNK = 10
@@ -100,7 +101,7 @@ export interface PayoutToSiteProps {
 type Phase = 'closed' | 'preview' | 'paying' | 'done'
 
 export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteProps) {
-  const { modal, message } = App.useApp()
+  const { modal } = App.useApp()
   const [phase, setPhase] = useState<Phase>('closed')
   const [preview, setPreview] = useState<PayoutPreview | null>(null)
   const [previewError, setPreviewError] = useState<string | null>(null)
@@ -148,7 +149,7 @@ export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteP
     setPhase('done')
     if (ids.length === 0) return
     const paid = out.filter((r) => r.status === 'paid').length
-    void message.success(`发放完成：成功 ${paid} 人`)
+    toastSuccess(`发放完成：成功 ${paid} 人`)
     onPaid()
   }
 
