@@ -4,7 +4,7 @@
  */
 import { Alert, Descriptions, Drawer, Flex, Skeleton, Tag, Typography } from 'antd'
 import type { WageItem } from '@shared/entities'
-import { wagePaymentLabels } from '@shared/enums'
+import { WagePayment, wagePaymentLabels } from '@shared/enums'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { RequestError } from '@renderer/services/request'
 import { previewWages, wageDetail } from '@renderer/services/wages'
@@ -31,7 +31,7 @@ export interface Breakdown {
   ruleVersion: number
   items: WageItem[]
   partial?: boolean
-  payment?: 0 | 1
+  payment?: WagePayment
   paidAt?: string | null
   belowMinimum?: boolean
 }
@@ -44,8 +44,8 @@ export async function loadBreakdown(source: BreakdownSource): Promise<Breakdown>
   return { ...entry, items: entry.items ?? [], ruleVersion: entry.ruleVersion ?? answer.ruleVersion }
 }
 
-export function PaymentTag({ payment }: { payment: 0 | 1 }) {
-  return <Tag color={payment === 1 ? 'green' : 'orange'}>{wagePaymentLabels[payment]}</Tag>
+export function PaymentTag({ payment }: { payment: WagePayment }) {
+  return <Tag color={payment === WagePayment.Paid ? 'green' : 'orange'}>{wagePaymentLabels[payment]}</Tag>
 }
 
 export interface WageBreakdownDrawerProps {

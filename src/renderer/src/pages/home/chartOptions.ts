@@ -3,7 +3,7 @@
  * colours follow the antd theme and the tests can read the options without drawing them).
  */
 import type { AllSeedingStats, ByStatus, UserSeedingStats, WageRankEntry } from '@shared/entities'
-import { completionLabels, seedStatusColors, seedStatusLabels, seedStatusValues, type CompletionLabel } from '@shared/enums'
+import { CompletionLabel, completionLabels, seedStatusColors, seedStatusLabels, seedStatusValues } from '@shared/enums'
 import type { ChartOption } from '@renderer/components/Chart'
 import { completionColors } from '@renderer/components/StatusTags'
 import { formatAmount, formatBytes } from '@renderer/utils/format'
@@ -27,7 +27,7 @@ const countLabel = ({ value }: { value: unknown }): string => formatCount(Number
 /** Room under a line chart's x axis labels for the legend at the bottom. */
 const LEGEND_GRID_BOTTOM = 52
 
-const completionValues = [1, 2, 3, 4] as const satisfies readonly CompletionLabel[]
+const completionValues = Object.values(CompletionLabel)
 
 /** Records by seeding status: one horizontal bar per status, in the status tag's colour. */
 export function statusOption(byStatus: ByStatus, palette: Palette): ChartOption {

@@ -7,7 +7,7 @@ import { PlusOutlined } from '@ant-design/icons'
 import { Button, Form, Input, Popconfirm, Space, Typography } from 'antd'
 import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
-import { accountStatusLabels } from '@shared/enums'
+import { AccountStatus, accountStatusLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
 import { AccountStatusTag } from '@renderer/components/StatusTags'
@@ -62,7 +62,7 @@ export default function NormalUserPage() {
   // A refused change was toasted (the server's msg) by the request wrapper; nothing else to do.
   // Stable (it reaches the table through its ref), so the columns below are built once.
   const changeStatus = useCallback(
-    async (user: User, status: 0 | 1 | 2, done: string) => {
+    async (user: User, status: AccountStatus, done: string) => {
       try {
         await setUserStatus(user.id, status)
         toastSuccess(done)
@@ -112,20 +112,20 @@ export default function NormalUserPage() {
             <Button type="link" size="small" onClick={() => setEditing(user)}>
               编辑
             </Button>
-            {user.status === 0 ? (
-              <Popconfirm title={`解封 ${user.username}？`} description="解封后该账号可以重新登录。" okText="解封" cancelText="取消" onConfirm={() => changeStatus(user, 2, '已解封')}>
+            {user.status === AccountStatus.Banned ? (
+              <Popconfirm title={`解封 ${user.username}？`} description="解封后该账号可以重新登录。" okText="解封" cancelText="取消" onConfirm={() => changeStatus(user, AccountStatus.Normal, '已解封')}>
                 <Button type="link" size="small">
                   解封
                 </Button>
               </Popconfirm>
-            ) : user.status === 2 ? (
+            ) : user.status === AccountStatus.Normal ? (
               <Popconfirm
                 title={`封禁 ${user.username}？`}
                 description="封禁后该账号立即退出登录，且不能再登录。"
                 okText="封禁"
                 cancelText="取消"
                 okButtonProps={{ danger: true }}
-                onConfirm={() => changeStatus(user, 0, '已封禁')}
+                onConfirm={() => changeStatus(user, AccountStatus.Banned, '已封禁')}
               >
                 <Button type="link" size="small">
                   封禁
@@ -137,7 +137,7 @@ export default function NormalUserPage() {
                 description="恢复后该账号状态为正常，可以用原密码登录。"
                 okText="恢复"
                 cancelText="取消"
-                onConfirm={() => changeStatus(user, 2, '已恢复')}
+                onConfirm={() => changeStatus(user, AccountStatus.Normal, '已恢复')}
               >
                 <Button type="link" size="small">
                   恢复
@@ -145,19 +145,19 @@ export default function NormalUserPage() {
               </Popconfirm>
             )}
             {/* A deleted account cannot log in: a new password for it would be of no use until it is restored. */}
-            {user.status !== 1 && (
+            {user.status !== AccountStatus.Deleted && (
               <Button type="link" size="small" onClick={() => setResetting(user)}>
                 重置密码
               </Button>
             )}
-            {user.status !== 1 && (
+            {user.status !== AccountStatus.Deleted && (
               <Popconfirm
                 title={`删除 ${user.username}？`}
                 description="账号将标记为已删除并立即退出登录。"
                 okText="删除"
                 cancelText="取消"
                 okButtonProps={{ danger: true }}
-                onConfirm={() => changeStatus(user, 1, '已删除')}
+                onConfirm={() => changeStatus(user, AccountStatus.Deleted, '已删除')}
               >
                 <Button type="link" size="small" danger>
                   删除

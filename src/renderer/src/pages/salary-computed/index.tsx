@@ -10,7 +10,7 @@ import { Alert, App, Button, Card, DatePicker, Flex, Space, Spin, Statistic, Tab
 import dayjs, { type Dayjs } from 'dayjs'
 import type { WagePreviewEntry, WageRecord } from '@shared/entities'
 import { sortableWageFields } from '@shared/endpoints'
-import { wagePaymentLabels } from '@shared/enums'
+import { WagePayment, wagePaymentLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
 import WageBreakdownDrawer, { PaymentTag, type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
 import { RequestError, toOrderBy, type TableSort } from '@renderer/services/request'
@@ -294,7 +294,7 @@ export default function SalaryComputedPage() {
           selectedRowKeys: selected,
           preserveSelectedRowKeys: true,
           onChange: (keys) => setSelected(keys as number[]),
-          getCheckboxProps: (record) => ({ disabled: record.payment === 1, 'aria-label': `选择 ${record.username}` }),
+          getCheckboxProps: (record) => ({ disabled: record.payment === WagePayment.Paid, 'aria-label': `选择 ${record.username}` }),
         }}
         toolbar={
           <Space size={8}>

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react'
 import { Alert, Modal, Table, Typography } from 'antd'
+import { AssignmentLabel, SeedType } from '@shared/enums'
 import { autoAssign, type AutoAssignResult } from '@renderer/services/tasks'
 import { pageTorrents } from '@renderer/services/torrents'
 import { userOptions } from '@renderer/services/user'
@@ -30,7 +31,7 @@ async function namePlan(plan: AutoAssignResult['plan']): Promise<PlanRow[]> {
       const names = new Map<number, string>()
       const wanted = new Set(plan.map((item) => item.torrentId))
       for (let page = 1; page <= NAME_PAGES && [...wanted].some((id) => !names.has(id)); page += 1) {
-        const answer = await pageTorrents({ current: page, pageSize: 200, seedType: 1, assigned: 2 }, null, { silent: true })
+        const answer = await pageTorrents({ current: page, pageSize: 200, seedType: SeedType.Official, assigned: AssignmentLabel.Unassigned }, null, { silent: true })
         for (const torrent of answer.data) names.set(torrent.id, torrent.name)
         if (!answer.success || answer.data.length < 200) break
       }

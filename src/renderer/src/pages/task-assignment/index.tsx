@@ -9,7 +9,7 @@ import { ThunderboltOutlined, UserAddOutlined, UserDeleteOutlined } from '@ant-d
 import { App, Button, Form } from 'antd'
 import type { Assignee, KeeperOption, Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
-import { assignmentLabels, completionLabels } from '@shared/enums'
+import { CompletionLabel, SeedType, assignmentLabels, completionLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
 import { AssignmentTag, CompletionTag } from '@renderer/components/StatusTags'
@@ -25,7 +25,8 @@ import AutoAssignModal from './AutoAssignModal'
 import MemberPicker from './MemberPicker'
 
 export const TASK_ASSIGNMENT_TABLE_KEY = 'taskAssignment.torrents'
-const OFFICIAL = { seedType: 1 }
+const OFFICIAL = { seedType: SeedType.Official }
+const OFFICIAL_COMPLETIONS: readonly number[] = [CompletionLabel.OfficialComplete, CompletionLabel.OfficialIncomplete]
 
 /** A torrent of the page with who it is assigned to (undefined when that call failed). */
 export type AssignmentRow = Torrent & { assignees?: Assignee[] }
@@ -61,7 +62,7 @@ const baseColumns: DataTableColumn<AssignmentRow>[] = [
     title: '完成情况',
     dataIndex: 'completion',
     width: 110,
-    search: { type: 'select', options: enumOptions(completionLabels).filter((option) => option.value <= 2) },
+    search: { type: 'select', options: enumOptions(completionLabels).filter((option) => OFFICIAL_COMPLETIONS.includes(option.value)) },
     render: (_, torrent) => <CompletionTag completion={torrent.completion} />,
   },
   {

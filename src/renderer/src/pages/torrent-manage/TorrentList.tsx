@@ -6,7 +6,7 @@ import { useRef, useState } from 'react'
 import { Button, Popconfirm, Space, Tag, Tooltip } from 'antd'
 import type { Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
-import { assignmentLabels, completionLabels, seedTypeLabels, type SeedType } from '@shared/enums'
+import { SeedType, assignmentLabels, completionLabels, seedTypeLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import { AssignmentTag, CompletionTag, SeedTypeTag } from '@renderer/components/StatusTags'
 import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
@@ -19,7 +19,7 @@ export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
 
 /** `2 / 3` for an official torrent (the target applies to 官种 only), just `2` for the others. */
 export const keepersText = (torrent: Pick<Torrent, 'keepers' | 'targetKeepers' | 'seedType'>) =>
-  torrent.seedType === 1 ? `${torrent.keepers} / ${torrent.targetKeepers}` : String(torrent.keepers)
+  torrent.seedType === SeedType.Official ? `${torrent.keepers} / ${torrent.targetKeepers}` : String(torrent.keepers)
 
 // The widths fit a 1360 px window with the selection column, so 完成情况 is not cut off there.
 const columns: DataTableColumn<Torrent>[] = [
