@@ -399,23 +399,20 @@ function render(): string {
 const HEAVY_NOTES = `
 ### What the figures say (2026-11-24)
 
-- **SQLite: the reader connection (fc425ca) is not what requests wait for.** Before it and after it, a request
-  sent while a wage preview or compute runs waits for about the whole job: page-seed p50 ≈ the job's own time
-  (compute 1.70 s → p50 1.74 s after; 1.40 s → 1.37 s before), and only ~20 of the 300 requests a stream would
-  send in the window are answered. That fits the event loop, not the writer lock: better-sqlite3 runs each
-  statement synchronously and the awaits on it resolve as microtasks, so a job that never waits for a timer or real
-  I/O keeps the loop until its answer is sent, and no other request is read meanwhile, whichever connection it
-  would read on. The derivation
-  (\`derive/index.ts\`) and the snapshots call \`yieldToEventLoop()\` between batches: during two full derivation
-  passes requests answer in ~0.2 s (p50), ≤ 1.3 s (max). The wage engine (\`wages/\`) and the demo source's
-  advance have no such yield: up to 4–5 s (wages) and 6–8 s (sync) in the max column.
-- **An experiment, not committed:** the same bench against HEAD with one line added to
-  \`RoutedConnection.executeQuery\` (\`await new Promise((done) => setImmediate(done))\` before each statement, so
-  every statement gives the loop a turn) gave, at load average ~7.8: wage compute page-seed p50 200 ms / p99 2.3 s
-  (was 1.74 s / 3.6 s), wage preview p50 280 ms / max 1.6 s, derivation p50 56 ms / max 366 ms, sync p50 151 ms / max
-  2.8 s — and the jobs ran ~20–40% longer. What is left is single long statements and the engine's JS between
-  statements (the wage reader's 100,000-row ranges, the formula over a month): those need smaller ranges or a
-  yield inside the JS loops, or the job in a worker thread.
+- **SQLite, before (0ea16f6): a request sent during a wage preview or compute waited for the whole job**
+  (page-seed p50 ≈ the job's own time: 1.37 s during a 1.40 s compute; ~20 of the 300 requests a stream would
+  send were answered). better-sqlite3 runs each statement synchronously and the awaits on it resolve as
+  microtasks, so a job that never waits for a timer or real I/O keeps the event loop until it ends. The reader
+  connection alone (fc425ca) changed nothing measurable — the writer lock was not what requests waited for.
+- **The fix (9843fe1 and 1b301c7):** the SQLite driver gives the loop a turn every 10 ms of statements
+  (\`db/sqlite-routing.ts\` EventLoopTurns; a turn the job takes by itself counts), the wage reader's ranges are
+  20,000 record ids (one synchronous statement each; 100,000 held requests for 100–300 ms), and the wage engine
+  and bulk inserts yield between their JavaScript batches. Page-seed during a compute: p50 1,371 → 131 ms,
+  max 4,075 → 516 ms; preview p50 964 → 151 ms, max 1,777 → 323 ms; two full derivations max 1,198 → 438 ms; a
+  sync max 6,217 → 1,984 ms — with the jobs no slower (compute 1.40 → 1.22 s; load average 6–8 on 2 cores in every
+  run, so ±30% between runs). The \`range20k\` column is the driver's turns with the smaller ranges, before the
+  engine's own yields. What is left: single statements of the sync and derivation (hundreds of ms at this size),
+  and the large (2 M records) set is not measured here.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job.
