@@ -6,7 +6,8 @@
 import { sql } from 'kysely'
 import type { NexusphpConnection } from '../connection'
 import { intList } from '../reader'
-import { chunks, type SyncSession } from './session'
+import { chunks } from '../../../util/chunks'
+import { type SyncSession } from './session'
 
 /** Members' tables whose deletions are looked for every sync: [mirror table, source table, uid column]. */
 const watched = [['site_peers', 'peers', 'userid'], ['site_claims', 'claims', 'uid']] as const

@@ -13,13 +13,9 @@ import type { NexusphpConnection } from '../connection'
 import type { MemberIndexes, SourceEngines, SourceSchema, SourceTable } from '../schema-check'
 import { WindowPace } from './pace'
 import { ReadAhead } from './read-ahead'
+import { chunks } from '../../../util/chunks'
 import type { NexusphpState, NexusphpSyncTuning } from './state'
 
-export function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
 
 /** Epoch ms → the seconds FROM_UNIXTIME takes. */
 export function fromUnix(ms: number): number {

@@ -1,6 +1,7 @@
 /** The site's small named tables (teams, categories, tags) and its users. */
 import { readMirrorRows } from '../reader'
-import { chunks, type SyncSession } from './session'
+import { chunks } from '../../../util/chunks'
+import { type SyncSession } from './session'
 
 /** Teams, categories and tags: whole tables every sync (a dozen rows each). */
 export async function syncNamedTables(s: SyncSession): Promise<void> {

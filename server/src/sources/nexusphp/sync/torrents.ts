@@ -9,7 +9,8 @@ import type { DB } from '../../../db/schema'
 import type { MirrorRows } from '../../mirror'
 import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
-import { chunks, fromUnix, type SyncSession } from './session'
+import { chunks } from '../../../util/chunks'
+import { fromUnix, type SyncSession } from './session'
 
 /**
  * Before the first torrent is read: new torrent_tags rows are those past the source's highest id
