@@ -5,7 +5,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { WageItem, WagePreviewEntry } from '@shared/entities'
 import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
-import type { AppDatabase } from '../db/database'
+import type { AppDatabase, DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { yieldToEventLoop } from '../db/sql-fragments'
 import { faultPause } from '../faults/pause'
@@ -217,7 +217,7 @@ const WAGE_LOCK_KEY = 0x77616765
  * transaction-scoped advisory lock per period, taken in period order (no deadlock between two
  * multi-period pays). SQLite: its one writer already runs transactions one after another.
  */
-export async function lockPeriods(trx: Kysely<DB>, dialect: AppDatabase['dialect'], periods: readonly string[]): Promise<void> {
+export async function lockPeriods(trx: Kysely<DB>, dialect: DialectName, periods: readonly string[]): Promise<void> {
   if (dialect !== 'postgres') return
   for (const period of [...new Set(periods)].sort()) {
     await sql`select pg_advisory_xact_lock(${WAGE_LOCK_KEY}, ${Number(period.replace('-', ''))})`.execute(trx)
