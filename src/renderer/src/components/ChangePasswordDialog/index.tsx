@@ -7,6 +7,7 @@ import { Form, Input } from 'antd'
 import FormModal from '@renderer/components/FormModal'
 import { changePassword } from '@renderer/services/user'
 import { toastSuccess } from '@renderer/utils/feedback'
+import { passwordLength } from '@renderer/utils/formLimits'
 
 interface ChangePasswordValues {
   oldPassword: string
@@ -30,7 +31,7 @@ export default function ChangePasswordDialog({ open, onClose }: { open: boolean;
       <Form.Item name="oldPassword" label="原密码" rules={[{ required: true }]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
-      <Form.Item name="newPassword" label="新密码" rules={[{ required: true }, { min: 8, max: 128 }]} extra="至少 8 个字符">
+      <Form.Item name="newPassword" label="新密码" rules={[{ required: true }, passwordLength]} extra={`至少 ${passwordLength.min} 个字符`}>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item

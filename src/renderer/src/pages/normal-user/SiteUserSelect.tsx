@@ -9,10 +9,11 @@ import { Flex, Select, Spin, Tag } from 'antd'
 import type { SiteUserOption } from '@shared/entities'
 import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
 import { siteUsers } from '@renderer/services/site'
+import { siteUidMax, siteUserKeywordMax } from '@renderer/utils/formLimits'
 
 export const SEARCH_DEBOUNCE_MS = 300
-const MAX_UID = 2_147_483_647
-const MAX_KEYWORD = 64
+const MAX_UID = siteUidMax
+const MAX_KEYWORD = siteUserKeywordMax
 
 /** The uid a typed text stands for, or null when it is not one. */
 export function parseUid(text: string): number | null {

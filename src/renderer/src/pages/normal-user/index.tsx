@@ -15,6 +15,7 @@ import type { TableParams, TableSort } from '@renderer/services/request'
 import { createUser, pageNormal, resetPassword, setUserStatus, updateUser } from '@renderer/services/users'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
+import { passwordLength, remarkMaxLength, usernameLength } from '@renderer/utils/formLimits'
 import { formatBytes, formatDateTime } from '@renderer/utils/format'
 import MemberDetail from './MemberDetail'
 import SiteUserSelect from './SiteUserSelect'
@@ -46,8 +47,8 @@ const siteUidField = (memberId?: number) => (
   </Form.Item>
 )
 const remarkField = (
-  <Form.Item name="remark" label="备注" rules={[{ max: 500 }]}>
-    <Input.TextArea rows={2} maxLength={500} placeholder="可选" />
+  <Form.Item name="remark" label="备注" rules={[{ max: remarkMaxLength }]}>
+    <Input.TextArea rows={2} maxLength={remarkMaxLength} placeholder="可选" />
   </Form.Item>
 )
 
@@ -202,10 +203,10 @@ export default function NormalUserPage() {
           reload()
         }}
       >
-        <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true }, { min: 2, max: 32 }]}>
+        <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true }, usernameLength]}>
           <Input autoComplete="off" placeholder="2–32 个字符：文字、数字、下划线、点、短横线" />
         </Form.Item>
-        <Form.Item name="password" label="初始密码" rules={[{ required: true }, { min: 8, max: 128 }]} extra="至少 8 个字符，请告知保种员登录后自行修改">
+        <Form.Item name="password" label="初始密码" rules={[{ required: true }, passwordLength]} extra={`至少 ${passwordLength.min} 个字符，请告知保种员登录后自行修改`}>
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         {siteUidField()}
@@ -239,7 +240,7 @@ export default function NormalUserPage() {
           toastSuccess('密码已重置，该账号需要用新密码重新登录')
         }}
       >
-        <Form.Item name="password" label="新密码" rules={[{ required: true }, { min: 8, max: 128 }]} extra="重置后该账号的登录会话全部失效">
+        <Form.Item name="password" label="新密码" rules={[{ required: true }, passwordLength]} extra="重置后该账号的登录会话全部失效">
           <Input.Password autoComplete="new-password" />
         </Form.Item>
       </FormModal>

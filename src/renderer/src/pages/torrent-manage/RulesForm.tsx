@@ -11,6 +11,7 @@ import { useApi } from '@renderer/hooks/useApi'
 import { saveRules } from '@renderer/services/config'
 import { emptySiteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
+import { rankFactorBounds, ruleBounds } from '@renderer/utils/formLimits'
 import PayoutClaimsSection, { claimsToSave } from './PayoutClaimsSection'
 import PayoutMessageSection, { templateForForm, templateToSave } from './PayoutMessageSection'
 import { ruleGroups, ruleLabel, type RuleField, type RuleFieldSpec } from './ruleFields'
@@ -60,7 +61,7 @@ function control(field: RuleFieldSpec, names: SiteOptions) {
       // No mode saved (rules older than the choice) means this product's own rules.
       return <Select options={wageModes.map((mode) => ({ value: mode, label: wageModeLabels[mode] }))} placeholder={wageModeLabels.team} style={{ width: '100%' }} />
     default:
-      return <InputNumber min={field.min} max={field.max} precision={field.kind === 'integer' ? 0 : undefined} suffix={field.unit} style={{ width: '100%' }} />
+      return <InputNumber {...ruleBounds(field.name)} precision={field.kind === 'integer' ? 0 : undefined} suffix={field.unit} style={{ width: '100%' }} />
   }
 }
 
@@ -71,7 +72,8 @@ function rulesFor(field: RuleFieldSpec) {
       {
         validator: async (_: unknown, value: unknown[] | undefined) => {
           if (!value || value.length === 0) throw new Error(`请输入${label}`)
-          if (value.some((item) => typeof item !== 'number' || item < 0 || item > 100)) throw new Error(`${label}只能是 0–100 之间的数字`)
+          if (value.some((item) => typeof item !== 'number' || item < rankFactorBounds.min || item > rankFactorBounds.max))
+            throw new Error(`${label}只能是 ${rankFactorBounds.min}–${rankFactorBounds.max} 之间的数字`)
         },
       },
     ]

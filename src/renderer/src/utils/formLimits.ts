@@ -1,0 +1,39 @@
+/**
+ * Form limits read from the contract's zod schemas, so a form allows what the server accepts and
+ * a changed limit reaches the form without being copied by hand.
+ */
+import { endpoints, newPasswordSchema, userCreateInputSchema, usernameSchema } from '@shared/endpoints'
+import { ruleBodySchema, type RuleBody } from '@shared/entities'
+import { z } from '@shared/validation'
+
+/** The step of the rules form's decimal boxes: a bound the schema leaves out moves in by it. */
+const STEP = 0.01
+
+const lengths = (schema: z.ZodString) => ({ min: schema.minLength ?? undefined, max: schema.maxLength ?? undefined })
+
+/** `{ min, max }` of a Form.Item length rule. */
+export const usernameLength = lengths(usernameSchema)
+export const passwordLength = lengths(newPasswordSchema)
+export const remarkMaxLength = userCreateInputSchema.shape.remark.unwrap().maxLength ?? undefined
+
+/** A number box's bounds; a bound the schema leaves out (`gt(1)`, `positive()`) moves in by one step. */
+function bounds(schema: z.ZodNumber): { min?: number; max?: number } {
+  const { minValue: min, maxValue: max } = schema
+  return {
+    min: min === null ? undefined : schema.safeParse(min).success ? min : min + STEP,
+    max: max === null ? undefined : schema.safeParse(max).success ? max : max - STEP,
+  }
+}
+
+/** The bounds of a rule's number box (`n0`: 1.01 up); none for the other fields. */
+export function ruleBounds(name: keyof RuleBody): { min?: number; max?: number } {
+  const schema = ruleBodySchema.shape[name]
+  return schema instanceof z.ZodNumber ? bounds(schema) : {}
+}
+
+/** Each of the 排名系数 (keeperRankFactors). */
+export const rankFactorBounds = bounds(ruleBodySchema.shape.keeperRankFactors.element) as { min: number; max: number }
+
+/** The largest site uid, and the longest keyword of a site-user search. */
+export const siteUidMax = userCreateInputSchema.shape.siteUid.unwrap().unwrap().maxValue as number
+export const siteUserKeywordMax = endpoints['site.users'].input.shape.keyword.maxLength as number
