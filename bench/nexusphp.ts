@@ -92,6 +92,8 @@ interface SyncFigures {
   readAhead: NexusphpSyncReport['readAhead'] | null
   /** Wall ms per step of the source's sync (sync/run.ts). */
   steps: Record<string, number> | null
+  /** Where the paced scan windows of locking tables ended, in ids (sync/pace.ts); absent in older results. */
+  windows?: Record<string, number> | null
   derive: { full: boolean; judged: number; changed: number; torrents: number; steps: Record<string, number> }
   rssAfterMiB: number
   load: number
@@ -441,6 +443,7 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
     split: { sourceMs, mariadbMs: mariadb.ms, waitMs: loop.idle, sqliteMs: sqliteInSource, otherSourceMs: sourceMs - loop.idle - sqliteInSource, deriveMs, afterMs: sec * 1000 - sourceMs - deriveMs },
     readAhead: (report as NexusphpSyncReport | null)?.readAhead ?? null,
     steps: (report as NexusphpSyncReport | null)?.steps ?? null,
+    windows: (report as NexusphpSyncReport | null)?.windows ?? null,
     derive: { full: outcome.derive.full, judged: outcome.derive.judged, changed: outcome.derive.changed, torrents: outcome.derive.torrents, steps: outcome.derive.steps },
     rssAfterMiB: rssMiB(),
     load: loadavg()[0],
@@ -451,7 +454,7 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
 function printSync(dialect: Dialect, name: string, f: SyncFigures): void {
   const s = f.split
   log(`[${dialect}] ${name}: ${f.sec.toFixed(2)} s, ${f.rowsRead.toLocaleString('en')} rows read (${Math.round(f.rowsPerSec).toLocaleString('en')} rows/s), peak RSS so far ${f.rssAfterMiB} MiB, load ${f.load.toFixed(1)}`)
-  log(`[${dialect}]   source ${(s.sourceMs / 1000).toFixed(2)} s = ${Math.round(f.rowsRead / Math.max(1e-3, s.sourceMs / 1000)).toLocaleString('en')} rows/s (MariaDB queries ${(s.mariadbMs / 1000).toFixed(2)} s summed; waiting on it ${(s.waitMs / 1000).toFixed(2)} s, SQLite ${(s.sqliteMs / 1000).toFixed(2)} s, other JS ${(s.otherSourceMs / 1000).toFixed(2)} s; read ahead ${JSON.stringify(f.readAhead)}) · derivation ${(s.deriveMs / 1000).toFixed(2)} s (${f.derive.judged.toLocaleString('en')} judged, ${f.derive.changed.toLocaleString('en')} written) · snapshot+stats ${(s.afterMs / 1000).toFixed(2)} s`)
+  log(`[${dialect}]   source ${(s.sourceMs / 1000).toFixed(2)} s = ${Math.round(f.rowsRead / Math.max(1e-3, s.sourceMs / 1000)).toLocaleString('en')} rows/s (MariaDB queries ${(s.mariadbMs / 1000).toFixed(2)} s summed; waiting on it ${(s.waitMs / 1000).toFixed(2)} s, SQLite ${(s.sqliteMs / 1000).toFixed(2)} s, other JS ${(s.otherSourceMs / 1000).toFixed(2)} s; read ahead ${JSON.stringify(f.readAhead)}; paced windows ${JSON.stringify(f.windows ?? {})}) · derivation ${(s.deriveMs / 1000).toFixed(2)} s (${f.derive.judged.toLocaleString('en')} judged, ${f.derive.changed.toLocaleString('en')} written) · snapshot+stats ${(s.afterMs / 1000).toFixed(2)} s`)
   for (const [table, t] of Object.entries(f.read).sort()) {
     log(`[${dialect}]     ${table.padEnd(14)} ${String(t.queries).padStart(5)} queries ${t.rows.toLocaleString('en').padStart(10)} rows · ${String(t.idQueries).padStart(4)} id checks ${t.idRows.toLocaleString('en').padStart(9)} ids · ${(t.ms / 1000).toFixed(2).padStart(6)} s`)
   }

@@ -36,6 +36,8 @@ export interface NexusphpSyncReport {
   steps: Record<string, number>
   /** Source reads started early that a step took, step reads nobody had started, started reads no step took. */
   readAhead: { taken: number; direct: number; unused: number }
+  /** Where the paced scan windows of tables with table-level locks ended, in ids (pace.ts); empty on InnoDB. */
+  windows: Record<string, number>
 }
 const syncDone = channel('seeding:nexusphp-sync')
 
@@ -103,6 +105,6 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   s.freshTorrents = false
   await step('torrent refresh', () => refreshTorrents(s))
   await step('deleted rows', () => removeDeletedRows(s, members))
-  if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, steps, readAhead: { ...s.ahead.counts, unused: s.ahead.unused } } satisfies NexusphpSyncReport)
+  if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, steps, readAhead: { ...s.ahead.counts, unused: s.ahead.unused }, windows: s.pacedSpans } satisfies NexusphpSyncReport)
   return s.rows
 }
