@@ -10,11 +10,10 @@ import { Button, Card, DatePicker, Flex, Space, Tag, Typography, theme } from 'a
 import dayjs, { type Dayjs } from 'dayjs'
 import type { WageRankEntry } from '@shared/entities'
 import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
+import { amountColumn, qualifiedColumns } from '@renderer/components/wageColumns'
 import { wageRank } from '@renderer/services/wages'
 import { useCurrentUser } from '@renderer/stores/user'
 import { toastInfo } from '@renderer/utils/feedback'
-import { formatBytes } from '@renderer/utils/format'
-import { amountCell } from '../salary'
 import NoWagesYet from '../salary-stats/NoWagesYet'
 import { findRankPosition } from './findRankPosition'
 
@@ -56,9 +55,8 @@ function rankColumns(ownId: number | undefined): DataTableColumn<WageRankEntry>[
           username
         ),
     },
-    { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell },
-    { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right' },
-    { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size) },
+    amountColumn<WageRankEntry>(),
+    ...qualifiedColumns<WageRankEntry>(),
   ]
 }
 

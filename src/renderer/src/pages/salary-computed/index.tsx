@@ -10,15 +10,14 @@ import { Alert, App, Button, Card, DatePicker, Flex, Space, Spin, Statistic, Tab
 import dayjs, { type Dayjs } from 'dayjs'
 import type { WagePreviewEntry, WageRecord } from '@shared/entities'
 import { sortableWageFields } from '@shared/endpoints'
-import { WagePayment, wagePaymentLabels } from '@shared/enums'
+import { WagePayment } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
-import WageBreakdownDrawer, { PaymentTag, type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
+import WageBreakdownDrawer, { PartialMonthTag, type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
+import { amountColumn, qualifiedColumns, seedHoursColumns, wageRecordColumns } from '@renderer/components/wageColumns'
 import { RequestError, toOrderBy, type TableSort } from '@renderer/services/request'
 import { computeWages, exportWages, payWages, previewWages, wagePage, type WageExportFormat } from '@renderer/services/wages'
-import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
-import { amountCell, PartialMonthTag, seedHoursColumns } from '../salary'
+import { formatAmount } from '@renderer/utils/format'
 import PayoutToSite from './payout/PayoutToSite'
 
 export const PERIOD_FORMAT = 'YYYY-MM'
@@ -35,9 +34,8 @@ export const lastMonth = (now: Dayjs = dayjs()) => now.subtract(1, 'month').star
 
 const previewColumns: TableColumnsType<WagePreviewEntry> = [
   { title: '保种员', dataIndex: 'username', width: 180, ellipsis: true, sorter: (a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0) },
-  { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell, sorter: (a, b) => a.amount - b.amount, defaultSortOrder: 'descend' },
-  { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right', sorter: (a, b) => a.torrentCount - b.torrentCount },
-  { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size), sorter: (a, b) => a.totalSize - b.totalSize },
+  amountColumn<WagePreviewEntry>({ sorter: (a, b) => a.amount - b.amount, defaultSortOrder: 'descend' }),
+  ...qualifiedColumns<WagePreviewEntry>(true),
   ...seedHoursColumns<WagePreviewEntry>({ average: true, total: true }),
   {
     title: '说明',
@@ -54,8 +52,8 @@ const previewColumns: TableColumnsType<WagePreviewEntry> = [
   },
 ]
 
-const recordColumns: DataTableColumn<WageRecord>[] = [
-  {
+const recordColumns = wageRecordColumns({
+  lead: {
     title: '保种员',
     dataIndex: 'username',
     width: 200,
@@ -67,22 +65,9 @@ const recordColumns: DataTableColumn<WageRecord>[] = [
       </>
     ),
   },
-  { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell, defaultSortOrder: 'descend', sortDirections: ['descend', 'ascend', 'descend'] },
-  { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right' },
-  { title: '达标体积', dataIndex: 'totalSize', width: 120, align: 'right', render: (size: number) => formatBytes(size) },
-  ...seedHoursColumns<WageRecord>(),
-  {
-    title: '发放状态',
-    dataIndex: 'payment',
-    width: 100,
-    search: { type: 'select', options: enumOptions(wagePaymentLabels) },
-    render: (_, record) => <PaymentTag payment={record.payment} />,
-  },
-  { title: '发放时间', dataIndex: 'paidAt', width: 150, render: (time: string | null) => formatDateTime(time) },
-  { title: '发放人', dataIndex: 'paidBy', width: 110, render: (name: string | null) => name ?? '-' },
-  { title: '规则版本', dataIndex: 'ruleVersion', width: 90, render: (version: number) => `v${version}` },
-  { title: '计算时间', dataIndex: 'computedAt', width: 150, hiddenByDefault: true, render: (time: string) => formatDateTime(time) },
-]
+  amount: { defaultSortOrder: 'descend', sortDirections: ['descend', 'ascend', 'descend'] },
+  afterPaidAt: { title: '发放人', dataIndex: 'paidBy', width: 110, render: (name: string | null) => name ?? '-' },
+})
 
 /** Cents added as integers: thousands of two-decimal amounts do not drift. */
 const sumAmounts = (list: readonly WagePreviewEntry[]) => list.reduce((cents, entry) => cents + Math.round(entry.amount * 100), 0) / 100

@@ -9,24 +9,20 @@ import { ThunderboltOutlined, UserAddOutlined, UserDeleteOutlined } from '@ant-d
 import { App, Button, Form } from 'antd'
 import type { Assignee, KeeperOption, Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
-import { CompletionLabel, SeedType, assignmentLabels, completionLabels } from '@shared/enums'
+import { SeedType } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
-import { AssignmentTag, CompletionTag } from '@renderer/components/StatusTags'
+import { assignmentColumn, completionColumn, seedersColumn, torrentNameColumn, torrentSizeColumn } from '@renderer/components/torrentColumns'
 import type { TableData, TableParams, TableSort } from '@renderer/services/request'
 import { assignTasks, keeperOptions, torrentAssignees, unassignTasks } from '@renderer/services/tasks'
 import { pageTorrents } from '@renderer/services/torrents'
-import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatBytes } from '@renderer/utils/format'
-import TorrentName from '../torrent-manage/TorrentName'
 import AssigneeTags from './AssigneeTags'
 import AutoAssignModal from './AutoAssignModal'
 import MemberPicker from './MemberPicker'
 
 export const TASK_ASSIGNMENT_TABLE_KEY = 'taskAssignment.torrents'
 const OFFICIAL = { seedType: SeedType.Official }
-const OFFICIAL_COMPLETIONS: readonly number[] = [CompletionLabel.OfficialComplete, CompletionLabel.OfficialIncomplete]
 
 /** A torrent of the page with who it is assigned to (undefined when that call failed). */
 export type AssignmentRow = Torrent & { assignees?: Assignee[] }
@@ -45,8 +41,8 @@ async function pageWithAssignees(params: TableParams, sort: TableSort | undefine
 
 // With the selection column the widths fit a 1360 px window, 保种员 and 做种数 included.
 const baseColumns: DataTableColumn<AssignmentRow>[] = [
-  { title: '种子名称', dataIndex: 'name', width: 260, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' }, render: (_, torrent) => <TorrentName torrent={torrent} /> },
-  { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
+  torrentNameColumn(260),
+  torrentSizeColumn(96),
   {
     title: '保种人数',
     dataIndex: 'keepers',
@@ -58,21 +54,9 @@ const baseColumns: DataTableColumn<AssignmentRow>[] = [
       </span>
     ),
   },
-  {
-    title: '完成情况',
-    dataIndex: 'completion',
-    width: 110,
-    search: { type: 'select', options: enumOptions(completionLabels).filter((option) => OFFICIAL_COMPLETIONS.includes(option.value)) },
-    render: (_, torrent) => <CompletionTag completion={torrent.completion} />,
-  },
-  {
-    title: '分配状态',
-    dataIndex: 'assigned',
-    width: 90,
-    search: { type: 'select', options: enumOptions(assignmentLabels) },
-    render: (_, torrent) => <AssignmentTag assigned={torrent.assigned} />,
-  },
-  { title: '做种数', dataIndex: 'seeders', width: 80, align: 'right' },
+  completionColumn(110, true),
+  assignmentColumn(90),
+  seedersColumn(80),
   { title: '制作组', dataIndex: 'team', width: 120, hiddenByDefault: true, render: (team: string | null) => team ?? '-' },
 ]
 

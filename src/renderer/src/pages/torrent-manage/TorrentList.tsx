@@ -6,14 +6,14 @@ import { useRef, useState } from 'react'
 import { Button, Popconfirm, Space, Tag, Tooltip } from 'antd'
 import type { Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
-import { SeedType, assignmentLabels, completionLabels, seedTypeLabels } from '@shared/enums'
+import { SeedType, seedTypeLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
-import { AssignmentTag, CompletionTag, SeedTypeTag } from '@renderer/components/StatusTags'
+import { assignmentColumn, completionColumn, seedersColumn, torrentNameColumn, torrentSizeColumn } from '@renderer/components/torrentColumns'
+import { SeedTypeTag } from '@renderer/components/StatusTags'
 import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatBytes, formatDateTime } from '@renderer/utils/format'
-import TorrentName from './TorrentName'
+import { formatDateTime } from '@renderer/utils/format'
 
 export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
 
@@ -23,11 +23,11 @@ export const keepersText = (torrent: Pick<Torrent, 'keepers' | 'targetKeepers' |
 
 // The widths fit a 1360 px window with the selection column, so 完成情况 is not cut off there.
 const columns: DataTableColumn<Torrent>[] = [
-  { title: '种子名称', dataIndex: 'name', width: 240, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' }, render: (_, torrent) => <TorrentName torrent={torrent} /> },
-  { title: '体积', dataIndex: 'size', width: 100, align: 'right', render: (size: number) => formatBytes(size) },
+  torrentNameColumn(240),
+  torrentSizeColumn(100),
   { title: '制作组', dataIndex: 'team', width: 110, ellipsis: true, search: { type: 'text', placeholder: '完整的制作组名' }, render: (team: string | null) => team ?? '-' },
   { title: '发布时间', dataIndex: 'addedAt', width: 150, render: (time: string) => formatDateTime(time) },
-  { title: '做种数', dataIndex: 'seeders', width: 84, align: 'right' },
+  seedersColumn(84),
   { title: '下载数', dataIndex: 'leechers', width: 84, align: 'right', hiddenByDefault: true },
   {
     title: '保种人数',
@@ -54,21 +54,8 @@ const columns: DataTableColumn<Torrent>[] = [
       </Space>
     ),
   },
-  {
-    title: '完成情况',
-    dataIndex: 'completion',
-    width: 120,
-    search: { type: 'select', options: enumOptions(completionLabels) },
-    render: (_, torrent) => <CompletionTag completion={torrent.completion} />,
-  },
-  {
-    title: '分配状态',
-    dataIndex: 'assigned',
-    width: 96,
-    hiddenByDefault: true,
-    search: { type: 'select', options: enumOptions(assignmentLabels) },
-    render: (_, torrent) => <AssignmentTag assigned={torrent.assigned} />,
-  },
+  completionColumn(120),
+  assignmentColumn(96, true),
 ]
 
 export default function TorrentList() {

@@ -1,0 +1,47 @@
+/**
+ * The columns both torrent tables (种子列表, 任务分配) show the same way: title, cell and search.
+ * Each page passes the widths that fit its selection column and toolbar in a 1360 px window.
+ */
+import type { Torrent } from '@shared/entities'
+import { assignmentLabels, completionLabels, CompletionLabel } from '@shared/enums'
+import type { DataTableColumn } from '@renderer/components/DataTable'
+import { AssignmentTag, CompletionTag } from '@renderer/components/StatusTags'
+import TorrentName from '@renderer/components/TorrentName'
+import { enumOptions } from '@renderer/utils/enumOptions'
+import { formatBytes } from '@renderer/utils/format'
+
+export function torrentNameColumn<T extends Torrent>(width: number): DataTableColumn<T> {
+  return { title: '种子名称', dataIndex: 'name', width, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' }, render: (_, torrent) => <TorrentName torrent={torrent} /> }
+}
+
+export function torrentSizeColumn<T extends Torrent>(width: number): DataTableColumn<T> {
+  return { title: '体积', dataIndex: 'size', width, align: 'right', render: (size: number) => formatBytes(size) }
+}
+
+export function seedersColumn<T extends Torrent>(width: number): DataTableColumn<T> {
+  return { title: '做种数', dataIndex: 'seeders', width, align: 'right' }
+}
+
+/** 完成情况; `officialOnly` searches among the official labels (a table of official torrents). */
+export function completionColumn<T extends Torrent>(width: number, officialOnly = false): DataTableColumn<T> {
+  const official: readonly number[] = [CompletionLabel.OfficialComplete, CompletionLabel.OfficialIncomplete]
+  const options = enumOptions(completionLabels)
+  return {
+    title: '完成情况',
+    dataIndex: 'completion',
+    width,
+    search: { type: 'select', options: officialOnly ? options.filter((option) => official.includes(option.value)) : options },
+    render: (_, torrent) => <CompletionTag completion={torrent.completion} />,
+  }
+}
+
+export function assignmentColumn<T extends Torrent>(width: number, hiddenByDefault?: boolean): DataTableColumn<T> {
+  return {
+    title: '分配状态',
+    dataIndex: 'assigned',
+    width,
+    hiddenByDefault,
+    search: { type: 'select', options: enumOptions(assignmentLabels) },
+    render: (_, torrent) => <AssignmentTag assigned={torrent.assigned} />,
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The columns of the wage tables: 我的工资 and 工资计算 list saved records the same way, and
+ * 工资计算's preview and 工资排行 show the same figures. One home, so a width or a cell changes
+ * everywhere at once.
+ */
+import { Typography } from 'antd'
+import type { WagePreviewEntry, WageRecord } from '@shared/entities'
+import { wagePaymentLabels } from '@shared/enums'
+import type { DataTableColumn } from '@renderer/components/DataTable'
+import {
+  AVERAGE_HOURS_HELP,
+  PaymentTag,
+  TOTAL_HOURS_HELP,
+  averageSeedHours,
+  formatDaysHours,
+  formatHours,
+} from '@renderer/components/WageBreakdownDrawer'
+import { enumOptions } from '@renderer/utils/enumOptions'
+import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
+
+type Figures = Pick<WageRecord, 'amount' | 'torrentCount' | 'totalSize'>
+
+export const amountCell = (amount: number) => (
+  <Typography.Text strong>
+    {formatAmount(amount)} <Typography.Text type="secondary">魔力</Typography.Text>
+  </Typography.Text>
+)
+
+/** 金额; `extra` adds a page's sort settings. */
+export function amountColumn<T extends Figures>(extra: Partial<DataTableColumn<T>> = {}): DataTableColumn<T> {
+  return { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell, ...extra }
+}
+
+/** 达标种子数 and 达标体积; `sortable` sorts them in the browser (the preview is one list). */
+export function qualifiedColumns<T extends Figures>(sortable = false): DataTableColumn<T>[] {
+  return [
+    { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right', sorter: sortable ? (a, b) => a.torrentCount - b.torrentCount : undefined },
+    {
+      title: '达标体积',
+      dataIndex: 'totalSize',
+      width: 120,
+      align: 'right',
+      render: (size: number) => formatBytes(size),
+      sorter: sortable ? (a, b) => a.totalSize - b.totalSize : undefined,
+    },
+  ]
+}
+
+/** 平均做种时长 (what the formula uses) and 累计做种时长 (in days) of a wage record or preview entry. */
+export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(sortable: { average?: boolean; total?: boolean } = {}): DataTableColumn<T>[] {
+  return [
+    {
+      title: '平均做种时长',
+      onHeaderCell: () => ({ title: AVERAGE_HOURS_HELP }),
+      key: 'avgSeedHours',
+      width: 130,
+      align: 'right',
+      render: (_, wage) => formatHours(averageSeedHours(wage)),
+      sorter: sortable.average ? (a, b) => averageSeedHours(a) - averageSeedHours(b) : undefined,
+    },
+    {
+      title: '累计做种时长',
+      onHeaderCell: () => ({ title: TOTAL_HOURS_HELP }),
+      dataIndex: 'seedHours',
+      width: 150,
+      align: 'right',
+      render: (hours: number) => formatDaysHours(hours),
+      sorter: sortable.total ? (a, b) => a.seedHours - b.seedHours : undefined,
+    },
+  ]
+}
+
+export interface WageRecordColumnsOptions {
+  /** The first column: whose record (工资计算) or which month (我的工资). */
+  lead: DataTableColumn<WageRecord>
+  /** The page's sort settings of 金额. */
+  amount?: Partial<DataTableColumn<WageRecord>>
+  /** After 发放时间: who paid (工资计算) or whether it reached the site (我的工资). */
+  afterPaidAt: DataTableColumn<WageRecord>
+  ruleVersionHidden?: boolean
+}
+
+/** The columns of a saved-records table (wages.page). */
+export function wageRecordColumns({ lead, amount, afterPaidAt, ruleVersionHidden = false }: WageRecordColumnsOptions): DataTableColumn<WageRecord>[] {
+  return [
+    lead,
+    amountColumn<WageRecord>(amount),
+    ...qualifiedColumns<WageRecord>(),
+    ...seedHoursColumns<WageRecord>(),
+    {
+      title: '发放状态',
+      dataIndex: 'payment',
+      width: 100,
+      search: { type: 'select', options: enumOptions(wagePaymentLabels) },
+      render: (_, record) => <PaymentTag payment={record.payment} />,
+    },
+    { title: '发放时间', dataIndex: 'paidAt', width: 150, render: (time: string | null) => formatDateTime(time) },
+    afterPaidAt,
+    { title: '规则版本', dataIndex: 'ruleVersion', width: 90, hiddenByDefault: ruleVersionHidden || undefined, render: (version: number) => `v${version}` },
+    { title: '计算时间', dataIndex: 'computedAt', width: 150, hiddenByDefault: true, render: (time: string) => formatDateTime(time) },
+  ]
+}
