@@ -6,10 +6,11 @@
 import { useRef, useState } from 'react'
 import { UserAddOutlined } from '@ant-design/icons'
 import { Button, Form, Popconfirm, Select, Tooltip } from 'antd'
-import type { User, UserOption } from '@shared/entities'
+import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
+import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { addAdmin, delAdmin, pageAdmin } from '@renderer/services/users'
 import { userOptions } from '@renderer/services/user'
 import { useCurrentUser } from '@renderer/stores/user'
@@ -22,17 +23,19 @@ export default function AdminUserPage() {
   const me = useCurrentUser()
   const table = useRef<DataTableActions>(null)
   const [adding, setAdding] = useState(false)
-  const [options, setOptions] = useState<UserOption[] | null>(null)
-  // The current admins, left out of the picker.
-  const [admins, setAdmins] = useState<number[]>([])
-
-  const openAdd = async () => {
-    setAdding(true)
-    setOptions(null)
-    const [all, current] = await Promise.all([userOptions(), pageAdmin({ current: 1, pageSize: 200 }, null, { silent: true })])
-    setAdmins(current.data.map((user) => user.id))
-    setOptions(all)
-  }
+  // Each opening reads the members and the current admins (left out of the picker) anew.
+  const opening = useOpening(adding)
+  const { data: picker, mutate: mutatePicker } = useLoad(
+    'adminUser.picker',
+    opening,
+    async () => {
+      const [all, current] = await Promise.all([userOptions(), pageAdmin({ current: 1, pageSize: 200 }, null, { silent: true })])
+      return { options: all, admins: current.data.map((user) => user.id) }
+    },
+    READ_ONCE,
+  )
+  const options = picker?.options ?? null
+  const admins = picker?.admins ?? []
 
   // A refusal (last admin, yourself: 409) shows the server's msg as a toast.
   const remove = async (user: User) => {
@@ -92,7 +95,7 @@ export default function AdminUserPage() {
         sortableFields={sortableFields.pageAdmin}
         request={(params, sort) => pageAdmin(params, sort)}
         toolbar={
-          <Button type="primary" icon={<UserAddOutlined />} onClick={() => void openAdd()}>
+          <Button type="primary" icon={<UserAddOutlined />} onClick={() => setAdding(true)}>
             添加管理员
           </Button>
         }
@@ -104,7 +107,7 @@ export default function AdminUserPage() {
         onClose={() => setAdding(false)}
         onSubmit={async ({ userId }) => {
           const user = await addAdmin(userId, { silent: true })
-          setAdmins((known) => [...known, user.id])
+          void mutatePicker((known) => known && { ...known, admins: [...known.admins, user.id] }, { revalidate: false })
           toastSuccess(`${user.username} 已成为管理员`)
           table.current?.reload()
         }}

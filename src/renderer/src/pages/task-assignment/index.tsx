@@ -7,11 +7,12 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { ThunderboltOutlined, UserAddOutlined, UserDeleteOutlined } from '@ant-design/icons'
 import { App, Button, Form } from 'antd'
-import type { Assignee, KeeperOption, Torrent } from '@shared/entities'
+import type { Assignee, Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { SeedType } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
+import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { assignmentColumn, completionColumn, seedersColumn, torrentNameColumn, torrentSizeColumn } from '@renderer/components/torrentColumns'
 import type { TableData, TableParams, TableSort } from '@renderer/services/request'
 import { assignTasks, keeperOptions, torrentAssignees, unassignTasks } from '@renderer/services/tasks'
@@ -66,18 +67,14 @@ export default function TaskAssignmentPage() {
   const [selected, setSelected] = useState<number[]>([])
   const [assigning, setAssigning] = useState(false)
   const [autoOpen, setAutoOpen] = useState(false)
-  const [members, setMembers] = useState<KeeperOption[] | null>(null)
   const reload = () => {
     setSelected([])
     table.current?.reload()
   }
 
-  // Loads fresh every time: the loads shown change with each assignment.
-  const openAssign = async () => {
-    setAssigning(true)
-    setMembers(null)
-    setMembers(await keeperOptions().catch(() => []))
-  }
+  // Read afresh on each opening: the loads shown change with each assignment. A failure (toasted) offers nobody.
+  const opening = useOpening(assigning)
+  const { data: members = null } = useLoad('taskAssignment.members', opening, () => keeperOptions().catch(() => []), READ_ONCE)
 
   // Stable (refs and `modal` only), so the columns below are built once.
   const confirmRemoveOne = useCallback(
@@ -134,7 +131,7 @@ export default function TaskAssignmentPage() {
   // Plain JSX: DataTable only renders it, and a memo here would have to list every closure it uses.
   const toolbar = (
     <>
-      <Button icon={<UserAddOutlined />} disabled={selected.length === 0} onClick={() => void openAssign()}>
+      <Button icon={<UserAddOutlined />} disabled={selected.length === 0} onClick={() => setAssigning(true)}>
         分配给…
       </Button>
       <Button icon={<UserDeleteOutlined />} danger disabled={selected.length === 0} onClick={confirmUnassign}>
