@@ -723,8 +723,15 @@ wait yet); the source's part of the full sync 45.3 s = 36,108 rows/s, of the inc
   2,000 4–14 ms (the statements' own profile): 2,000-id windows, 500 ids per torrent lookup, 25 members per peers lookup —
   incremental 93 / 73 / 43 ms worst, p99 31 / 19 / 14 ms.
 - The rows of consecutive windows are gathered into pages of 5,000 before they are written (as many transactions here as
-  before): the run in the table above. Its cost: the full sync's source part read the site in 1,443 statements one after
-  the other (433 before).
+  before): full sync source part 105.4 s = 15,526 rows/s, lock waits worst 242 / 110 / 100 ms (load 12). Its cost: the
+  full sync's source part read the site in 1,443 statements one after the other (433 before).
+- Paced windows (\`sync/pace.ts\`; the run in the table above, commit 1a1cb33, load 6–7.5): start at 2,000 ids, halve when
+  two statements in a row take over 20 ms (then down to 250), grow by a quarter when three stay under 10 ms (up to 8,000).
+  On this loaded machine they shrank: the full sync read the site in 3,983 statements (source part 94.3 s = 17,378
+  rows/s), lock waits worst 114 / 103 / 64 ms, p99 9.6 / 0 / 1.2 ms; the incremental one's source part 24.2 s (14.3 s
+  before), worst 168 / 44 / 95 ms. Under a CPU shortage a window of 250 ids held the lock about as long as one of 2,000
+  (the wait is for a core, not for rows) and only multiplied the statements: since then the pace never goes below its
+  start. Growing (on a site that answers fast) is unmeasured here: no run on a quiet machine this session.
 - Tried and dropped: two windows at a time (both short) — no faster on this machine (full source part 108.6 s) and lock
   waits up to 323 ms on torrents.
 Why the worst case can stay above 50 ms here: with the load at 12 on 2 cores the thread holding a read lock is descheduled

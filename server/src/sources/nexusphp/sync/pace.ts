@@ -6,7 +6,10 @@
  *
  * A statement's time is measured here from its start to its answer, which also holds the time our
  * own synchronous mirror writes kept the answer waiting. So a window grows only when the slowest of
- * the last few was well under the target, and shrinks only when the fastest of them was over it.
+ * the last few was well under the target, and shrinks only when the fastest of them was over it —
+ * never below its start: on a machine short of CPU, windows of 250 ids took as long as 2,000 (the
+ * time is the wait for a core, not the rows) and only multiplied the statements (bench:nexusphp,
+ * 2026-11-24: an incremental sync's source part 14 → 24 s, no shorter waits for the tracker).
  */
 export class WindowPace {
   private current: number
@@ -25,7 +28,7 @@ export class WindowPace {
     return Math.max(1, Math.round(cap / 4))
   }
 
-  /** Ids the next window covers: between a 32nd of the cap and the cap. */
+  /** Ids the next window covers: between the start and the cap. */
   get span(): number {
     return this.current
   }
@@ -38,7 +41,7 @@ export class WindowPace {
   }
 
   private resize(to: number): void {
-    this.current = Math.round(Math.min(this.cap, Math.max(this.cap / 32, 1, to)))
+    this.current = Math.round(Math.min(this.cap, Math.max(WindowPace.start(this.cap), to)))
     this.recent = []
   }
 }
