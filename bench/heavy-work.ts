@@ -17,14 +17,12 @@
  *   npm run bench:heavy -- --render-only
  */
 import { Agent, request } from 'node:http'
-import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { isPostgresUrl } from '../server/src/config'
 import { type Dialect } from './dataset'
 import { percentile } from './measure'
-import { labelledRuns, resultsFile, writeSection } from './report'
+import { benchDialects, labelledRuns, saveResults, writeSection } from './report'
 import { gitCommit, login, startServerProcess } from './server-process'
 
 const { values } = parseArgs({
@@ -419,17 +417,11 @@ const HEAVY_NOTES = `
 - The sync's own time varies from run to run: the demo source advances by the time since the previous sync.
 `
 
-const dialects: Dialect[] = values.only
-  ? [values.only as Dialect]
-  : process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL)
-    ? ['sqlite', 'postgres']
-    : ['sqlite']
+const dialects = benchDialects(values.only)
 
 for (const dialect of values['render-only'] ? [] : dialects) {
-  if (dialect === 'postgres' && !(process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL))) throw new Error('--only postgres needs DATABASE_URL')
   const report = await measure(dialect)
-  const file = resultsFile('heavy', dialect)
-  writeFileSync(values.label ? file.replace(/\.json$/, `-${values.label}.json`) : file, JSON.stringify(report, null, 2))
+  saveResults('heavy', dialect, report, values.label)
 }
 writeSection('heavy', render())
 log('BENCHMARKS.md written')

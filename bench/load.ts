@@ -16,14 +16,12 @@
  *   npm run bench:load -- --server-env ACCESS_LOG=1 --label access-log
  *   npm run bench:load -- --render-only
  */
-import { writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
-import { isPostgresUrl } from '../server/src/config'
 import { type Dialect } from './dataset'
 import { percentile } from './measure'
-import { labelledRuns, resultsFile, writeSection } from './report'
+import { benchDialects, labelledRuns, saveResults, writeSection } from './report'
 import { gitCommit, login, procStatusMb, startServerProcess } from './server-process'
 
 const { values } = parseArgs({
@@ -306,17 +304,11 @@ as the server and the load generator. A 25% share of \`/health\` — which after
 req/s on SQLite — would need a page-seed call under ~160 µs in total; that is not reached.
 `
 
-const dialects: Dialect[] = values.only
-  ? [values.only as Dialect]
-  : process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL)
-    ? ['sqlite', 'postgres']
-    : ['sqlite']
+const dialects = benchDialects(values.only)
 
 for (const dialect of values['render-only'] ? [] : dialects) {
-  if (dialect === 'postgres' && !(process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL))) throw new Error('--only postgres needs DATABASE_URL')
   const report = await measure(dialect)
-  const file = resultsFile('load', dialect)
-  writeFileSync(values.label ? file.replace(/\.json$/, `-${values.label}.json`) : file, JSON.stringify(report, null, 2))
+  saveResults('load', dialect, report, values.label)
 }
 writeSection('load', render())
 log('BENCHMARKS.md written')

@@ -32,7 +32,7 @@ import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import pg from 'pg'
 import { hashPassword, randomPassword } from '../server/src/auth/password'
-import { isPostgresUrl, loadConfig } from '../server/src/config'
+import { loadConfig } from '../server/src/config'
 import type { AppDatabase } from '../server/src/db/database'
 import { bulkInsert } from '../server/src/db/bulk'
 import type { SyncOutcome, SyncResult } from '../server/src/jobs/sync'
@@ -42,7 +42,7 @@ import type { NexusphpSyncReport } from '../server/src/sources/nexusphp/sync/run
 import type { Source } from '../server/src/sources/source'
 import { Prng } from '../server/src/sources/demo/prng'
 import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
-import { resultsFile, savedResults, writeSection } from './report'
+import { benchDialects, resultsFile, savedResults, writeSection } from './report'
 import { probeTables, TrackerProbe, type ProbeSample, type ProbeWaits } from './tracker-probe'
 import {
   BENCH_DATABASE, BENCH_SHAPE, benchDatabaseUrl, benchSiteExists, changeOnePercent, connect, generateBenchSite, officialTagNames, officialTeamNames, prepareBenchSite, SITE,
@@ -60,8 +60,7 @@ const { values } = parseArgs({
   },
 })
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const postgresConfigured = Boolean(process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL))
-const dialects: Dialect[] = values.only ? [values.only as Dialect] : postgresConfigured ? ['sqlite', 'postgres'] : ['sqlite']
+const dialects = benchDialects(values.only)
 const ASSIGNMENTS_PER_MEMBER = 2
 
 // ------------------------------------------------------------------------------------ results
@@ -543,7 +542,6 @@ if (!values['render-only']) {
   await ensureSite()
   const mysqlStats = instrumentMysql()
   for (const dialect of dialects) {
-    if (dialect === 'postgres' && !postgresConfigured) throw new Error('--only postgres needs DATABASE_URL')
     log(`[${dialect}] preparing the NexusPHP database…`)
     const site = await prepareBenchSite(log)
     const facts = await siteFacts()

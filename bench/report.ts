@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isPostgresUrl } from '../server/src/config'
 import type { Dialect } from './dataset'
 
 const dialects: readonly Dialect[] = ['sqlite', 'postgres']
@@ -47,4 +48,18 @@ export function writeSection(marker: string, section: string): void {
   const stop = current.indexOf(end)
   const next = start >= 0 && stop > start ? current.slice(0, start) + section + current.slice(stop + end.length) : `${current.trimEnd()}\n\n${section}\n`
   writeFileSync(benchmarksFile, next)
+}
+
+/** The dialects a bench runs: `--only`'s, else SQLite plus PostgreSQL when DATABASE_URL points at one. */
+export function benchDialects(only: string | undefined): Dialect[] {
+  const postgres = Boolean(process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL))
+  if (only === 'postgres' && !postgres) throw new Error('--only postgres needs DATABASE_URL')
+  if (only !== undefined && only !== 'sqlite' && only !== 'postgres') throw new Error(`--only: sqlite or postgres, not ${only}`)
+  return only ? [only] : postgres ? ['sqlite', 'postgres'] : ['sqlite']
+}
+
+/** Keeps a run's results: bench/results/<bench>-<dialect>[-<label>].json. */
+export function saveResults(bench: string, dialect: Dialect, report: unknown, label?: string): void {
+  const file = resultsFile(bench, dialect)
+  writeFileSync(label ? file.replace(/\.json$/, `-${label}.json`) : file, JSON.stringify(report, null, 2))
 }

@@ -13,9 +13,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { isPostgresUrl } from '../server/src/config'
 import { openDataset, type Dialect } from './dataset'
-import { resultsFile, savedResults } from './report'
+import { benchDialects, resultsFile, savedResults } from './report'
 import { ms } from './measure'
 import { runBenchmarks, type BenchResults } from './page-seed'
 
@@ -62,14 +61,9 @@ const NOTES = `### How the figures are reached
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const n = Math.max(50, Number(values.n))
-const dialects: Dialect[] = values.only
-  ? [values.only as Dialect]
-  : process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL)
-    ? ['sqlite', 'postgres']
-    : ['sqlite']
+const dialects = benchDialects(values.only)
 
 for (const dialect of values['render-only'] ? [] : dialects) {
-  if (dialect === 'postgres' && !(process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL))) throw new Error('--only postgres needs DATABASE_URL')
   const { server, buildSec, size } = await openDataset(dialect, { rebuild: values.rebuild, size: values.size!, log })
   try {
     log(`[${dialect}] ${size.records.toLocaleString('en')} seed records, ${size.torrents.toLocaleString('en')} torrents, ${size.members.toLocaleString('en')} members`)

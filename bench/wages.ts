@@ -13,18 +13,13 @@
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
-import { isPostgresUrl } from '../server/src/config'
 import { snapshotDayOnOrAfter } from '../server/src/snapshots/read'
 import { BENCH_ADMIN_PASSWORD, openDataset, type Dialect } from './dataset'
-import { resultsFile, savedResults, writeSection } from './report'
+import { benchDialects, resultsFile, savedResults, writeSection } from './report'
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, period: { type: 'string' }, size: { type: 'string', default: 'large' }, 'render-only': { type: 'boolean', default: false } } })
 const log = (line: string) => process.stdout.write(`${line}\n`)
-const dialects: Dialect[] = values.only
-  ? [values.only as Dialect]
-  : process.env.DATABASE_URL && isPostgresUrl(process.env.DATABASE_URL)
-    ? ['sqlite', 'postgres']
-    : ['sqlite']
+const dialects = benchDialects(values.only)
 
 interface WageBench {
   dialect: Dialect
