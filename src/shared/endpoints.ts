@@ -5,6 +5,8 @@
  *
  * Travel of `input`: GET → query string (values arrive as strings, so GET schemas coerce);
  * POST → JSON body. `{name}` segments in `path` are filled from the input field of that name.
+ *
+ * Long by design: one declarative entry per call, in one table that server, main and docs/api.md read.
  */
 import { z } from './validation'
 import {

@@ -1,4 +1,4 @@
-/** Runtime schemas of the entities that cross the wire (api.md "Shapes"). */
+/** Runtime schemas of the entities that cross the wire (docs/api.md "Shapes"). Long by design: declarations only, one per shape. */
 import { z } from './validation'
 import { roleValues, seedStatusValues } from './enums'
 import { payoutMessageTemplateSchema } from './payout-template'

@@ -2,6 +2,7 @@
  * Kysely table types. Conventions shared by SQLite and PostgreSQL: times are integer epoch
  * milliseconds (`bigint` on PostgreSQL, parsed back into numbers), booleans are 0/1, and ids are
  * numbers. Conversion to the wire format (ISO-8601 strings) happens at the edge, never in SQL.
+ * Long by design: one interface per table, all of them in one place, as the migrations leave them.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 import type { AccountStatus, Role } from '@shared/enums'
