@@ -3,7 +3,8 @@
  * grow with the time since the last sync, a few stop (they age out of the active window, and the
  * tracker's cleanup drops them two hours later), some stopped snatches start seeding again, members
  * start new downloads and finish running ones, claims appear, new torrents are released, seeder
- * counts drift. Set-based SQL for what touches many rows; a seeded PRNG for the few new rows.
+ * counts drift. Set-based SQL for what touches many rows (in id ranges: each statement is synchronous on
+ * SQLite), a seeded PRNG for the few new rows.
  * Every change queues its keys for the derivation in the same transaction.
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely'
@@ -64,20 +65,29 @@ export async function advanceDemo(database: AppDatabase, state: DemoState, optio
   await database.db.transaction().execute(async (db) => {
     // Peers that were active at the last sync and keep announcing (97 %); the others just stop.
     const continues = sql`p.last_action >= ${int(prevSince)} and ${rnd(sql`p.id`, salt)} >= 300`
-    await queueSiteRows(db, sql`select p.userid, p.torrent from site_peers p where ${continues}`)
+    const peerRanges = await idRanges(db, 'site_peers')
+    const snatchRanges = await idRanges(db, 'site_snatched')
+    for (const [lo, hi] of peerRanges) {
+      await queueSiteRows(db, sql`select p.userid, p.torrent from site_peers p where p.id > ${lo} and p.id <= ${hi} and ${continues}`)
+    }
 
     // Their snatches: seeders gain seed time and upload, leechers progress.
     const rate = sql`((${rnd(sql`site_snatched.id`, salt + 1)} % 100) * (${rnd(sql`site_snatched.id`, salt + 2)} % 97) * 3)`
-    count('site_snatched', (await sql`update site_snatched set seedtime = seedtime + ${e}, uploaded = uploaded + ${rate} * ${e},
-        last_action = ${int(now)}
-      where exists (select 1 from site_peers p where p.userid = site_snatched.userid and p.torrent = site_snatched.torrentid
-        and p.seeder = 1 and ${continues})`.execute(db)).numAffectedRows)
+    for (const [lo, hi] of snatchRanges) {
+      count('site_snatched', (await sql`update site_snatched set seedtime = seedtime + ${e}, uploaded = uploaded + ${rate} * ${e},
+          last_action = ${int(now)}
+        where site_snatched.id > ${lo} and site_snatched.id <= ${hi}
+          and exists (select 1 from site_peers p where p.userid = site_snatched.userid and p.torrent = site_snatched.torrentid
+          and p.seeder = 1 and ${continues})`.execute(db)).numAffectedRows)
+    }
     const speed = sql`(1 + ${rnd(sql`site_peers.id`, salt + 3)} % 40) * 131072`
-    count('site_peers', (await sql`update site_peers set prev_action = last_action,
-        last_action = ${int(now)} - ${rnd(sql`site_peers.id`, salt + 4)} % 600 * 1000,
-        uploaded = uploaded + ${rnd(sql`site_peers.id`, salt + 5)} % 50 * 1000 * ${e},
-        to_go = case when to_go - ${speed} * ${e} > 0 then to_go - ${speed} * ${e} else 0 end
-      where id in (select p.id from site_peers p where ${continues})`.execute(db)).numAffectedRows)
+    for (const [lo, hi] of peerRanges) {
+      count('site_peers', (await sql`update site_peers set prev_action = last_action,
+          last_action = ${int(now)} - ${rnd(sql`site_peers.id`, salt + 4)} % 600 * 1000,
+          uploaded = uploaded + ${rnd(sql`site_peers.id`, salt + 5)} % 50 * 1000 * ${e},
+          to_go = case when to_go - ${speed} * ${e} > 0 then to_go - ${speed} * ${e} else 0 end
+        where id in (select p.id from site_peers p where p.id > ${lo} and p.id <= ${hi} and ${continues})`.execute(db)).numAffectedRows)
+    }
     // Leechers that reached 0 become seeders; their snatch finishes. Only announcing peers (queued
     // above) touch their rows: a peer that stopped is still in the window, and its snatch must not
     // move behind the derivation's back.
@@ -93,8 +103,11 @@ export async function advanceDemo(database: AppDatabase, state: DemoState, optio
 
     // The tracker's cleanup: peers silent for two hours are gone.
     const stale = sql`p.last_action < ${int(now - PEER_CLEANUP_MS)}`
-    await queueSiteRows(db, sql`select p.userid, p.torrent from site_peers p where ${stale}`)
-    count('site_peers', (await sql`delete from site_peers where id in (select p.id from site_peers p where ${stale})`.execute(db)).numAffectedRows)
+    for (const [lo, hi] of peerRanges) {
+      const inRange = sql`p.id > ${lo} and p.id <= ${hi} and ${stale}`
+      await queueSiteRows(db, sql`select p.userid, p.torrent from site_peers p where ${inRange}`)
+      count('site_peers', (await sql`delete from site_peers where id in (select p.id from site_peers p where ${inRange})`.execute(db)).numAffectedRows)
+    }
 
     // Some finished snatches without a peer start seeding again.
     const restart = sql`s.finished = 1 and ${rnd(sql`s.id`, salt + 6)} < 240
@@ -138,6 +151,17 @@ export async function advanceDemo(database: AppDatabase, state: DemoState, optio
   })
 
   return { state: { ...state, syncs: sync, lastAdvanceAt: now }, rows }
+}
+
+/** Ids per statement of the steps that touch many rows: each is synchronous on SQLite and holds every request for its length. */
+const ID_RANGE = 25_000
+
+/** (lo, hi] ranges of ID_RANGE ids covering `table` as it is now (rows added later in the sync are not in them). */
+async function idRanges(db: Kysely<DB>, table: 'site_peers' | 'site_snatched'): Promise<[number, number][]> {
+  const max = await maxId(db, table)
+  const out: [number, number][] = []
+  for (let lo = 0; lo < max; lo += ID_RANGE) out.push([lo, Math.min(max, lo + ID_RANGE)])
+  return out
 }
 
 async function maxId(db: Kysely<DB>, table: 'site_peers' | 'site_claims' | 'site_snatched' | 'site_torrents' | 'site_torrent_tags'): Promise<number> {
