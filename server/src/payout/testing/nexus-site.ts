@@ -1,7 +1,7 @@
 /**
  * A throw-away NexusPHP site for the payout tests: a uniquely named database on the MariaDB of
- * NEXUSPHP_TEST_DATABASE_URL with the tables paying writes — `users` (seedbonus
- * decimal(20,1)), `bonus_logs` and `messages`, and for settleClaims `claims` with the `snatched` and
+ * NEXUSPHP_TEST_DATABASE_URL with the tables paying writes — `users` (seedbonus decimal(10,1) as v1.6
+ * installed it, decimal(20,1) after the later migration), `bonus_logs` and `messages`, and for settleClaims `claims` with the `snatched` and
  * `torrents` columns it reads, as NexusPHP's migrations define them — in InnoDB (a
  * migrated install) or MyISAM (a v1.6 install), and a write account holding exactly the grants
  * README lists (or one fewer, to test a missing grant).
@@ -12,13 +12,16 @@ import type { Connection, ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 
 export type SiteEngine = 'InnoDB' | 'MyISAM'
 
+/** The largest seedbonus the site's column holds less one point: v1.6's decimal(10,1), a migrated site's decimal(20,1). */
+export const nearMaxBonus = (engine: SiteEngine) => (engine === 'MyISAM' ? '999999990.0' : '9999999999999999990.0')
+
 const tables = (engine: SiteEngine) => [
   `CREATE TABLE users (
     id int unsigned NOT NULL AUTO_INCREMENT,
     username varchar(40) NOT NULL DEFAULT '',
     added datetime DEFAULT NULL,
     class tinyint unsigned NOT NULL DEFAULT '1',
-    seedbonus decimal(20,1) NOT NULL DEFAULT '0.0',
+    seedbonus ${engine === 'MyISAM' ? 'decimal(10,1)' : 'decimal(20,1)'} NOT NULL DEFAULT '0.0',
     enabled enum('yes','no') NOT NULL DEFAULT 'yes',
     PRIMARY KEY (id),
     UNIQUE KEY username (username)
