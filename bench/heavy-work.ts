@@ -407,10 +407,13 @@ const HEAVY_NOTES = `
   20,000 record ids (one synchronous statement each; 100,000 held requests for 100–300 ms), and the wage engine
   and bulk inserts yield between their JavaScript batches. Page-seed during a compute: p50 1,371 → 131 ms,
   max 4,075 → 516 ms; preview p50 964 → 151 ms, max 1,777 → 323 ms; two full derivations max 1,198 → 438 ms; a
-  sync max 6,217 → 1,984 ms — with the jobs no slower (compute 1.40 → 1.22 s; load average 6–8 on 2 cores in every
-  run, so ±30% between runs). The \`range20k\` column is the driver's turns with the smaller ranges, before the
-  engine's own yields. What is left: single statements of the sync and derivation (hundreds of ms at this size),
-  and the large (2 M records) set is not measured here.
+  sync max 6,217 → 1,984 ms — with the jobs no slower (compute 1.40 → 1.22 s; load average 6–8 on 2 cores in those
+  runs, so ±30% between runs). The \`range20k\` column is the driver's turns with the smaller ranges, before the
+  engine's own yields.
+- **The \`now\` column** is a later run on a quiet machine (load ~1), after SQLite derivation batches of 8,000 records and
+  the demo source's whole-table steps split into 25,000-id ranges: page-seed during a compute p50 105 / p99 154 ms,
+  during a sync p99 473 / max 562 ms, during two full derivations p99 133 ms. What is left: ~0.1 s statements and
+  batches of the wage reader (each request waits about one), and the large (2 M records) set is not measured here.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job.
