@@ -1,8 +1,8 @@
 /**
  * SQLite with a writer and a reader connection on one file (WAL). Kysely's own SQLite dialect has a
- * single connection behind a mutex, so a long transaction — a wage compute, a derivation page, a
- * sync page — made every request wait for it, reads included (issue 14: /health waited 654 ms behind
- * a 675 ms compute). Here:
+ * single connection behind a mutex, so a transaction — a wage compute, a derivation range, a sync
+ * page — made every request's reads queue behind it; and its statements, synchronous, never let the
+ * event loop take a request meanwhile (BENCHMARKS.md「Requests while heavy work runs」). Here:
  *
  * - a read statement outside a transaction runs on the reader at once: in WAL mode it sees the last
  *   committed state and never waits for the writer;
@@ -91,10 +91,6 @@ class RoutedConnection implements DatabaseConnection {
   private release: (() => void) | null = null
 
   constructor(private readonly driver: RoutedSqliteDriver) {}
-
-  get holdsWriter(): boolean {
-    return this.release !== null
-  }
 
   async holdWriter(): Promise<void> {
     if (!this.release) this.release = await this.driver.writerLock.lock()
