@@ -12,7 +12,7 @@ import { browserAvailable, screenshotDir, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
-import { openMenu, poll, spaced, toast, waitForRows, waitForTableSettled } from './harness/ui'
+import { openMenu, poll, spaced, toast, waitForMotionEnd, waitForRows, waitForTableSettled } from './harness/ui'
 
 const MEMBER_PASSWORD = 'E2e-member-pass-9'
 
@@ -109,6 +109,8 @@ async function waitForTables(page: Page): Promise<void> {
 async function checkScreen(app: OpenApp, name: string, { withRows = true, keys = [] as string[] } = {}): Promise<void> {
   const { page } = app
   await page.mouse.move(0, 0)
+  // A drawer whose rows came from the cache is in view before it has finished sliding in.
+  await waitForMotionEnd(page)
   await page.screenshot({ path: join(screenshotDir, `layout-${name}.png`) })
   const problems = await page.evaluate(keyColumnProblems, { withRows, keys })
   expect(problems, name).toEqual([])

@@ -45,6 +45,16 @@ export async function waitForTableSettled(page: Page): Promise<void> {
   await poll(() => page.locator('.ant-table-wrapper .ant-spin-spinning').count()).toBe(0)
 }
 
+/**
+ * Waits until no finite animation or transition runs on the page (a drawer or modal sliding in):
+ * a layout read during one sees the element part-way. Endless ones (a loading spinner) are not waited for.
+ */
+export async function waitForMotionEnd(page: Page): Promise<void> {
+  await poll(() =>
+    page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length),
+  ).toBe(0)
+}
+
 /** Waits for a toast with this text. */
 export async function toast(page: Page, text: string | RegExp): Promise<void> {
   await page.locator('.ant-message').getByText(text).first().waitFor()
