@@ -402,7 +402,7 @@ const HEAVY_NOTES = `
   send were answered). better-sqlite3 runs each statement synchronously and the awaits on it resolve as
   microtasks, so a job that never waits for a timer or real I/O keeps the event loop until it ends. The reader
   connection alone (fc425ca) changed nothing measurable — the writer lock was not what requests waited for.
-- **The fix (9843fe1 and 1b301c7):** the SQLite driver gives the loop a turn every 10 ms of statements
+- **The fix (9843fe1, e3aada3):** the SQLite driver gives the loop a turn every 10 ms of statements
   (\`db/sqlite-routing.ts\` EventLoopTurns; a turn the job takes by itself counts), the wage reader's ranges are
   20,000 record ids (one synchronous statement each; 100,000 held requests for 100–300 ms), and the wage engine
   and bulk inserts yield between their JavaScript batches. Page-seed during a compute: p50 1,371 → 131 ms,
