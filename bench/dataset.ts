@@ -39,7 +39,10 @@ async function postgresUrl(base: string, rebuild: boolean): Promise<string> {
   return url.toString()
 }
 
-export async function openDataset(dialect: Dialect, options: { rebuild: boolean; size: string; log: (line: string) => void }): Promise<OpenedDataset> {
+export async function openDataset(
+  dialect: Dialect,
+  options: { rebuild: boolean; size: string; log: (line: string) => void },
+): Promise<OpenedDataset> {
   const dataDir = join(dataRoot, dialect)
   if (options.rebuild && dialect === 'sqlite') rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })

@@ -123,7 +123,14 @@ function send(agent: Agent, apiBase: string, token: string, spec: StreamSpec): P
   return new Promise((done) => {
     const req = request(
       url,
-      { method: spec.method, agent, headers: { 'access-token': token, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } },
+      {
+        method: spec.method,
+        agent,
+        headers: {
+          'access-token': token,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -230,7 +237,12 @@ function jobsFor(apiBase: string, token: string, period: string): Job[] {
       // team's records change seed type; then the rules as they were (a second full pass).
       name: 'rules change + back (2 full derivations)',
       run: async () => {
-        const { version: _version, ...rules } = await call<{ version: number; officialTeams: string[] }>(apiBase, token, 'GET', '/config/rules')
+        const { version: _version, ...rules } = await call<{ version: number; officialTeams: string[] }>(
+          apiBase,
+          token,
+          'GET',
+          '/config/rules',
+        )
         await call(apiBase, token, 'POST', '/config/rules', { ...rules, officialTeams: rules.officialTeams.slice(1) })
         await call(apiBase, token, 'POST', '/config/rules', rules)
       },
@@ -259,7 +271,9 @@ function jobsFor(apiBase: string, token: string, period: string): Job[] {
 
 async function measure(dialect: Dialect): Promise<HeavyReport> {
   const period = values.period ?? defaultPeriod()
-  log(`[${dialect}] starting the server${serverRoot ? ` of ${serverRoot}` : ''} (DEMO_SIZE=${values.size}; the first start generates the data set)…`)
+  log(
+    `[${dialect}] starting the server${serverRoot ? ` of ${serverRoot}` : ''} (DEMO_SIZE=${values.size}; the first start generates the data set)…`,
+  )
   const server = await startServerProcess(dialect, values.size!, { bench: 'heavy', serverEnv: values['server-env'], root: serverRoot })
   try {
     const token = await login(server.apiBase)
@@ -295,10 +309,14 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
         streams: Object.fromEntries(STREAMS.map((s) => [s.name, statsOf(samples.filter((x) => x.stream === s.name))])),
       }
       phases.push(result)
-      const job_ = result.jobSec ? `${result.runs} × ${result.jobSec.mean.toFixed(2)} s (max ${result.jobSec.max.toFixed(2)})` : `${result.seconds.toFixed(0)} s, no job`
+      const job_ = result.jobSec
+        ? `${result.runs} × ${result.jobSec.mean.toFixed(2)} s (max ${result.jobSec.max.toFixed(2)})`
+        : `${result.seconds.toFixed(0)} s, no job`
       log(`[${dialect}] ${name}: ${job_}`)
       for (const [stream, st] of Object.entries(result.streams)) {
-        log(`[${dialect}]     ${stream.padEnd(22)} n ${String(st.n).padStart(4)}  p50 ${ms(st.p50)}  p95 ${ms(st.p95)}  p99 ${ms(st.p99)}  max ${ms(st.max)} ms${st.errors ? `  ${st.errors} errors` : ''}`)
+        log(
+          `[${dialect}]     ${stream.padEnd(22)} n ${String(st.n).padStart(4)}  p50 ${ms(st.p50)}  p95 ${ms(st.p95)}  p99 ${ms(st.p99)}  max ${ms(st.max)} ms${st.errors ? `  ${st.errors} errors` : ''}`,
+        )
       }
       await sleep(1000)
     }
@@ -343,13 +361,13 @@ function render(): string {
     'preview and a wage compute of last month, a rules change and back (each a full derivation pass), a sync (the',
     'demo source, incremental derivation, snapshot, daily aggregates, statistics). Meanwhile two streams of requests',
     'run, each from 2 clients on keep-alive connections, 20 req/s together: `GET /health` (one database read, no',
-    'login) and page-seed\'s first page (admin, 20 rows). A client sends one request at a time (one that answers late',
+    "login) and page-seed's first page (admin, 20 rows). A client sends one request at a time (one that answers late",
     'is followed by the next at once, the missed sends are not made up), so a figure is what one request waited from',
     'sending to its whole answer, and fewer requests (`n` in the JSON) is the other sign of a stall. The job column is',
-    'the job\'s own time per run, as its caller saw it.',
+    "the job's own time per run, as its caller saw it.",
     '',
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, Node ${process.version}; the`,
-    'same 2 cores run the server, the bench, the database (PostgreSQL) and other engineers\' test suites: the load',
+    "same 2 cores run the server, the bench, the database (PostgreSQL) and other engineers' test suites: the load",
     'average is given per run.',
     '',
   ]

@@ -94,7 +94,12 @@ async function callOnce(apiBase: string, token: string, spec: CaseSpec): Promise
 }
 
 /** Runs autocannon for `seconds`; returns the answers' times (ms) and the counts. */
-function cannon(apiBase: string, token: string, spec: CaseSpec, seconds: number): Promise<{ times: number[]; requests: number; errors: number; elapsedSec: number }> {
+function cannon(
+  apiBase: string,
+  token: string,
+  spec: CaseSpec,
+  seconds: number,
+): Promise<{ times: number[]; requests: number; errors: number; elapsedSec: number }> {
   return new Promise((resolve, reject) => {
     const times: number[] = []
     let bad = 0
@@ -110,7 +115,12 @@ function cannon(apiBase: string, token: string, spec: CaseSpec, seconds: number)
       },
       (error, result) => {
         if (error) return reject(error)
-        resolve({ times, requests: times.length, errors: bad + result.errors + result.timeouts, elapsedSec: (performance.now() - started) / 1000 })
+        resolve({
+          times,
+          requests: times.length,
+          errors: bad + result.errors + result.timeouts,
+          elapsedSec: (performance.now() - started) / 1000,
+        })
       },
     )
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
@@ -126,16 +136,36 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
   try {
     const token = await login(server.apiBase)
     // A torrent-name word that matches: the first word of a title on the first page.
-    const first = (await callOnce(server.apiBase, token, { name: 'probe', method: 'POST', path: '/user/page-seed', auth: true, body: { page: 1, pageSize: 20 } })) as {
+    const first = (await callOnce(server.apiBase, token, {
+      name: 'probe',
+      method: 'POST',
+      path: '/user/page-seed',
+      auth: true,
+      body: { page: 1, pageSize: 20 },
+    })) as {
       list: { torrentName: string }[]
     }
-    const word = first.list.map((r) => r.torrentName.split(/[^A-Za-z]+/).find((w) => w.length >= 4)).find(Boolean) ?? first.list[0].torrentName.slice(0, 6)
+    const word =
+      first.list.map((r) => r.torrentName.split(/[^A-Za-z]+/).find((w) => w.length >= 4)).find(Boolean) ??
+      first.list[0].torrentName.slice(0, 6)
     const cases: CaseSpec[] = [
       { name: 'GET /health', method: 'GET', path: '/health', auth: false },
       { name: 'GET /statistics/all-seeding-sta', method: 'GET', path: '/statistics/all-seeding-sta', auth: true },
       { name: 'page-seed first page', method: 'POST', path: '/user/page-seed', auth: true, body: { page: 1, pageSize: 20 } },
-      { name: 'page-seed status=3 (seeding)', method: 'POST', path: '/user/page-seed', auth: true, body: { page: 1, pageSize: 20, status: 3 } },
-      { name: `page-seed torrentName contains`, method: 'POST', path: '/user/page-seed', auth: true, body: { page: 1, pageSize: 20, torrentName: word } },
+      {
+        name: 'page-seed status=3 (seeding)',
+        method: 'POST',
+        path: '/user/page-seed',
+        auth: true,
+        body: { page: 1, pageSize: 20, status: 3 },
+      },
+      {
+        name: `page-seed torrentName contains`,
+        method: 'POST',
+        path: '/user/page-seed',
+        auth: true,
+        body: { page: 1, pageSize: 20, torrentName: word },
+      },
     ]
     const loadBefore = loadavg()[0]
     const logBefore = server.logBytes()
@@ -165,7 +195,9 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
         errors: run.errors,
       }
       results.push(result)
-      log(`[${dialect}]   ${spec.name}: ${result.rps} req/s, p50 ${result.p50.toFixed(1)} / p95 ${result.p95.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms${result.errors ? `, ${result.errors} errors` : ''}`)
+      log(
+        `[${dialect}]   ${spec.name}: ${result.rps} req/s, p50 ${result.p50.toFixed(1)} / p95 ${result.p95.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms${result.errors ? `, ${result.errors} errors` : ''}`,
+      )
     }
     // The log is written synchronously: what is in the pipe by now is all of it.
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -215,13 +247,13 @@ function render(): string {
     '`NODE_ENV=production`, `LOG_LEVEL=info`, the log read from its stdout) on loopback with the demo data',
     '(`DEMO_SIZE=default`: 200 members, 20,000 torrents, ~200,000 seed records — not the 2 M of the large set) and',
     `loads it with autocannon, ${connections} connections, keep-alive, one case after the other (2 s warm-up, then`,
-    'the measured seconds): `GET /health` (a database round trip, no login), the dashboard\'s cached figures and',
-    'three page-seed cases (admin, page 1 × 20). A case\'s req/s as a share of `/health` in the same run is the',
+    "the measured seconds): `GET /health` (a database round trip, no login), the dashboard's cached figures and",
+    "three page-seed cases (admin, page 1 × 20). A case's req/s as a share of `/health` in the same run is the",
     'figure that compares across runs on a busy machine (newer runs measure `/health` first and last and use the',
     'mean); the absolute req/s move with whatever else runs.',
     '',
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, Node ${process.version} — the`,
-    '**same 2 cores** run the server, autocannon and, at the time of these runs, other engineers\' test suites:',
+    "**same 2 cores** run the server, autocannon and, at the time of these runs, other engineers' test suites:",
     'the load average is shown per run. Server and load generator sharing 2 cores caps every figure; the',
     'shares are what the targets are judged on.',
     'Targets: page-seed ≥ 25% of /health, all-seeding-sta ≥ 50%. Every request of a run must answer 200 (errors are shown).',
@@ -245,7 +277,9 @@ function render(): string {
       const target = targetOf(c.name)
       const verdict = target === null ? '' : `${s >= target ? '✅' : '❌'} ≥ ${pct(target)}`
       const body = c.body ? ` \`${JSON.stringify(c.body)}\`` : ''
-      lines.push(`| ${c.name}${body} | ${c.rps.toLocaleString('en')} | ${c.name.startsWith('GET /health') ? '—' : pct(s)} | ${ms1(c.p50)} | ${ms1(c.p95)} | ${ms1(c.p99)} | ${verdict}${c.errors ? ` (${c.errors} errors)` : ''} |`)
+      lines.push(
+        `| ${c.name}${body} | ${c.rps.toLocaleString('en')} | ${c.name.startsWith('GET /health') ? '—' : pct(s)} | ${ms1(c.p50)} | ${ms1(c.p95)} | ${ms1(c.p99)} | ${verdict}${c.errors ? ` (${c.errors} errors)` : ''} |`,
+      )
     }
     if (runs.length > 1) {
       lines.push('', 'Step by step (each column one run: req/s, share of /health in that run):', '')

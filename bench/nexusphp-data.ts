@@ -18,7 +18,18 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import mysql from 'mysql2/promise'
 import { Prng, WeightedPicker } from '../server/src/sources/demo/prng'
-import { clientAgents, demoCategories, demoTags, demoTeams, NO_TEAM_WEIGHT, officialDemoTags, sizeProfile, torrentName, username, type TorrentKind } from '../server/src/sources/demo/names'
+import {
+  clientAgents,
+  demoCategories,
+  demoTags,
+  demoTeams,
+  NO_TEAM_WEIGHT,
+  officialDemoTags,
+  sizeProfile,
+  torrentName,
+  username,
+  type TorrentKind,
+} from '../server/src/sources/demo/names'
 
 export const SITE = { siteUsers: 20_000, members: 2_000, torrents: 200_000, snatched: 1_000_000, peers: 300_000 } as const
 /** Share of the snatches that are the members' (the part of the site the sync is about). */
@@ -36,7 +47,16 @@ const SEED = 'nexusphp-bench'
 export const officialTeamNames = demoTeams.filter((t) => t.official).map((t) => t.name)
 export const officialTagNames = officialDemoTags
 
-const schemaFile = join(import.meta.dirname, '..', 'server', 'src', 'sources', 'nexusphp', 'testing', BENCH_SHAPE === 'innodb' ? 'nexusphp-schema.sql' : 'nexusphp-schema-v16.sql')
+const schemaFile = join(
+  import.meta.dirname,
+  '..',
+  'server',
+  'src',
+  'sources',
+  'nexusphp',
+  'testing',
+  BENCH_SHAPE === 'innodb' ? 'nexusphp-schema.sql' : 'nexusphp-schema-v16.sql',
+)
 
 /** `mysql://root@127.0.0.1:3306` unless NEXUSPHP_BENCH_MYSQL_URL says otherwise (no database in it). */
 export function mysqlServerUrl(): string {
@@ -52,7 +72,13 @@ export function benchDatabaseUrl(): string {
 export async function connect(database?: string): Promise<mysql.Connection> {
   const url = new URL(mysqlServerUrl())
   if (database) url.pathname = `/${database}`
-  return mysql.createConnection({ uri: url.toString(), multipleStatements: true, dateStrings: true, supportBigNumbers: true, bigNumberStrings: false })
+  return mysql.createConnection({
+    uri: url.toString(),
+    multipleStatements: true,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+  })
 }
 
 // ------------------------------------------------------------------------------------ the site
@@ -185,7 +211,10 @@ function planSite(): Site {
       let id = 0
       for (let attempt = 0; attempt < 64 && (id === 0 || taken.has(id)); attempt++) {
         // Members keep the team's releases; everyone prefers new torrents.
-        id = member && rng.chance(0.45) ? officialIds[Math.floor(rng.next() ** 1.3 * officialIds.length)] : T - Math.floor(rng.next() ** 1.6 * T)
+        id =
+          member && rng.chance(0.45)
+            ? officialIds[Math.floor(rng.next() ** 1.3 * officialIds.length)]
+            : T - Math.floor(rng.next() ** 1.6 * T)
       }
       while (taken.has(id)) id = (id % T) + 1
       taken.add(id)
@@ -252,8 +281,30 @@ function planSite(): Site {
     if (rng.chance(member ? (tOfficial[t] ? 0.3 : 0.015) : tOfficial[t] ? 0.05 : 0)) claims.push(i)
   }
   return {
-    memberUids, isMember, tTeam, tKind, tCategory, tSizeGiB, tAddedAgo, tOwner, tTag1, tTag2, tOfficial, tSeeders, tLeechers, tCompleted,
-    sTorrent, sUser, sStartAgo, sPeer, sFinished, sLastAgo, pSnatch, pSeeder, pLastAgo, cSnatch: Int32Array.from(claims),
+    memberUids,
+    isMember,
+    tTeam,
+    tKind,
+    tCategory,
+    tSizeGiB,
+    tAddedAgo,
+    tOwner,
+    tTag1,
+    tTag2,
+    tOfficial,
+    tSeeders,
+    tLeechers,
+    tCompleted,
+    sTorrent,
+    sUser,
+    sStartAgo,
+    sPeer,
+    sFinished,
+    sLastAgo,
+    pSnatch,
+    pSeeder,
+    pLastAgo,
+    cSnatch: Int32Array.from(claims),
   }
 }
 
@@ -287,7 +338,13 @@ function tsvEscape(value: string): string {
 export type LoadMethod = 'infile' | 'insert'
 
 /** Loads rows (arrays of strings; `\N` = NULL) into `table`, in one stream or INSERTs of 2,000 rows. */
-async function load(conn: mysql.Connection, method: LoadMethod, table: string, columns: readonly LoadColumn[], rows: Iterable<string[]>): Promise<number> {
+async function load(
+  conn: mysql.Connection,
+  method: LoadMethod,
+  table: string,
+  columns: readonly LoadColumn[],
+  rows: Iterable<string[]>,
+): Promise<number> {
   let count = 0
   if (method === 'infile') {
     function* chunks(): Generator<Buffer> {
@@ -321,7 +378,9 @@ async function load(conn: mysql.Connection, method: LoadMethod, table: string, c
     batch = []
   }
   for (const row of rows) {
-    batch.push(`(${row.map((v, i) => (v === NULL ? (columns[i][1] === 'epochAgo' ? '0' : 'NULL') : columns[i][1] === 's' ? conn.escape(v) : columns[i][1] === 'x' ? `X'${v}'` : sqlFor(columns[i][1], v))).join(',')})`)
+    batch.push(
+      `(${row.map((v, i) => (v === NULL ? (columns[i][1] === 'epochAgo' ? '0' : 'NULL') : columns[i][1] === 's' ? conn.escape(v) : columns[i][1] === 'x' ? `X'${v}'` : sqlFor(columns[i][1], v))).join(',')})`,
+    )
     count++
     if (batch.length === 2_000) await flush()
   }
@@ -345,7 +404,9 @@ export async function generateBenchSite(options: { method: LoadMethod; log: (lin
   const { log, method } = options
   const started = performance.now()
   const admin = await connect()
-  await admin.query(`DROP DATABASE IF EXISTS \`${BENCH_DATABASE}\`; CREATE DATABASE \`${BENCH_DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
+  await admin.query(
+    `DROP DATABASE IF EXISTS \`${BENCH_DATABASE}\`; CREATE DATABASE \`${BENCH_DATABASE}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+  )
   await admin.end()
   const conn = await connect(BENCH_DATABASE)
   try {
@@ -369,10 +430,44 @@ export async function generateBenchSite(options: { method: LoadMethod; log: (lin
     }
     const rng = (table: string) => new Prng(`${SEED}:${table}`)
 
-    await timed('teams', [['id', 'n'], ['name', 's'], ['sort_index', 'n']], demoTeams.map((t, i) => [String(i + 1), t.name, String(i)]))
-    await timed('categories', [['id', 'n'], ['mode', 'n'], ['name', 's'], ['sort_index', 'n']], demoCategories.map((c, i) => [String(401 + i), '4', c.name, String(i)]))
-    await timed('tags', [['id', 'n'], ['name', 's'], ['color', 's'], ['priority', 'n'], ['created_at', 'ago'], ['updated_at', 'ago']],
-      demoTags.map((name, i) => [String(i + 1), name, `#${(0x335577 + i * 0x101010).toString(16)}`, String(demoTags.length - i), String(2 * YEAR), String(YEAR)]))
+    await timed(
+      'teams',
+      [
+        ['id', 'n'],
+        ['name', 's'],
+        ['sort_index', 'n'],
+      ],
+      demoTeams.map((t, i) => [String(i + 1), t.name, String(i)]),
+    )
+    await timed(
+      'categories',
+      [
+        ['id', 'n'],
+        ['mode', 'n'],
+        ['name', 's'],
+        ['sort_index', 'n'],
+      ],
+      demoCategories.map((c, i) => [String(401 + i), '4', c.name, String(i)]),
+    )
+    await timed(
+      'tags',
+      [
+        ['id', 'n'],
+        ['name', 's'],
+        ['color', 's'],
+        ['priority', 'n'],
+        ['created_at', 'ago'],
+        ['updated_at', 'ago'],
+      ],
+      demoTags.map((name, i) => [
+        String(i + 1),
+        name,
+        `#${(0x335577 + i * 0x101010).toString(16)}`,
+        String(demoTags.length - i),
+        String(2 * YEAR),
+        String(YEAR),
+      ]),
+    )
 
     // users: unique names regardless of case
     const r = rng('users')
@@ -384,30 +479,107 @@ export async function generateBenchSite(options: { method: LoadMethod; log: (lin
       seen.add(name.toLowerCase())
       names.push(name)
     }
-    await timed('users', [['id', 'n'], ['username', 's'], ['passhash', 's'], ['email', 's'], ['status', 's'], ['added', 'ago'], ['last_login', 'ago'], ['last_access', 'ago'], ['class', 'n'], ['uploaded', 'n'], ['downloaded', 'n'], ['enabled', 's'], ['passkey', 's']],
+    await timed(
+      'users',
+      [
+        ['id', 'n'],
+        ['username', 's'],
+        ['passhash', 's'],
+        ['email', 's'],
+        ['status', 's'],
+        ['added', 'ago'],
+        ['last_login', 'ago'],
+        ['last_access', 'ago'],
+        ['class', 'n'],
+        ['uploaded', 'n'],
+        ['downloaded', 'n'],
+        ['enabled', 's'],
+        ['passkey', 's'],
+      ],
       (function* () {
         for (let uid = 1; uid <= SITE.siteUsers; uid++) {
           const member = site.isMember[uid] === 1
           const added = r.int(30 * DAY, 6 * YEAR)
           const access = member ? r.int(60, 3 * DAY) : r.chance(0.02) ? -1 : Math.min(added, r.int(60, YEAR))
-          yield [String(uid), names[uid - 1], r.hex(16), `u${uid}@example.org`, r.chance(0.99) ? 'confirmed' : 'pending', ago(added), ago(access < 0 ? -1 : access + r.int(0, DAY)), ago(access),
-            String(r.pick([1, 1, 2, 3, 4, 5, 6, 7])), String(Math.round(r.logNormal(2e12, 1.5))), String(Math.round(r.logNormal(1e12, 1.5))), r.chance(member ? 0.99 : 0.97) ? 'yes' : 'no', r.hex(16)]
+          yield [
+            String(uid),
+            names[uid - 1],
+            r.hex(16),
+            `u${uid}@example.org`,
+            r.chance(0.99) ? 'confirmed' : 'pending',
+            ago(added),
+            ago(access < 0 ? -1 : access + r.int(0, DAY)),
+            ago(access),
+            String(r.pick([1, 1, 2, 3, 4, 5, 6, 7])),
+            String(Math.round(r.logNormal(2e12, 1.5))),
+            String(Math.round(r.logNormal(1e12, 1.5))),
+            r.chance(member ? 0.99 : 0.97) ? 'yes' : 'no',
+            r.hex(16),
+          ]
         }
-      })())
+      })(),
+    )
 
     const tr = rng('torrents')
-    await timed('torrents', [['id', 'n'], ['info_hash', 'x'], ['name', 's'], ['filename', 's'], ['small_descr', 's'], ['category', 'n'], ['team', 'n'], ['size', 'n'], ['added', 'ago'], ['numfiles', 'n'], ['times_completed', 'n'], ['leechers', 'n'], ['seeders', 'n'], ['last_action', 'ago'], ['visible', 's'], ['banned', 's'], ['owner', 'n']],
+    await timed(
+      'torrents',
+      [
+        ['id', 'n'],
+        ['info_hash', 'x'],
+        ['name', 's'],
+        ['filename', 's'],
+        ['small_descr', 's'],
+        ['category', 'n'],
+        ['team', 'n'],
+        ['size', 'n'],
+        ['added', 'ago'],
+        ['numfiles', 'n'],
+        ['times_completed', 'n'],
+        ['leechers', 'n'],
+        ['seeders', 'n'],
+        ['last_action', 'ago'],
+        ['visible', 's'],
+        ['banned', 's'],
+        ['owner', 'n'],
+      ],
       (function* () {
         for (let i = 0; i < SITE.torrents; i++) {
           const team = site.tTeam[i] ? demoTeams[site.tTeam[i] - 1].name : null
           const year = 2026 - Math.floor(site.tAddedAgo[i] / YEAR) - (tr.chance(0.4) ? tr.int(0, 30) : 0)
           const name = torrentName(tr, kinds[site.tKind[i]], year, team).slice(0, 255)
-          yield [String(i + 1), tr.hex(20), name, `${name.slice(0, 240)}.torrent`, '', String(site.tCategory[i]), String(site.tTeam[i]), bytes(site.tSizeGiB[i]), ago(site.tAddedAgo[i]), String(tr.int(1, 120)),
-            String(site.tCompleted[i] + tr.int(0, 20)), String(site.tLeechers[i]), String(site.tSeeders[i]), ago(Math.min(site.tAddedAgo[i], tr.int(60, 30 * DAY))), tr.chance(0.995) ? 'yes' : 'no', tr.chance(0.002) ? 'yes' : 'no', String(site.tOwner[i])]
+          yield [
+            String(i + 1),
+            tr.hex(20),
+            name,
+            `${name.slice(0, 240)}.torrent`,
+            '',
+            String(site.tCategory[i]),
+            String(site.tTeam[i]),
+            bytes(site.tSizeGiB[i]),
+            ago(site.tAddedAgo[i]),
+            String(tr.int(1, 120)),
+            String(site.tCompleted[i] + tr.int(0, 20)),
+            String(site.tLeechers[i]),
+            String(site.tSeeders[i]),
+            ago(Math.min(site.tAddedAgo[i], tr.int(60, 30 * DAY))),
+            tr.chance(0.995) ? 'yes' : 'no',
+            tr.chance(0.002) ? 'yes' : 'no',
+            String(site.tOwner[i]),
+          ]
         }
-      })())
+      })(),
+    )
 
-    await timed('torrent_tags', [['id', 'n'], ['torrent_id', 'n'], ['tag_id', 'n'], ['priority', 'n'], ['created_at', 'ago'], ['updated_at', 'ago']],
+    await timed(
+      'torrent_tags',
+      [
+        ['id', 'n'],
+        ['torrent_id', 'n'],
+        ['tag_id', 'n'],
+        ['priority', 'n'],
+        ['created_at', 'ago'],
+        ['updated_at', 'ago'],
+      ],
       (function* () {
         let id = 0
         for (let i = 0; i < SITE.torrents; i++) {
@@ -415,13 +587,31 @@ export async function generateBenchSite(options: { method: LoadMethod; log: (lin
             if (tag) yield [String(++id), String(i + 1), String(tag), '0', ago(site.tAddedAgo[i]), ago(site.tAddedAgo[i])]
           }
         }
-      })())
+      })(),
+    )
 
     // snatches: counters consistent with the peer (if any) and the torrent's size
     const sr = rng('snatched')
     const seedTime = new Int32Array(SITE.snatched)
     const uploadedGiB = new Float64Array(SITE.snatched)
-    await timed('snatched', [['id', 'n'], ['torrentid', 'n'], ['userid', 'n'], ['ip', 's'], ['port', 'n'], ['uploaded', 'n'], ['downloaded', 'n'], ['to_go', 'n'], ['seedtime', 'n'], ['leechtime', 'n'], ['last_action', 'ago'], ['startdat', 'ago'], ['completedat', 'ago'], ['finished', 's']],
+    await timed(
+      'snatched',
+      [
+        ['id', 'n'],
+        ['torrentid', 'n'],
+        ['userid', 'n'],
+        ['ip', 's'],
+        ['port', 'n'],
+        ['uploaded', 'n'],
+        ['downloaded', 'n'],
+        ['to_go', 'n'],
+        ['seedtime', 'n'],
+        ['leechtime', 'n'],
+        ['last_action', 'ago'],
+        ['startdat', 'ago'],
+        ['completedat', 'ago'],
+        ['finished', 's'],
+      ],
       (function* () {
         for (let i = 0; i < SITE.snatched; i++) {
           const size = site.tSizeGiB[site.sTorrent[i] - 1]
@@ -435,13 +625,47 @@ export async function generateBenchSite(options: { method: LoadMethod; log: (lin
           const left = finished ? 0 : size * (0.05 + 0.9 * sr.next())
           seedTime[i] = seed
           uploadedGiB[i] = finished ? size * sr.logNormal(0.6, 1.2) : size * 0.1 * sr.next()
-          yield [String(i + 1), String(site.sTorrent[i]), String(site.sUser[i]), `10.${sr.int(0, 255)}.${sr.int(0, 255)}.${sr.int(1, 254)}`, String(sr.int(10_000, 65_000)),
-            bytes(uploadedGiB[i]), bytes(size - left), bytes(left), String(seed), String(leech), ago(last), ago(start), ago(completed), finished ? 'yes' : 'no']
+          yield [
+            String(i + 1),
+            String(site.sTorrent[i]),
+            String(site.sUser[i]),
+            `10.${sr.int(0, 255)}.${sr.int(0, 255)}.${sr.int(1, 254)}`,
+            String(sr.int(10_000, 65_000)),
+            bytes(uploadedGiB[i]),
+            bytes(size - left),
+            bytes(left),
+            String(seed),
+            String(leech),
+            ago(last),
+            ago(start),
+            ago(completed),
+            finished ? 'yes' : 'no',
+          ]
         }
-      })())
+      })(),
+    )
 
     const pr = rng('peers')
-    await timed('peers', [['id', 'n'], ['torrent', 'n'], ['peer_id', 'x'], ['ip', 's'], ['port', 'n'], ['uploaded', 'n'], ['downloaded', 'n'], ['to_go', 'n'], ['seeder', 's'], ['started', 'ago'], ['last_action', 'ago'], ['prev_action', 'ago'], ['connectable', 's'], ['userid', 'n'], ['agent', 's'], ['finishedat', 'epochAgo']],
+    await timed(
+      'peers',
+      [
+        ['id', 'n'],
+        ['torrent', 'n'],
+        ['peer_id', 'x'],
+        ['ip', 's'],
+        ['port', 'n'],
+        ['uploaded', 'n'],
+        ['downloaded', 'n'],
+        ['to_go', 'n'],
+        ['seeder', 's'],
+        ['started', 'ago'],
+        ['last_action', 'ago'],
+        ['prev_action', 'ago'],
+        ['connectable', 's'],
+        ['userid', 'n'],
+        ['agent', 's'],
+        ['finishedat', 'epochAgo'],
+      ],
       (function* () {
         for (let p = 0; p < SITE.peers; p++) {
           const i = site.pSnatch[p]
@@ -453,31 +677,87 @@ export async function generateBenchSite(options: { method: LoadMethod; log: (lin
           const started = Math.max(last, Math.min(site.sStartAgo[i], last + pr.int(60, 40 * DAY)))
           const seeder = site.pSeeder[p] === 1
           const left = seeder ? 0 : size * (0.05 + 0.9 * pr.next())
-          yield [String(p + 1), String(site.sTorrent[i]), peerId, `10.${pr.int(0, 255)}.${pr.int(0, 255)}.${pr.int(1, 254)}`, String(pr.int(10_000, 65_000)), bytes(uploadedGiB[i] * pr.next()),
-            bytes(seeder ? 0 : size - left), bytes(left), seeder ? 'yes' : 'no', ago(started), ago(last), ago(Math.min(started, last + pr.int(600, 1800))), pr.chance(0.85) ? 'yes' : 'no',
-            String(site.sUser[i]), clientAgents[agent], seeder && pr.chance(0.6) ? ago(Math.min(site.sStartAgo[i], started + pr.int(60, HOUR))) : NULL]
+          yield [
+            String(p + 1),
+            String(site.sTorrent[i]),
+            peerId,
+            `10.${pr.int(0, 255)}.${pr.int(0, 255)}.${pr.int(1, 254)}`,
+            String(pr.int(10_000, 65_000)),
+            bytes(uploadedGiB[i] * pr.next()),
+            bytes(seeder ? 0 : size - left),
+            bytes(left),
+            seeder ? 'yes' : 'no',
+            ago(started),
+            ago(last),
+            ago(Math.min(started, last + pr.int(600, 1800))),
+            pr.chance(0.85) ? 'yes' : 'no',
+            String(site.sUser[i]),
+            clientAgents[agent],
+            seeder && pr.chance(0.6) ? ago(Math.min(site.sStartAgo[i], started + pr.int(60, HOUR))) : NULL,
+          ]
         }
-      })())
+      })(),
+    )
 
     const cr = rng('claims')
-    await timed('claims', [['id', 'n'], ['uid', 'n'], ['torrent_id', 'n'], ['snatched_id', 'n'], ['seed_time_begin', 'n'], ['uploaded_begin', 'n'], ['last_settle_at', 'ago'], ['created_at', 'ago'], ['updated_at', 'ago']],
+    await timed(
+      'claims',
+      [
+        ['id', 'n'],
+        ['uid', 'n'],
+        ['torrent_id', 'n'],
+        ['snatched_id', 'n'],
+        ['seed_time_begin', 'n'],
+        ['uploaded_begin', 'n'],
+        ['last_settle_at', 'ago'],
+        ['created_at', 'ago'],
+        ['updated_at', 'ago'],
+      ],
       (function* () {
         for (let c = 0; c < site.cSnatch.length; c++) {
           const i = site.cSnatch[c]
           const created = Math.floor(Math.min(site.sStartAgo[i], 200 * DAY) * cr.next())
           const settled = cr.chance(0.7) ? Math.min(created, cr.int(0, 31 * DAY)) : -1
-          yield [String(c + 1), String(site.sUser[i]), String(site.sTorrent[i]), String(i + 1), String(Math.floor(seedTime[i] * 0.8 * cr.next())), bytes(uploadedGiB[i] * 0.8 * cr.next()),
-            ago(settled), ago(created), ago(settled < 0 ? created : settled)]
+          yield [
+            String(c + 1),
+            String(site.sUser[i]),
+            String(site.sTorrent[i]),
+            String(i + 1),
+            String(Math.floor(seedTime[i] * 0.8 * cr.next())),
+            bytes(uploadedGiB[i] * 0.8 * cr.next()),
+            ago(settled),
+            ago(created),
+            ago(settled < 0 ? created : settled),
+          ]
         }
-      })())
+      })(),
+    )
 
-    await load(conn, 'infile', '_bench_members', [['uid', 'n']], Array.from(site.memberUids, (uid) => [String(uid)]))
+    await load(
+      conn,
+      'infile',
+      '_bench_members',
+      [['uid', 'n']],
+      Array.from(site.memberUids, (uid) => [String(uid)]),
+    )
     const [[{ base }]] = (await conn.query('SELECT @base AS base')) as unknown as [[{ base: string }]]
     const sec = (performance.now() - started) / 1000
     const meta: Record<string, string> = {
-      version: String(GENERATOR_VERSION), generated_at: base, shifted_to: base, method, generation_sec: sec.toFixed(1),
-      rows: JSON.stringify(rows), per_table_sec: JSON.stringify(perTableSec),
-      base_max_ids: JSON.stringify({ users: SITE.siteUsers, torrents: SITE.torrents, torrent_tags: rows.torrent_tags, peers: SITE.peers, snatched: SITE.snatched, claims: rows.claims }),
+      version: String(GENERATOR_VERSION),
+      generated_at: base,
+      shifted_to: base,
+      method,
+      generation_sec: sec.toFixed(1),
+      rows: JSON.stringify(rows),
+      per_table_sec: JSON.stringify(perTableSec),
+      base_max_ids: JSON.stringify({
+        users: SITE.siteUsers,
+        torrents: SITE.torrents,
+        torrent_tags: rows.torrent_tags,
+        peers: SITE.peers,
+        snatched: SITE.snatched,
+        claims: rows.claims,
+      }),
     }
     await conn.query('INSERT INTO _bench_meta (k, v) VALUES ?', [Object.entries(meta)])
     await conn.query('ANALYZE TABLE users, torrents, torrent_tags, peers, snatched, claims')
@@ -505,7 +785,10 @@ export interface BenchSiteInfo {
 export async function benchSiteExists(): Promise<boolean> {
   const conn = await connect()
   try {
-    const [tables] = (await conn.query('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [BENCH_DATABASE, '_bench_meta'])) as unknown as [unknown[]]
+    const [tables] = (await conn.query('SELECT table_name AS t FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [
+      BENCH_DATABASE,
+      '_bench_meta',
+    ])) as unknown as [unknown[]]
     if (tables.length === 0) return false
     const [rows] = (await conn.query(`SELECT v FROM \`${BENCH_DATABASE}\`._bench_meta WHERE k = 'version'`)) as unknown as [{ v: string }[]]
     return rows[0]?.v === String(GENERATOR_VERSION)
@@ -533,20 +816,28 @@ export async function prepareBenchSite(log: (line: string) => void): Promise<Ben
     if (d > 0) {
       const shift = (cols: string[]) => cols.map((c) => `\`${c}\` = \`${c}\` + INTERVAL ${d} SECOND`).join(', ')
       log(`  shifting the site's dates forward by ${(d / 3600).toFixed(1)} h (time since the last run)…`)
-      await conn.query(`UPDATE users SET ${shift(['added', 'last_login', 'last_access'])};
+      await conn.query(
+        `UPDATE users SET ${shift(['added', 'last_login', 'last_access'])};
         UPDATE torrents SET ${shift(['added', 'last_action'])};
         UPDATE tags SET ${shift(['created_at', 'updated_at'])};
         UPDATE torrent_tags SET ${shift(['created_at', 'updated_at'])};
         UPDATE peers SET ${shift(['started', 'last_action', 'prev_action'])}, finishedat = IF(finishedat > 0, finishedat + ${d}, 0);
         UPDATE snatched SET ${shift(['last_action', 'startdat', 'completedat'])};
         UPDATE claims SET ${shift(['last_settle_at', 'created_at', 'updated_at'])};
-        UPDATE _bench_meta SET v = DATE_FORMAT(? + INTERVAL ${d} SECOND, '%Y-%m-%d %H:%i:%s') WHERE k = 'shifted_to'`, [meta.shifted_to])
+        UPDATE _bench_meta SET v = DATE_FORMAT(? + INTERVAL ${d} SECOND, '%Y-%m-%d %H:%i:%s') WHERE k = 'shifted_to'`,
+        [meta.shifted_to],
+      )
     }
     const shiftSec = (performance.now() - started) / 1000
     const [members] = (await conn.query('SELECT uid FROM _bench_members ORDER BY uid')) as unknown as [{ uid: number }[]]
     return {
-      generatedAt: meta.generated_at, generationSec: Number(meta.generation_sec), method: meta.method as LoadMethod, rows: JSON.parse(meta.rows) as Record<string, number>,
-      memberUids: members.map((m) => m.uid), shiftSec, shiftedBy: Math.max(0, d),
+      generatedAt: meta.generated_at,
+      generationSec: Number(meta.generation_sec),
+      method: meta.method as LoadMethod,
+      rows: JSON.parse(meta.rows) as Record<string, number>,
+      memberUids: members.map((m) => m.uid),
+      shiftSec,
+      shiftedBy: Math.max(0, d),
     }
   } finally {
     await conn.end()
@@ -570,7 +861,13 @@ export interface ChangeSummary {
   /** Rows touched in all (updated + added + deleted). */
   total: number
   /** For the checks after the incremental sync. */
-  probe: { updatedPeerIds: number[]; deletedPeerIds: number[]; addedClaimIds: number[]; addedTagTorrents: number[]; finishedSnatchIds: number[] }
+  probe: {
+    updatedPeerIds: number[]
+    deletedPeerIds: number[]
+    addedClaimIds: number[]
+    addedTagTorrents: number[]
+    finishedSnatchIds: number[]
+  }
 }
 
 /**
@@ -594,57 +891,133 @@ export async function changeOnePercent(): Promise<ChangeSummary> {
 
     const peerIds = pick(SITE.peers / 100, base.peers)
     const deleted = pick(SITE.peers / 1000, base.peers).filter((id) => !peerIds.includes(id))
-    await conn.query(`UPDATE peers SET prev_action = last_action, last_action = NOW(), uploaded = uploaded + 1073741824 * (id % 7 + 1) WHERE id IN (${peerIds.join(',')})`)
-    await conn.query(`INSERT INTO _bench_deleted_peers SELECT * FROM peers WHERE id IN (${deleted.join(',')}); DELETE FROM peers WHERE id IN (${deleted.join(',')})`)
+    await conn.query(
+      `UPDATE peers SET prev_action = last_action, last_action = NOW(), uploaded = uploaded + 1073741824 * (id % 7 + 1) WHERE id IN (${peerIds.join(',')})`,
+    )
+    await conn.query(
+      `INSERT INTO _bench_deleted_peers SELECT * FROM peers WHERE id IN (${deleted.join(',')}); DELETE FROM peers WHERE id IN (${deleted.join(',')})`,
+    )
 
     const snatchIds = pick(SITE.snatched / 100, base.snatched)
     const finishing = snatchIds.filter((_, i) => i % 20 === 0)
-    await conn.query(`UPDATE snatched SET last_action = NOW(), uploaded = uploaded + 536870912 * (id % 5 + 1), seedtime = seedtime + 600 WHERE id IN (${snatchIds.join(',')})`)
-    await conn.query(`UPDATE snatched SET finished = 'yes', to_go = 0, completedat = IFNULL(completedat, NOW()), downloaded = downloaded + to_go WHERE id IN (${finishing.join(',')})`)
+    await conn.query(
+      `UPDATE snatched SET last_action = NOW(), uploaded = uploaded + 536870912 * (id % 5 + 1), seedtime = seedtime + 600 WHERE id IN (${snatchIds.join(',')})`,
+    )
+    await conn.query(
+      `UPDATE snatched SET finished = 'yes', to_go = 0, completedat = IFNULL(completedat, NOW()), downloaded = downloaded + to_go WHERE id IN (${finishing.join(',')})`,
+    )
 
     const torrentIds = pick(SITE.torrents / 100, base.torrents)
-    await conn.query(`UPDATE torrents SET seeders = seeders + 1, times_completed = times_completed + 1, last_action = NOW() WHERE id IN (${torrentIds.join(',')})`)
+    await conn.query(
+      `UPDATE torrents SET seeders = seeders + 1, times_completed = times_completed + 1, last_action = NOW() WHERE id IN (${torrentIds.join(',')})`,
+    )
     const userIds = pick(SITE.siteUsers / 100, base.users)
     await conn.query(`UPDATE users SET last_access = NOW(), uploaded = uploaded + 1073741824 WHERE id IN (${userIds.join(',')})`)
 
     // New site users and uploads (one by a member), and peers starting on them (members' leeching).
     const usersAdded = 10
     await conn.query('INSERT INTO users (id, username, status, added, last_access, class, enabled) VALUES ?', [
-      Array.from({ length: usersAdded }, (_, i) => [base.users + i + 1, `bench_new_user_${i + 1}`, 'confirmed', new Date(), new Date(), 1, 'yes']),
+      Array.from({ length: usersAdded }, (_, i) => [
+        base.users + i + 1,
+        `bench_new_user_${i + 1}`,
+        'confirmed',
+        new Date(),
+        new Date(),
+        1,
+        'yes',
+      ]),
     ])
     const torrentsAdded = 20
     await conn.query(`INSERT INTO torrents (id, info_hash, name, category, team, size, added, seeders, owner, last_action)
       SELECT ${base.torrents} + seq, UNHEX(SHA1(CONCAT('bench-new-', seq))), CONCAT('Bench.New.Upload.', seq, '.2026.1080p.WEB-DL-CedarHD'), 401, 1, 8589934592 + seq, NOW(), 1,
         ${members[0].uid}, NOW() FROM seq_1_to_${torrentsAdded}`)
     const starting = pick(deleted.length, members.length).map((m, i) => [members[m - 1].uid, base.torrents + (i % torrentsAdded) + 1])
-    await conn.query(`INSERT INTO peers (id, torrent, peer_id, ip, port, to_go, seeder, started, last_action, prev_action, userid, agent) VALUES ?`, [
-      starting.map(([uid, torrent], i) => [base.peers + i + 1, torrent, Buffer.from(`-qB5020-${String(uid).padStart(6, '0')}${String(i).padStart(6, '0')}`), '10.9.9.9', 51413, 1073741824, 'no', new Date(), new Date(), new Date(), uid, 'qBittorrent/5.0.2']),
-    ])
+    await conn.query(
+      `INSERT INTO peers (id, torrent, peer_id, ip, port, to_go, seeder, started, last_action, prev_action, userid, agent) VALUES ?`,
+      [
+        starting.map(([uid, torrent], i) => [
+          base.peers + i + 1,
+          torrent,
+          Buffer.from(`-qB5020-${String(uid).padStart(6, '0')}${String(i).padStart(6, '0')}`),
+          '10.9.9.9',
+          51413,
+          1073741824,
+          'no',
+          new Date(),
+          new Date(),
+          new Date(),
+          uid,
+          'qBittorrent/5.0.2',
+        ]),
+      ],
+    )
     await conn.query(`INSERT INTO snatched (torrentid, userid, ip, port, to_go, last_action, startdat, finished)
       SELECT torrent, userid, ip, port, to_go, last_action, started, 'no' FROM peers WHERE id > ${base.peers}`)
 
     // Members claim snatched official torrents they had not claimed; the official tag lands on a few torrents members have.
-    const [candidates] = (await conn.query(`SELECT s.id, s.userid, s.torrentid, s.seedtime, s.uploaded FROM snatched s JOIN _bench_members m ON m.uid = s.userid
+    const [candidates] =
+      (await conn.query(`SELECT s.id, s.userid, s.torrentid, s.seedtime, s.uploaded FROM snatched s JOIN _bench_members m ON m.uid = s.userid
       LEFT JOIN claims c ON c.uid = s.userid AND c.torrent_id = s.torrentid
-      WHERE s.id % 997 = 0 AND c.id IS NULL AND s.id <= ${base.snatched} ORDER BY s.id LIMIT 200`)) as unknown as [{ id: number; userid: number; torrentid: number; seedtime: number; uploaded: number }[]]
-    const claimRows = candidates.map((s, i) => [base.claims + i + 1, s.userid, s.torrentid, s.id, s.seedtime, s.uploaded, new Date(), new Date()])
-    if (claimRows.length) await conn.query('INSERT INTO claims (id, uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at) VALUES ?', [claimRows])
+      WHERE s.id % 997 = 0 AND c.id IS NULL AND s.id <= ${base.snatched} ORDER BY s.id LIMIT 200`)) as unknown as [
+        { id: number; userid: number; torrentid: number; seedtime: number; uploaded: number }[],
+      ]
+    const claimRows = candidates.map((s, i) => [
+      base.claims + i + 1,
+      s.userid,
+      s.torrentid,
+      s.id,
+      s.seedtime,
+      s.uploaded,
+      new Date(),
+      new Date(),
+    ])
+    if (claimRows.length)
+      await conn.query(
+        'INSERT INTO claims (id, uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at) VALUES ?',
+        [claimRows],
+      )
     const officialTag = demoTags.indexOf(officialTagNames[0]) + 1
     const [untagged] = (await conn.query(`SELECT DISTINCT s.torrentid AS id FROM snatched s JOIN _bench_members m ON m.uid = s.userid
       JOIN torrents t ON t.id = s.torrentid AND t.team NOT IN (${officialTeamIds().join(',')})
       LEFT JOIN torrent_tags g ON g.torrent_id = s.torrentid AND g.tag_id = ${officialTag}
       WHERE s.id % 1009 = 0 AND g.id IS NULL AND s.id <= ${base.snatched} ORDER BY s.torrentid LIMIT 50`)) as unknown as [{ id: number }[]]
     const tagRows = untagged.map((t, i) => [base.torrent_tags + i + 1, t.id, officialTag, 0, new Date(), new Date()])
-    if (tagRows.length) await conn.query('INSERT INTO torrent_tags (id, torrent_id, tag_id, priority, created_at, updated_at) VALUES ?', [tagRows])
+    if (tagRows.length)
+      await conn.query('INSERT INTO torrent_tags (id, torrent_id, tag_id, priority, created_at, updated_at) VALUES ?', [tagRows])
 
     const summary = {
-      peersUpdated: peerIds.length, peersAdded: starting.length, peersDeleted: deleted.length, snatchedUpdated: snatchIds.length + starting.length, snatchesFinished: finishing.length,
-      torrentsUpdated: torrentIds.length, torrentsAdded, usersUpdated: userIds.length, usersAdded, claimsAdded: claimRows.length, tagsAdded: tagRows.length,
+      peersUpdated: peerIds.length,
+      peersAdded: starting.length,
+      peersDeleted: deleted.length,
+      snatchedUpdated: snatchIds.length + starting.length,
+      snatchesFinished: finishing.length,
+      torrentsUpdated: torrentIds.length,
+      torrentsAdded,
+      usersUpdated: userIds.length,
+      usersAdded,
+      claimsAdded: claimRows.length,
+      tagsAdded: tagRows.length,
     }
     return {
       ...summary,
-      total: summary.peersUpdated + summary.peersAdded + summary.peersDeleted + summary.snatchedUpdated + summary.torrentsUpdated + summary.torrentsAdded + summary.usersUpdated + summary.usersAdded + summary.claimsAdded + summary.tagsAdded,
-      probe: { updatedPeerIds: peerIds, deletedPeerIds: deleted, addedClaimIds: claimRows.map((c) => c[0] as number), addedTagTorrents: untagged.map((t) => t.id), finishedSnatchIds: finishing },
+      total:
+        summary.peersUpdated +
+        summary.peersAdded +
+        summary.peersDeleted +
+        summary.snatchedUpdated +
+        summary.torrentsUpdated +
+        summary.torrentsAdded +
+        summary.usersUpdated +
+        summary.usersAdded +
+        summary.claimsAdded +
+        summary.tagsAdded,
+      probe: {
+        updatedPeerIds: peerIds,
+        deletedPeerIds: deleted,
+        addedClaimIds: claimRows.map((c) => c[0] as number),
+        addedTagTorrents: untagged.map((t) => t.id),
+        finishedSnatchIds: finishing,
+      },
     }
   } finally {
     await conn.end()

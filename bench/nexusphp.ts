@@ -45,8 +45,19 @@ import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
 import { benchDialects, resultsFile, savedResults, writeSection } from './report'
 import { probeTables, TrackerProbe, type ProbeSample, type ProbeWaits } from './tracker-probe'
 import {
-  BENCH_DATABASE, BENCH_SHAPE, benchDatabaseUrl, benchSiteExists, changeOnePercent, connect, generateBenchSite, officialTagNames, officialTeamNames, prepareBenchSite, SITE,
-  type ChangeSummary, type LoadMethod,
+  BENCH_DATABASE,
+  BENCH_SHAPE,
+  benchDatabaseUrl,
+  benchSiteExists,
+  changeOnePercent,
+  connect,
+  generateBenchSite,
+  officialTagNames,
+  officialTeamNames,
+  prepareBenchSite,
+  SITE,
+  type ChangeSummary,
+  type LoadMethod,
 } from './nexusphp-data'
 
 const { values } = parseArgs({
@@ -112,7 +123,16 @@ interface NexusphpBench {
   machine: { cores: number; cpu: string; ramGiB: number; node: string; mariadb: string }
   /** The commit measured, and whether the connector's files had uncommitted changes. */
   git: { head: string; dirty: string[] }
-  site: { rows: Record<string, number>; members: number; memberSnatched: number; memberPeers: number; memberClaims: number; officialTorrents: number; generationSec: number; method: LoadMethod }
+  site: {
+    rows: Record<string, number>
+    members: number
+    memberSnatched: number
+    memberPeers: number
+    memberClaims: number
+    officialTorrents: number
+    generationSec: number
+    method: LoadMethod
+  }
   assignments: number
   full: SyncFigures
   second: SyncFigures
@@ -200,7 +220,11 @@ function instrumentSqlite(database: AppDatabase) {
     const t0 = performance.now()
     const statement = prepare(source)
     totals.ms += performance.now() - t0
-    const shape = source.replace(/\s+/g, ' ').replace(/\d+/g, 'N').replace(/(\(N(, N)*\)|N, N(, N)+)/g, '…').slice(0, 90)
+    const shape = source
+      .replace(/\s+/g, ' ')
+      .replace(/\d+/g, 'N')
+      .replace(/(\(N(, N)*\)|N, N(, N)+)/g, '…')
+      .slice(0, 90)
     for (const method of ['run', 'all', 'get'] as const) {
       const original = statement[method] as (...args: never[]) => unknown
       Object.defineProperty(statement, method, { value: timed(original, statement, shape) })
@@ -230,7 +254,15 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
 }
 
 /** Top self time by function (what --cpu-prof would show), printed. */
-function summariseProfile(profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }, name: string, file: string): void {
+function summariseProfile(
+  profile: {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]
+    samples?: number[]
+    timeDeltas?: number[]
+  },
+  name: string,
+  file: string,
+): void {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const self = new Map<string, number>()
   const samples = profile.samples ?? []
@@ -247,7 +279,8 @@ function summariseProfile(profile: { nodes: { id: number; callFrame: { functionN
     total += us
   }
   log(`  profile ${name}: ${(total / 1e6).toFixed(1)} s sampled → ${file}; top self time:`)
-  for (const [key, us] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`    ${(us / 1e3).toFixed(0).padStart(7)} ms  ${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`)
+  for (const [key, us] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25))
+    log(`    ${(us / 1e3).toFixed(0).padStart(7)} ms  ${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}`)
 }
 
 // ------------------------------------------------------------------------------------ the run
@@ -297,7 +330,12 @@ async function startBenchServer(dialect: Dialect): Promise<RunningServer> {
     LOG_LEVEL: 'warn',
     PORT: '0',
   })
-  return startServer({ config, scheduleSync: false, checkOutput: false, logger: { level: 'warn', stream: { write: (line: string) => log(`[${dialect}] server: ${line.trim()}`) } } })
+  return startServer({
+    config,
+    scheduleSync: false,
+    checkOutput: false,
+    logger: { level: 'warn', stream: { write: (line: string) => log(`[${dialect}] server: ${line.trim()}`) } },
+  })
 }
 
 /** The team: our members with their site uid (as admins would add them), a few banned; and some assignments. */
@@ -305,23 +343,37 @@ async function createMembers(database: AppDatabase, memberUids: number[]): Promi
   const conn = await connect(BENCH_DATABASE)
   let users: { id: number; username: string }[]
   try {
-    ;[users] = (await conn.query(`SELECT u.id, u.username FROM users u JOIN _bench_members m ON m.uid = u.id ORDER BY u.id`)) as unknown as [{ id: number; username: string }[]]
+    ;[users] = (await conn.query(
+      `SELECT u.id, u.username FROM users u JOIN _bench_members m ON m.uid = u.id ORDER BY u.id`,
+    )) as unknown as [{ id: number; username: string }[]]
   } finally {
     await conn.end()
   }
-  if (users.length !== memberUids.length) throw new Error(`expected ${memberUids.length} members in the NexusPHP database, found ${users.length}`)
+  if (users.length !== memberUids.length)
+    throw new Error(`expected ${memberUids.length} members in the NexusPHP database, found ${users.length}`)
   const now = Date.now()
   const hash = await hashPassword(randomPassword(24))
   const taken = new Set(['admin'])
-  await bulkInsert(database, 'users', [
-    ['username', 'text'], ['username_lower', 'text'], ['password_hash', 'text'], ['role', 'text'], ['status', 'smallint'], ['site_uid', 'integer'],
-    ['created_at', 'bigint'], ['updated_at', 'bigint'],
-  ], users.map((u) => {
-    let name = u.username
-    while (taken.has(name.toLowerCase())) name = `${u.username}_${u.id}`
-    taken.add(name.toLowerCase())
-    return [name, name.toLowerCase(), hash, 'normal', u.id % 100 === 0 ? 0 : 2, u.id, now, now]
-  }))
+  await bulkInsert(
+    database,
+    'users',
+    [
+      ['username', 'text'],
+      ['username_lower', 'text'],
+      ['password_hash', 'text'],
+      ['role', 'text'],
+      ['status', 'smallint'],
+      ['site_uid', 'integer'],
+      ['created_at', 'bigint'],
+      ['updated_at', 'bigint'],
+    ],
+    users.map((u) => {
+      let name = u.username
+      while (taken.has(name.toLowerCase())) name = `${u.username}_${u.id}`
+      taken.add(name.toLowerCase())
+      return [name, name.toLowerCase(), hash, 'normal', u.id % 100 === 0 ? 0 : 2, u.id, now, now]
+    }),
+  )
   const ids = await database.db.selectFrom('users').select('id').where('site_uid', 'is not', null).orderBy('id').execute()
   const adminId = (await database.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id
   // Admins hand out torrents too: two per member, any torrent (most are not official, so the sync must fetch them).
@@ -333,12 +385,28 @@ async function createMembers(database: AppDatabase, memberUids: number[]): Promi
       pairs.set(`${id}:${torrent}`, [torrent, id, now - rng.int(0, 90) * 86_400_000, adminId])
     }
   }
-  await bulkInsert(database, 'assignments', [['torrent_id', 'integer'], ['user_id', 'integer'], ['assigned_at', 'bigint'], ['assigned_by', 'integer']], [...pairs.values()])
+  await bulkInsert(
+    database,
+    'assignments',
+    [
+      ['torrent_id', 'integer'],
+      ['user_id', 'integer'],
+      ['assigned_at', 'bigint'],
+      ['assigned_by', 'integer'],
+    ],
+    [...pairs.values()],
+  )
   await saveRules(database.db, { ...defaultRuleBody, officialTeams: officialTeamNames, officialTags: officialTagNames }, now, adminId)
   return pairs.size
 }
 
-async function siteFacts(): Promise<{ memberSnatched: number; memberPeers: number; memberClaims: number; officialTorrents: number; mariadb: string }> {
+async function siteFacts(): Promise<{
+  memberSnatched: number
+  memberPeers: number
+  memberClaims: number
+  officialTorrents: number
+  mariadb: string
+}> {
   const conn = await connect(BENCH_DATABASE)
   try {
     const one = async (q: string) => Number(((await conn.query(q)) as unknown as [{ n: number }[]])[0][0].n)
@@ -346,7 +414,8 @@ async function siteFacts(): Promise<{ memberSnatched: number; memberPeers: numbe
       memberSnatched: await one('SELECT COUNT(*) AS n FROM snatched s JOIN _bench_members m ON m.uid = s.userid'),
       memberPeers: await one('SELECT COUNT(*) AS n FROM peers p JOIN _bench_members m ON m.uid = p.userid'),
       memberClaims: await one('SELECT COUNT(*) AS n FROM claims c JOIN _bench_members m ON m.uid = c.uid'),
-      officialTorrents: await one(`SELECT COUNT(*) AS n FROM torrents t JOIN teams e ON e.id = t.team WHERE e.name IN (${officialTeamNames.map((n) => conn.escape(n)).join(',')})
+      officialTorrents:
+        await one(`SELECT COUNT(*) AS n FROM torrents t JOIN teams e ON e.id = t.team WHERE e.name IN (${officialTeamNames.map((n) => conn.escape(n)).join(',')})
         OR t.id IN (SELECT g.torrent_id FROM torrent_tags g JOIN tags a ON a.id = g.tag_id WHERE a.name IN (${officialTagNames.map((n) => conn.escape(n)).join(',')}))`),
       mariadb: String(((await conn.query('SELECT VERSION() AS v')) as unknown as [{ v: string }[]])[0][0].v),
     }
@@ -360,10 +429,16 @@ async function probeSample(): Promise<ProbeSample> {
   const conn = await connect(BENCH_DATABASE)
   try {
     const q = async <T>(text: string) => ((await conn.query(text)) as unknown as [T[]])[0]
-    const snatched = await q<{ t: number; u: number }>(`SELECT torrentid AS t, userid AS u FROM snatched WHERE id % 499 = 0 AND id <= ${SITE.snatched}`)
+    const snatched = await q<{ t: number; u: number }>(
+      `SELECT torrentid AS t, userid AS u FROM snatched WHERE id % 499 = 0 AND id <= ${SITE.snatched}`,
+    )
     const peers = await q<{ id: number }>(`SELECT id FROM peers WHERE id % 151 = 0 AND id <= ${SITE.peers}`)
     const torrents = await q<{ id: number }>(`SELECT id FROM torrents WHERE id % 97 = 0 AND id <= ${SITE.torrents}`)
-    return { snatched: snatched.map((r) => [Number(r.t), Number(r.u)]), peers: peers.map((r) => Number(r.id)), torrents: torrents.map((r) => Number(r.id)) }
+    return {
+      snatched: snatched.map((r) => [Number(r.t), Number(r.u)]),
+      peers: peers.map((r) => Number(r.id)),
+      torrents: torrents.map((r) => Number(r.id)),
+    }
   } finally {
     await conn.end()
   }
@@ -377,10 +452,18 @@ async function idleTrackerWait(sample: ProbeSample): Promise<ProbeWaits> {
 }
 
 function printWaits(dialect: Dialect, name: string, waits: ProbeWaits): void {
-  log(`[${dialect}]   tracker wait ${name}: ${probeTables.map((t) => `${t} worst ${waits[t].worstMs} ms, p99 ${waits[t].p99Ms} ms, table lock worst ${waits[t].lockWorstMs} ms, p99 ${waits[t].lockP99Ms} ms (${waits[t].updates} UPDATEs)`).join('; ')}`)
+  log(
+    `[${dialect}]   tracker wait ${name}: ${probeTables.map((t) => `${t} worst ${waits[t].worstMs} ms, p99 ${waits[t].p99Ms} ms, table lock worst ${waits[t].lockWorstMs} ms, p99 ${waits[t].lockP99Ms} ms (${waits[t].updates} UPDATEs)`).join('; ')}`,
+  )
 }
 
-async function timedSync(name: string, server: RunningServer, mysqlStats: ReturnType<typeof instrumentMysql>, sqliteStats: ReturnType<typeof instrumentSqlite>, sample?: ProbeSample): Promise<SyncFigures> {
+async function timedSync(
+  name: string,
+  server: RunningServer,
+  mysqlStats: ReturnType<typeof instrumentMysql>,
+  sqliteStats: ReturnType<typeof instrumentSqlite>,
+  sample?: ProbeSample,
+): Promise<SyncFigures> {
   const sync = server.app.services.sync
   // The source is private to the runner: wrap its sync to time the source's part of the run.
   const deps = (sync as unknown as { deps: { source: Source } }).deps
@@ -439,11 +522,25 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
     rowsPerSec: rowsRead / sec,
     read,
     written: outcome.rows,
-    split: { sourceMs, mariadbMs: mariadb.ms, waitMs: loop.idle, sqliteMs: sqliteInSource, otherSourceMs: sourceMs - loop.idle - sqliteInSource, deriveMs, afterMs: sec * 1000 - sourceMs - deriveMs },
+    split: {
+      sourceMs,
+      mariadbMs: mariadb.ms,
+      waitMs: loop.idle,
+      sqliteMs: sqliteInSource,
+      otherSourceMs: sourceMs - loop.idle - sqliteInSource,
+      deriveMs,
+      afterMs: sec * 1000 - sourceMs - deriveMs,
+    },
     readAhead: (report as NexusphpSyncReport | null)?.readAhead ?? null,
     steps: (report as NexusphpSyncReport | null)?.steps ?? null,
     windows: (report as NexusphpSyncReport | null)?.windows ?? null,
-    derive: { full: outcome.derive.full, judged: outcome.derive.judged, changed: outcome.derive.changed, torrents: outcome.derive.torrents, steps: outcome.derive.steps },
+    derive: {
+      full: outcome.derive.full,
+      judged: outcome.derive.judged,
+      changed: outcome.derive.changed,
+      torrents: outcome.derive.torrents,
+      steps: outcome.derive.steps,
+    },
     rssAfterMiB: rssMiB(),
     load: loadavg()[0],
     trackerWait,
@@ -452,10 +549,16 @@ async function timedSync(name: string, server: RunningServer, mysqlStats: Return
 
 function printSync(dialect: Dialect, name: string, f: SyncFigures): void {
   const s = f.split
-  log(`[${dialect}] ${name}: ${f.sec.toFixed(2)} s, ${f.rowsRead.toLocaleString('en')} rows read (${Math.round(f.rowsPerSec).toLocaleString('en')} rows/s), peak RSS so far ${f.rssAfterMiB} MiB, load ${f.load.toFixed(1)}`)
-  log(`[${dialect}]   source ${(s.sourceMs / 1000).toFixed(2)} s = ${Math.round(f.rowsRead / Math.max(1e-3, s.sourceMs / 1000)).toLocaleString('en')} rows/s (MariaDB queries ${(s.mariadbMs / 1000).toFixed(2)} s summed; waiting on it ${(s.waitMs / 1000).toFixed(2)} s, SQLite ${(s.sqliteMs / 1000).toFixed(2)} s, other JS ${(s.otherSourceMs / 1000).toFixed(2)} s; read ahead ${JSON.stringify(f.readAhead)}; paced windows ${JSON.stringify(f.windows ?? {})}) · derivation ${(s.deriveMs / 1000).toFixed(2)} s (${f.derive.judged.toLocaleString('en')} judged, ${f.derive.changed.toLocaleString('en')} written) · snapshot+stats ${(s.afterMs / 1000).toFixed(2)} s`)
+  log(
+    `[${dialect}] ${name}: ${f.sec.toFixed(2)} s, ${f.rowsRead.toLocaleString('en')} rows read (${Math.round(f.rowsPerSec).toLocaleString('en')} rows/s), peak RSS so far ${f.rssAfterMiB} MiB, load ${f.load.toFixed(1)}`,
+  )
+  log(
+    `[${dialect}]   source ${(s.sourceMs / 1000).toFixed(2)} s = ${Math.round(f.rowsRead / Math.max(1e-3, s.sourceMs / 1000)).toLocaleString('en')} rows/s (MariaDB queries ${(s.mariadbMs / 1000).toFixed(2)} s summed; waiting on it ${(s.waitMs / 1000).toFixed(2)} s, SQLite ${(s.sqliteMs / 1000).toFixed(2)} s, other JS ${(s.otherSourceMs / 1000).toFixed(2)} s; read ahead ${JSON.stringify(f.readAhead)}; paced windows ${JSON.stringify(f.windows ?? {})}) · derivation ${(s.deriveMs / 1000).toFixed(2)} s (${f.derive.judged.toLocaleString('en')} judged, ${f.derive.changed.toLocaleString('en')} written) · snapshot+stats ${(s.afterMs / 1000).toFixed(2)} s`,
+  )
   for (const [table, t] of Object.entries(f.read).sort()) {
-    log(`[${dialect}]     ${table.padEnd(14)} ${String(t.queries).padStart(5)} queries ${t.rows.toLocaleString('en').padStart(10)} rows · ${String(t.idQueries).padStart(4)} id checks ${t.idRows.toLocaleString('en').padStart(9)} ids · ${(t.ms / 1000).toFixed(2).padStart(6)} s`)
+    log(
+      `[${dialect}]     ${table.padEnd(14)} ${String(t.queries).padStart(5)} queries ${t.rows.toLocaleString('en').padStart(10)} rows · ${String(t.idQueries).padStart(4)} id checks ${t.idRows.toLocaleString('en').padStart(9)} ids · ${(t.ms / 1000).toFixed(2).padStart(6)} s`,
+    )
   }
   log(`[${dialect}]   steps (ms): ${JSON.stringify(f.steps)}`)
   log(`[${dialect}]   written: ${JSON.stringify(f.written)}`)
@@ -470,36 +573,120 @@ async function checkIncremental(database: AppDatabase, change: ChangeSummary): P
   const checks: NexusphpBench['checks'] = []
   try {
     const q = async <T>(text: string) => ((await conn.query(text)) as unknown as [T[]])[0]
-    const memberPeers = await q<{ id: number; uploaded: number }>(`SELECT p.id, p.uploaded FROM peers p JOIN _bench_members m ON m.uid = p.userid WHERE p.id IN (${change.probe.updatedPeerIds.join(',')})`)
-    const mirrored = new Map((await db.selectFrom('site_peers').select(['id', 'uploaded']).where('id', 'in', memberPeers.map((p) => p.id)).execute()).map((r) => [r.id, Number(r.uploaded)]))
+    const memberPeers = await q<{ id: number; uploaded: number }>(
+      `SELECT p.id, p.uploaded FROM peers p JOIN _bench_members m ON m.uid = p.userid WHERE p.id IN (${change.probe.updatedPeerIds.join(',')})`,
+    )
+    const mirrored = new Map(
+      (
+        await db
+          .selectFrom('site_peers')
+          .select(['id', 'uploaded'])
+          .where(
+            'id',
+            'in',
+            memberPeers.map((p) => p.id),
+          )
+          .execute()
+      ).map((r) => [r.id, Number(r.uploaded)]),
+    )
     const same = memberPeers.filter((p) => mirrored.get(p.id) === Number(p.uploaded)).length
-    checks.push({ name: 'updated peers (members\')', ok: same === memberPeers.length, detail: `${same} of ${memberPeers.length} carry the new counters` })
+    checks.push({
+      name: "updated peers (members')",
+      ok: same === memberPeers.length,
+      detail: `${same} of ${memberPeers.length} carry the new counters`,
+    })
     // Stopped peers: the connector re-checks the active ones every sync; stale ones wait for its rolling check.
-    const stopped = await q<{ id: number; stale: number }>(`SELECT p.id, p.last_action < NOW() - INTERVAL 65 MINUTE AS stale FROM _bench_deleted_peers p JOIN _bench_members m ON m.uid = p.userid`)
-    const stillThere = new Set((await db.selectFrom('site_peers').select('id').where('id', 'in', stopped.length ? stopped.map((p) => p.id) : [0]).execute()).map((r) => r.id))
+    const stopped = await q<{ id: number; stale: number }>(
+      `SELECT p.id, p.last_action < NOW() - INTERVAL 65 MINUTE AS stale FROM _bench_deleted_peers p JOIN _bench_members m ON m.uid = p.userid`,
+    )
+    const stillThere = new Set(
+      (
+        await db
+          .selectFrom('site_peers')
+          .select('id')
+          .where('id', 'in', stopped.length ? stopped.map((p) => p.id) : [0])
+          .execute()
+      ).map((r) => r.id),
+    )
     const activeStopped = stopped.filter((p) => !Number(p.stale))
     const staleLeft = stopped.filter((p) => Number(p.stale) && stillThere.has(p.id)).length
     const activeLeft = activeStopped.filter((p) => stillThere.has(p.id)).length
-    checks.push({ name: 'stopped active peers (members\')', ok: activeLeft === 0, detail: `${activeStopped.length - activeLeft} of ${activeStopped.length} gone from the mirror` })
-    checks.push({ name: 'stopped stale peers (members\')', ok: true, detail: `${staleLeft} of ${stopped.length - activeStopped.length} still mirrored; stale, so no effect on statuses` })
+    checks.push({
+      name: "stopped active peers (members')",
+      ok: activeLeft === 0,
+      detail: `${activeStopped.length - activeLeft} of ${activeStopped.length} gone from the mirror`,
+    })
+    checks.push({
+      name: "stopped stale peers (members')",
+      ok: true,
+      detail: `${staleLeft} of ${stopped.length - activeStopped.length} still mirrored; stale, so no effect on statuses`,
+    })
     const newPeers = await q<{ n: number }>(`SELECT COUNT(*) AS n FROM peers WHERE id > ${SITE.peers}`)
-    const newMirrored = Number((await sql<{ n: number }>`select count(*) as n from site_peers where id > ${SITE.peers}`.execute(db)).rows[0].n)
-    checks.push({ name: 'started peers', ok: newMirrored === Number(newPeers[0].n), detail: `${newMirrored} of ${newPeers[0].n} in the mirror` })
-    const finishing = await q<{ id: number }>(`SELECT s.id FROM snatched s JOIN _bench_members m ON m.uid = s.userid WHERE s.id IN (${change.probe.finishedSnatchIds.join(',')})`)
-    const finished = finishing.length ? await db.selectFrom('site_snatched').select('id').where('id', 'in', finishing.map((s) => s.id)).where('finished', '=', 1).execute() : []
-    checks.push({ name: 'finished snatches (members\')', ok: finished.length === finishing.length, detail: `${finished.length} of ${finishing.length} finished in the mirror` })
-    const claims = change.probe.addedClaimIds.length ? await db.selectFrom('site_claims').select('id').where('id', 'in', change.probe.addedClaimIds).execute() : []
-    checks.push({ name: 'new claims', ok: claims.length === change.probe.addedClaimIds.length, detail: `${claims.length} of ${change.probe.addedClaimIds.length} in the mirror` })
-    const tagged = change.probe.addedTagTorrents.length
-      ? await db.selectFrom('torrent_labels').select('torrent_id').where('torrent_id', 'in', change.probe.addedTagTorrents).where('seed_type', '=', 1).execute()
+    const newMirrored = Number(
+      (await sql<{ n: number }>`select count(*) as n from site_peers where id > ${SITE.peers}`.execute(db)).rows[0].n,
+    )
+    checks.push({
+      name: 'started peers',
+      ok: newMirrored === Number(newPeers[0].n),
+      detail: `${newMirrored} of ${newPeers[0].n} in the mirror`,
+    })
+    const finishing = await q<{ id: number }>(
+      `SELECT s.id FROM snatched s JOIN _bench_members m ON m.uid = s.userid WHERE s.id IN (${change.probe.finishedSnatchIds.join(',')})`,
+    )
+    const finished = finishing.length
+      ? await db
+          .selectFrom('site_snatched')
+          .select('id')
+          .where(
+            'id',
+            'in',
+            finishing.map((s) => s.id),
+          )
+          .where('finished', '=', 1)
+          .execute()
       : []
-    const bigEnough = await q<{ id: number }>(`SELECT id FROM torrents WHERE size >= 1073741824 AND id IN (${change.probe.addedTagTorrents.join(',') || 0})`)
-    checks.push({ name: 'newly official (tag)', ok: tagged.length === bigEnough.length, detail: `${tagged.length} of ${bigEnough.length} (≥ 1 GiB) now official` })
-    for (const [table, source, col] of [['site_peers', 'peers', 'userid'], ['site_snatched', 'snatched', 'userid'], ['site_claims', 'claims', 'uid']] as const) {
+    checks.push({
+      name: "finished snatches (members')",
+      ok: finished.length === finishing.length,
+      detail: `${finished.length} of ${finishing.length} finished in the mirror`,
+    })
+    const claims = change.probe.addedClaimIds.length
+      ? await db.selectFrom('site_claims').select('id').where('id', 'in', change.probe.addedClaimIds).execute()
+      : []
+    checks.push({
+      name: 'new claims',
+      ok: claims.length === change.probe.addedClaimIds.length,
+      detail: `${claims.length} of ${change.probe.addedClaimIds.length} in the mirror`,
+    })
+    const tagged = change.probe.addedTagTorrents.length
+      ? await db
+          .selectFrom('torrent_labels')
+          .select('torrent_id')
+          .where('torrent_id', 'in', change.probe.addedTagTorrents)
+          .where('seed_type', '=', 1)
+          .execute()
+      : []
+    const bigEnough = await q<{ id: number }>(
+      `SELECT id FROM torrents WHERE size >= 1073741824 AND id IN (${change.probe.addedTagTorrents.join(',') || 0})`,
+    )
+    checks.push({
+      name: 'newly official (tag)',
+      ok: tagged.length === bigEnough.length,
+      detail: `${tagged.length} of ${bigEnough.length} (≥ 1 GiB) now official`,
+    })
+    for (const [table, source, col] of [
+      ['site_peers', 'peers', 'userid'],
+      ['site_snatched', 'snatched', 'userid'],
+      ['site_claims', 'claims', 'uid'],
+    ] as const) {
       const n = Number((await q<{ n: number }>(`SELECT COUNT(*) AS n FROM ${source} x JOIN _bench_members m ON m.uid = x.${col}`))[0].n)
       const mirror = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0].n)
       const expected = n + (source === 'peers' ? staleLeft : 0)
-      checks.push({ name: `${source}: members' rows`, ok: mirror === expected, detail: `${mirror.toLocaleString('en')} in the mirror, ${n.toLocaleString('en')} at the source${source === 'peers' && staleLeft ? ` + ${staleLeft} stale stopped` : ''}` })
+      checks.push({
+        name: `${source}: members' rows`,
+        ok: mirror === expected,
+        detail: `${mirror.toLocaleString('en')} in the mirror, ${n.toLocaleString('en')} at the source${source === 'peers' && staleLeft ? ` + ${staleLeft} stale stopped` : ''}`,
+      })
     }
   } finally {
     await conn.end()
@@ -511,7 +698,13 @@ async function checkIncremental(database: AppDatabase, change: ChangeSummary): P
 
 function gitInfo(): NexusphpBench['git'] {
   const run = (args: string[]) => spawnSync('git', args, { cwd: join(import.meta.dirname, '..'), encoding: 'utf8' }).stdout.trim()
-  return { head: run(['rev-parse', '--short', 'HEAD']), dirty: run(['status', '--porcelain', '--', 'server/src']).split('\n').filter(Boolean).map((l) => l.trim().replace(/^\S+\s+/, '')) }
+  return {
+    head: run(['rev-parse', '--short', 'HEAD']),
+    dirty: run(['status', '--porcelain', '--', 'server/src'])
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.trim().replace(/^\S+\s+/, '')),
+  }
 }
 
 async function ensureSite(): Promise<void> {
@@ -525,7 +718,11 @@ async function ensureSite(): Promise<void> {
     return
   }
   // In a child process: the generator's memory must not count in this process's peak RSS.
-  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--generate-only', '--rebuild', '--load', method], { stdio: 'inherit' })
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--generate-only', '--rebuild', '--load', method],
+    { stdio: 'inherit' },
+  )
   if (child.status !== 0) throw new Error(`generating the NexusPHP database failed (exit ${child.status})`)
 }
 
@@ -537,7 +734,9 @@ if (values['generate-only']) {
 if (!values['render-only']) {
   mkdirSync(dataRoot, { recursive: true })
   if (!readFileSync(join(import.meta.dirname, '..', 'server', 'src', 'app.ts'), 'utf8').includes('nexusphpSource')) {
-    throw new Error('server/src/app.ts does not wire SOURCE=nexusphp to a connector yet: nothing to measure (--generate-only builds the data)')
+    throw new Error(
+      'server/src/app.ts does not wire SOURCE=nexusphp to a connector yet: nothing to measure (--generate-only builds the data)',
+    )
   }
   await ensureSite()
   const mysqlStats = instrumentMysql()
@@ -545,13 +744,17 @@ if (!values['render-only']) {
     log(`[${dialect}] preparing the NexusPHP database…`)
     const site = await prepareBenchSite(log)
     const facts = await siteFacts()
-    log(`[${dialect}] site: ${JSON.stringify(site.rows)}; members' snatches ${facts.memberSnatched.toLocaleString('en')}, peers ${facts.memberPeers.toLocaleString('en')}, claims ${facts.memberClaims.toLocaleString('en')}; official torrents ${facts.officialTorrents.toLocaleString('en')}`)
+    log(
+      `[${dialect}] site: ${JSON.stringify(site.rows)}; members' snatches ${facts.memberSnatched.toLocaleString('en')}, peers ${facts.memberPeers.toLocaleString('en')}, claims ${facts.memberClaims.toLocaleString('en')}; official torrents ${facts.officialTorrents.toLocaleString('en')}`,
+    )
     const server = await startBenchServer(dialect)
     try {
       const database = server.app.services.database
       const sqliteStats = instrumentSqlite(database)
       const assignments = await createMembers(database, site.memberUids)
-      log(`[${dialect}] ${site.memberUids.length} members and ${assignments} assignments created; rules: official teams ${officialTeamNames.join(', ')}, tags ${officialTagNames.join(', ')}`)
+      log(
+        `[${dialect}] ${site.memberUids.length} members and ${assignments} assignments created; rules: official teams ${officialTeamNames.join(', ')}, tags ${officialTagNames.join(', ')}`,
+      )
 
       const sample = await probeSample()
       const trackerIdle = await idleTrackerWait(sample)
@@ -576,7 +779,17 @@ if (!values['render-only']) {
 
       const { db } = database
       const mirror: Record<string, number> = {}
-      for (const table of ['site_users', 'site_teams', 'site_categories', 'site_tags', 'site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims'] as const) {
+      for (const table of [
+        'site_users',
+        'site_teams',
+        'site_categories',
+        'site_tags',
+        'site_torrents',
+        'site_torrent_tags',
+        'site_peers',
+        'site_snatched',
+        'site_claims',
+      ] as const) {
         mirror[table] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0].n)
       }
       const seedRecords = Number((await sql<{ n: number }>`select count(*) as n from seed_records`.execute(db)).rows[0].n)
@@ -590,8 +803,23 @@ if (!values['render-only']) {
         trackerIdle,
         date: new Date().toISOString(),
         git: gitInfo(),
-        machine: { cores: cpu.length, cpu: cpu[0]?.model.trim() ?? 'unknown CPU', ramGiB: Math.round(totalmem() / 1024 ** 3), node: process.version, mariadb: facts.mariadb },
-        site: { rows: site.rows, members: site.memberUids.length, memberSnatched: facts.memberSnatched, memberPeers: facts.memberPeers, memberClaims: facts.memberClaims, officialTorrents: facts.officialTorrents, generationSec: site.generationSec, method: site.method },
+        machine: {
+          cores: cpu.length,
+          cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
+          ramGiB: Math.round(totalmem() / 1024 ** 3),
+          node: process.version,
+          mariadb: facts.mariadb,
+        },
+        site: {
+          rows: site.rows,
+          members: site.memberUids.length,
+          memberSnatched: facts.memberSnatched,
+          memberPeers: facts.memberPeers,
+          memberClaims: facts.memberClaims,
+          officialTorrents: facts.officialTorrents,
+          generationSec: site.generationSec,
+          method: site.method,
+        },
         assignments,
         full,
         second,
@@ -624,30 +852,30 @@ function section(): string {
     '## NexusPHP sync',
     '',
     'Measured by `npm run bench:nexusphp` (bench/nexusphp.ts, data from bench/nexusphp-data.ts): a MariaDB database with',
-    'NexusPHP\'s tables — since issue 11 in the shape of a v1.6 install (server/src/sources/nexusphp/testing/',
+    "NexusPHP's tables — since issue 11 in the shape of a v1.6 install (server/src/sources/nexusphp/testing/",
     'nexusphp-schema-v16.sql: users, torrents, snatched MyISAM, peers MEMORY; `NEXUSPHP_BENCH_SHAPE=innodb` for a migrated',
     'install, nexusphp-schema.sql) — generated once from a seeded PRNG and',
-    'reused (dates are moved forward to the database\'s NOW() before every run), synced by the real server in-process',
+    "reused (dates are moved forward to the database's NOW() before every run), synced by the real server in-process",
     '(`SOURCE=nexusphp`, scheduler off) into a fresh database of ours that holds only the 2,000 members (with their site',
     'uid), 2 assignments each and rules naming the official teams and tag. Four syncs, one after the other: the full',
     'first one; a second with nothing changed at the source; an incremental one',
     'after 1% of the rows changed at the source; one with nothing changed.',
     '"Rows read" are the data rows MariaDB answered (counted on mysql2\'s diagnostics channel), not the id-only existence',
-    'checks the connector uses to find deleted rows (shown separately). **What the targets measure** (the owner\'s call):',
-    'the sync rate = rows read / the source\'s part of the run (reading the source and writing the mirror, in one',
-    'timer around the source\'s sync); the derivation — a separate step, measured on its own in this file — and the whole',
+    "checks the connector uses to find deleted rows (shown separately). **What the targets measure** (the owner's call):",
+    "the sync rate = rows read / the source's part of the run (reading the source and writing the mirror, in one",
+    "timer around the source's sync); the derivation — a separate step, measured on its own in this file — and the whole",
     'sync (source, derivation, snapshot and statistics: `runOnce`) are reported next to it. Same for the incremental',
-    'target ≤ 2 s: the source\'s part, with the whole `runOnce` beside it. The split of the source\'s part: the time this',
+    "target ≤ 2 s: the source's part, with the whole `runOnce` beside it. The split of the source's part: the time this",
     'process waited with nothing to do (its event loop idle: waiting on MariaDB — and on PostgreSQL, whose driver is',
     'asynchronous, where our database is PostgreSQL), SQLite statements while it writes the mirror (SQLite only: they are',
-    'synchronous), the rest (JS) — these three add up to the source part; MariaDB\'s query time summed over its queries is shown',
+    "synchronous), the rest (JS) — these three add up to the source part; MariaDB's query time summed over its queries is shown",
     'too (queries overlap one another and the writes: the next page, and in an incremental sync the reads started ahead).',
-    'Peak RSS is the process\'s (the server plus the small driver; the data set is generated in a child process).',
+    "Peak RSS is the process's (the server plus the small driver; the data set is generated in a child process).",
     'Targets (issue 6): full ≥ 50,000 rows/s, incremental ≤ 2 s, server RSS ≤ 500 MB.',
-    '**The tracker\'s wait** (issue 11): during the full and the incremental sync a process of its own',
+    "**The tracker's wait** (issue 11): during the full and the incremental sync a process of its own",
     '(bench/tracker-probe.ts) issues announce-style UPDATEs at the source — snatched by (torrentid, userid), peers by id,',
-    'torrents\' seeders/leechers by id — one connection per table, in a loop, and records each one\'s latency and, from',
-    'MariaDB\'s own profile of the statement, its wait for the table lock (on MyISAM and MEMORY an UPDATE waits for every',
+    "torrents' seeders/leechers by id — one connection per table, in a loop, and records each one's latency and, from",
+    "MariaDB's own profile of the statement, its wait for the table lock (on MyISAM and MEMORY an UPDATE waits for every",
     'read of its table that is running). Target: the worst wait ≤ 50 ms per table, judged on the table-lock wait — the',
     'latency also holds the time the probe or MariaDB waited for a core on this shared machine (see the row with no sync).',
     '',
@@ -669,18 +897,47 @@ function section(): string {
     lines.push(row('full (first) sync', r.full, `${syncRate(r.full) >= 50_000 ? '✅' : '❌'} ≥ 50,000 rows/s`))
     lines.push(row('second sync, nothing changed', r.second, ''))
     const c = r.change
-    lines.push(row(`incremental, 1% changed (${n(c.total)} rows: ${n(c.peersUpdated)} peers and ${n(c.snatchedUpdated)} snatches announced, ${c.peersDeleted} peers stopped, ${c.peersAdded} started, ${n(c.torrentsUpdated)} torrents' counters, ${c.claimsAdded} claims, ${c.tagsAdded} official tags, …)`, r.incremental, `${r.incremental.split.sourceMs <= 2000 ? '✅' : '❌'} ≤ 2 s`))
+    lines.push(
+      row(
+        `incremental, 1% changed (${n(c.total)} rows: ${n(c.peersUpdated)} peers and ${n(c.snatchedUpdated)} snatches announced, ${c.peersDeleted} peers stopped, ${c.peersAdded} started, ${n(c.torrentsUpdated)} torrents' counters, ${c.claimsAdded} claims, ${c.tagsAdded} official tags, …)`,
+        r.incremental,
+        `${r.incremental.split.sourceMs <= 2000 ? '✅' : '❌'} ≤ 2 s`,
+      ),
+    )
     lines.push(row('incremental, nothing changed', r.idle, `${r.idle.split.sourceMs <= 2000 ? '✅' : '❌'} ≤ 2 s`))
-    lines.push('', `Peak RSS: **${r.peakRssMiB} MiB** (after the full sync ${r.full.rssAfterMiB} MiB) — ${r.peakRssMiB <= 500 ? '✅' : '❌'} ≤ 500 MB.`, '')
+    lines.push(
+      '',
+      `Peak RSS: **${r.peakRssMiB} MiB** (after the full sync ${r.full.rssAfterMiB} MiB) — ${r.peakRssMiB <= 500 ? '✅' : '❌'} ≤ 500 MB.`,
+      '',
+    )
     lines.push(...trackerTable(r))
-    lines.push('| source table | rows at the source | read: full | read: incremental | read: nothing changed | existence checks: ids, per-member fingerprints (full / incr. / nothing) | in the mirror |', '|---|---:|---:|---:|---:|---:|---:|')
-    const mirrorOf: Record<string, string> = { users: 'site_users', teams: 'site_teams', categories: 'site_categories', tags: 'site_tags', torrents: 'site_torrents', torrent_tags: 'site_torrent_tags', peers: 'site_peers', snatched: 'site_snatched', claims: 'site_claims' }
+    lines.push(
+      '| source table | rows at the source | read: full | read: incremental | read: nothing changed | existence checks: ids, per-member fingerprints (full / incr. / nothing) | in the mirror |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    )
+    const mirrorOf: Record<string, string> = {
+      users: 'site_users',
+      teams: 'site_teams',
+      categories: 'site_categories',
+      tags: 'site_tags',
+      torrents: 'site_torrents',
+      torrent_tags: 'site_torrent_tags',
+      peers: 'site_peers',
+      snatched: 'site_snatched',
+      claims: 'site_claims',
+    }
     for (const [table, mirror] of Object.entries(mirrorOf)) {
       const get = (f: SyncFigures) => f.read[table] ?? { queries: 0, rows: 0, ms: 0, idQueries: 0, idRows: 0 }
       const [a, b, d] = [get(r.full), get(r.incremental), get(r.idle)]
-      lines.push(`| ${table} | ${n(r.site.rows[table] ?? 0)} | ${n(a.rows)} | ${n(b.rows)} | ${n(d.rows)} | ${n(a.idRows)} / ${n(b.idRows)} / ${n(d.idRows)} | ${n(r.mirror[mirror] ?? 0)} |`)
+      lines.push(
+        `| ${table} | ${n(r.site.rows[table] ?? 0)} | ${n(a.rows)} | ${n(b.rows)} | ${n(d.rows)} | ${n(a.idRows)} / ${n(b.idRows)} / ${n(d.idRows)} | ${n(r.mirror[mirror] ?? 0)} |`,
+      )
     }
-    lines.push('', `Checks after the incremental sync: ${r.checks.map((k) => `${k.ok ? '✅' : '❌'} ${k.name} (${k.detail})`).join('; ')}.`, '')
+    lines.push(
+      '',
+      `Checks after the incremental sync: ${r.checks.map((k) => `${k.ok ? '✅' : '❌'} ${k.name} (${k.detail})`).join('; ')}.`,
+      '',
+    )
   }
   lines.push(NOTES, END)
   return lines.join('\n')
@@ -689,7 +946,8 @@ function section(): string {
 /** The tracker's wait during the syncs (tracker-probe.ts), per table. */
 function trackerTable(r: NexusphpBench): string[] {
   if (!r.full.trackerWait || !r.incremental.trackerWait) return []
-  const cell = (w: ProbeWaits[keyof ProbeWaits] | undefined) => (w ? `${w.worstMs} / ${w.p99Ms} ms · lock **${w.lockWorstMs}** / ${w.lockP99Ms} ms (${n(w.updates)})` : '–')
+  const cell = (w: ProbeWaits[keyof ProbeWaits] | undefined) =>
+    w ? `${w.worstMs} / ${w.p99Ms} ms · lock **${w.lockWorstMs}** / ${w.lockP99Ms} ms (${n(w.updates)})` : '–'
   const lines = [
     `Tracker's wait on this ${r.shape === 'innodb' ? 'migrated InnoDB' : 'v1.6 (MyISAM / MEMORY)'} site — announce-style UPDATEs: latency worst / p99 · table-lock wait worst / p99 (UPDATEs issued):`,
     '',
@@ -698,7 +956,9 @@ function trackerTable(r: NexusphpBench): string[] {
   ]
   for (const table of probeTables) {
     const worst = Math.max(r.full.trackerWait[table].lockWorstMs, r.incremental.trackerWait[table].lockWorstMs)
-    lines.push(`| ${table} | ${cell(r.trackerIdle?.[table])} | ${cell(r.full.trackerWait[table])} | ${cell(r.incremental.trackerWait[table])} | ${worst <= 50 ? '✅' : '❌'} ${worst} ms |`)
+    lines.push(
+      `| ${table} | ${cell(r.trackerIdle?.[table])} | ${cell(r.full.trackerWait[table])} | ${cell(r.incremental.trackerWait[table])} | ${worst <= 50 ? '✅' : '❌'} ${worst} ms |`,
+    )
   }
   lines.push('')
   return lines

@@ -77,53 +77,101 @@ export async function runBenchmarks(server: RunningServer, options: { n: number;
 
   const results: BenchResults = { pageSeed: [], refresh: undefined as never, derivation: [] }
   results.pageSeed.push(
-    await pageSeed('no filter, uploaded DESC', 'page 1 × 20, `orderBy: "uploaded DESC"`, no filter (admin)', () => ({ page: 1, pageSize: 20, orderBy: 'uploaded DESC' })),
-    await pageSeed('status=3 + userId', 'page 1 × 20, `status: 3`, `userId` cycling over the 50 members with most seeding records', (i) => ({
+    await pageSeed('no filter, uploaded DESC', 'page 1 × 20, `orderBy: "uploaded DESC"`, no filter (admin)', () => ({
       page: 1,
       pageSize: 20,
-      status: 3,
-      userId: members[i % members.length],
+      orderBy: 'uploaded DESC',
     })),
-    await pageSeed('torrentName contains', 'page 1 × 20, `torrentName` = a title from the data (50 different ones, e.g. "' + titles[0] + '"), each total counted exactly', (i) => ({
-      page: 1,
+    await pageSeed(
+      'status=3 + userId',
+      'page 1 × 20, `status: 3`, `userId` cycling over the 50 members with most seeding records',
+      (i) => ({
+        page: 1,
+        pageSize: 20,
+        status: 3,
+        userId: members[i % members.length],
+      }),
+    ),
+    await pageSeed(
+      'torrentName contains',
+      'page 1 × 20, `torrentName` = a title from the data (50 different ones, e.g. "' + titles[0] + '"), each total counted exactly',
+      (i) => ({
+        page: 1,
+        pageSize: 20,
+        torrentName: titles[i % titles.length],
+      }),
+    ),
+    await pageSeed('deep page 5,000', 'page 5,000 × 20 (offset 99,980), `orderBy: "uploaded DESC"`', () => ({
+      page: 5000,
       pageSize: 20,
-      torrentName: titles[i % titles.length],
+      orderBy: 'uploaded DESC',
     })),
-    await pageSeed('deep page 5,000', 'page 5,000 × 20 (offset 99,980), `orderBy: "uploaded DESC"`', () => ({ page: 5000, pageSize: 20, orderBy: 'uploaded DESC' })),
-    await pageSeed('torrentName broad ("1080p")', 'extra: a name matching ~45% of the torrents, page 1 × 20', () => ({ page: 1, pageSize: 20, torrentName: '1080p' })),
-    await pageSeed('torrentName 2 characters ("长安")', 'extra: too short for trigrams (the names are scanned), page 1 × 20', () => ({ page: 1, pageSize: 20, torrentName: '长安' })),
-    await pageSeed('member view (userId, lastAction DESC)', 'extra: 我的任务 as a member sees it — own records, newest activity first, cycling members', (i) => ({
+    await pageSeed('torrentName broad ("1080p")', 'extra: a name matching ~45% of the torrents, page 1 × 20', () => ({
       page: 1,
       pageSize: 20,
-      userId: members[i % members.length],
+      torrentName: '1080p',
+    })),
+    await pageSeed('torrentName 2 characters ("长安")', 'extra: too short for trigrams (the names are scanned), page 1 × 20', () => ({
+      page: 1,
+      pageSize: 20,
+      torrentName: '长安',
+    })),
+    await pageSeed(
+      'member view (userId, lastAction DESC)',
+      'extra: 我的任务 as a member sees it — own records, newest activity first, cycling members',
+      (i) => ({
+        page: 1,
+        pageSize: 20,
+        userId: members[i % members.length],
+        orderBy: 'lastAction DESC',
+      }),
+    ),
+    await pageSeed('status=7, deep page 2,000, lastAction DESC', 'extra: filter + sort + offset 39,980', () => ({
+      page: 2000,
+      pageSize: 20,
+      status: 7,
       orderBy: 'lastAction DESC',
     })),
-    await pageSeed('status=7, deep page 2,000, lastAction DESC', 'extra: filter + sort + offset 39,980', () => ({ page: 2000, pageSize: 20, status: 7, orderBy: 'lastAction DESC' })),
   )
 
   const refreshTiming = await time(Math.min(n, 20), 2, async () => {
     await call(server, token, 'GET', '/statistics/refresh-index-statistics-cache')
   })
   log(`  statistics refresh: p50 ${refreshTiming.p50.toFixed(1)} ms, p95 ${refreshTiming.p95.toFixed(1)} ms`)
-  results.refresh = { name: 'refresh-index-statistics-cache', description: 'GET, recomputes and stores the dashboard figures', timing: refreshTiming, total: null, target: REFRESH_TARGET_MS }
+  results.refresh = {
+    name: 'refresh-index-statistics-cache',
+    description: 'GET, recomputes and stores the dashboard figures',
+    timing: refreshTiming,
+    total: null,
+    target: REFRESH_TARGET_MS,
+  }
 
   // Derivation: judged at the last sync time, so time alone changes nothing.
   const state = await db.selectFrom('sync_state').select(['derived_at']).executeTakeFirstOrThrow()
   const at = Number(state.derived_at)
   /** `target`: the issue's "full derivation ≤ 30 s" is the steady full pass; the rules-change passes are extras. */
-  const pass = async (name: string, description: string, run: () => ReturnType<typeof derive>, target: number | null = DERIVATION_TARGET_S) => {
+  const pass = async (
+    name: string,
+    description: string,
+    run: () => ReturnType<typeof derive>,
+    target: number | null = DERIVATION_TARGET_S,
+  ) => {
     const started = performance.now()
     const outcome = await run()
     const seconds = (performance.now() - started) / 1000
     log(`  ${name}: ${seconds.toFixed(1)} s (judged ${outcome.judged}, changed ${outcome.changed})`)
     results.derivation.push({ name, description, seconds, judged: outcome.judged, changed: outcome.changed, target })
   }
-  await pass('full pass, nothing changed', 're-judges every record and torrent; writes only what differs (here: nothing)', () => derive(database, { now: at, full: true }))
+  await pass('full pass, nothing changed', 're-judges every record and torrent; writes only what differs (here: nothing)', () =>
+    derive(database, { now: at, full: true }),
+  )
   const rules = await currentRules(db)
   const { version: _v, ...body } = rules
   await saveRules(db, { ...body, officialTeams: body.officialTeams.slice(1) }, at, null)
-  await pass(`full pass after a rules change`, `official team "${rules.officialTeams[0]}" removed: a new rule version, so every record is re-judged and its torrents' records change seed type`, () =>
-    derive(database, { now: at }),
+  await pass(
+    `full pass after a rules change`,
+    `official team "${rules.officialTeams[0]}" removed: a new rule version, so every record is re-judged and its torrents' records change seed type`,
+    () => derive(database, { now: at }),
     null,
   )
   await saveRules(db, body, at, null)
@@ -138,7 +186,8 @@ export async function runBenchmarks(server: RunningServer, options: { n: number;
     log(`  one sync (demo +10 min): ${seconds.toFixed(1)} s (judged ${sync.derive.judged}, changed ${sync.derive.changed})`)
     results.derivation.push({
       name: 'one sync, incremental',
-      description: 'the demo advances 10 minutes (counters grow, peers stop and start, a few new torrents), then the incremental pass, snapshot check, daily aggregates and statistics',
+      description:
+        'the demo advances 10 minutes (counters grow, peers stop and start, a few new torrents), then the incremental pass, snapshot check, daily aggregates and statistics',
       seconds,
       judged: sync.derive.judged,
       changed: sync.derive.changed,

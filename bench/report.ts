@@ -46,7 +46,10 @@ export function writeSection(marker: string, section: string): void {
   const current = existsSync(benchmarksFile) ? readFileSync(benchmarksFile, 'utf8') : '# Benchmarks\n'
   const start = current.indexOf(begin)
   const stop = current.indexOf(end)
-  const next = start >= 0 && stop > start ? current.slice(0, start) + section + current.slice(stop + end.length) : `${current.trimEnd()}\n\n${section}\n`
+  const next =
+    start >= 0 && stop > start
+      ? current.slice(0, start) + section + current.slice(stop + end.length)
+      : `${current.trimEnd()}\n\n${section}\n`
   writeFileSync(benchmarksFile, next)
 }
 

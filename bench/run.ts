@@ -66,7 +66,9 @@ const dialects = benchDialects(values.only)
 for (const dialect of values['render-only'] ? [] : dialects) {
   const { server, buildSec, size } = await openDataset(dialect, { rebuild: values.rebuild, size: values.size!, log })
   try {
-    log(`[${dialect}] ${size.records.toLocaleString('en')} seed records, ${size.torrents.toLocaleString('en')} torrents, ${size.members.toLocaleString('en')} members`)
+    log(
+      `[${dialect}] ${size.records.toLocaleString('en')} seed records, ${size.torrents.toLocaleString('en')} torrents, ${size.members.toLocaleString('en')} members`,
+    )
     const loadBefore = loadavg()[0]
     const results = await runBenchmarks(server, { n, log })
     const report: DialectReport = { dialect, date: new Date().toISOString(), size, buildSec, load: [loadBefore, loadavg()[0]], results }
@@ -90,7 +92,9 @@ log('BENCHMARKS.md written')
 function writeBenchmarks(ours: string): void {
   const file = join(import.meta.dirname, '..', 'BENCHMARKS.md')
   const existing = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  const others = [...existing.matchAll(/<!-- ([\w-]+):begin -->[\s\S]*?<!-- \1:end -->/g)].filter((m) => m[1] !== 'seeding').map((m) => m[0])
+  const others = [...existing.matchAll(/<!-- ([\w-]+):begin -->[\s\S]*?<!-- \1:end -->/g)]
+    .filter((m) => m[1] !== 'seeding')
+    .map((m) => m[0])
   writeFileSync(file, [ours.trimEnd(), ...others].join('\n\n') + '\n')
 }
 
@@ -104,7 +108,7 @@ function render(): string {
     '## Seeding data: page-seed, statistics, derivation',
     '',
     'What the seeding-data read side costs at the scale the server is built for. Measured by',
-    '`npm run bench` (bench/): it builds the large demo data set once (the server\'s own first start',
+    "`npm run bench` (bench/): it builds the large demo data set once (the server's own first start",
     'with `DEMO_SIZE=large`, into the git-ignored bench/.data/), starts the real server on a port and',
     'calls it over HTTP with keep-alive after a warm-up — login, contract validation, JSON and all.',
     `Each page-seed case is ${n}+ requests, one at a time. Anyone can rerun it; PostgreSQL is measured`,
@@ -127,21 +131,32 @@ function render(): string {
       '|---|---:|---:|---:|---:|---|',
     )
     for (const c of r.results.pageSeed) {
-      const verdict = c.name.startsWith('torrentName broad') || c.name.startsWith('torrentName 2') || c.name.startsWith('member view') || c.name.startsWith('status=7')
-        ? '(extra)'
-        : c.timing.p95 <= (c.target ?? Infinity) ? '✅ ≤ 50' : '❌ > 50'
-      lines.push(`| ${c.name} — ${c.description} | ${ms(c.timing.p50)} | ${ms(c.timing.p95)} | ${ms(c.timing.max)} | ${c.total?.toLocaleString('en') ?? ''} | ${verdict} |`)
+      const verdict =
+        c.name.startsWith('torrentName broad') ||
+        c.name.startsWith('torrentName 2') ||
+        c.name.startsWith('member view') ||
+        c.name.startsWith('status=7')
+          ? '(extra)'
+          : c.timing.p95 <= (c.target ?? Infinity)
+            ? '✅ ≤ 50'
+            : '❌ > 50'
+      lines.push(
+        `| ${c.name} — ${c.description} | ${ms(c.timing.p50)} | ${ms(c.timing.p95)} | ${ms(c.timing.max)} | ${c.total?.toLocaleString('en') ?? ''} | ${verdict} |`,
+      )
     }
     const f = r.results.refresh
     lines.push('', '| other | time | target |', '|---|---:|---|')
-    lines.push(`| statistics refresh (${f.description}), p50 / p95 of ${f.timing.n} | ${ms(f.timing.p50)} / ${ms(f.timing.p95)} ms | ${f.timing.p95 <= 2000 ? '✅' : '❌'} ≤ 2 s |`)
+    lines.push(
+      `| statistics refresh (${f.description}), p50 / p95 of ${f.timing.n} | ${ms(f.timing.p50)} / ${ms(f.timing.p95)} ms | ${f.timing.p95 <= 2000 ? '✅' : '❌'} ≤ 2 s |`,
+    )
     for (const d of r.results.derivation) {
       const verdict = d.target === null ? '(extra)' : d.seconds <= d.target ? '✅ ≤ 30 s' : '❌ > 30 s'
-      lines.push(`| ${d.name} — ${d.description}; ${d.judged.toLocaleString('en')} judged, ${d.changed.toLocaleString('en')} written | ${d.seconds.toFixed(1)} s | ${verdict} |`)
+      lines.push(
+        `| ${d.name} — ${d.description}; ${d.judged.toLocaleString('en')} judged, ${d.changed.toLocaleString('en')} written | ${d.seconds.toFixed(1)} s | ${verdict} |`,
+      )
     }
     lines.push('')
   }
   lines.push(NOTES, '<!-- seeding:end -->')
   return `${lines.join('\n')}\n`
 }
-

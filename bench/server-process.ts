@@ -101,7 +101,10 @@ export async function startServerProcess(dialect: Dialect, size: string, options
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`)
     if (Date.now() > deadline) throw new Error('the server did not start within 30 minutes')
-    const ok = await fetch(`${apiBase}/health`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${apiBase}/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
     if (ok) break
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
@@ -130,7 +133,12 @@ export async function login(apiBase: string): Promise<string> {
 /** The short commit of a checkout (a worktree too), or null outside git. */
 export function gitCommit(root = repoRoot): string | null {
   try {
-    return execFileSync('git', ['-C', root, 'rev-parse', '--short=7', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null
+    return (
+      execFileSync('git', ['-C', root, 'rev-parse', '--short=7', 'HEAD'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || null
+    )
   } catch {
     return null
   }

@@ -109,7 +109,10 @@ export class TrackerProbe {
 
   /** Starts the child and resolves once its connections are open and the loops run. */
   static async start(url: string, sample: ProbeSample): Promise<TrackerProbe> {
-    const child = fork(fileURLToPath(import.meta.url), ['--probe'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    const child = fork(fileURLToPath(import.meta.url), ['--probe'], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     let ready!: () => void
     const started = new Promise<void>((resolve) => (ready = resolve))
     const done = new Promise<ProbeWaits>((resolve, reject) => {

@@ -17,7 +17,14 @@ import { snapshotDayOnOrAfter } from '../server/src/snapshots/read'
 import { BENCH_ADMIN_PASSWORD, openDataset, type Dialect } from './dataset'
 import { benchDialects, resultsFile, savedResults, writeSection } from './report'
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, period: { type: 'string' }, size: { type: 'string', default: 'large' }, 'render-only': { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    period: { type: 'string' },
+    size: { type: 'string', default: 'large' },
+    'render-only': { type: 'boolean', default: false },
+  },
+})
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const dialects = benchDialects(values.only)
 
@@ -37,7 +44,11 @@ interface WageBench {
 }
 
 async function call<T>(base: string, token: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'access-token': token }, body: JSON.stringify(body) })
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'access-token': token },
+    body: JSON.stringify(body),
+  })
   const json = (await res.json()) as { code: number; msg: string; data: T }
   if (json.code !== 200) throw new Error(`${path}: ${json.code} ${json.msg}`)
   return json.data
@@ -54,15 +65,24 @@ for (const dialect of values['render-only'] ? [] : dialects) {
   try {
     const { db } = server.app.services.database
     // The newest month with both boundary snapshots (a full month of gains).
-    const { rows: months } = await sql<{ d: number }>`select distinct day as d from counter_snapshots where mod(day, 100) = 1 order by day desc`.execute(db)
+    const { rows: months } = await sql<{
+      d: number
+    }>`select distinct day as d from counter_snapshots where mod(day, 100) = 1 order by day desc`.execute(db)
     const startDay = values.period ? Number(values.period.replace('-', '')) * 100 + 1 : Number(months[1]?.d ?? months[0].d)
     const period = `${Math.floor(startDay / 10000)}-${String(Math.floor(startDay / 100) % 100).padStart(2, '0')}`
     const d0 = await snapshotDayOnOrAfter(db, startDay)
-    const nextStart = (Math.floor(startDay / 10000) + (Math.floor(startDay / 100) % 100 === 12 ? 1 : 0)) * 10000 + ((Math.floor(startDay / 100) % 100) % 12 + 1) * 100 + 1
+    const nextStart =
+      (Math.floor(startDay / 10000) + (Math.floor(startDay / 100) % 100 === 12 ? 1 : 0)) * 10000 +
+      (((Math.floor(startDay / 100) % 100) % 12) + 1) * 100 +
+      1
     const d1 = await snapshotDayOnOrAfter(db, nextStart)
     log(`[${dialect}] period ${period}: start snapshot ${d0}, end snapshot ${d1 ?? 'live counters'}`)
 
-    const res = await fetch(`${server.apiBase}/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }) })
+    const res = await fetch(`${server.apiBase}/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
+    })
     const token = ((await res.json()) as { data: string }).data
 
     const endCols = d1 === null ? sql`r.seed_time_sec` : sql`coalesce(s1.seed_time_sec, s0.seed_time_sec, 0)`
@@ -105,10 +125,25 @@ for (const dialect of values['render-only'] ? [] : dialects) {
     const [recomputeSec] = await seconds(() => call(server.apiBase, token, '/wages/compute', { period }))
     log(`[${dialect}] recompute (replaces the month): ${recomputeSec.toFixed(2)} s`)
     const itemCount = dialect === 'postgres' ? sql`json_array_length(items::json)` : sql`json_array_length(items)`
-    const items = Number(((await sql<{ n: number }>`select sum(${itemCount}) as n from wage_item_sets where period = ${period}`.execute(db)).rows[0]).n)
+    const items = Number(
+      (await sql<{ n: number }>`select sum(${itemCount}) as n from wage_item_sets where period = ${period}`.execute(db)).rows[0].n,
+    )
     const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024)
     log(`[${dialect}] items ${items.toLocaleString('en')}, peak RSS ${peakRssMiB} MiB`)
-    const result: WageBench = { dialect, date: new Date().toISOString(), period, records: size.records, rows, members: floor.rows.length, floorSec, previewSec, computeSec, recomputeSec, items, peakRssMiB }
+    const result: WageBench = {
+      dialect,
+      date: new Date().toISOString(),
+      period,
+      records: size.records,
+      rows,
+      members: floor.rows.length,
+      floorSec,
+      previewSec,
+      computeSec,
+      recomputeSec,
+      items,
+      peakRssMiB,
+    }
     writeFileSync(resultsFile('wages', dialect), JSON.stringify(result, null, 2))
   } finally {
     await server.close()
@@ -126,7 +161,7 @@ function section(): string {
     'Measured by `npm run bench:wages` (bench/wages.ts) on the same large data set, through HTTP as an admin.',
     'Targets (issue 5): compute ≤ 10 s and ≤ 3× the floor; peak memory of the server process reported.',
     'The floor is one hand-written SQL aggregate over the same rows (official torrents × claimed-or-assigned records ×',
-    'start and end snapshot, summed per member; the faster of the planner\'s plan and a sequential-scan form); preview',
+    "start and end snapshot, summed per member; the faster of the planner's plan and a sequential-scan form); preview",
     'and compute read the same rows (see below), run the formula per torrent in JS, and compute also writes the items',
     'and one record per member in one transaction.',
     '',

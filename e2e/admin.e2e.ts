@@ -33,7 +33,8 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
 
   beforeAll(async () => {
     ;({ server, app } = await startSuite())
-    member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!.username
+    member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!
+      .username
   })
 
   // Every step starts on a fresh page as admin, so one failed step leaves nothing in the next one's way.
@@ -135,7 +136,10 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await openMenu(page, '任务分配', 'task-assignment')
     await waitForRows(page)
     await pick(page.getByTestId('data-table-search'), page, '分配状态', '未分配', false)
-    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('查询') }).click()
+    await page
+      .getByTestId('data-table-search')
+      .getByRole('button', { name: spaced('查询') })
+      .click()
     const rows = page.locator('.ant-table-tbody tr.ant-table-row')
     await poll(() => rows.locator('td .ant-tag', { hasText: /已分配|未分配/ }).allTextContents()).toSatisfy(
       (texts: string[]) => texts.length > 0 && texts.every((text) => text === '未分配'),
@@ -196,7 +200,8 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await teamsItem.locator('.ant-select-selection-item', { hasText: team }).locator('.ant-select-selection-item-remove').click()
     // Official tags would keep some of the team's torrents official: clear them too.
     const tagsItem = form.locator('.ant-form-item', { hasText: '官方标签' })
-    while ((await tagsItem.locator('.ant-select-selection-item-remove').count()) > 0) await tagsItem.locator('.ant-select-selection-item-remove').first().click()
+    while ((await tagsItem.locator('.ant-select-selection-item-remove').count()) > 0)
+      await tagsItem.locator('.ant-select-selection-item-remove').first().click()
     await form.getByLabel('时区').fill('Mars/Olympus')
     await form.getByRole('button', { name: spaced('保存') }).click()
     await page.getByTestId('rules-error').getByText(/时区/).waitFor()
@@ -223,13 +228,19 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
 
     // The team's torrents now read 非官种; one set by hand back to 官种 carries the 手动 badge.
     await pick(page.getByTestId('data-table-search'), page, '种子类型', '非官种', false)
-    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('查询') }).click()
+    await page
+      .getByTestId('data-table-search')
+      .getByRole('button', { name: spaced('查询') })
+      .click()
     const rows = page.locator('.ant-table-tbody tr.ant-table-row')
     await poll(() => tableTotal(page)).toBeGreaterThan(0)
     await rows.first().locator('.ant-checkbox-input').check()
     await page.getByRole('button', { name: spaced('设为官种') }).click()
     await toast(page, '已将 1 个种子设为官种')
-    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('重置') }).click()
+    await page
+      .getByTestId('data-table-search')
+      .getByRole('button', { name: spaced('重置') })
+      .click()
     await searchTable(page, { 完整的制作组名: team })
     await page.getByTestId('manual-badge').first().waitFor()
     await page.mouse.move(0, 0)

@@ -12,10 +12,15 @@ import { poll, waitForTitle } from './harness/ui'
 
 /** Relative luminance of an element's background: dark theme < 0.2, light theme > 0.8. */
 async function backgroundLuminance(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate((element) => {
-    const [r, g, b] = getComputedStyle(element).backgroundColor.match(/\d+(\.\d+)?/g)!.map(Number)
-    return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255
-  })
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const [r, g, b] = getComputedStyle(element)
+        .backgroundColor.match(/\d+(\.\d+)?/g)!
+        .map(Number)
+      return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255
+    })
 }
 
 describe.skipIf(!browserAvailable())('logged in end to end', () => {
@@ -88,7 +93,11 @@ describe.skipIf(!browserAvailable())('logged in end to end', () => {
     // its session cache's bound (README: 2 s). Reload until the app finds the session gone.
     await poll(async () => {
       await app.page.reload()
-      await app.page.getByTestId('user-menu').or(app.page.getByRole('button', { name: '登录' })).first().waitFor()
+      await app.page
+        .getByTestId('user-menu')
+        .or(app.page.getByRole('button', { name: '登录' }))
+        .first()
+        .waitFor()
       return new URL(app.page.url()).hash
     }).toMatch(/^#\/login/)
     await app.screenshot('07-expired')

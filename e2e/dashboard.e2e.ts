@@ -34,7 +34,8 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
   beforeAll(async () => {
     ;({ server, app } = await startSuite({ memberPassword: MEMBER_PASSWORD }))
     // An active member of the demo community (every one of them has seed records).
-    member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!.username
+    member = server.sql<{ username: string }>("select username from users where role = 'normal' and status = 2 order by id limit 1")[0]!
+      .username
   })
 
   afterAll(() => stopSuite(server, app))
@@ -52,7 +53,9 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
     await expectChart(page, '近 30 天团队做种量', '做种体积', '做种记录')
     // The wage engine may not have produced this month's figures yet: a chart or the empty state.
     await expect
-      .poll(async () => (await page.getByRole('img', { name: '本月工资排行' }).count()) + (await page.getByText('本月尚无工资数据').count()))
+      .poll(
+        async () => (await page.getByRole('img', { name: '本月工资排行' }).count()) + (await page.getByText('本月尚无工资数据').count()),
+      )
       .toBe(1)
     await expect.poll(() => page.getByTestId('computed-at').textContent()).toMatch(/^统计时间：\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
     expect(await page.getByTestId('my-stats').count()).toBe(0)
@@ -64,7 +67,7 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
     await page.getByText('统计已刷新').waitFor({ state: 'hidden' })
   })
 
-  it("keeps 我的任务 out of the menu of the demo admin (no site UID), and shows their own records, none, by address", async () => {
+  it('keeps 我的任务 out of the menu of the demo admin (no site UID), and shows their own records, none, by address', async () => {
     const { page } = app
     await page.getByRole('menuitem', { name: /工资排行/ }).waitFor()
     expect(await page.getByRole('menuitem', { name: /我的任务/ }).count()).toBe(0)
@@ -77,7 +80,7 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
     if ((await rows.count()) === 0) await page.locator('.ant-empty-description').getByText('暂无数据').waitFor()
   })
 
-  it("shows a member their own block beside the team figures, without 刷新统计", async () => {
+  it('shows a member their own block beside the team figures, without 刷新统计', async () => {
     const { page } = app
     await logOut(app)
     await logIn(app, server, member, MEMBER_PASSWORD)
@@ -108,7 +111,9 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
     await page.getByRole('button', { name: '查询' }).click()
     await expect.poll(() => tableTotal(page)).toBeLessThan(all)
     const statusTags = rows.locator('td:nth-child(4) .ant-tag')
-    await expect.poll(() => statusTags.allTextContents()).toSatisfy((texts: string[]) => texts.length > 0 && texts.every((text) => text === '已停止'))
+    await expect
+      .poll(() => statusTags.allTextContents())
+      .toSatisfy((texts: string[]) => texts.length > 0 && texts.every((text) => text === '已停止'))
     expect(await statusTags.first().getAttribute('class')).toContain('ant-tag-orange')
 
     // Sorting by 上传量 (descending on the second click) keeps the filter.
@@ -116,7 +121,9 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
     await uploadedHeader.click()
     await uploadedHeader.click()
     await expect.poll(() => uploadedHeader.getAttribute('aria-sort')).toBe('descending')
-    await expect.poll(() => statusTags.allTextContents()).toSatisfy((texts: string[]) => texts.length > 0 && texts.every((text) => text === '已停止'))
+    await expect
+      .poll(() => statusTags.allTextContents())
+      .toSatisfy((texts: string[]) => texts.length > 0 && texts.every((text) => text === '已停止'))
     await page.mouse.move(0, 0) // no sort tooltip in the picture
     await app.screenshot('13-task-filtered')
   })

@@ -87,7 +87,9 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
     expect(finishedAfter >= finishedBefore).toBe(true)
     await app.screenshot('40-data-sync')
 
-    const logged = server.sql<{ operator_name: string; detail: string }>("select operator_name, detail from operation_log where action = 'sync.run'")
+    const logged = server.sql<{ operator_name: string; detail: string }>(
+      "select operator_name, detail from operation_log where action = 'sync.run'",
+    )
     expect(logged).toEqual([{ operator_name: 'admin', detail: '立即同步（数据源：演示数据）' }])
   })
 
@@ -113,7 +115,9 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
     await dialog.getByTitle(`${free!.username} (UID ${free!.id})`).waitFor()
 
     await uid.fill(String(taken!.id))
-    const takenOption = page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${taken!.username} (UID ${taken!.id}) 已是保种员"]`)
+    const takenOption = page.locator(
+      `.ant-select-dropdown:visible .ant-select-item-option[title="${taken!.username} (UID ${taken!.id}) 已是保种员"]`,
+    )
     await takenOption.waitFor()
     expect(await takenOption.getAttribute('class')).toContain('ant-select-item-option-disabled')
     await dialog.getByRole('button', { name: /取\s*消/ }).click()

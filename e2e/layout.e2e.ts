@@ -52,7 +52,9 @@ function keyColumnProblems({ withRows, keys }: { withRows: boolean; keys: string
     // The screen's own key columns, in view without scrolling the table sideways.
     const named = headers.filter((th, index) => index > 0 && keys.includes(th.textContent?.trim() ?? ''))
     const firstRow = wrapper.querySelector('.ant-table-tbody > tr.ant-table-row')
-    const firstCell = firstRow ? Array.from(firstRow.querySelectorAll(':scope > td')).find((td) => !td.classList.contains('ant-table-selection-column')) : undefined
+    const firstCell = firstRow
+      ? Array.from(firstRow.querySelectorAll(':scope > td')).find((td) => !td.classList.contains('ant-table-selection-column'))
+      : undefined
     const cells: [string, Element][] = [
       [`表头「${headers[0].textContent?.trim()}」`, headers[0]],
       ...[...fixedEnd, ...named].map((th): [string, Element] => [`表头「${th.textContent?.trim()}」`, th]),
@@ -65,7 +67,12 @@ function keyColumnProblems({ withRows, keys }: { withRows: boolean; keys: string
       const style = getComputedStyle(node)
       if (/(auto|scroll|hidden|clip)/.test(style.overflowX + style.overflowY)) {
         const box = node.getBoundingClientRect()
-        clip = new DOMRect(Math.max(clip.left, box.left), clip.top, Math.min(clip.right, box.right) - Math.max(clip.left, box.left), clip.height)
+        clip = new DOMRect(
+          Math.max(clip.left, box.left),
+          clip.top,
+          Math.min(clip.right, box.right) - Math.max(clip.left, box.left),
+          clip.height,
+        )
       }
     }
     // A sticky header stuck below its scroll area's top edge lets the rows scrolled past show above it.
@@ -82,16 +89,28 @@ function keyColumnProblems({ withRows, keys }: { withRows: boolean; keys: string
       const box = cell.getBoundingClientRect()
       const clipNow = clip
       if (box.left < -0.5 || box.right > viewport.width + 0.5 || box.top < -0.5 || box.bottom > viewport.height + 0.5) {
-        problems.push({ table, column, problem: `不在窗口内 (${Math.round(box.left)}, ${Math.round(box.top)}, ${Math.round(box.right)}, ${Math.round(box.bottom)})` })
+        problems.push({
+          table,
+          column,
+          problem: `不在窗口内 (${Math.round(box.left)}, ${Math.round(box.top)}, ${Math.round(box.right)}, ${Math.round(box.bottom)})`,
+        })
         continue
       }
       if (box.left < clipNow.left - 0.5 || box.right > clipNow.right + 0.5) {
-        problems.push({ table, column, problem: `被截断：${Math.round(box.left)}–${Math.round(box.right)}，可见区域 ${Math.round(clipNow.left)}–${Math.round(clipNow.right)}` })
+        problems.push({
+          table,
+          column,
+          problem: `被截断：${Math.round(box.left)}–${Math.round(box.right)}，可见区域 ${Math.round(clipNow.left)}–${Math.round(clipNow.right)}`,
+        })
         continue
       }
       const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
       if (!hit || !(cell === hit || cell.contains(hit))) {
-        problems.push({ table, column, problem: `被遮挡：中心点是 ${hit ? `${hit.tagName.toLowerCase()}.${String(hit.className).split(' ')[0]}「${hit.textContent?.trim().slice(0, 20)}」` : '无'}` })
+        problems.push({
+          table,
+          column,
+          problem: `被遮挡：中心点是 ${hit ? `${hit.tagName.toLowerCase()}.${String(hit.className).split(' ')[0]}「${hit.textContent?.trim().slice(0, 20)}」` : '无'}`,
+        })
       }
     }
   }
@@ -150,7 +169,7 @@ async function openPage(app: OpenApp, title: string, path: string, table: boolea
   await waitForTables(page)
 }
 
-describe.skipIf(!browserAvailable())('every screen at 1360×860 keeps its tables\' key columns in view', () => {
+describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables' key columns in view", () => {
   let server: RunningServer
   let app: OpenApp
   let member: string
@@ -170,7 +189,9 @@ describe.skipIf(!browserAvailable())('every screen at 1360×860 keeps its tables
     it(`admin: ${title}`, async () => {
       await freshStart(app, server, 'admin', server.adminPassword)
       await openPage(app, title, path, table)
-      await checkScreen(app, `admin-${path || 'home'}`, { keys: path === 'normal-user' ? ['最近登录'] : path === 'task-assignment' ? ['保种员', '做种数'] : [] })
+      await checkScreen(app, `admin-${path || 'home'}`, {
+        keys: path === 'normal-user' ? ['最近登录'] : path === 'task-assignment' ? ['保种员', '做种数'] : [],
+      })
     })
   }
 
@@ -189,7 +210,10 @@ describe.skipIf(!browserAvailable())('every screen at 1360×860 keeps its tables
     await freshStart(app, server, 'admin', server.adminPassword)
     await openPage(app, '保种员', 'normal-user', true)
     await page.getByTestId('data-table-search').getByPlaceholder('用户名包含的文字').fill(member)
-    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('查询') }).click()
+    await page
+      .getByTestId('data-table-search')
+      .getByRole('button', { name: spaced('查询') })
+      .click()
     await page.locator('.ant-table-tbody tr.ant-table-row', { hasText: member }).first().getByTitle('查看详情').click()
     const drawer = page.locator('.ant-drawer', { hasText: '保种员详情' })
     await drawer.getByText(`保种员详情 · ${member}`).waitFor()
@@ -244,12 +268,20 @@ describe.skipIf(!browserAvailable())('every screen at 1360×860 keeps its tables
       'select torrent_id, count(*) as n from assignments group by torrent_id having count(*) >= 2 order by torrent_id limit 1',
     )
     const names = server
-      .sql<{ username: string }>('select u.username from assignments a join users u on u.id = a.user_id where a.torrent_id = ? order by u.username_lower', torrent!.torrent_id)
+      .sql<{ username: string }>(
+        'select u.username from assignments a join users u on u.id = a.user_id where a.torrent_id = ? order by u.username_lower',
+        torrent!.torrent_id,
+      )
       .map((row) => row.username)
-    const [name] = server.sql<{ name: string }>('select s.name from site_torrents s where s.id = ?', torrent!.torrent_id).map((row) => row.name)
+    const [name] = server
+      .sql<{ name: string }>('select s.name from site_torrents s where s.id = ?', torrent!.torrent_id)
+      .map((row) => row.name)
     await openPage(app, '任务分配', 'task-assignment', true)
     await page.getByTestId('data-table-search').getByPlaceholder('名称包含的文字').fill(name!)
-    await page.getByTestId('data-table-search').getByRole('button', { name: spaced('查询') }).click()
+    await page
+      .getByTestId('data-table-search')
+      .getByRole('button', { name: spaced('查询') })
+      .click()
     const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: name! }).first()
     await poll(() => row.getByTestId('assignees').locator('.ant-tag').allTextContents()).toEqual(names)
     await row.getByLabel(`移除 ${names[0]} 的分配`).click()

@@ -57,7 +57,9 @@ describe.skipIf(!browserAvailable())('发放到站点 on demo data', () => {
     await expect.poll(() => results.locator('.ant-tag', { hasText: '成功' }).count()).toBe(toPay)
     expect(server.sql<{ n: number }>('select count(*) as n from payout_demo_logs')[0]!.n).toBe(toPay)
     expect(server.sql<{ n: number }>("select count(*) as n from payout_ledger where state = 'done'")[0]!.n).toBe(toPay)
-    expect(server.sql<{ n: number }>('select count(*) as n from wage_records where period = ? and amount > 0 and payment = 1', PERIOD)[0]!.n).toBe(toPay)
+    expect(
+      server.sql<{ n: number }>('select count(*) as n from wage_records where period = ? and amount > 0 and payment = 1', PERIOD)[0]!.n,
+    ).toBe(toPay)
     expect(server.sql<{ n: number }>("select count(*) as n from operation_log where action = 'wages.payout'")[0]!.n).toBeGreaterThan(0)
     // A member able to log in (demo members include banned and deleted ones) whose wage was paid.
     paidMember = server.sql<{ username: string }>(

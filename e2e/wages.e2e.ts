@@ -80,8 +80,14 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await page.getByRole('button', { name: /确认生成/ }).click()
     await expect.poll(() => page.locator('.ant-modal-confirm').textContent()).toContain('已发放的记录保持不变')
     // The head count and the total, as in the preview, before confirming.
-    const previewCount = await preview.locator('.ant-statistic', { hasText: '保种员' }).locator('.ant-statistic-content-value').textContent()
-    const previewTotal = await preview.locator('.ant-statistic', { hasText: '工资总额' }).locator('.ant-statistic-content-value').textContent()
+    const previewCount = await preview
+      .locator('.ant-statistic', { hasText: '保种员' })
+      .locator('.ant-statistic-content-value')
+      .textContent()
+    const previewTotal = await preview
+      .locator('.ant-statistic', { hasText: '工资总额' })
+      .locator('.ant-statistic-content-value')
+      .textContent()
     const summary = (await page.getByTestId('compute-summary').textContent()) ?? ''
     expect(summary).toContain(`人数${previewCount}人`)
     expect(summary).toContain(`合计${previewTotal}魔力`)
@@ -102,7 +108,9 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await confirmDialog(page, '标记已发放')
     await page.getByText('已发放 2 条').waitFor()
     for (const member of paid) {
-      const row = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: member.username }).filter({ has: page.getByLabel(`选择 ${member.username}`) })
+      const row = page
+        .locator('.ant-table-tbody tr.ant-table-row', { hasText: member.username })
+        .filter({ has: page.getByLabel(`选择 ${member.username}`) })
       await expect.poll(() => row.locator('.ant-tag').first().textContent()).toBe('已发放')
     }
     await page.mouse.move(0, 0)
@@ -143,7 +151,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await app.screenshot('31-salary-stats')
   })
 
-  it("shows a paid member the record as 已发放 in 我的工资, with the breakdown, agreeing with the rank", async () => {
+  it('shows a paid member the record as 已发放 in 我的工资, with the breakdown, agreeing with the rank', async () => {
     const { page } = app
     const member = paid[0]!
     await logOut(app)

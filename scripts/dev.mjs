@@ -18,7 +18,10 @@ function run(command, args, options) {
 }
 
 // NODE_ENV=development: the server checks its answers against the contract (production does not).
-run('npx', ['tsx', 'watch', '--clear-screen=false', 'src/index.ts'], { cwd: 'server', env: { NODE_ENV: 'development', ...process.env, PORT: port } })
+run('npx', ['tsx', 'watch', '--clear-screen=false', 'src/index.ts'], {
+  cwd: 'server',
+  env: { NODE_ENV: 'development', ...process.env, PORT: port },
+})
 run('npx', ['electron-vite', 'dev'], { env: { ...process.env, MAIN_VITE_API_BASE: process.env.MAIN_VITE_API_BASE ?? apiBase } })
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

@@ -18,7 +18,9 @@ try {
     [512, 'resources/icon.png'],
   ] as const) {
     const page = await browser.newPage({ viewport: { width: size, height: size } })
-    await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('width="1024" height="1024"', `width="${size}" height="${size}"`)}</body></html>`)
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent">${svg.replace('width="1024" height="1024"', `width="${size}" height="${size}"`)}</body></html>`,
+    )
     await page.locator('svg').screenshot({ path: resolve(root, out), omitBackground: true })
     await page.close()
     console.log(`wrote ${out} (${size}×${size})`)

@@ -15,14 +15,28 @@ const root = resolve(import.meta.dirname, '..')
 const serverDir = join(root, 'server')
 const runs = Number(process.argv[2] ?? 5)
 const dataDir = mkdtempSync(join(tmpdir(), 'seeding-startup-'))
-const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_SIZE: 'small', SYNC_INTERVAL: '86400', LOG_LEVEL: 'info', ADMIN_PASSWORD: 'Startup-pass-1' }
+const env = {
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DEMO_SIZE: 'small',
+  SYNC_INTERVAL: '86400',
+  LOG_LEVEL: 'info',
+  ADMIN_PASSWORD: 'Startup-pass-1',
+}
 delete env.DATABASE_URL
 delete env.NODE_ENV
 
 const variants = [
   { name: 'tsx src/index.ts (before)', command: join(root, 'node_modules/.bin/tsx'), args: ['src/index.ts'] },
   // A fresh deployment's first start: tsx has not cached its transforms yet.
-  { name: 'tsx src/index.ts, no transform cache', command: join(root, 'node_modules/.bin/tsx'), args: ['src/index.ts'], env: { TSX_DISABLE_CACHE: '1' } },
+  {
+    name: 'tsx src/index.ts, no transform cache',
+    command: join(root, 'node_modules/.bin/tsx'),
+    args: ['src/index.ts'],
+    env: { TSX_DISABLE_CACHE: '1' },
+  },
   { name: 'node --enable-source-maps dist/index.js (after)', command: process.execPath, args: ['--enable-source-maps', 'dist/index.js'] },
   { name: 'node dist/index.js', command: process.execPath, args: ['dist/index.js'] },
   { name: 'npm run server (npm + build + node)', command: 'npm', args: ['run', 'server'], cwd: root },

@@ -39,7 +39,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'seeding-console-server-'))
   const adminPassword = 'E2e-admin-pass-9'
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, LOG_LEVEL: 'warn' }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: adminPassword,
+    LOG_LEVEL: 'warn',
+  }
   if (options.memberPassword) env.DEMO_MEMBER_PASSWORD = options.memberPassword
   delete env.DATABASE_URL // the browser suite runs on the default SQLite store
   // One process (`node --import tsx`), not tsx's launcher + child: the stop signal reaches the

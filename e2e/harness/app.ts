@@ -17,7 +17,6 @@ export { CHROMIUM_PATH }
 const root = resolve(import.meta.dirname, '../..')
 export const screenshotDir = join(root, 'e2e/screenshots')
 
-
 export interface OpenApp {
   page: Page
   /** What the main process logged (navigation refusals, IPC refusals…). */
@@ -48,7 +47,11 @@ export async function openApp(options: { defaultServerAddress: string }): Promis
   if (useElectron) {
     const electronApp: ElectronApplication = await _electron.launch({
       args: [root],
-      env: { ...process.env, SEEDING_CONSOLE_USER_DATA: mkdtempSync(join(tmpdir(), 'seeding-console-app-')), MAIN_VITE_API_BASE: options.defaultServerAddress },
+      env: {
+        ...process.env,
+        SEEDING_CONSOLE_USER_DATA: mkdtempSync(join(tmpdir(), 'seeding-console-app-')),
+        MAIN_VITE_API_BASE: options.defaultServerAddress,
+      },
     })
     page = await electronApp.firstWindow()
     await page.waitForLoadState('domcontentloaded')

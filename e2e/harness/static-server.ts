@@ -26,7 +26,10 @@ export async function serveRenderer(dir: string): Promise<{ url: string; close: 
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '')
     let file = join(dir, path)
     if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory()) file = join(dir, 'index.html')
-    res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Content-Security-Policy': contentSecurityPolicy(false) })
+    res.writeHead(200, {
+      'Content-Type': types[extname(file)] ?? 'application/octet-stream',
+      'Content-Security-Policy': contentSecurityPolicy(false),
+    })
     createReadStream(file).pipe(res)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

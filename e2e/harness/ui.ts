@@ -51,7 +51,9 @@ export async function waitForTableSettled(page: Page): Promise<void> {
  */
 export async function waitForMotionEnd(page: Page): Promise<void> {
   await poll(() =>
-    page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length),
+    page.evaluate(
+      () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity).length,
+    ),
   ).toBe(0)
 }
 

@@ -28,7 +28,12 @@ describe.each(openTestDatabases())('app on $name', (backend) => {
   })
 
   it('refuses a body that is not JSON with 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${API_PREFIX}/user/login`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=b' })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/user/login`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=b',
+    })
     expect(res.statusCode).toBe(400)
     expect(res.json().code).toBe(400)
   })

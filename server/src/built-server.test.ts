@@ -28,7 +28,8 @@ function waitForOutput(pattern: RegExp): Promise<RegExpMatchArray> {
     const check = () => {
       const match = output.match(pattern)
       if (match) ok(match)
-      else if (child.exitCode !== null || child.signalCode !== null) fail(new Error(`the built server exited before ${pattern}:\n${output.slice(-4000)}`))
+      else if (child.exitCode !== null || child.signalCode !== null)
+        fail(new Error(`the built server exited before ${pattern}:\n${output.slice(-4000)}`))
       else return
       child.stdout!.off('data', check)
       child.stderr!.off('data', check)

@@ -24,7 +24,11 @@ describe('loadConfig', () => {
   })
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', DATABASE_URL: ' ', ADMIN_PASSWORD: '' })).toMatchObject({ port: 8080, database: { kind: 'sqlite' }, adminPassword: undefined })
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ', ADMIN_PASSWORD: '' })).toMatchObject({
+      port: 8080,
+      database: { kind: 'sqlite' },
+      adminPassword: undefined,
+    })
   })
 
   it.each(['abc', '-1', '65536', '80.5', '1e3'])('refuses PORT=%s naming the variable', (PORT) => {
@@ -48,7 +52,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SOURCE: 'ingest' })).toThrow(/INGEST_KEYS/)
     expect(() => loadConfig({ INGEST_KEYS: 'short' })).toThrow(/INGEST_KEYS/)
     expect(() => loadConfig({ SOURCE: 'nexusphp' })).toThrow(/NEXUSPHP_DATABASE_URL/)
-    expect(loadConfig({ SOURCE: 'nexusphp', NEXUSPHP_DATABASE_URL: 'mysql://ro@site/nexus' }).nexusphp.databaseUrl).toBe('mysql://ro@site/nexus')
+    expect(loadConfig({ SOURCE: 'nexusphp', NEXUSPHP_DATABASE_URL: 'mysql://ro@site/nexus' }).nexusphp.databaseUrl).toBe(
+      'mysql://ro@site/nexus',
+    )
     expect(() => loadConfig({ NEXUSPHP_DATABASE_URL: 'postgres://x' })).toThrow(/NEXUSPHP_DATABASE_URL/)
   })
 

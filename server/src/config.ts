@@ -136,7 +136,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (payout.writeDatabaseUrl !== undefined && !/^(mysql|mariadb):\/\//i.test(payout.writeDatabaseUrl)) {
     throw new ConfigError('NEXUSPHP_WRITE_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
   }
-  if (payout.webhookUrl !== undefined && !/^https?:\/\//i.test(payout.webhookUrl)) throw new ConfigError('PAYOUT_WEBHOOK_URL 必须是 http:// 或 https:// 开头的地址')
+  if (payout.webhookUrl !== undefined && !/^https?:\/\//i.test(payout.webhookUrl))
+    throw new ConfigError('PAYOUT_WEBHOOK_URL 必须是 http:// 或 https:// 开头的地址')
   if (payout.webhookUrl !== undefined && (payout.webhookSecret ?? '').length < MIN_INGEST_KEY_LENGTH) {
     throw new ConfigError(`设置 PAYOUT_WEBHOOK_URL 时必须设置至少 ${MIN_INGEST_KEY_LENGTH} 个字符的 PAYOUT_WEBHOOK_SECRET`)
   }

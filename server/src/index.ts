@@ -19,7 +19,10 @@ async function main(): Promise<void> {
 
   const server = await startServer({ config, logger: true })
   const { log } = server.app
-  log.info({ url: server.apiBase, database: config.database.kind, dataDir: config.dataDir, source: config.source }, `listening on ${server.apiBase}`)
+  log.info(
+    { url: server.apiBase, database: config.database.kind, dataDir: config.dataDir, source: config.source },
+    `listening on ${server.apiBase}`,
+  )
 
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
@@ -45,6 +48,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`服务器启动失败 (server failed to start): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  process.stderr.write(
+    `服务器启动失败 (server failed to start): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
   process.exit(1)
 })

@@ -15,7 +15,13 @@ describe('startServer', () => {
       },
     })
     // With the access log: a line per request, none of which may hold a secret.
-    const server = await startServer({ port: 0, adminPassword: 'Http-pass-1', scrypt: testScrypt, logger: { level: 'trace', stream }, env: { ACCESS_LOG: '1' } })
+    const server = await startServer({
+      port: 0,
+      adminPassword: 'Http-pass-1',
+      scrypt: testScrypt,
+      logger: { level: 'trace', stream },
+      env: { ACCESS_LOG: '1' },
+    })
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(server.apiBase).toBe(`${server.url}/api/v1`)

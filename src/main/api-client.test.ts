@@ -38,7 +38,11 @@ describe('API client against the real server', () => {
 
   it("returns the server's message for a wrong password and stores nothing", async () => {
     const { api, tokens } = client()
-    expect(await api.call('user.login', { username: 'admin', password: 'wrong' })).toEqual({ ok: false, code: 401, msg: '用户名或密码错误' })
+    expect(await api.call('user.login', { username: 'admin', password: 'wrong' })).toEqual({
+      ok: false,
+      code: 401,
+      msg: '用户名或密码错误',
+    })
     expect(tokens.token).toBeNull()
   })
 
@@ -110,7 +114,8 @@ describe('API client against failing servers', () => {
   })
 
   it('refuses data that does not match the contract', async () => {
-    answer = (res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 200, msg: 'ok', data: { status: 'down' } }))
+    answer = (res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 200, msg: 'ok', data: { status: 'down' } }))
     const { api } = client(memoryTokens(), () => hostileBase)
     expect(await api.call('health')).toEqual({ ok: false, code: 502, msg: '服务器返回的数据格式不正确' })
   })
@@ -123,9 +128,13 @@ describe('API client against failing servers', () => {
 
   it('stores a renewed token sent in any answer', async () => {
     answer = (res) =>
-      res
-        .writeHead(200, { 'Content-Type': 'application/json', 'Access-Token': 'renewed-token' })
-        .end(JSON.stringify({ code: 200, msg: 'ok', data: { id: 1, username: 'a', role: 'admin', status: 2, siteUid: null, lastLoginAt: null } }))
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Token': 'renewed-token' }).end(
+        JSON.stringify({
+          code: 200,
+          msg: 'ok',
+          data: { id: 1, username: 'a', role: 'admin', status: 2, siteUid: null, lastLoginAt: null },
+        }),
+      )
     const tokens = memoryTokens('old-token')
     const { api } = client(tokens, () => hostileBase)
     expect((await api.call('user.loginInfo')).ok).toBe(true)

@@ -89,9 +89,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         retry: 0,
         throwHttpErrors: false,
         fetch: options.fetch,
-        ...(endpoint.method === 'GET'
-          ? { searchParams: toSearchParams(rest) }
-          : { json: rest }),
+        ...(endpoint.method === 'GET' ? { searchParams: toSearchParams(rest) } : { json: rest }),
       })
     } catch (error) {
       if (error instanceof TimeoutError) return fail(408, messages.timeout)
@@ -150,7 +148,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function revoke(baseUrl: string, token: string): Promise<void> {
     const { method, path } = endpoints['user.logout']
     try {
-      await ky(path.replace(/^\//, ''), { prefix: baseUrl, method, headers: { [TOKEN_HEADER]: token }, json: {}, timeout: 10_000, retry: 0, throwHttpErrors: false, fetch: options.fetch })
+      await ky(path.replace(/^\//, ''), {
+        prefix: baseUrl,
+        method,
+        headers: { [TOKEN_HEADER]: token },
+        json: {},
+        timeout: 10_000,
+        retry: 0,
+        throwHttpErrors: false,
+        fetch: options.fetch,
+      })
     } catch (error) {
       log(`revoking the session on the previous server failed: ${(error as Error).message}`)
     }

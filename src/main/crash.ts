@@ -6,7 +6,9 @@
 
 export interface CrashDeps {
   process: { on(event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown) => void): unknown }
-  app: { on(event: 'render-process-gone', listener: (event: unknown, contents: { reload(): void }, details: { reason: string }) => void): unknown }
+  app: {
+    on(event: 'render-process-gone', listener: (event: unknown, contents: { reload(): void }, details: { reason: string }) => void): unknown
+  }
   showErrorBox(title: string, content: string): void
   showReloadPrompt(message: string): Promise<boolean>
   logDirectory: () => string
@@ -23,7 +25,10 @@ export function installCrashHandler(deps: CrashDeps): void {
     if (shown) return // one dialog per run; later errors only go to the log
     shown = true
     const name = error instanceof Error ? error.name : '未知错误'
-    deps.showErrorBox(CRASH_TITLE, `发生了意外错误（${name}）。\n详细信息已写入日志，日志目录：\n${deps.logDirectory()}\n\n如问题反复出现，请把日志发给管理员。`)
+    deps.showErrorBox(
+      CRASH_TITLE,
+      `发生了意外错误（${name}）。\n详细信息已写入日志，日志目录：\n${deps.logDirectory()}\n\n如问题反复出现，请把日志发给管理员。`,
+    )
   }
   deps.process.on('uncaughtException', report)
   deps.process.on('unhandledRejection', report)

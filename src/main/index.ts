@@ -41,7 +41,8 @@ installCrashHandler({
   app,
   showErrorBox: (title, content) => dialog.showErrorBox(title, content),
   showReloadPrompt: async (message) =>
-    (await dialog.showMessageBox({ type: 'error', title: '保种管理台', message, buttons: ['重新加载', '关闭'], defaultId: 0, cancelId: 1 })).response === 0,
+    (await dialog.showMessageBox({ type: 'error', title: '保种管理台', message, buttons: ['重新加载', '关闭'], defaultId: 0, cancelId: 1 }))
+      .response === 0,
   logDirectory,
   log: (message) => log.error(message),
 })
@@ -92,8 +93,16 @@ function start(): void {
     currentVersion: app.getVersion(),
     log: write,
     promptRestart: async (version) =>
-      (await dialog.showMessageBox({ type: 'info', title: '更新已下载', message: `新版本 ${version} 已下载，重启后安装。`, buttons: ['立即重启', '稍后'], defaultId: 0, cancelId: 1 }))
-        .response === 0,
+      (
+        await dialog.showMessageBox({
+          type: 'info',
+          title: '更新已下载',
+          message: `新版本 ${version} 已下载，重启后安装。`,
+          buttons: ['立即重启', '稍后'],
+          defaultId: 0,
+          cancelId: 1,
+        })
+      ).response === 0,
     inform: (message) => void dialog.showMessageBox({ type: 'info', title: '检查更新', message }),
   })
 

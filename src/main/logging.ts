@@ -27,7 +27,11 @@ export function configureLogFile(log: ConfigurableLog, options: { dev: boolean }
   log.hooks.push((message) => ({
     ...message,
     data: message.data.map((item) =>
-      typeof item === 'string' ? redactSecrets(item) : item instanceof Error ? redactSecrets(item.stack ?? item.message) : redactSecrets(safeJson(item)),
+      typeof item === 'string'
+        ? redactSecrets(item)
+        : item instanceof Error
+          ? redactSecrets(item.stack ?? item.message)
+          : redactSecrets(safeJson(item)),
     ),
   }))
 }

@@ -16,7 +16,13 @@ describe('application menu', () => {
 
   it('has the Chinese top-level menus in order', () => {
     expect(buildMenuTemplate(actions, { isMac: false, dev: false }).map((m) => m.label)).toEqual(['编辑', '视图', '窗口', '帮助'])
-    expect(buildMenuTemplate(actions, { isMac: true, dev: false }).map((m) => m.label)).toEqual(['保种管理台', '编辑', '视图', '窗口', '帮助'])
+    expect(buildMenuTemplate(actions, { isMac: true, dev: false }).map((m) => m.label)).toEqual([
+      '保种管理台',
+      '编辑',
+      '视图',
+      '窗口',
+      '帮助',
+    ])
   })
 
   it('wires 检查更新, 打开日志目录 and 关于 to their actions', () => {

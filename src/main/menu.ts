@@ -49,7 +49,11 @@ export function buildMenuTemplate(actions: MenuActions, options: { isMac: boolea
     { label: '视图', submenu: view },
     {
       label: '窗口',
-      submenu: [{ role: 'minimize', label: '最小化' }, { role: 'zoom', label: '缩放' }, ...(options.isMac ? [] : [{ role: 'close' as const, label: '关闭' }])],
+      submenu: [
+        { role: 'minimize', label: '最小化' },
+        { role: 'zoom', label: '缩放' },
+        ...(options.isMac ? [] : [{ role: 'close' as const, label: '关闭' }]),
+      ],
     },
     {
       label: '帮助',

@@ -74,7 +74,9 @@ describe('session lock-down', () => {
   it('denies every permission request and check (checklist 5) and sets the CSP header (checklist 7)', () => {
     let requestHandler: ((c: unknown, p: string, cb: (g: boolean) => void) => void) | undefined
     let checkHandler: ((...a: unknown[]) => boolean) | undefined
-    let headers: ((d: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void) | undefined
+    let headers:
+      | ((d: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void)
+      | undefined
     const session: GuardedSession = {
       setPermissionRequestHandler: (h) => (requestHandler = h),
       setPermissionCheckHandler: (h) => (checkHandler = h),

@@ -69,7 +69,12 @@ describe('settings store', () => {
   })
 
   it('drops a token that cannot be unsealed instead of failing', () => {
-    const broken = { ...xorSealer(true), decryptString: () => { throw new Error('other user') } }
+    const broken = {
+      ...xorSealer(true),
+      decryptString: () => {
+        throw new Error('other user')
+      },
+    }
     const { store } = makeStore(broken)
     store.setToken('t')
     expect(store.getToken()).toBeNull()
@@ -104,7 +109,12 @@ describe('settings store', () => {
 describe('update URL', () => {
   it('comes from the store when valid, else from the build default', () => {
     const backend = new Store({ name: 'update-url' })
-    const store = createSettingsStore({ backend, sealer: xorSealer(), defaultServerAddress: '', defaultUpdateUrl: 'https://dl.example/app/' })
+    const store = createSettingsStore({
+      backend,
+      sealer: xorSealer(),
+      defaultServerAddress: '',
+      defaultUpdateUrl: 'https://dl.example/app/',
+    })
     expect(store.getUpdateUrl()).toBe('https://dl.example/app/')
     backend.set('updateUrl', 'https://mirror.example/app/')
     expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
@@ -114,7 +124,12 @@ describe('update URL', () => {
 
   it('is set from 设置: trimmed, refused unless http(s), and empty turns update checks off', () => {
     const backend = new Store({ name: 'update-url-set' })
-    const store = createSettingsStore({ backend, sealer: xorSealer(), defaultServerAddress: '', defaultUpdateUrl: 'https://dl.example/app/' })
+    const store = createSettingsStore({
+      backend,
+      sealer: xorSealer(),
+      defaultServerAddress: '',
+      defaultUpdateUrl: 'https://dl.example/app/',
+    })
     expect(store.getSettings().updateUrl).toBe('https://dl.example/app/')
     const saved = store.setSettings({ updateUrl: ' https://mirror.example/app/ ' })
     expect(saved).toMatchObject({ ok: true, data: { updateUrl: 'https://mirror.example/app/' } })

@@ -16,7 +16,11 @@ function fakeUpdater(result: () => Promise<{ updateInfo: { version: string } } |
   return { updater, listeners, feeds, installed: () => installed }
 }
 
-function setup(result: () => Promise<{ updateInfo: { version: string } } | null>, feed = 'https://updates.example/seeding/', restart = true) {
+function setup(
+  result: () => Promise<{ updateInfo: { version: string } } | null>,
+  feed = 'https://updates.example/seeding/',
+  restart = true,
+) {
   const fake = fakeUpdater(result)
   const logs: string[] = []
   const told: string[] = []

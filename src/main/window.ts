@@ -6,14 +6,25 @@ import type { SettingsStore, WindowBounds } from './settings-store'
 const DEFAULT_BOUNDS: WindowBounds = { width: 1360, height: 860 }
 
 /** Bounds saved on a monitor that is gone are dropped, so the window never opens off-screen. */
-export function visibleBounds(saved: WindowBounds | null, displays: { workArea: { x: number; y: number; width: number; height: number } }[]): WindowBounds {
+export function visibleBounds(
+  saved: WindowBounds | null,
+  displays: { workArea: { x: number; y: number; width: number; height: number } }[],
+): WindowBounds {
   if (!saved) return DEFAULT_BOUNDS
   if (saved.x === undefined || saved.y === undefined) return { width: saved.width, height: saved.height, maximized: saved.maximized }
-  const onScreen = displays.some(({ workArea: a }) => saved.x! >= a.x - 50 && saved.y! >= a.y - 50 && saved.x! < a.x + a.width - 100 && saved.y! < a.y + a.height - 100)
+  const onScreen = displays.some(
+    ({ workArea: a }) => saved.x! >= a.x - 50 && saved.y! >= a.y - 50 && saved.x! < a.x + a.width - 100 && saved.y! < a.y + a.height - 100,
+  )
   return onScreen ? saved : { width: saved.width, height: saved.height, maximized: saved.maximized }
 }
 
-export function createMainWindow(options: { preload: string; appUrl: string; settings: SettingsStore; log: (m: string) => void; icon?: string }): BrowserWindow {
+export function createMainWindow(options: {
+  preload: string
+  appUrl: string
+  settings: SettingsStore
+  log: (m: string) => void
+  icon?: string
+}): BrowserWindow {
   const bounds = visibleBounds(options.settings.getWindowBounds(), screen.getAllDisplays())
   const window = new BrowserWindow({
     ...bounds,

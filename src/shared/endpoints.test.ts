@@ -98,7 +98,8 @@ describe('admin and wage inputs', () => {
   it('accept usernames of letters, digits and _.- (Chinese included) and refuse the rest', async () => {
     const { usernameSchema } = await import('./endpoints')
     for (const name of ['admin', '种子守护者', 'seed_keeper.01', 'a-b']) expect(usernameSchema.safeParse(name).success).toBe(true)
-    for (const name of ['a', 'has space', 'x'.repeat(33), '<script>', 'semi;colon']) expect(usernameSchema.safeParse(name).success).toBe(false)
+    for (const name of ['a', 'has space', 'x'.repeat(33), '<script>', 'semi;colon'])
+      expect(usernameSchema.safeParse(name).success).toBe(false)
   })
 
   it('refuse empty and oversized id lists', () => {

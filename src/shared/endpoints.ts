@@ -72,7 +72,9 @@ export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType =
 }
 
 /** Keeps `access` as its literal, so the server can type a handler's user as present for non-public calls. */
-function endpoint<I extends z.ZodType, O extends z.ZodType, A extends Access>(def: Endpoint<I, O> & { access: A }): Endpoint<I, O> & { access: A } {
+function endpoint<I extends z.ZodType, O extends z.ZodType, A extends Access>(
+  def: Endpoint<I, O> & { access: A },
+): Endpoint<I, O> & { access: A } {
   return def
 }
 
@@ -197,7 +199,14 @@ export const endpoints = {
     input: noInput,
     output: loginInfoSchema,
   }),
-  'user.list': endpoint({ method: 'GET', path: '/user/list', access: 'admin', title: '用户选项', input: noInput, output: z.array(userOptionSchema) }),
+  'user.list': endpoint({
+    method: 'GET',
+    path: '/user/list',
+    access: 'admin',
+    title: '用户选项',
+    input: noInput,
+    output: z.array(userOptionSchema),
+  }),
   'user.detail': endpoint({
     method: 'GET',
     path: '/user/{id}',
@@ -264,9 +273,30 @@ export const endpoints = {
   }),
 
   // ---- Admin actions ----
-  'user.create': endpoint({ method: 'POST', path: '/user/create', access: 'admin', title: '创建保种员', input: userCreateInputSchema, output: userSchema }),
-  'user.update': endpoint({ method: 'POST', path: '/user/update', access: 'admin', title: '修改保种员', input: userUpdateInputSchema, output: userSchema }),
-  'user.setStatus': endpoint({ method: 'POST', path: '/user/set-status', access: 'admin', title: '修改账号状态', input: userSetStatusInputSchema, output: userSchema }),
+  'user.create': endpoint({
+    method: 'POST',
+    path: '/user/create',
+    access: 'admin',
+    title: '创建保种员',
+    input: userCreateInputSchema,
+    output: userSchema,
+  }),
+  'user.update': endpoint({
+    method: 'POST',
+    path: '/user/update',
+    access: 'admin',
+    title: '修改保种员',
+    input: userUpdateInputSchema,
+    output: userSchema,
+  }),
+  'user.setStatus': endpoint({
+    method: 'POST',
+    path: '/user/set-status',
+    access: 'admin',
+    title: '修改账号状态',
+    input: userSetStatusInputSchema,
+    output: userSchema,
+  }),
   'user.resetPassword': endpoint({
     method: 'POST',
     path: '/user/reset-password',
@@ -284,10 +314,38 @@ export const endpoints = {
     output: z.null(),
   }),
   // The seed's GET calls change state; the server also accepts them as POST with `{ userId }`.
-  'config.addAdmin': endpoint({ method: 'GET', path: '/config/add-admin', access: 'admin', title: '添加管理员', input: adminTargetInputSchema, output: userSchema }),
-  'config.delAdmin': endpoint({ method: 'GET', path: '/config/del-admin', access: 'admin', title: '移除管理员', input: adminTargetInputSchema, output: userSchema }),
-  'config.rules': endpoint({ method: 'GET', path: '/config/rules', access: 'admin', title: '官种规则', input: noInput, output: rulesSchema }),
-  'config.saveRules': endpoint({ method: 'POST', path: '/config/rules', access: 'admin', title: '保存官种规则', input: ruleBodySchema, output: rulesSchema }),
+  'config.addAdmin': endpoint({
+    method: 'GET',
+    path: '/config/add-admin',
+    access: 'admin',
+    title: '添加管理员',
+    input: adminTargetInputSchema,
+    output: userSchema,
+  }),
+  'config.delAdmin': endpoint({
+    method: 'GET',
+    path: '/config/del-admin',
+    access: 'admin',
+    title: '移除管理员',
+    input: adminTargetInputSchema,
+    output: userSchema,
+  }),
+  'config.rules': endpoint({
+    method: 'GET',
+    path: '/config/rules',
+    access: 'admin',
+    title: '官种规则',
+    input: noInput,
+    output: rulesSchema,
+  }),
+  'config.saveRules': endpoint({
+    method: 'POST',
+    path: '/config/rules',
+    access: 'admin',
+    title: '保存官种规则',
+    input: ruleBodySchema,
+    output: rulesSchema,
+  }),
   'torrent.setType': endpoint({
     method: 'POST',
     path: '/torrent/set-type',
@@ -320,7 +378,14 @@ export const endpoints = {
     input: z.object({ torrentIds: idList }),
     output: z.array(assigneeSchema),
   }),
-  'task.members': endpoint({ method: 'GET', path: '/task/members', access: 'admin', title: '可分配的保种员', input: noInput, output: z.array(keeperOptionSchema) }),
+  'task.members': endpoint({
+    method: 'GET',
+    path: '/task/members',
+    access: 'admin',
+    title: '可分配的保种员',
+    input: noInput,
+    output: z.array(keeperOptionSchema),
+  }),
   'task.autoAssign': endpoint({
     method: 'POST',
     path: '/task/auto-assign',
@@ -352,7 +417,11 @@ export const endpoints = {
     path: '/wages/page',
     access: 'member', // members: their own records only
     title: '工资记录',
-    input: pagedRequest(sortableWageFields.wagesPage, { period: periodSchema.optional(), userId: bodyId.optional(), payment: z.literal([0, 1]).optional() }),
+    input: pagedRequest(sortableWageFields.wagesPage, {
+      period: periodSchema.optional(),
+      userId: bodyId.optional(),
+      payment: z.literal([0, 1]).optional(),
+    }),
     output: pagedResult(wageRecordSchema),
   }),
   'wages.detail': endpoint({
@@ -378,7 +447,11 @@ export const endpoints = {
     access: 'admin',
     title: '生成工资',
     input: z.object({ period: periodSchema }),
-    output: z.object({ ruleVersion: z.number().int().positive(), saved: z.number().int().nonnegative(), keptPaid: z.number().int().nonnegative() }),
+    output: z.object({
+      ruleVersion: z.number().int().positive(),
+      saved: z.number().int().nonnegative(),
+      keptPaid: z.number().int().nonnegative(),
+    }),
   }),
   'wages.pay': endpoint({
     method: 'POST',
@@ -414,7 +487,14 @@ export const endpoints = {
     input: payoutSelectionSchema,
     output: payoutPreviewSchema,
   }),
-  'wages.payout': endpoint({ method: 'POST', path: '/wages/payout', access: 'admin', title: '发放到站点', input: payoutSelectionSchema, output: payoutRunSchema }),
+  'wages.payout': endpoint({
+    method: 'POST',
+    path: '/wages/payout',
+    access: 'admin',
+    title: '发放到站点',
+    input: payoutSelectionSchema,
+    output: payoutRunSchema,
+  }),
   'wages.payoutResolve': endpoint({
     method: 'POST',
     path: '/wages/payout/resolve',
@@ -439,7 +519,14 @@ export const endpoints = {
     input: noInput,
     output: webhookDeliveriesSchema,
   }),
-  'sync.status': endpoint({ method: 'GET', path: '/sync/status', access: 'admin', title: '同步状态', input: noInput, output: syncStatusSchema }),
+  'sync.status': endpoint({
+    method: 'GET',
+    path: '/sync/status',
+    access: 'admin',
+    title: '同步状态',
+    input: noInput,
+    output: syncStatusSchema,
+  }),
   'sync.run': endpoint({ method: 'POST', path: '/sync/run', access: 'admin', title: '立即同步', input: noInput, output: syncStatusSchema }),
   // Not in api.md (its gaps: admins pick members "from the synced site users", the rules offer
   // "the synced team and tag names"): the two lookups those forms need.
@@ -451,7 +538,14 @@ export const endpoints = {
     input: z.object({ keyword: z.string().trim().min(1).max(64) }),
     output: z.array(siteUserOptionSchema).max(20),
   }),
-  'site.options': endpoint({ method: 'GET', path: '/site/options', access: 'admin', title: '站点小组与标签', input: noInput, output: siteOptionsSchema }),
+  'site.options': endpoint({
+    method: 'GET',
+    path: '/site/options',
+    access: 'admin',
+    title: '站点小组与标签',
+    input: noInput,
+    output: siteOptionsSchema,
+  }),
 } as const
 
 export type Endpoints = typeof endpoints

@@ -45,7 +45,14 @@ export const completionSchema = z.literal([1, 2, 3, 4])
 
 /** Counts per seeding status; every status is present (0 when none). */
 export const byStatusSchema = z.object({
-  1: count, 2: count, 3: count, 4: count, 5: count, 6: count, 7: count, 8: count,
+  1: count,
+  2: count,
+  3: count,
+  4: count,
+  5: count,
+  6: count,
+  7: count,
+  8: count,
 })
 export type ByStatus = z.infer<typeof byStatusSchema>
 
@@ -197,7 +204,11 @@ export const ruleBodySchema = z.object({
   officialTags: z.array(label).max(500),
   minSizeGiB: nonNegative.max(1_000_000),
   targetKeepers: z.number().int().min(1).max(1000),
-  activeWindowMinutes: z.number().int().min(1).max(7 * 24 * 60),
+  activeWindowMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
   standardSeedHours: nonNegative.max(744),
   standardUploadedTimes: nonNegative.max(1000),
   minQualifiedCount: z.number().int().nonnegative().max(1_000_000),
@@ -350,7 +361,6 @@ export const syncStatusSchema = z.object({
   site: syncSiteSchema.optional(),
 })
 export type SyncStatus = z.infer<typeof syncStatusSchema>
-
 
 /** A user of the site (synced mirror), as offered when an admin adds a member by name or uid. */
 export const siteUserOptionSchema = z.object({

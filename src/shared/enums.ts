@@ -110,7 +110,10 @@ export type OperationActionName = keyof typeof operationActionLabels
 export const operationActionNames = Object.keys(operationActionLabels) as [OperationActionName, ...OperationActionName[]]
 
 /** Where the site data comes from (SOURCE, api.md `SyncStatus.source`). */
-export const sourceKindLabels = { nexusphp: 'NexusPHP 数据库', ingest: '推送接入', demo: '演示数据' } as const satisfies Record<string, string>
+export const sourceKindLabels = { nexusphp: 'NexusPHP 数据库', ingest: '推送接入', demo: '演示数据' } as const satisfies Record<
+  string,
+  string
+>
 
 /**
  * The console's own steps of a sync, after the source's reading (`SyncStatus.progress.table` names

@@ -29,7 +29,12 @@ function isPlainHttpUrl(value: string): boolean {
 }
 
 /** `http(s)://host[:port][/path]`; a trailing `/api/v1` is optional (see normalizeServerAddress). */
-export const serverAddressSchema = z.string().trim().min(1).max(2048).refine(isPlainHttpUrl, { message: '请输入 http:// 或 https:// 开头的地址' })
+export const serverAddressSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .refine(isPlainHttpUrl, { message: '请输入 http:// 或 https:// 开头的地址' })
 
 /** The update feed (electron-updater's generic provider): an http(s) folder, or '' for no update checks. */
 export const updateUrlSchema = z

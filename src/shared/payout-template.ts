@@ -53,7 +53,9 @@ const known = (name: string): name is PayoutPlaceholder => Object.hasOwn(payoutP
 export function placeholderProblem(text: string): string | null {
   const unknown = [...text.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter((name) => !known(name))
   if (!unknown.length) return null
-  const list = Object.keys(payoutPlaceholders).map((name) => `{${name}}`).join('、')
+  const list = Object.keys(payoutPlaceholders)
+    .map((name) => `{${name}}`)
+    .join('、')
   return `有未知的占位符 ${[...new Set(unknown)].map((name) => `{${name}}`).join('、')}；可用的占位符：${list}`
 }
 

@@ -25,7 +25,10 @@ describe('Chinese validation messages', () => {
   })
 
   it('trims the username and keeps the password as typed', () => {
-    expect(parseWith(loginInputSchema, { username: ' admin ', password: ' p ' })).toEqual({ ok: true, data: { username: 'admin', password: ' p ' } })
+    expect(parseWith(loginInputSchema, { username: ' admin ', password: ' p ' })).toEqual({
+      ok: true,
+      data: { username: 'admin', password: ' p ' },
+    })
   })
 
   it('falls back to the path for fields without a label', () => {

@@ -27,7 +27,10 @@ describe('docs/api.md', () => {
   it('changes when a limit of the contract changes', () => {
     const changed: Record<string, Endpoint> = {
       ...endpoints,
-      'user.login': { ...endpoints['user.login'], input: z.object({ username: z.string().min(1).max(65), password: z.string().min(1).max(128) }) },
+      'user.login': {
+        ...endpoints['user.login'],
+        input: z.object({ username: z.string().min(1).max(65), password: z.string().min(1).max(128) }),
+      },
     }
     expect(renderApiDoc(templates, endpoints)).toContain('| `username` | `string` | yes | 1–64 characters |')
     expect(renderApiDoc(templates, changed)).toContain('| `username` | `string` | yes | 1–65 characters |')

@@ -5,7 +5,14 @@
  * cannot say (conventions, per-call notes, paying into the site) comes from the templates beside this
  * file. Pure: the caller reads the templates (generate.ts).
  */
-import { API_PREFIX, endpoints as contract, fileSaveResultSchema, sortableFields, sortableWageFields, type Endpoint } from '../../src/shared/endpoints'
+import {
+  API_PREFIX,
+  endpoints as contract,
+  fileSaveResultSchema,
+  sortableFields,
+  sortableWageFields,
+  type Endpoint,
+} from '../../src/shared/endpoints'
 import * as entities from '../../src/shared/entities'
 import {
   accountStatusLabels,
@@ -52,7 +59,13 @@ const shapeExtras: Record<string, () => string> = {
       .map(([kind, label]) => `\`${kind}\` ${label}`)
       .join(' · ')}.`,
   PayoutMessageTemplate: () =>
-    ['Placeholders (anything else in `{…}` is refused):', '', '| Placeholder | Filled with |', '|---|---|', ...Object.entries(payoutTemplate.payoutPlaceholders).map(([key, text]) => `| \`{${key}}\` | ${cell(text)} |`)].join('\n'),
+    [
+      'Placeholders (anything else in `{…}` is refused):',
+      '',
+      '| Placeholder | Filled with |',
+      '|---|---|',
+      ...Object.entries(payoutTemplate.payoutPlaceholders).map(([key, text]) => `| \`{${key}}\` | ${cell(text)} |`),
+    ].join('\n'),
 }
 
 /** Every exported `fooSchema` of the entity modules is the shape `Foo`: the docs name it instead of repeating it. */
@@ -119,7 +132,13 @@ function sortCandidates(contract: Record<string, Endpoint>): Set<string> {
   const collect = (s: Schema | undefined): void => {
     if (!s || typeof s !== 'object') return
     for (const key of Object.keys((s.properties ?? {}) as object)) names.add(key)
-    for (const child of [s.items, ...(s.anyOf ?? []), ...Object.values((s.properties ?? {}) as object), ...Object.values((s.$defs ?? {}) as object)]) collect(child as Schema)
+    for (const child of [
+      s.items,
+      ...(s.anyOf ?? []),
+      ...Object.values((s.properties ?? {}) as object),
+      ...Object.values((s.$defs ?? {}) as object),
+    ])
+      collect(child as Schema)
   }
   for (const e of Object.values(contract)) collect(toJson(e.output, 'output'))
   return names
@@ -154,9 +173,13 @@ function requestSection(name: string, e: Endpoint, candidates: Set<string>, used
     const columns = [`\`${field}\``, ...(showWhere ? [where(field)] : []), linked(typeOf(s)), required.has(field) ? 'yes' : '', cell(rule)]
     return `| ${columns.join(' | ')} |`
   })
-  const header = showWhere ? '| Field | In | Type | Required | Limits |\n|---|---|---|---|---|' : '| Field | Type | Required | Limits |\n|---|---|---|---|'
+  const header = showWhere
+    ? '| Field | In | Type | Required | Limits |\n|---|---|---|---|---|'
+    : '| Field | Type | Required | Limits |\n|---|---|---|---|'
   const strict = json.additionalProperties === false ? '; any other field is refused (400)' : ''
-  const places = [...new Set(properties.map(([field]) => ({ path: 'the path', query: 'the query string', body: 'the JSON body' })[where(field)]))]
+  const places = [
+    ...new Set(properties.map(([field]) => ({ path: 'the path', query: 'the query string', body: 'the JSON body' })[where(field)])),
+  ]
   return [`Request, in ${places.join(' and ')}${strict}:`, '', header, ...rows].join('\n')
 }
 
@@ -165,8 +188,11 @@ function answerSection(e: Endpoint, used: Set<string>): string {
   collectRefs(json, used)
   const type = typeOf(json, 0)
   const note = limits(json)
-  const shown = /^[A-Z]\w*(\[\])?$/.test(type) ? ` ${linked(type)}${note ? ` (${note})` : ''}.` : `\n\n${['```ts', `${type}${note ? `  // ${note}` : ''}`, '```'].join('\n')}`
-  if (e.download) return `Answer: the file's bytes (an error is still the envelope). The desktop app saves them through a save dialog and answers the renderer with${shown}`
+  const shown = /^[A-Z]\w*(\[\])?$/.test(type)
+    ? ` ${linked(type)}${note ? ` (${note})` : ''}.`
+    : `\n\n${['```ts', `${type}${note ? `  // ${note}` : ''}`, '```'].join('\n')}`
+  if (e.download)
+    return `Answer: the file's bytes (an error is still the envelope). The desktop app saves them through a save dialog and answers the renderer with${shown}`
   return `Answer \`data\`:${shown}`
 }
 
@@ -210,23 +236,28 @@ export function renderApiDoc(templates: Templates, endpoints: Record<string, End
   const sections = calls.map(([name, e]) => {
     const note = notes.get(name)
     const line = `\`${e.method} ${API_PREFIX}${e.path}\` · ${e.access}${note?.seed ? ' · seed' : ''}`
-    return [`### ${name} — ${e.title}`, line, note?.text ?? '', requestSection(name, e, candidates, used), answerSection(e, used)].filter(Boolean).join('\n\n')
+    return [`### ${name} — ${e.title}`, line, note?.text ?? '', requestSection(name, e, candidates, used), answerSection(e, used)]
+      .filter(Boolean)
+      .join('\n\n')
   })
 
   const shapeNames = [...used].sort()
   for (const key of notes.keys()) {
-    if (!(key in endpoints) && !shapeNames.includes(key)) throw new Error(`tools/api-doc/notes.md: "## ${key}" is neither a call nor a shape used by one`)
+    if (!(key in endpoints) && !shapeNames.includes(key))
+      throw new Error(`tools/api-doc/notes.md: "## ${key}" is neither a call nor a shape used by one`)
   }
 
-  return [
-    templates.header.trim(),
-    '## Calls',
-    `Base path \`${API_PREFIX}\`. Who: **public** (no token), **M** any logged-in user, **A** admins. Calls marked (seed) are the original console's and keep their method, path and meaning.`,
-    ['| Call | Method | Path | Who | 说明 |', '|---|---|---|---|---|', ...table].join('\n'),
-    ...sections,
-    '## Shapes',
-    `Named shapes of the answers (and of some requests), as TypeScript. \`integer\` is a whole number; limits follow \`//\`. Where a shape has a section here, the calls name it instead of repeating it.`,
-    ...shapeNames.map((name) => shapeSection(name, notes.get(name))),
-    templates.footer.trim(),
-  ].join('\n\n') + '\n'
+  return (
+    [
+      templates.header.trim(),
+      '## Calls',
+      `Base path \`${API_PREFIX}\`. Who: **public** (no token), **M** any logged-in user, **A** admins. Calls marked (seed) are the original console's and keep their method, path and meaning.`,
+      ['| Call | Method | Path | Who | 说明 |', '|---|---|---|---|---|', ...table].join('\n'),
+      ...sections,
+      '## Shapes',
+      `Named shapes of the answers (and of some requests), as TypeScript. \`integer\` is a whole number; limits follow \`//\`. Where a shape has a section here, the calls name it instead of repeating it.`,
+      ...shapeNames.map((name) => shapeSection(name, notes.get(name))),
+      templates.footer.trim(),
+    ].join('\n\n') + '\n'
+  )
 }

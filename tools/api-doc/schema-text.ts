@@ -48,7 +48,8 @@ function objectType(s: Schema, indent: number): string {
   const extra = s.additionalProperties
   if (properties.length === 0) return extra && typeof extra === 'object' ? `Record<string, ${typeOf(extra as Schema, indent)}>` : '{}'
   const required = new Set(s.required ?? [])
-  const field = ([name, value]: [string, Schema]) => `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}${required.has(name) ? '' : '?'}: ${typeOf(value, indent < 0 ? -1 : indent + 1)}`
+  const field = ([name, value]: [string, Schema]) =>
+    `${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}${required.has(name) ? '' : '?'}: ${typeOf(value, indent < 0 ? -1 : indent + 1)}`
   if (indent < 0) return `{ ${properties.map(field).join('; ')} }`
   const pad = '  '.repeat(indent + 1)
   const lines = properties.map(([name, value]) => {

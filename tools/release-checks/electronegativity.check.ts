@@ -55,7 +55,8 @@ describe('electronegativity gate', () => {
     // The scan really ran: our preload is always reported for review (and allow-listed).
     expect(findings.map((finding) => finding.issue)).toContain('PRELOAD_JS_CHECK')
     const blocking = findings.filter(
-      (finding) => gated.has(finding.severity) && !reviewed.allow.some((entry) => entry.check === finding.issue && entry.file === finding.file),
+      (finding) =>
+        gated.has(finding.severity) && !reviewed.allow.some((entry) => entry.check === finding.issue && entry.file === finding.file),
     )
     expect(blocking.map((f) => `${f.severity} ${f.issue} ${f.file}:${f.location} — ${f.description}`)).toEqual([])
   })

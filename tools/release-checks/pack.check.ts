@@ -63,7 +63,8 @@ describe('electron-builder dir pack', () => {
   })
 
   it('ships main, preload and renderer', () => {
-    for (const file of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) expect(entries).toContain(file)
+    for (const file of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json'])
+      expect(entries).toContain(file)
   })
 
   it('holds no server code, database driver or dev tooling', () => {

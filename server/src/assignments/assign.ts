@@ -50,7 +50,8 @@ export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[]
   for (const part of chunks(ids, CHUNK)) {
     for (const row of await db.selectFrom('site_torrents').select('id').where('id', 'in', part).execute()) found.add(row.id)
     if (orAssigned) {
-      for (const row of await db.selectFrom('assignments').select('torrent_id').distinct().where('torrent_id', 'in', part).execute()) found.add(row.torrent_id)
+      for (const row of await db.selectFrom('assignments').select('torrent_id').distinct().where('torrent_id', 'in', part).execute())
+        found.add(row.torrent_id)
     }
   }
   const missing = ids.filter((id) => !found.has(id))
@@ -61,7 +62,14 @@ export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[]
 async function assertNotBanned(db: Kysely<DB>, ids: readonly number[]): Promise<void> {
   const banned: number[] = []
   for (const part of chunks(ids, CHUNK)) {
-    for (const row of await db.selectFrom('site_torrents').select('id').where('id', 'in', part).where('banned', '=', 1).orderBy('id').execute()) banned.push(row.id)
+    for (const row of await db
+      .selectFrom('site_torrents')
+      .select('id')
+      .where('id', 'in', part)
+      .where('banned', '=', 1)
+      .orderBy('id')
+      .execute())
+      banned.push(row.id)
   }
   if (banned.length) throw conflict(`种子已被站点禁止，无法保种，不能分配：${listIds(banned, 10)}`)
 }
@@ -79,7 +87,10 @@ async function usersOf(db: Kysely<DB>, ids: readonly number[]) {
 }
 
 function names(users: readonly { username: string }[], max = 10): string {
-  const shown = users.slice(0, max).map((u) => u.username).join('、')
+  const shown = users
+    .slice(0, max)
+    .map((u) => u.username)
+    .join('、')
   return users.length > max ? `${shown} 等 ${users.length} 人` : shown
 }
 
@@ -228,7 +239,15 @@ class LoadHeap {
 export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair[]> {
   const members = await db
     .selectFrom('users as u')
-    .leftJoin(db.selectFrom('assignments').select(['user_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('user_id').as('a'), 'a.user_id', 'u.id')
+    .leftJoin(
+      db
+        .selectFrom('assignments')
+        .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('user_id')
+        .as('a'),
+      'a.user_id',
+      'u.id',
+    )
     .select(['u.id', 'a.n'])
     .where('u.status', '=', 2)
     .where('u.role', '=', 'normal')
@@ -247,7 +266,10 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
   if (torrents.length === 0) return []
 
   const keeps = new Set<string>()
-  for (const part of chunks(torrents.map((t) => t.torrent_id), CHUNK)) {
+  for (const part of chunks(
+    torrents.map((t) => t.torrent_id),
+    CHUNK,
+  )) {
     const rows = await db
       .selectFrom('seed_records')
       .select(['user_id', 'torrent_id'])

@@ -51,7 +51,7 @@ describe.each(openTestDatabases())('assignees and the member picker ($name)', (b
     ])
   })
 
-  it('/task/assignees names each torrent\'s members; removing one member leaves the others', async () => {
+  it("/task/assignees names each torrent's members; removing one member leaves the others", async () => {
     const before = await t.call('POST', '/task/assignees', { token, body: { torrentIds: [2, 1, 3] } })
     expect(before.body.data).toEqual([
       { torrentId: 1, userId: m.alice, username: 'alice', assignedAt: new Date(Date.UTC(2026, 0, 3)).toISOString() },

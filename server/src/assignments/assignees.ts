@@ -29,7 +29,15 @@ export async function assigneesOf(db: Kysely<DB>, torrentIds: readonly number[])
 export async function keeperOptions(db: Kysely<DB>): Promise<KeeperOption[]> {
   const rows = await db
     .selectFrom('users as u')
-    .leftJoin(db.selectFrom('assignments').select(['user_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('user_id').as('a'), 'a.user_id', 'u.id')
+    .leftJoin(
+      db
+        .selectFrom('assignments')
+        .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('user_id')
+        .as('a'),
+      'a.user_id',
+      'u.id',
+    )
     .leftJoin('member_seed_stats as m', 'm.user_id', 'u.id')
     .select(['u.id', 'u.username', 'u.role', 'a.n', 'm.seeding_count'])
     .where('u.status', '=', 2)

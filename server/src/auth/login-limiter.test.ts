@@ -12,7 +12,8 @@ describe.each(openTestDatabases())('LoginLimiter on $name', (backend) => {
   let ipSeq = 0
   /** Each test guesses from its own address, so their counts do not meet. */
   const freshIp = () => `10.1.0.${++ipSeq}`
-  const limiter = (overrides: Partial<LoginLimits> = {}, database?: AppDatabase) => new LoginLimiter(database ?? db.database, { ...limits, ...overrides }, clock)
+  const limiter = (overrides: Partial<LoginLimits> = {}, database?: AppDatabase) =>
+    new LoginLimiter(database ?? db.database, { ...limits, ...overrides }, clock)
   const allowed = (list: Reservation[]) => list.filter((r) => r.allowed).length
 
   beforeAll(async () => {

@@ -62,8 +62,12 @@ export class LoginLimiter {
     const ipScopeKey = ipScope(ip)
     const { windowMs, perUser } = this.limits
     return this.database.db.transaction().execute(async (trx) => {
-      if (this.database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_LOCK_CLASS}::int4, hashtext(${ip}))`.execute(trx)
-      await trx.deleteFrom('login_attempts').where('at', '<=', now - windowMs).execute()
+      if (this.database.dialect === 'postgres')
+        await sql`select pg_advisory_xact_lock(${PG_LOCK_CLASS}::int4, hashtext(${ip}))`.execute(trx)
+      await trx
+        .deleteFrom('login_attempts')
+        .where('at', '<=', now - windowMs)
+        .execute()
 
       const pair = await recentTimes(trx, userScope, now - windowMs)
       const ipTimes = await recentTimes(trx, ipScopeKey, now - windowMs)
@@ -71,7 +75,8 @@ export class LoginLimiter {
       // The pair is allowed again when enough of its oldest attempts have left the window.
       if (pair.length >= perUser) waits.push(pair[pair.length - perUser] + windowMs - now)
       const ipGap = this.ipGap(ipTimes.length)
-      if (ipGap > 0 && ipTimes.length > 0 && now < ipTimes[ipTimes.length - 1] + ipGap) waits.push(ipTimes[ipTimes.length - 1] + ipGap - now)
+      if (ipGap > 0 && ipTimes.length > 0 && now < ipTimes[ipTimes.length - 1] + ipGap)
+        waits.push(ipTimes[ipTimes.length - 1] + ipGap - now)
       if (waits.length > 0) return { allowed: false, retryAfterSec: Math.max(1, Math.ceil(Math.max(...waits) / 1000)) }
 
       const rows = await trx
@@ -109,7 +114,13 @@ export class LoginLimiter {
 }
 
 async function recentTimes(trx: Kysely<DB>, scope: string, after: number): Promise<number[]> {
-  const rows = await trx.selectFrom('login_attempts').select('at').where('scope', '=', scope).where('at', '>', after).orderBy('at').execute()
+  const rows = await trx
+    .selectFrom('login_attempts')
+    .select('at')
+    .where('scope', '=', scope)
+    .where('at', '>', after)
+    .orderBy('at')
+    .execute()
   return rows.map((row) => Number(row.at))
 }
 

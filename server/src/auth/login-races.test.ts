@@ -23,7 +23,8 @@ describe.each(openTestDatabases())('login races on $name', (backend) => {
     return { id: res.body.data.id, username }
   }
 
-  const attempt = (username: string, password: string, ip: string) => t.call<string>('POST', '/user/login', { body: { username, password }, ip })
+  const attempt = (username: string, password: string, ip: string) =>
+    t.call<string>('POST', '/user/login', { body: { username, password }, ip })
 
   it('judges at most 5 of 40 wrong passwords sent at once', async () => {
     const { username } = await newMember('Right-pass-1')
@@ -31,7 +32,8 @@ describe.each(openTestDatabases())('login races on $name', (backend) => {
     const statuses = results.map((r) => r.status)
     expect(statuses.filter((s) => s === 401)).toHaveLength(5)
     expect(statuses.filter((s) => s === 429)).toHaveLength(35)
-    for (const r of results.filter((x) => x.status === 429)) expect(r.body).toEqual({ code: 429, msg: messages.tooManyAttempts, data: null })
+    for (const r of results.filter((x) => x.status === 429))
+      expect(r.body).toEqual({ code: 429, msg: messages.tooManyAttempts, data: null })
   })
 
   it('39 wrong passwords and the right one in parallel: once the limit is taken, the right one is refused', async () => {
@@ -41,7 +43,11 @@ describe.each(openTestDatabases())('login races on $name', (backend) => {
     // Wait until the limit is taken by the wrong guesses still in flight, then send the right one.
     const { db } = t.db.database
     for (;;) {
-      const taken = await db.selectFrom('login_attempts').select('id').where('scope', '=', JSON.stringify(['u', ip, username])).execute()
+      const taken = await db
+        .selectFrom('login_attempts')
+        .select('id')
+        .where('scope', '=', JSON.stringify(['u', ip, username]))
+        .execute()
       if (taken.length >= 5) break
       await new Promise((resolve) => setImmediate(resolve))
     }
@@ -72,7 +78,12 @@ describe.each(openTestDatabases())('login races on $name', (backend) => {
     try {
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
-          (i % 2 ? t.app : other).inject({ method: 'POST', url: '/api/v1/user/login', payload: { username, password: `wrong-${i}` }, remoteAddress: '10.2.0.5' }),
+          (i % 2 ? t.app : other).inject({
+            method: 'POST',
+            url: '/api/v1/user/login',
+            payload: { username, password: `wrong-${i}` },
+            remoteAddress: '10.2.0.5',
+          }),
         ),
       )
       expect(results.filter((r) => r.statusCode === 401)).toHaveLength(5)

@@ -76,7 +76,13 @@ async function judge(
     const created = await createSession(trx, user.id, meta, now)
     await recordOperation(
       trx,
-      { operator: { id: user.id, username: user.username }, action: OperationAction.Login, targetType: 'user', targetId: user.id, ip: meta.ip },
+      {
+        operator: { id: user.id, username: user.username },
+        action: OperationAction.Login,
+        targetType: 'user',
+        targetId: user.id,
+        ip: meta.ip,
+      },
       now,
     )
     return created

@@ -30,7 +30,13 @@ describe('password hashing', () => {
   })
 
   it('never matches a malformed or hostile stored hash', async () => {
-    for (const stored of ['', 'plain', 'scrypt$1024$8$1$c2FsdA==', 'scrypt$1000$8$1$c2FsdHNhbHQ=$aGFzaGhhc2hoYXNoaGFzaA==', 'scrypt$1073741824$8$1$c2FsdHNhbHQ=$aGFzaGhhc2hoYXNoaGFzaA==']) {
+    for (const stored of [
+      '',
+      'plain',
+      'scrypt$1024$8$1$c2FsdA==',
+      'scrypt$1000$8$1$c2FsdHNhbHQ=$aGFzaGhhc2hoYXNoaGFzaA==',
+      'scrypt$1073741824$8$1$c2FsdHNhbHQ=$aGFzaGhhc2hoYXNoaGFzaA==',
+    ]) {
       expect(await verifyPassword('pw', stored)).toBe(false)
     }
   })

@@ -70,7 +70,9 @@ describe.each(openTestDatabases())('session cache on $name', (backend) => {
     expect(await infoStatus(banned.token)).toBe(401)
 
     const reset = await member()
-    expect((await t.call('POST', '/user/reset-password', { token: admin, body: { id: reset.id, password: 'Other-pass-12' } })).status).toBe(200)
+    expect((await t.call('POST', '/user/reset-password', { token: admin, body: { id: reset.id, password: 'Other-pass-12' } })).status).toBe(
+      200,
+    )
     expect(await infoStatus(reset.token)).toBe(401)
     clock.advance(SESSION_CACHE_MS)
     expect(await otherInfoStatus(banned.token)).toBe(401)

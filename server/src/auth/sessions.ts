@@ -122,7 +122,12 @@ export class SessionCache {
  * idle-expired token, or a user who is not in good standing. With a cache, a session read less than
  * SESSION_CACHE_MS ago (and no forgetSessions() since) is answered without the database.
  */
-export async function authenticate(db: Kysely<DB>, token: string | undefined, now: number, cache?: SessionCache): Promise<Authenticated | null> {
+export async function authenticate(
+  db: Kysely<DB>,
+  token: string | undefined,
+  now: number,
+  cache?: SessionCache,
+): Promise<Authenticated | null> {
   // Anything that cannot be one of our tokens is refused without a database round trip.
   if (!token || !TOKEN_PATTERN.test(token)) return null
   const hash = hashToken(token)

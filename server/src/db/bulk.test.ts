@@ -10,20 +10,36 @@ const tables = ['site_torrents', 'site_peers']
 const kept = ['site_peers_torrent_peer_user_key']
 
 async function secondaryNames({ db, dialect }: AppDatabase): Promise<string[]> {
-  const { rows } = dialect === 'sqlite'
-    ? await sql<{ name: string }>`select name from sqlite_master where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)}) order by name`.execute(db)
-    : await sql<{ name: string }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename in (${sql.join(tables)})
+  const { rows } =
+    dialect === 'sqlite'
+      ? await sql<{
+          name: string
+        }>`select name from sqlite_master where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)}) order by name`.execute(
+          db,
+        )
+      : await sql<{
+          name: string
+        }>`select indexname as name from pg_indexes where schemaname = current_schema() and tablename in (${sql.join(tables)})
         and indexname not in (select conname from pg_constraint) order by indexname`.execute(db)
   return rows.map((r) => r.name)
 }
 
 async function addTorrent(database: AppDatabase, id: number, name: string): Promise<void> {
-  const columns = [['id', 'integer'], ['info_hash', 'text'], ['name', 'text'], ['size', 'bigint'], ['added', 'bigint'], ['owner', 'integer']] as const
+  const columns = [
+    ['id', 'integer'],
+    ['info_hash', 'text'],
+    ['name', 'text'],
+    ['size', 'bigint'],
+    ['added', 'bigint'],
+    ['owner', 'integer'],
+  ] as const
   await bulkInsert(database, 'site_torrents', columns, [[id, id.toString(16).padStart(40, '0'), name, 1 << 30, 0, 1]])
 }
 
 async function named(database: AppDatabase, text: string): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`select id from (${torrentIdsNamed(database.dialect, text)}) as m order by id`.execute(database.db)
+  const { rows } = await sql<{ id: number }>`select id from (${torrentIdsNamed(database.dialect, text)}) as m order by id`.execute(
+    database.db,
+  )
   return rows.map((r) => Number(r.id))
 }
 
@@ -40,10 +56,12 @@ describe.each(openTestDatabases())('deferred indexes on $name', (backend) => {
     await migrateToLatest(database)
     const before = await secondaryNames(database)
     let during: string[] = []
-    await expect(withDeferredIndexes(database, tables, kept, async () => {
-      during = await secondaryNames(database)
-      throw new Error('source went away')
-    })).rejects.toThrow('source went away')
+    await expect(
+      withDeferredIndexes(database, tables, kept, async () => {
+        during = await secondaryNames(database)
+        throw new Error('source went away')
+      }),
+    ).rejects.toThrow('source went away')
     expect(during).toEqual(kept)
     expect(await secondaryNames(database)).toEqual(before)
     expect(await database.db.selectFrom('deferred_definitions').selectAll().execute()).toEqual([])
@@ -79,7 +97,9 @@ describe.each(openTestDatabases())('deferred indexes on $name', (backend) => {
     const { database } = opened
     await migrateToLatest(database)
     const peer = (id: number, peerId: string) =>
-      sql`insert into site_peers (id, torrent, peer_id, started, last_action, prev_action, userid) values (${id}, 5, ${peerId}, 1, 2, 3, 1001)`.execute(database.db)
+      sql`insert into site_peers (id, torrent, peer_id, started, last_action, prev_action, userid) values (${id}, 5, ${peerId}, 1, 2, 3, 1001)`.execute(
+        database.db,
+      )
     await withDeferredIndexes(database, ['site_peers'], [], async () => {
       // The site re-created a peer under a new id while the load ran: the key cannot refuse it now.
       await peer(10, 'aa')
@@ -87,7 +107,10 @@ describe.each(openTestDatabases())('deferred indexes on $name', (backend) => {
       await peer(12, 'aa')
     })
     const rows = await database.db.selectFrom('site_peers').select(['id', 'peer_id']).orderBy('id').execute()
-    expect(rows.map((r) => [Number(r.id), r.peer_id])).toEqual([[11, 'bb'], [12, 'aa']])
+    expect(rows.map((r) => [Number(r.id), r.peer_id])).toEqual([
+      [11, 'bb'],
+      [12, 'aa'],
+    ])
     await expect(peer(13, 'bb')).rejects.toThrow()
     expect(await database.db.selectFrom('deferred_definitions').selectAll().execute()).toEqual([])
   })

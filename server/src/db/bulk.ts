@@ -57,12 +57,19 @@ export async function bulkInsert(
     return
   }
   const replaceById = options.replace
-    ? sql.raw(`on conflict ("id") do update set ${columns.filter(([name]) => name !== 'id').map(([name]) => `"${name}" = excluded."${name}"`).join(', ')}`)
+    ? sql.raw(
+        `on conflict ("id") do update set ${columns
+          .filter(([name]) => name !== 'id')
+          .map(([name]) => `"${name}" = excluded."${name}"`)
+          .join(', ')}`,
+      )
     : sql``
   for (let start = 0; start < rows.length; start += PG_ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + PG_ROWS_PER_STATEMENT)
     const params = columns.map(([, type], i) => sql`${sql.val(chunk.map((row) => row[i]))}::${sql.raw(type)}[]`)
-    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select * from unnest(${sql.join(params)}) ${replaceById}`.execute(within ?? database.db)
+    await sql`insert into ${sql.table(table)} (${sql.raw(names)}) select * from unnest(${sql.join(params)}) ${replaceById}`.execute(
+      within ?? database.db,
+    )
   }
 }
 
@@ -72,7 +79,8 @@ function checkIntegers(table: string, columns: BulkColumns, rows: readonly BulkR
   for (const row of rows) {
     for (const [name, i] of integral) {
       const value = row[i]
-      if (value !== null && !Number.isInteger(value)) throw new Error(`bulk insert into ${table}: ${name} is not an integer: ${String(value)}`)
+      if (value !== null && !Number.isInteger(value))
+        throw new Error(`bulk insert into ${table}: ${name} is not an integer: ${String(value)}`)
     }
   }
 }
@@ -83,14 +91,27 @@ type Definition = Selectable<DeferredDefinitionsTable>
 async function secondaryDefinitions(database: AppDatabase, tables: readonly string[], keep: readonly string[]): Promise<Definition[]> {
   const { db } = database
   if (database.dialect === 'sqlite') {
-    const { rows } = await sql<{ type: 'index' | 'trigger'; name: string; tbl_name: string; sql: string; is_unique: number | null; columns: string | null }>`
+    const { rows } = await sql<{
+      type: 'index' | 'trigger'
+      name: string
+      tbl_name: string
+      sql: string
+      is_unique: number | null
+      columns: string | null
+    }>`
       select m.type, m.name, m.tbl_name, m.sql, l."unique" as is_unique,
         (select json_group_array(i.name) from (select name from pragma_index_info(m.name) order by seqno) i) as columns
       from sqlite_master m left join pragma_index_list(m.tbl_name) l on l.name = m.name
       where m.type in ('index', 'trigger') and m.sql is not null and m.tbl_name in (${sql.join(tables)})`.execute(db)
     return rows
       .filter((r) => r.type === 'trigger' || !keep.includes(r.name))
-      .map((r) => ({ name: r.name, kind: r.type, table_name: r.tbl_name, definition: r.sql, unique_columns: r.type === 'index' && r.is_unique ? r.columns : null }))
+      .map((r) => ({
+        name: r.name,
+        kind: r.type,
+        table_name: r.tbl_name,
+        definition: r.sql,
+        unique_columns: r.type === 'index' && r.is_unique ? r.columns : null,
+      }))
   }
   const { rows } = await sql<{ name: string; tablename: string; sql: string; is_unique: boolean; columns: string[] | null }>`
     select x.indexname as name, x.tablename, x.indexdef as sql, i.indisunique as is_unique,
@@ -102,7 +123,13 @@ async function secondaryDefinitions(database: AppDatabase, tables: readonly stri
       and x.indexname not in (select conname from pg_constraint)`.execute(db)
   return rows
     .filter((r) => !keep.includes(r.name))
-    .map((r) => ({ name: r.name, kind: 'index', table_name: r.tablename, definition: r.sql, unique_columns: r.is_unique && r.columns ? JSON.stringify(r.columns) : null }))
+    .map((r) => ({
+      name: r.name,
+      kind: 'index',
+      table_name: r.tablename,
+      definition: r.sql,
+      unique_columns: r.is_unique && r.columns ? JSON.stringify(r.columns) : null,
+    }))
 }
 
 /**
@@ -110,7 +137,12 @@ async function secondaryDefinitions(database: AppDatabase, tables: readonly stri
  * recreates them from the definitions the database itself reported — so the migration stays the
  * one place that defines them. `keep` names indexes the load needs (e.g. an upsert's unique key).
  */
-export async function withDeferredIndexes<T>(database: AppDatabase, tables: readonly string[], keep: readonly string[], load: () => Promise<T>): Promise<T> {
+export async function withDeferredIndexes<T>(
+  database: AppDatabase,
+  tables: readonly string[],
+  keep: readonly string[],
+  load: () => Promise<T>,
+): Promise<T> {
   const names = await deferIndexes(database, tables, keep)
   try {
     return await load()
@@ -156,7 +188,14 @@ export async function restoreDeferredDefinitions(database: AppDatabase, names?: 
         else await sql.raw(row.definition).execute(trx)
       }
     }
-    await trx.deleteFrom('deferred_definitions').where('name', 'in', rows.map((r) => r.name)).execute()
+    await trx
+      .deleteFrom('deferred_definitions')
+      .where(
+        'name',
+        'in',
+        rows.map((r) => r.name),
+      )
+      .execute()
     return rows.map((r) => r.name)
   })
 }

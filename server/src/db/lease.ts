@@ -137,7 +137,12 @@ export async function acquireLease(db: Kysely<DB>, options: AcquireOptions): Pro
       clearInterval(timer)
       await renewing
       try {
-        await db.updateTable('sync_state').set({ ...extra, lock_owner: null, lock_expires_at: null }).where('id', '=', 1).where('lock_owner', '=', owner).execute()
+        await db
+          .updateTable('sync_state')
+          .set({ ...extra, lock_owner: null, lock_expires_at: null })
+          .where('id', '=', 1)
+          .where('lock_owner', '=', owner)
+          .execute()
       } finally {
         heldHere.delete(owner)
       }
@@ -153,6 +158,11 @@ export async function acquireLease(db: Kysely<DB>, options: AcquireOptions): Pro
 export async function clearDeadLease(db: Kysely<DB>, now: number): Promise<boolean> {
   const state = await db.selectFrom('sync_state').select(['lock_owner', 'lock_expires_at']).where('id', '=', 1).executeTakeFirst()
   if (!state?.lock_owner || leaseIsLive(state.lock_owner, state.lock_expires_at, now)) return false
-  await db.updateTable('sync_state').set({ lock_owner: null, lock_expires_at: null }).where('id', '=', 1).where('lock_owner', '=', state.lock_owner).execute()
+  await db
+    .updateTable('sync_state')
+    .set({ lock_owner: null, lock_expires_at: null })
+    .where('id', '=', 1)
+    .where('lock_owner', '=', state.lock_owner)
+    .execute()
   return true
 }

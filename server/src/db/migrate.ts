@@ -19,9 +19,10 @@ export async function migrateToLatest(database: AppDatabase): Promise<MigrationO
 }
 
 async function tableExists({ db, dialect }: AppDatabase, table: string): Promise<boolean> {
-  const { rows } = dialect === 'sqlite'
-    ? await sql`select 1 from sqlite_master where type = 'table' and name = ${table}`.execute(db)
-    : await sql`select 1 where to_regclass(${table}) is not null`.execute(db)
+  const { rows } =
+    dialect === 'sqlite'
+      ? await sql`select 1 from sqlite_master where type = 'table' and name = ${table}`.execute(db)
+      : await sql`select 1 where to_regclass(${table}) is not null`.execute(db)
   return rows.length > 0
 }
 

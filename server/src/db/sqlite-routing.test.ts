@@ -59,7 +59,12 @@ describe('SQLite writer and reader', () => {
     const held = heldTransaction()
     await held.wrote
     let landed = false
-    const write = db.updateTable('t').set((eb) => ({ n: eb('n', '*', 10) })).where('id', '=', 1).execute().then(() => (landed = true))
+    const write = db
+      .updateTable('t')
+      .set((eb) => ({ n: eb('n', '*', 10) }))
+      .where('id', '=', 1)
+      .execute()
+      .then(() => (landed = true))
     await new Promise((resolve) => setImmediate(resolve))
     expect(landed).toBe(false)
     held.open()
@@ -99,7 +104,10 @@ describe('SQLite writer and reader', () => {
     })
     const trx = db.transaction().execute(async (t) => {
       order.push('transaction')
-      await t.updateTable('t').set((eb) => ({ n: eb('n', '+', 1) })).execute()
+      await t
+        .updateTable('t')
+        .set((eb) => ({ n: eb('n', '+', 1) }))
+        .execute()
     })
     await new Promise((resolve) => setImmediate(resolve))
     open()

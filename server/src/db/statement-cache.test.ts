@@ -26,7 +26,11 @@ describe('SQLite statement cache', () => {
       expect(inner).not.toBe(outer)
       seen.push((inner.all([]) as { n: number }[]).map((r) => r.n * row.n))
     }
-    expect(seen).toEqual([[1, 2, 3], [2, 4, 6], [3, 6, 9]])
+    expect(seen).toEqual([
+      [1, 2, 3],
+      [2, 4, 6],
+      [3, 6, 9],
+    ])
     raw.close()
   })
 
@@ -37,7 +41,7 @@ describe('SQLite statement cache', () => {
     expect(db.prepare('select * from t').all([])).toEqual([{ a: 1 }])
     raw.exec('alter table t add column b integer default 7; create index t_b on t (b)')
     expect(db.prepare('select * from t').all([])).toEqual([{ a: 1, b: 7 }])
-    raw.exec('drop table t; create table t (c text); insert into t values (\'x\')')
+    raw.exec("drop table t; create table t (c text); insert into t values ('x')")
     expect(db.prepare('select * from t').all([])).toEqual([{ c: 'x' }])
     raw.close()
   })

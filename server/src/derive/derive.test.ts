@@ -172,7 +172,12 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       const members = { 2001: await w.member('combo', 2001), 2002: await w.member('combo-off', 2002, { siteEnabled: false }) }
       const reasons = [null, 'belowMinSize', 'torrentBanned', 'siteAccountDisabled'] as const
       // Snatch rows as announce leaves them; the last one is a cross-seeder's (never sent `completed`).
-      const snatches: (SnatchFacts | null)[] = [null, { finished: true, toGo: 0 }, { finished: false, toGo: GIB }, { finished: false, toGo: 0 }]
+      const snatches: (SnatchFacts | null)[] = [
+        null,
+        { finished: true, toGo: 0 },
+        { finished: false, toGo: GIB },
+        { finished: false, toGo: 0 },
+      ]
       const expected = new Map<string, SeedStatus>()
       let torrent = 100
       for (const uploader of [false, true])
@@ -183,14 +188,25 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
                 for (const snatch of snatches) {
                   const uid = reason === 'siteAccountDisabled' ? 2002 : 2001
                   const facts: RecordFacts = {
-                    uploader, activeLeeching, activeSeeding, claimed, snatch,
+                    uploader,
+                    activeLeeching,
+                    activeSeeding,
+                    claimed,
+                    snatch,
                     disqualified: disqualified({
-                      memberInactive: false, belowWageMinimum: false,
-                      belowMinSize: reason === 'belowMinSize', torrentBanned: reason === 'torrentBanned', siteAccountDisabled: reason === 'siteAccountDisabled',
+                      memberInactive: false,
+                      belowWageMinimum: false,
+                      belowMinSize: reason === 'belowMinSize',
+                      torrentBanned: reason === 'torrentBanned',
+                      siteAccountDisabled: reason === 'siteAccountDisabled',
                     }),
                   }
                   torrent++
-                  await w.torrent(torrent, { owner: uploader ? uid : 0, size: reason === 'belowMinSize' ? 0.5 * GIB : 2 * GIB, banned: reason === 'torrentBanned' })
+                  await w.torrent(torrent, {
+                    owner: uploader ? uid : 0,
+                    size: reason === 'belowMinSize' ? 0.5 * GIB : 2 * GIB,
+                    banned: reason === 'torrentBanned',
+                  })
                   if (activeLeeching) await w.peer(uid, torrent, { seeder: false, toGo: 10, lastAction: NOW })
                   if (activeSeeding) await w.peer(uid, torrent, { seeder: true, lastAction: NOW })
                   if (claimed) await w.claim(uid, torrent)
@@ -225,9 +241,13 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       await run()
       const types = async () =>
         Object.fromEntries(
-          (await t.db.database.db.selectFrom('torrent_labels').select(['torrent_id', 'seed_type', 'seed_type_source']).orderBy('torrent_id').execute()).map(
-            (r) => [r.torrent_id, `${r.seed_type}/${r.seed_type_source}`],
-          ),
+          (
+            await t.db.database.db
+              .selectFrom('torrent_labels')
+              .select(['torrent_id', 'seed_type', 'seed_type_source'])
+              .orderBy('torrent_id')
+              .execute()
+          ).map((r) => [r.torrent_id, `${r.seed_type}/${r.seed_type_source}`]),
         )
       expect(await types()).toEqual({ 1: '2/manual', 2: '1/rule', 3: '2/rule', 4: '2/rule', 5: '1/manual' })
 
@@ -277,7 +297,11 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       await w.peer(1003, 3, { seeder: true, lastAction: NOW })
       await w.assign(members[2], 4)
       await run()
-      const labels = await t.db.database.db.selectFrom('torrent_labels').select(['torrent_id', 'keepers', 'completion', 'assigned']).orderBy('torrent_id').execute()
+      const labels = await t.db.database.db
+        .selectFrom('torrent_labels')
+        .select(['torrent_id', 'keepers', 'completion', 'assigned'])
+        .orderBy('torrent_id')
+        .execute()
       // m2 is banned: seeding unclaimed (1) still keeps (4), claimed (2) is lost (5).
       expect(labels).toEqual([
         { torrent_id: 1, keepers: 2, completion: 1, assigned: 2 },
@@ -318,9 +342,19 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       const second = await run(NOW + MIN)
       expect(second.full).toBe(false)
       expect(second.judged).toBe(3)
-      const after = await t.db.database.db.selectFrom('seed_records').select(['id', 'user_id', 'torrent_id', 'derived_at']).orderBy('id').execute()
+      const after = await t.db.database.db
+        .selectFrom('seed_records')
+        .select(['id', 'user_id', 'torrent_id', 'derived_at'])
+        .orderBy('id')
+        .execute()
       const rewritten = after.filter((r) => r.derived_at === NOW + MIN).map((r) => [r.user_id, r.torrent_id])
-      expect(rewritten.sort()).toEqual([[members[2], 2], [members[3], 3], [members[4], 20]].sort())
+      expect(rewritten.sort()).toEqual(
+        [
+          [members[2], 2],
+          [members[3], 3],
+          [members[4], 20],
+        ].sort(),
+      )
       expect(after.length).toBe(before.length) // all three pairs had records already
       expect(after.filter((r) => r.derived_at === NOW).length).toBe(before.length - 3)
       await expectCubeMatchesRecount()
@@ -346,7 +380,9 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
 
   async function expectCubeMatchesRecount() {
     const { db } = t.db.database
-    const cube = await sql<Record<string, number>>`select user_id, status, seed_type, claim_state, assigned, records, seeding, seeding_size, uploaded
+    const cube = await sql<
+      Record<string, number>
+    >`select user_id, status, seed_type, claim_state, assigned, records, seeding, seeding_size, uploaded
       from seed_record_counts order by user_id, status, seed_type, claim_state, assigned`.execute(db)
     const recount = await sql<Record<string, number>>`select * from (
         select user_id, status, seed_type, claim_state, assigned, count(*) as records, sum(seeding) as seeding, sum(seeding * size) as seeding_size, sum(uploaded) as uploaded
@@ -355,7 +391,8 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
         select 0, status, seed_type, claim_state, assigned, count(*), sum(seeding), sum(seeding * size), sum(uploaded)
         from seed_records group by status, seed_type, claim_state, assigned) x
       order by user_id, status, seed_type, claim_state, assigned`.execute(db)
-    const normalise = (rows: Record<string, number>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])))
+    const normalise = (rows: Record<string, number>[]) =>
+      rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])))
     expect(normalise(cube.rows)).toEqual(normalise(recount.rows))
     // And each torrent's record count.
     const drift = await sql<{ n: number }>`select count(*) as n from torrent_labels l

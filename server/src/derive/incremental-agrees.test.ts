@@ -29,10 +29,14 @@ describe.each(openTestDatabases())('derivation paths on $name', (backend) => {
     return {
       records: await q(sql`select user_id, torrent_id, status, seed_type, claim_state, assigned, seeding, size, uploaded, downloaded,
         seed_time_sec, last_action, assigned_at, claimed_at from seed_records order by user_id, torrent_id`),
-      labels: await q(sql`select torrent_id, seed_type, owner, banned, size, keepers, records, assigned, completion from torrent_labels order by torrent_id`),
+      labels: await q(
+        sql`select torrent_id, seed_type, owner, banned, size, keepers, records, assigned, completion from torrent_labels order by torrent_id`,
+      ),
       counts: await q(sql`select user_id, status, seed_type, claim_state, assigned, records, seeding, seeding_size, uploaded
         from seed_record_counts order by user_id, status, seed_type, claim_state, assigned`),
-      members: await q(sql`select user_id, records, seeding_count, seeding_size, assigned_count, uploaded from member_seed_stats order by user_id`),
+      members: await q(
+        sql`select user_id, records, seeding_count, seeding_size, assigned_count, uploaded from member_seed_stats order by user_id`,
+      ),
     }
   }
 

@@ -99,8 +99,12 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
   // cheaper than ranges that each scan the sources again (at 2M records: ~30 s against ~265 s).
   let whole = full
   if (!full && database.dialect === 'postgres') {
-    const queued = Number((await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${maxQueueId}`.execute(db)).rows[0].n)
-    const records = Number((await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where user_id = 0`.execute(db)).rows[0].n ?? 0)
+    const queued = Number(
+      (await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${maxQueueId}`.execute(db)).rows[0].n,
+    )
+    const records = Number(
+      (await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where user_id = 0`.execute(db)).rows[0].n ?? 0,
+    )
     whole = queued > (options.wholeShare ?? WHOLE_PASS_SHARE) * records
   }
 
@@ -111,7 +115,12 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
       await clearScratch(inner)
       await scopeAllTorrents(trx)
       await analyzeScratch(inner, 'derive_torrents')
-      const bounds = (await sql<{ lo: number | null; hi: number | null }>`select min(torrent_id) as lo, max(torrent_id) as hi from derive_torrents`.execute(trx)).rows[0]
+      const bounds = (
+        await sql<{
+          lo: number | null
+          hi: number | null
+        }>`select min(torrent_id) as lo, max(torrent_id) as hi from derive_torrents`.execute(trx)
+      ).rows[0]
       if (bounds?.lo != null && bounds.hi != null) await labelTorrents(inner, [Number(bounds.lo), Number(bounds.hi)], false)
       const torrentCount = Number((await sql<{ n: number }>`select count(*) as n from derive_torrents`.execute(trx)).rows[0].n)
       lap('torrents')
@@ -122,7 +131,16 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
       return { ...outcome, torrents: torrentCount }
     })
     progress('records', 1, 1)
-    return { full, whole: true, rulesVersion: rules.version, torrents: outcome.torrents, judged: outcome.judged, changed: outcome.changed, ms: Math.round(performance.now() - started), steps }
+    return {
+      full,
+      whole: true,
+      rulesVersion: rules.version,
+      torrents: outcome.torrents,
+      judged: outcome.judged,
+      changed: outcome.changed,
+      ms: Math.round(performance.now() - started),
+      steps,
+    }
   }
 
   await clearScratch(ctx)
@@ -216,4 +234,3 @@ function inTransaction<T>(ctx: PassContext, work: (trx: Kysely<DB>) => Promise<T
 async function bumpDataVersion({ db }: PassContext): Promise<void> {
   await sql`update sync_state set data_version = data_version + 1 where id = 1`.execute(db)
 }
-

@@ -38,13 +38,22 @@ export async function memberRanges(db: Kysely<DB>, size: number): Promise<[numbe
       union all
       select distinct r.user_id, 1 from seed_records r where not exists (select 1 from users u where u.id = r.user_id)
     ) x order by id`.execute(db)
-  return rangesByWeight(rows.map((r) => ({ key: r.key, n: Number(r.n) })), size)
+  return rangesByWeight(
+    rows.map((r) => ({ key: r.key, n: Number(r.n) })),
+    size,
+  )
 }
 
 /** Incremental pass: member-id ranges over the queued work. */
 export async function workRanges(db: Kysely<DB>, size: number): Promise<[number, number][]> {
-  const { rows } = await sql<{ key: number; n: number }>`select user_id as key, count(*) as n from derive_work group by user_id order by user_id`.execute(db)
-  return rangesByWeight(rows.map((r) => ({ key: r.key, n: Number(r.n) })), size)
+  const { rows } = await sql<{
+    key: number
+    n: number
+  }>`select user_id as key, count(*) as n from derive_work group by user_id order by user_id`.execute(db)
+  return rangesByWeight(
+    rows.map((r) => ({ key: r.key, n: Number(r.n) })),
+    size,
+  )
 }
 
 /** Full pass, per range: every tie of the range's members plus every record they have now. */
@@ -222,8 +231,24 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
 
   // Pairs whose record is already exactly right leave the work: in a full pass over unchanged data
   // that is nearly all of them, and the cube deltas and writes below then cost next to nothing.
-  const recordColumns = ['status', 'seed_type', 'claim_state', 'assigned', 'seeding', 'size', 'uploaded', 'downloaded', 'seed_time_sec', 'last_action', 'assigned_at', 'claimed_at'] as const
-  const unchanged = sql.join(recordColumns.map((c) => sql`r.${sql.ref(c)} = x.${sql.ref(c)}`), sql` and `)
+  const recordColumns = [
+    'status',
+    'seed_type',
+    'claim_state',
+    'assigned',
+    'seeding',
+    'size',
+    'uploaded',
+    'downloaded',
+    'seed_time_sec',
+    'last_action',
+    'assigned_at',
+    'claimed_at',
+  ] as const
+  const unchanged = sql.join(
+    recordColumns.map((c) => sql`r.${sql.ref(c)} = x.${sql.ref(c)}`),
+    sql` and `,
+  )
   await sql`delete from derive_work where user_id between ${a} and ${b} and exists (
       select 1 from derive_batch x join seed_records r on r.user_id = x.user_id and r.torrent_id = x.torrent_id
       where x.user_id = derive_work.user_id and x.torrent_id = derive_work.torrent_id and ${unchanged})`.execute(db)
@@ -256,7 +281,10 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
   let written = Number(inserted.numAffectedRows ?? 0)
   for (const group of writeGroups) {
     const set = sql.join(group.map((c) => sql`${sql.ref(c)} = b.${sql.ref(c)}`))
-    const differs = sql.join(group.map((c) => sql`seed_records.${sql.ref(c)} <> b.${sql.ref(c)}`), sql` or `)
+    const differs = sql.join(
+      group.map((c) => sql`seed_records.${sql.ref(c)} <> b.${sql.ref(c)}`),
+      sql` or `,
+    )
     const updated = await sql`update seed_records set ${set}, derived_at = ${int(now)}
       from derive_batch b where ${inRange} and ${sameRecord} and (${differs})`.execute(db)
     written += Number(updated.numAffectedRows ?? 0)

@@ -23,34 +23,96 @@ describe.each(openTestDatabases())('NexusPHP site scenarios of the derivation on
 
   /** A site account as the sync mirrors NexusPHP's `users` row. */
   const account = (id: number, username: string, enabled: 0 | 1): MirrorRows['site_users'] => ({
-    id, username, class: 1, enabled, status: 'confirmed', added: Date.UTC(2024, 0, 1), last_access: NOW - MIN,
+    id,
+    username,
+    class: 1,
+    enabled,
+    status: 'confirmed',
+    added: Date.UTC(2024, 0, 1),
+    last_access: NOW - MIN,
   })
 
   /** A torrent as the sync mirrors NexusPHP's `torrents` row. */
   const torrentRow = (id: number, over: Partial<MirrorRows['site_torrents']> = {}): MirrorRows['site_torrents'] => ({
-    id, info_hash: id.toString(16).padStart(40, '0'), name: `Cedar.Story.S01.${id}.2160p.WEB-DL-CedarHD`, size: 8 * GIB, category: 401, team: 1,
-    added: Date.UTC(2025, 0, 1), seeders: 2, leechers: 0, times_completed: 5, owner: 0, visible: 1, banned: 0, ...over,
+    id,
+    info_hash: id.toString(16).padStart(40, '0'),
+    name: `Cedar.Story.S01.${id}.2160p.WEB-DL-CedarHD`,
+    size: 8 * GIB,
+    category: 401,
+    team: 1,
+    added: Date.UTC(2025, 0, 1),
+    seeders: 2,
+    leechers: 0,
+    times_completed: 5,
+    owner: 0,
+    visible: 1,
+    banned: 0,
+    ...over,
   })
 
   /**
    * A seeding peer as announce keeps it: `last_action` is the last announce, `prev_action` the one
    * before (the client announces every `interval`).
    */
-  const seedingPeer = (id: number, userid: number, torrent: number, lastAnnounce: number, interval = 60 * MIN): MirrorRows['site_peers'] => ({
-    id, torrent, userid, peer_id: `2d7142353030302d${id.toString(16).padStart(24, '0')}`, ip: '203.0.113.7', port: 51413, uploaded: 3 * GIB,
-    downloaded: 0, to_go: 0, seeder: 1, started: lastAnnounce - 5 * interval, last_action: lastAnnounce, prev_action: lastAnnounce - interval,
-    connectable: 1, agent: 'qBittorrent/5.0.2', finishedat: null,
+  const seedingPeer = (
+    id: number,
+    userid: number,
+    torrent: number,
+    lastAnnounce: number,
+    interval = 60 * MIN,
+  ): MirrorRows['site_peers'] => ({
+    id,
+    torrent,
+    userid,
+    peer_id: `2d7142353030302d${id.toString(16).padStart(24, '0')}`,
+    ip: '203.0.113.7',
+    port: 51413,
+    uploaded: 3 * GIB,
+    downloaded: 0,
+    to_go: 0,
+    seeder: 1,
+    started: lastAnnounce - 5 * interval,
+    last_action: lastAnnounce,
+    prev_action: lastAnnounce - interval,
+    connectable: 1,
+    agent: 'qBittorrent/5.0.2',
+    finishedat: null,
   })
 
   /** A snatched row: `finished` flips to yes only on the client's `completed` event. */
-  const snatchRow = (id: number, userid: number, torrentid: number, over: Partial<MirrorRows['site_snatched']>): MirrorRows['site_snatched'] => ({
-    id, torrentid, userid, ip: '203.0.113.7', port: 51413, uploaded: 3 * GIB, downloaded: 8 * GIB, to_go: 0, seedtime: 86_400, leechtime: 1800,
-    last_action: NOW - 3 * 3600_000, startdat: Date.UTC(2025, 5, 1), completedat: Date.UTC(2025, 5, 1, 1), finished: 1, ...over,
+  const snatchRow = (
+    id: number,
+    userid: number,
+    torrentid: number,
+    over: Partial<MirrorRows['site_snatched']>,
+  ): MirrorRows['site_snatched'] => ({
+    id,
+    torrentid,
+    userid,
+    ip: '203.0.113.7',
+    port: 51413,
+    uploaded: 3 * GIB,
+    downloaded: 8 * GIB,
+    to_go: 0,
+    seedtime: 86_400,
+    leechtime: 1800,
+    last_action: NOW - 3 * 3600_000,
+    startdat: Date.UTC(2025, 5, 1),
+    completedat: Date.UTC(2025, 5, 1, 1),
+    finished: 1,
+    ...over,
   })
 
   const claimRow = (id: number, uid: number, torrent_id: number): MirrorRows['site_claims'] => ({
-    id, uid, torrent_id, snatched_id: null, seed_time_begin: 0, uploaded_begin: 0, last_settle_at: null,
-    created_at: Date.UTC(2025, 11, 1), updated_at: Date.UTC(2025, 11, 1),
+    id,
+    uid,
+    torrent_id,
+    snatched_id: null,
+    seed_time_begin: 0,
+    uploaded_begin: 0,
+    last_settle_at: null,
+    created_at: Date.UTC(2025, 11, 1),
+    updated_at: Date.UTC(2025, 11, 1),
   })
 
   async function officialCedarHD() {
@@ -94,7 +156,9 @@ describe.each(openTestDatabases())('NexusPHP site scenarios of the derivation on
       expect(await status(alice, 2)).toBe(SeedStatus.Incomplete)
 
       // The partial one finishes later without a `completed` event either (to_go reaches 0): 已停止 on the next sync.
-      await upsertMirror(db(), 'site_snatched', [snatchRow(12, ALICE, 2, { downloaded: 8 * GIB, to_go: 0, finished: 0, completedat: null })])
+      await upsertMirror(db(), 'site_snatched', [
+        snatchRow(12, ALICE, 2, { downloaded: 8 * GIB, to_go: 0, finished: 0, completedat: null }),
+      ])
       const next = await run(NOW + MIN)
       expect(next.full).toBe(false)
       expect(await status(alice, 2)).toBe(SeedStatus.Stopped)
@@ -118,16 +182,26 @@ describe.each(openTestDatabases())('NexusPHP site scenarios of the derivation on
       await upsertMirror(db(), 'site_torrents', [torrentRow(1), torrentRow(2)])
       await upsertMirror(db(), 'site_claims', [claimRow(21, ALICE, 1), claimRow(22, ALICE, 2), claimRow(23, BOB, 1)])
       await upsertMirror(db(), 'site_peers', [
-        seedingPeer(31, ALICE, 1, NOW - 5 * MIN), seedingPeer(32, ALICE, 2, NOW - 5 * MIN), seedingPeer(33, BOB, 1, NOW - 5 * MIN),
+        seedingPeer(31, ALICE, 1, NOW - 5 * MIN),
+        seedingPeer(32, ALICE, 2, NOW - 5 * MIN),
+        seedingPeer(33, BOB, 1, NOW - 5 * MIN),
       ])
       await run()
-      expect([await status(alice, 1), await status(alice, 2), await status(bob, 1)]).toEqual([SeedStatus.Seeding, SeedStatus.Seeding, SeedStatus.Seeding])
+      expect([await status(alice, 1), await status(alice, 2), await status(bob, 1)]).toEqual([
+        SeedStatus.Seeding,
+        SeedStatus.Seeding,
+        SeedStatus.Seeding,
+      ])
 
       // The site disables alice; the sync mirrors her users row (and nothing else changed).
       await upsertMirror(db(), 'site_users', [account(ALICE, 'alice', 0)])
       const disabled = await run(NOW + MIN)
       expect(disabled.full).toBe(false)
-      expect([await status(alice, 1), await status(alice, 2), await status(bob, 1)]).toEqual([SeedStatus.NoWage, SeedStatus.NoWage, SeedStatus.Seeding])
+      expect([await status(alice, 1), await status(alice, 2), await status(bob, 1)]).toEqual([
+        SeedStatus.NoWage,
+        SeedStatus.NoWage,
+        SeedStatus.Seeding,
+      ])
       expect((await t.world.label(1)).keepers).toBe(1)
 
       await upsertMirror(db(), 'site_users', [account(ALICE, 'alice', 1)])
@@ -144,8 +218,18 @@ describe.each(openTestDatabases())('NexusPHP site scenarios of the derivation on
       await upsertMirror(db(), 'site_claims', [claimRow(21, ALICE, 1)])
       await upsertMirror(db(), 'site_peers', [seedingPeer(31, ALICE, 1, NOW - 5 * MIN), seedingPeer(32, BOB, 1, NOW - 5 * MIN)])
       await run()
-      expect(await t.world.label(1)).toMatchObject({ seed_type: SeedType.Unofficial, seed_type_source: 'rule', banned: 1, keepers: 1, completion: CompletionLabel.UnofficialComplete })
-      expect(await t.world.label(2)).toMatchObject({ seed_type: SeedType.Official, banned: 0, completion: CompletionLabel.OfficialIncomplete })
+      expect(await t.world.label(1)).toMatchObject({
+        seed_type: SeedType.Unofficial,
+        seed_type_source: 'rule',
+        banned: 1,
+        keepers: 1,
+        completion: CompletionLabel.UnofficialComplete,
+      })
+      expect(await t.world.label(2)).toMatchObject({
+        seed_type: SeedType.Official,
+        banned: 0,
+        completion: CompletionLabel.OfficialIncomplete,
+      })
       expect(await status(alice, 1)).toBe(SeedStatus.NoWage)
       expect(await status(bob, 1)).toBe(SeedStatus.SeedingUnclaimed)
 

@@ -38,7 +38,9 @@ export async function scopeQueuedTorrents(db: Kysely<DB>, maxQueueId: number): P
 
 /** Adds the torrents of the records about to be judged, so their keepers are recounted. */
 export async function scopeTorrentsOfWork(db: Kysely<DB>): Promise<void> {
-  await sql`insert into derive_torrents (torrent_id) select distinct torrent_id from derive_work where true on conflict do nothing`.execute(db)
+  await sql`insert into derive_torrents (torrent_id) select distinct torrent_id from derive_work where true on conflict do nothing`.execute(
+    db,
+  )
 }
 
 /** Splits `derive_torrents` into id ranges of about `size` torrents. */
@@ -63,7 +65,9 @@ export async function labelTorrents(ctx: PassContext, [a, b]: [number, number], 
     await sql`update derive_torrents set records_affected = 1
       where torrent_id between ${a} and ${b} and not exists (
         select 1 from torrent_labels l join site_torrents t on t.id = l.torrent_id left join seed_type_overrides o on o.torrent_id = t.id
-        where l.torrent_id = derive_torrents.torrent_id and l.seed_type = ${seedType} and l.size = t.size and l.owner = t.owner and l.banned = t.banned)`.execute(db)
+        where l.torrent_id = derive_torrents.torrent_id and l.seed_type = ${seedType} and l.size = t.size and l.owner = t.owner and l.banned = t.banned)`.execute(
+      db,
+    )
   }
   await sql`insert into torrent_labels (torrent_id, seed_type, seed_type_source, owner, banned, name, size, added, seeders, leechers, team, derived_at)
     select t.id, ${seedType}, case when o.torrent_id is null then 'rule' else 'manual' end,

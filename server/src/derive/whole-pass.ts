@@ -22,7 +22,20 @@ export interface WholePassOutcome {
   changed: number
 }
 
-const columns = ['status', 'seed_type', 'claim_state', 'assigned', 'seeding', 'size', 'uploaded', 'downloaded', 'seed_time_sec', 'last_action', 'assigned_at', 'claimed_at'] as const
+const columns = [
+  'status',
+  'seed_type',
+  'claim_state',
+  'assigned',
+  'seeding',
+  'size',
+  'uploaded',
+  'downloaded',
+  'seed_time_sec',
+  'last_action',
+  'assigned_at',
+  'claimed_at',
+] as const
 
 /** Runs inside the caller's transaction, after the torrent labels' seed types are current. */
 export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcome> {
@@ -84,8 +97,12 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
     where ${record.tied}`.execute(db)
   await sql`analyze derive_batch`.execute(db)
 
-  const differs = sql.join(columns.map((c) => sql`r.${sql.ref(c)} <> b.${sql.ref(c)}`), sql` or `)
-  const updated = await sql`update seed_records r set ${sql.join(columns.map((c) => sql`${sql.ref(c)} = b.${sql.ref(c)}`))}, derived_at = ${int(now)}
+  const differs = sql.join(
+    columns.map((c) => sql`r.${sql.ref(c)} <> b.${sql.ref(c)}`),
+    sql` or `,
+  )
+  const updated =
+    await sql`update seed_records r set ${sql.join(columns.map((c) => sql`${sql.ref(c)} = b.${sql.ref(c)}`))}, derived_at = ${int(now)}
     from derive_batch b where r.user_id = b.user_id and r.torrent_id = b.torrent_id and (${differs})`.execute(db)
   const inserted = await sql`insert into seed_records (user_id, torrent_id, ${sql.join(columns.map((c) => sql.ref(c)))}, derived_at)
     select b.user_id, b.torrent_id, ${sql.join(columns.map((c) => sql.ref(`b.${c}`)))}, ${int(now)}

@@ -3,7 +3,8 @@ import { type RawBuilder, sql } from 'kysely'
 import { CompletionLabel, SeedType } from '@shared/enums'
 
 export function completionLabel(seedType: SeedType, keepers: number, targetKeepers: number): CompletionLabel {
-  if (seedType === SeedType.Official) return keepers >= targetKeepers ? CompletionLabel.OfficialComplete : CompletionLabel.OfficialIncomplete
+  if (seedType === SeedType.Official)
+    return keepers >= targetKeepers ? CompletionLabel.OfficialComplete : CompletionLabel.OfficialIncomplete
   return keepers >= 1 ? CompletionLabel.UnofficialComplete : CompletionLabel.UnofficialIncomplete
 }
 
@@ -20,7 +21,12 @@ export function completionLabelSql(seedType: RawBuilder<unknown>, keepers: RawBu
  * Seed type by the rules: a manual override wins; else official when the torrent's team is an
  * official team or it carries an official tag, and it is at least `minSizeGiB`.
  */
-export function seedTypeByRules(input: { override: SeedType | null; officialTeamOrTag: boolean; size: number; minSizeBytes: number }): SeedType {
+export function seedTypeByRules(input: {
+  override: SeedType | null
+  officialTeamOrTag: boolean
+  size: number
+  minSizeBytes: number
+}): SeedType {
   if (input.override !== null) return input.override
   return input.officialTeamOrTag && input.size >= input.minSizeBytes ? SeedType.Official : SeedType.Unofficial
 }

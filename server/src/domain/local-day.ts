@@ -8,7 +8,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>()
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone)
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
     formatters.set(timeZone, f)
   }
   return f

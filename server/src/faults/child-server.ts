@@ -90,7 +90,11 @@ export interface ChildServer {
   output(): string
   /** Resolves when the output matches (the server logs JSON lines); rejects when the process exits first. */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>
-  call<T = unknown>(method: 'GET' | 'POST', path: string, options?: { token?: string; body?: unknown }): Promise<{ status: number; body: Envelope<T> }>
+  call<T = unknown>(
+    method: 'GET' | 'POST',
+    path: string,
+    options?: { token?: string; body?: unknown },
+  ): Promise<{ status: number; body: Envelope<T> }>
   login(username?: string, password?: string): Promise<string>
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>
@@ -122,7 +126,11 @@ export async function startChild(store: Store, options: ChildOptions = {}): Prom
   }
   if (store.databaseUrl) env.DATABASE_URL = store.databaseUrl
   else delete env.DATABASE_URL
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    cwd: serverDir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   const listeners = new Set<() => void>()
   const onData = (chunk: Buffer) => {

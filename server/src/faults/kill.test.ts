@@ -44,11 +44,19 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
   const startServer = () => startChild(store, { env: { FAULT_PAUSE: 'wages.pay=400' } })
   const db = async () => (await store.open()).db
   const syncRow = async () =>
-    (await (await db()).selectFrom('sync_state').select(['lock_owner', 'lock_expires_at', 'last_started_at', 'last_finished_at', 'last_error']).where('id', '=', 1).executeTakeFirstOrThrow()) as SyncRow
+    (await (
+      await db()
+    )
+      .selectFrom('sync_state')
+      .select(['lock_owner', 'lock_expires_at', 'last_started_at', 'last_finished_at', 'last_error'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow()) as SyncRow
   const queued = async () => Number((await sql<{ n: number }>`select count(*) as n from derive_queue`.execute(await db())).rows[0].n)
-  const lastQueued = async () => Number((await sql<{ m: number | null }>`select max(id) as m from derive_queue`.execute(await db())).rows[0].m ?? 0)
+  const lastQueued = async () =>
+    Number((await sql<{ m: number | null }>`select max(id) as m from derive_queue`.execute(await db())).rows[0].m ?? 0)
   /** Queue rows up to `id` still waiting (a sync's end may queue new ones for the next: wage-estimate flips). */
-  const waitingUpTo = async (id: number) => Number((await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${id}`.execute(await db())).rows[0].n)
+  const waitingUpTo = async (id: number) =>
+    Number((await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${id}`.execute(await db())).rows[0].n)
   const restart = async () => {
     await server?.kill()
     server = await startServer()
@@ -105,15 +113,27 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
   }
   const wageRows = async (period: string): Promise<WageRow[]> =>
     (
-      await sql<Record<keyof WageRow, number | string | null>>`select id, user_id, amount, torrent_count, total_size, payment, paid_at, paid_by_id
+      await sql<
+        Record<keyof WageRow, number | string | null>
+      >`select id, user_id, amount, torrent_count, total_size, payment, paid_at, paid_by_id
         from wage_records where period = ${period} order by user_id`.execute(await db())
     ).rows.map((r) => {
       const num = (v: number | string | null) => (v === null ? null : Number(v))
-      return { id: Number(r.id), user_id: Number(r.user_id), amount: Number(r.amount), torrent_count: Number(r.torrent_count), total_size: Number(r.total_size), payment: Number(r.payment), paid_at: num(r.paid_at), paid_by_id: num(r.paid_by_id) }
+      return {
+        id: Number(r.id),
+        user_id: Number(r.user_id),
+        amount: Number(r.amount),
+        torrent_count: Number(r.torrent_count),
+        total_size: Number(r.total_size),
+        payment: Number(r.payment),
+        paid_at: num(r.paid_at),
+        paid_by_id: num(r.paid_by_id),
+      }
     })
   const wageItemCount = async (period: string) =>
     Number((await sql<{ n: number }>`select count(*) as n from wage_item_sets where period = ${period}`.execute(await db())).rows[0].n)
-  const figures = (rows: WageRow[]) => rows.map(({ user_id, amount, torrent_count, total_size, payment }) => ({ user_id, amount, torrent_count, total_size, payment }))
+  const figures = (rows: WageRow[]) =>
+    rows.map(({ user_id, amount, torrent_count, total_size, payment }) => ({ user_id, amount, torrent_count, total_size, payment }))
   const period = shiftPeriod(periodOf(Date.now(), 'Asia/Shanghai'), 1)
 
   const waitForSyncEnd = async (after: number) => {
@@ -157,7 +177,13 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
     // restart take it over now (not the heartbeat running out).
     const lease = await syncRow()
     const interruptedWork = await lastQueued()
-    await (await db()).updateTable('sync_state').set({ lock_expires_at: Date.now() + 3600_000 }).where('id', '=', 1).execute()
+    await (
+      await db()
+    )
+      .updateTable('sync_state')
+      .set({ lock_expires_at: Date.now() + 3600_000 })
+      .where('id', '=', 1)
+      .execute()
 
     server = await startServer()
     await server.waitForOutput(/the last sync was interrupted/, 30_000)
@@ -218,7 +244,10 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
         before = await wageRows(month)
         expect(before.length, `no wage records for ${month}`).toBeGreaterThan(1)
       }
-      const batch = before.filter((r) => r.payment === 0).slice(0, 3).map((r) => r.id)
+      const batch = before
+        .filter((r) => r.payment === 0)
+        .slice(0, 3)
+        .map((r) => r.id)
       const token = await server!.login()
       // A pay of a few rows is over in well under a millisecond on SQLite: the server holds it open
       // (FAULT_PAUSE, after its UPDATE, before its commit) so that the kill lands inside it.
@@ -226,7 +255,10 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
       const after = await wageRows(month)
       expect([0, batch.length]).toContain(after.filter((r) => batch.includes(r.id) && r.payment === 1).length)
       expect(after.filter((r) => !batch.includes(r.id))).toEqual(before.filter((r) => !batch.includes(r.id)))
-      const again = await server!.call<{ paid: number; alreadyPaid: number }>('POST', '/wages/pay', { token: await server!.login(), body: { ids: batch } })
+      const again = await server!.call<{ paid: number; alreadyPaid: number }>('POST', '/wages/pay', {
+        token: await server!.login(),
+        body: { ids: batch },
+      })
       expect(again.status).toBe(200)
       expect(again.body.data.paid + again.body.data.alreadyPaid).toBe(batch.length)
       expect((await wageRows(month)).filter((r) => batch.includes(r.id)).every((r) => r.payment === 1)).toBe(true)
@@ -235,7 +267,17 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
   })
 
   it('a derivation pass (new rule version) killed half-way: a restart takes the lease at once and completes it', async () => {
-    const currentVersion = async () => Number((await (await db()).selectFrom('rule_versions').select((eb) => eb.fn.max('version').as('v')).executeTakeFirstOrThrow()).v)
+    const currentVersion = async () =>
+      Number(
+        (
+          await (
+            await db()
+          )
+            .selectFrom('rule_versions')
+            .select((eb) => eb.fn.max('version').as('v'))
+            .executeTakeFirstOrThrow()
+        ).v,
+      )
     let killedInside = false
     for (let attempt = 0; attempt < KILL_TRIES && !killedInside; attempt++) {
       const token = await server!.login()
@@ -246,8 +288,14 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
       let answered = false
       const request = server!
         .call('POST', '/config/rules', { token, body: { ...body, activeWindowMinutes: rules.body.data.activeWindowMinutes + 1 } })
-        .then(() => void (answered = true), () => {})
-      caught = await pollUntil(async () => (await syncRow()).lock_owner?.includes(`|${pid}|relabel|`) === true && (await writerActive()), () => answered)
+        .then(
+          () => void (answered = true),
+          () => {},
+        )
+      caught = await pollUntil(
+        async () => (await syncRow()).lock_owner?.includes(`|${pid}|relabel|`) === true && (await writerActive()),
+        () => answered,
+      )
       if (caught) await server!.kill()
       await request
       killedInside = caught && (await syncRow()).lock_owner?.includes(`|${pid}|`) === true
@@ -255,11 +303,22 @@ describe.each(dialects)('SIGKILL and restart on %s', { timeout: 120_000 }, (dial
     }
     expect(killedInside, `no kill landed inside a derivation pass in ${KILL_TRIES} tries`).toBe(true)
     const lease = await syncRow()
-    await (await db()).updateTable('sync_state').set({ lock_expires_at: Date.now() + 3600_000 }).where('id', '=', 1).execute()
+    await (
+      await db()
+    )
+      .updateTable('sync_state')
+      .set({ lock_expires_at: Date.now() + 3600_000 })
+      .where('id', '=', 1)
+      .execute()
     server = await startServer()
     await server.waitForOutput(/the last sync was interrupted/, 30_000)
     await waitForSyncEnd(Number(lease.last_finished_at ?? 0))
-    const state = await (await db()).selectFrom('sync_state').select(['lock_owner', 'last_error', 'derived_rules_version']).executeTakeFirstOrThrow()
+    const state = await (
+      await db()
+    )
+      .selectFrom('sync_state')
+      .select(['lock_owner', 'last_error', 'derived_rules_version'])
+      .executeTakeFirstOrThrow()
     expect(state).toMatchObject({ lock_owner: null, last_error: null })
     expect(Number(state.derived_rules_version)).toBe(await currentVersion())
   })
@@ -273,7 +332,13 @@ describe.each(dialects)('SIGKILL during the first start’s bulk import (demo ge
       const d = (await s.open()).db
       const n = async (table: 'site_torrents' | 'site_users' | 'users' | 'seed_records' | 'site_snatched') =>
         Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(d)).rows[0].n)
-      return { torrents: await n('site_torrents'), siteUsers: await n('site_users'), users: await n('users'), records: await n('seed_records'), snatched: await n('site_snatched') }
+      return {
+        torrents: await n('site_torrents'),
+        siteUsers: await n('site_users'),
+        users: await n('users'),
+        records: await n('seed_records'),
+        snatched: await n('site_snatched'),
+      }
     }
     // Reference: an uninterrupted first start (the demo is generated from a fixed seed).
     const reference = await openStore(dialect)

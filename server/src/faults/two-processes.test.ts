@@ -57,8 +57,16 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL', { timeout: 
   })
 
   it('login limits hold across both processes', async () => {
-    const member = await (await db()).selectFrom('users').select('username').where('role', '=', 'normal').orderBy('id').executeTakeFirstOrThrow()
-    const attempt = (server: ChildServer) => server.call('POST', '/user/login', { body: { username: member.username, password: 'wrong-password-1' } })
+    const member = await (
+      await db()
+    )
+      .selectFrom('users')
+      .select('username')
+      .where('role', '=', 'normal')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const attempt = (server: ChildServer) =>
+      server.call('POST', '/user/login', { body: { username: member.username, password: 'wrong-password-1' } })
     const first = await attempt(a)
     expect(first.status).not.toBe(200)
     // Five in all from this address, alternating: the next, on either process, is refused as locked.
@@ -81,25 +89,45 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL', { timeout: 
   })
 
   it('a killed holder’s lease is taken over by the other process at once', async () => {
-    const holding = async () => (await (await db()).selectFrom('sync_state').select('lock_owner').where('id', '=', 1).executeTakeFirstOrThrow()).lock_owner?.includes(`|${a.pid}|`) === true
+    const holding = async () =>
+      (await (await db()).selectFrom('sync_state').select('lock_owner').where('id', '=', 1).executeTakeFirstOrThrow()).lock_owner?.includes(
+        `|${a.pid}|`,
+      ) === true
     await pollUntil(holding, () => false)
     await a.kill()
     const bSyncs = finishedSyncs('b', b).length
     // The lease as if just renewed: only "its process is gone" lets b take it now.
-    await (await db()).updateTable('sync_state').set({ lock_expires_at: Date.now() + 3600_000 }).where('id', '=', 1).where('lock_owner', 'like', `%|${a.pid}|%`).execute()
-    await pollUntil(async () => finishedSyncs('b', b).length > bSyncs, () => false)
+    await (
+      await db()
+    )
+      .updateTable('sync_state')
+      .set({ lock_expires_at: Date.now() + 3600_000 })
+      .where('id', '=', 1)
+      .where('lock_owner', 'like', `%|${a.pid}|%`)
+      .execute()
+    await pollUntil(
+      async () => finishedSyncs('b', b).length > bSyncs,
+      () => false,
+    )
     a = await startChild(store, { env })
   })
 
   it('pays and computes from both at once are correct', async () => {
     const period = shiftPeriod(periodOf(Date.now(), 'Asia/Shanghai'), 1)
     const [tokenA, tokenB] = [await a.login(), await b.login()]
-    const computes = await Promise.all([a.call('POST', '/wages/compute', { token: tokenA, body: { period } }), b.call('POST', '/wages/compute', { token: tokenB, body: { period } })])
+    const computes = await Promise.all([
+      a.call('POST', '/wages/compute', { token: tokenA, body: { period } }),
+      b.call('POST', '/wages/compute', { token: tokenB, body: { period } }),
+    ])
     for (const c of computes) expect(c.status, JSON.stringify(c.body)).toBe(200)
     const records = async () =>
-      (await sql<{ id: number; user_id: number; payment: number }>`select id, user_id, payment from wage_records where period = ${period} order by user_id`.execute(await db())).rows.map(
-        (r) => ({ id: Number(r.id), user_id: Number(r.user_id), payment: Number(r.payment) }),
-      )
+      (
+        await sql<{
+          id: number
+          user_id: number
+          payment: number
+        }>`select id, user_id, payment from wage_records where period = ${period} order by user_id`.execute(await db())
+      ).rows.map((r) => ({ id: Number(r.id), user_id: Number(r.user_id), payment: Number(r.payment) }))
     const computed = await records()
     expect(computed.length).toBeGreaterThan(2)
     // One record per member, whatever the order of the two computes.
@@ -118,13 +146,18 @@ describe.skipIf(!postgres)('two server processes on one PostgreSQL', { timeout: 
     // A compute on one and a pay on the other at once: "paid" means paid.
     const next = shiftPeriod(period, 1)
     expect((await a.call('POST', '/wages/compute', { token: tokenA, body: { period: next } })).status).toBe(200)
-    const before = (await sql<{ id: number }>`select id from wage_records where period = ${next} and payment = 0`.execute(await db())).rows.map((r) => Number(r.id))
+    const before = (
+      await sql<{ id: number }>`select id from wage_records where period = ${next} and payment = 0`.execute(await db())
+    ).rows.map((r) => Number(r.id))
     const [, pay] = await Promise.all([
       a.call('POST', '/wages/compute', { token: tokenA, body: { period: next } }),
       b.call<{ paid: number; alreadyPaid: number }>('POST', '/wages/pay', { token: tokenB, body: { ids: before } }),
     ])
     if (pay.status === 200) {
-      const paid = Number((await sql<{ n: number }>`select count(*) as n from wage_records where period = ${next} and payment = 1`.execute(await db())).rows[0].n)
+      const paid = Number(
+        (await sql<{ n: number }>`select count(*) as n from wage_records where period = ${next} and payment = 1`.execute(await db()))
+          .rows[0].n,
+      )
       expect(paid).toBe(pay.body.data.paid + pay.body.data.alreadyPaid)
     }
   })

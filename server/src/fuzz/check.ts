@@ -39,11 +39,22 @@ export interface Verdict {
   fault: string | null
 }
 
-export async function sendAndJudge(app: FastifyInstance, database: AppDatabase, request: FuzzRequest, adminToken: () => Promise<string>): Promise<Verdict> {
+export async function sendAndJudge(
+  app: FastifyInstance,
+  database: AppDatabase,
+  request: FuzzRequest,
+  adminToken: () => Promise<string>,
+): Promise<Verdict> {
   const headers = { ...request.headers }
   if (request.asAdmin) headers[TOKEN_HEADER] = await adminToken()
   const before = await stateFingerprint(database)
-  const answer = await app.inject({ method: request.method, url: request.url, headers, payload: request.payload, remoteAddress: request.remoteAddress })
+  const answer = await app.inject({
+    method: request.method,
+    url: request.url,
+    headers,
+    payload: request.payload,
+    remoteAddress: request.remoteAddress,
+  })
   const status = answer.statusCode
   if (status >= 500) return { status, fault: `answered ${status}: ${answer.body.slice(0, 300)}` }
   // A download answers the file itself.
@@ -55,7 +66,13 @@ export async function sendAndJudge(app: FastifyInstance, database: AppDatabase, 
     return { status, fault: `not JSON: ${answer.body.slice(0, 200)}` }
   }
   const envelope = body as { code?: unknown; msg?: unknown; data?: unknown }
-  if (typeof envelope !== 'object' || envelope === null || typeof envelope.code !== 'number' || typeof envelope.msg !== 'string' || !('data' in envelope)) {
+  if (
+    typeof envelope !== 'object' ||
+    envelope === null ||
+    typeof envelope.code !== 'number' ||
+    typeof envelope.msg !== 'string' ||
+    !('data' in envelope)
+  ) {
     return { status, fault: `not the envelope: ${answer.body.slice(0, 200)}` }
   }
   if (status !== 200) {
@@ -68,7 +85,10 @@ export async function sendAndJudge(app: FastifyInstance, database: AppDatabase, 
 
 /** One line of what was tried, for the script's output and a failing test's message. */
 export function describeRequest(request: FuzzRequest): string {
-  const payload = request.payload === undefined ? '' : ` ${request.payload.length > 160 ? `${request.payload.slice(0, 160)}… (${request.payload.length} chars)` : request.payload}`
+  const payload =
+    request.payload === undefined
+      ? ''
+      : ` ${request.payload.length > 160 ? `${request.payload.slice(0, 160)}… (${request.payload.length} chars)` : request.payload}`
   const url = request.url.length > 200 ? `${request.url.slice(0, 200)}… (${request.url.length} chars)` : request.url
   return `${request.name}: ${request.method} ${url}${request.asAdmin ? ' [admin]' : ''} ${JSON.stringify(request.headers).slice(0, 120)}${payload}`
 }

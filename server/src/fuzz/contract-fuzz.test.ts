@@ -57,7 +57,9 @@ describe.each(backends)('fuzzing every contract call on $name', { timeout: 240_0
         const status = finalStatus(response)
         const after = await stateFingerprint(target.database)
         if (status !== 200 && after !== before) {
-          throw new Error(`a rejected request (${status}) changed the data: ${before} → ${after}\n  sent ${request.summary}\n  got ${JSON.stringify(response.slice(0, 400))}`)
+          throw new Error(
+            `a rejected request (${status}) changed the data: ${before} → ${after}\n  sent ${request.summary}\n  got ${JSON.stringify(response.slice(0, 400))}`,
+          )
         }
       }),
       { seed: SEED, numRuns: RAW_RUNS, endOnFailure: true },

@@ -24,15 +24,52 @@ const segment = fc.oneof(
 )
 
 const target = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...paths), segment, fc.constantFrom('', '?', '?a=%', '?page=%zz', '?x=1&x=2', '#frag', '?' + 'q=1&'.repeat(500))).map(([p, s, q]) => p.replace(/\{\w+\}/g, s) + q) },
-  { weight: 1, arbitrary: fc.constantFrom('*', 'http://evil.example/api/v1/health', '/api/v1/../../etc/passwd', '//api//v1//health', '/api/v1/health/' + 'x'.repeat(9000), '', ' ', '/api/v1/\u00e9\u4e2d') },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...paths),
+        segment,
+        fc.constantFrom('', '?', '?a=%', '?page=%zz', '?x=1&x=2', '#frag', '?' + 'q=1&'.repeat(500)),
+      )
+      .map(([p, s, q]) => p.replace(/\{\w+\}/g, s) + q),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '*',
+      'http://evil.example/api/v1/health',
+      '/api/v1/../../etc/passwd',
+      '//api//v1//health',
+      '/api/v1/health/' + 'x'.repeat(9000),
+      '',
+      ' ',
+      '/api/v1/\u00e9\u4e2d',
+    ),
+  },
 )
 
-const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'HEAD') }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'get', 'G\tET', 'XYZ', '') })
-const version = fc.oneof({ weight: 6, arbitrary: fc.constant('HTTP/1.1') }, { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1x', '', 'HTTP/9.9', 'http/1.1') })
+const method = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'HEAD') },
+  { weight: 1, arbitrary: fc.constantFrom('PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'get', 'G\tET', 'XYZ', '') },
+)
+const version = fc.oneof(
+  { weight: 6, arbitrary: fc.constant('HTTP/1.1') },
+  { weight: 1, arbitrary: fc.constantFrom('HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1x', '', 'HTTP/9.9', 'http/1.1') },
+)
 
 const header = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('Content-Type: application/json', 'Content-Type: text/plain', 'Accept: */*', 'Connection: keep-alive', 'Connection: close', 'Expect: 100-continue') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      'Content-Type: application/json',
+      'Content-Type: text/plain',
+      'Accept: */*',
+      'Connection: keep-alive',
+      'Connection: close',
+      'Expect: 100-continue',
+    ),
+  },
   {
     weight: 1,
     arbitrary: fc.constantFrom(
@@ -53,10 +90,16 @@ const header = fc.oneof(
     ),
   },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 70_000 }).map((n) => `X-Big: ${'b'.repeat(n)}`) },
-  { weight: 1, arbitrary: fc.integer({ min: 50, max: 300 }).map((n) => Array.from({ length: n }, (_, i) => `X-Many-${i}: ${i}`).join('\r\n')) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 50, max: 300 }).map((n) => Array.from({ length: n }, (_, i) => `X-Many-${i}: ${i}`).join('\r\n')),
+  },
 )
 
-const body = fc.oneof(fc.constantFrom('', '{}', '{"page":1,"pageSize":10}', '{', '0\r\n\r\n', 'zz\r\nabc\r\n0\r\n\r\n', '5\r\nab\r\n'), fc.string({ maxLength: 200 }))
+const body = fc.oneof(
+  fc.constantFrom('', '{}', '{"page":1,"pageSize":10}', '{', '0\r\n\r\n', 'zz\r\nabc\r\n0\r\n\r\n', '5\r\nab\r\n'),
+  fc.string({ maxLength: 200 }),
+)
 
 export interface RawOptions {
   /** HTTP/1.1 requests without a Host header (refused with the envelope: http/errors.ts requireHostHeader). */
@@ -156,8 +199,12 @@ export function judgeRaw(response: string, head: boolean): string | null {
     // A HEAD's answer has no body, unless the request never got parsed as a HEAD (a malformed one).
     const bodiless = code < 200 || code === 204 || code === 304 || (head && (after === '' || after.startsWith('HTTP/1.')))
     const size = bodiless ? 0 : length ? Number(length[1]) : Buffer.byteLength(after)
-    const bodyText = Buffer.from(rest.slice(split + 4), 'utf8').subarray(0, size).toString('utf8')
-    rest = Buffer.from(rest.slice(split + 4), 'utf8').subarray(size).toString('utf8')
+    const bodyText = Buffer.from(rest.slice(split + 4), 'utf8')
+      .subarray(0, size)
+      .toString('utf8')
+    rest = Buffer.from(rest.slice(split + 4), 'utf8')
+      .subarray(size)
+      .toString('utf8')
     if (!size) continue
     if (code === 200 && !/content-type: *application\/json/.test(headText)) continue // a download
     let envelope: { code?: unknown; msg?: unknown; data?: unknown }
@@ -166,7 +213,8 @@ export function judgeRaw(response: string, head: boolean): string | null {
     } catch {
       return `${code} not JSON: ${JSON.stringify(bodyText.slice(0, 200))}`
     }
-    if (typeof envelope?.code !== 'number' || typeof envelope.msg !== 'string' || !('data' in envelope)) return `${code} not the envelope: ${bodyText.slice(0, 200)}`
+    if (typeof envelope?.code !== 'number' || typeof envelope.msg !== 'string' || !('data' in envelope))
+      return `${code} not the envelope: ${bodyText.slice(0, 200)}`
     if (code !== 200 && !CJK.test(envelope.msg)) return `${code} message not in Chinese: ${envelope.msg}`
   }
   return null

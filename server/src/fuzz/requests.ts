@@ -85,7 +85,12 @@ function hostileString(options: GeneratorOptions): fc.Arbitrary<string> {
   )
   const text = fc.string({ maxLength: 80, unit: 'binary' })
   const base = fc.oneof(special, text, fc.string({ maxLength: 300 }))
-  return options.nul ? fc.oneof(base, base.map((s) => `${s}\u0000${s}`)) : base.map((s) => s.replaceAll('\u0000', ''))
+  return options.nul
+    ? fc.oneof(
+        base,
+        base.map((s) => `${s}\u0000${s}`),
+      )
+    : base.map((s) => s.replaceAll('\u0000', ''))
 }
 
 const hostileNumber = fc.oneof(
@@ -109,7 +114,11 @@ function hostileValue(options: GeneratorOptions): fc.Arbitrary<unknown> {
 function hostileInput(fields: string[], options: GeneratorOptions): fc.Arbitrary<Record<string, unknown>> {
   const known = fields.length ? fc.subarray(fields, { minLength: 1 }) : fc.constant<string[]>([])
   return fc
-    .tuple(known, fc.array(hostileValue(options), { minLength: fields.length, maxLength: fields.length }), fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), hostileValue(options), { maxKeys: 3 }))
+    .tuple(
+      known,
+      fc.array(hostileValue(options), { minLength: fields.length, maxLength: fields.length }),
+      fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), hostileValue(options), { maxKeys: 3 }),
+    )
     .map(([chosen, values, extra]) => {
       const input: Record<string, unknown> = { ...extra }
       chosen.forEach((field, i) => (input[field] = values[i]))
@@ -119,7 +128,20 @@ function hostileInput(fields: string[], options: GeneratorOptions): fc.Arbitrary
 
 /** A body that is not a JSON object, or not JSON at all. */
 const brokenBody = fc.oneof(
-  fc.constantFrom('', '{', '{"a":', 'null', '[]', '"text"', '12', 'true', '{"a":1}{"b":2}', '\uFEFF{}', '{"__proto__":{"admin":true}}', '['.repeat(5000)),
+  fc.constantFrom(
+    '',
+    '{',
+    '{"a":',
+    'null',
+    '[]',
+    '"text"',
+    '12',
+    'true',
+    '{"a":1}{"b":2}',
+    '\uFEFF{}',
+    '{"__proto__":{"admin":true}}',
+    '['.repeat(5000),
+  ),
   fc.string({ maxLength: 200 }).filter((s) => !s.trim().startsWith('{')),
 )
 
@@ -160,9 +182,14 @@ const headerJunk = fc.oneof(
   ),
 )
 
-const wrongToken = fc.oneof(fc.constantFrom('', 'null', 'Bearer x', 'a'.repeat(5000), '../../'), fc.string({ maxLength: 64 }).filter((s) => /^[\x21-\x7e]*$/.test(s)))
+const wrongToken = fc.oneof(
+  fc.constantFrom('', 'null', 'Bearer x', 'a'.repeat(5000), '../../'),
+  fc.string({ maxLength: 64 }).filter((s) => /^[\x21-\x7e]*$/.test(s)),
+)
 
-const address = fc.tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).map(([a, b, c]) => `10.${a}.${b}.${c}`)
+const address = fc
+  .tuple(fc.integer({ min: 1, max: 254 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
+  .map(([a, b, c]) => `10.${a}.${b}.${c}`)
 
 /** One malformed request for the endpoint `name`. */
 export function malformedRequest(name: EndpointName, options: GeneratorOptions = {}): fc.Arbitrary<FuzzRequest> {
@@ -171,7 +198,10 @@ export function malformedRequest(name: EndpointName, options: GeneratorOptions =
   const body = fc.oneof(
     { weight: 3, arbitrary: hostileInput(fields, options).map((input) => ({ input, raw: undefined as string | undefined })) },
     { weight: 1, arbitrary: brokenBody.map((raw) => ({ input: {} as Record<string, unknown>, raw })) },
-    { weight: 1, arbitrary: hostileValue(options).map((value) => ({ input: {} as Record<string, unknown>, raw: JSON.stringify(value) ?? 'null' })) },
+    {
+      weight: 1,
+      arbitrary: hostileValue(options).map((value) => ({ input: {} as Record<string, unknown>, raw: JSON.stringify(value) ?? 'null' })),
+    },
   )
   const caller = fc.oneof(
     { weight: 4, arbitrary: fc.constant<{ asAdmin: boolean; token?: string }>({ asAdmin: true }) },
@@ -195,6 +225,9 @@ export function malformedRequest(name: EndpointName, options: GeneratorOptions =
 }
 
 /** A malformed request for any contract call. */
-export function anyMalformedRequest(options: GeneratorOptions = {}, names: readonly EndpointName[] = endpointNames): fc.Arbitrary<FuzzRequest> {
+export function anyMalformedRequest(
+  options: GeneratorOptions = {},
+  names: readonly EndpointName[] = endpointNames,
+): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(...names.map((name) => malformedRequest(name, options)))
 }

@@ -60,7 +60,8 @@ for (const { name, url } of databases) {
       statuses.set(status, (statuses.get(status) ?? 0) + 1)
       let fault = judgeRaw(response, request.head)
       if (!fault && status !== 200 && (await stateFingerprint(target.database)) !== before) fault = 'a rejected request changed the data'
-      if (!values.quiet || fault || !status) console.log(`${String(i + 1).padStart(5)} ${status || 'closed without an answer'} raw ${request.summary}`)
+      if (!values.quiet || fault || !status)
+        console.log(`${String(i + 1).padStart(5)} ${status || 'closed without an answer'} raw ${request.summary}`)
       if (fault) {
         faults++
         console.log(`      FAULT: ${fault}`)

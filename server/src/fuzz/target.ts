@@ -66,7 +66,11 @@ export async function openFuzzTarget(postgresUrl?: string): Promise<FuzzTarget> 
     database,
     async adminToken() {
       if (token) return token
-      const answer = await app.inject({ method: 'POST', url: `${API_PREFIX}/user/login`, payload: { username: 'admin', password: FUZZ_ADMIN_PASSWORD } })
+      const answer = await app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/user/login`,
+        payload: { username: 'admin', password: FUZZ_ADMIN_PASSWORD },
+      })
       if (answer.statusCode !== 200) throw new Error(`admin login failed: ${answer.body}`)
       token = (answer.json() as { data: string }).data
       return token

@@ -110,7 +110,12 @@ describe.runIf(canMount)('a really full disk under sqlite', () => {
 
   it('answers the full disk in Chinese and logs its real cause', async () => {
     const inject = (url: string, payload?: unknown, token?: string) =>
-      app!.inject({ method: payload ? 'POST' : 'GET', url: `/api/v1${url}`, payload: payload as never, headers: token ? { 'access-token': token } : {} })
+      app!.inject({
+        method: payload ? 'POST' : 'GET',
+        url: `/api/v1${url}`,
+        payload: payload as never,
+        headers: token ? { 'access-token': token } : {},
+      })
     const login = await inject('/user/login', { username: 'admin', password: 'Admin-pass-1' })
     const token = login.statusCode === 200 ? (login.json().data as string) : undefined
     let failed: Awaited<ReturnType<typeof inject>> | undefined = login.statusCode === 200 ? undefined : login

@@ -50,7 +50,9 @@ describe("checking the server's own answers", () => {
 
 describe('an answer given as JSON text', () => {
   const [sqlite] = openTestDatabases()
-  const t = useTestApp(sqlite, { routes: (app) => registerEndpoint(app, 'health', () => new JsonText('{"status":"ok","db":"ok","version":"9.9.9"}')) })
+  const t = useTestApp(sqlite, {
+    routes: (app) => registerEndpoint(app, 'health', () => new JsonText('{"status":"ok","db":"ok","version":"9.9.9"}')),
+  })
   const bad = useTestApp(sqlite, { routes: (app) => registerEndpoint(app, 'health', () => new JsonText('{"status":"fine"}')) })
 
   it('is sent inside the envelope as JSON, and checked against the contract like any answer', async () => {

@@ -62,7 +62,11 @@ function rawInput(request: FastifyRequest, method: 'GET' | 'POST'): unknown {
   if (method === 'GET') return { ...(request.query as Record<string, unknown>), ...params }
   const body = request.body
   if (!hasParams) return body
-  return body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, ...params } : body === undefined ? { ...params } : body
+  return body !== null && typeof body === 'object' && !Array.isArray(body)
+    ? { ...body, ...params }
+    : body === undefined
+      ? { ...params }
+      : body
 }
 
 /**
@@ -89,7 +93,12 @@ export function accessCheck(services: AppServices, access: Exclude<Access, 'publ
   }
 }
 
-export function registerEndpoint<N extends EndpointName>(app: FastifyInstance, name: N, handler: EndpointHandler<N>, alias?: EndpointAlias<N>): void {
+export function registerEndpoint<N extends EndpointName>(
+  app: FastifyInstance,
+  name: N,
+  handler: EndpointHandler<N>,
+  alias?: EndpointAlias<N>,
+): void {
   const contract = endpoints[name] as Def<N>
   const endpoint = alias ? { ...contract, method: alias.method, input: alias.input } : contract
   const { services } = app

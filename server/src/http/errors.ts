@@ -81,13 +81,22 @@ export function refuseWhileClosing(app: FastifyInstance): void {
 export function requireHostHeader(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.raw.httpVersion !== '1.1' || request.headers.host !== undefined) return
-    return reply.code(400).header('cache-control', 'no-store').header('connection', 'close').send(failure(400, requestErrorMessages.missingHost))
+    return reply
+      .code(400)
+      .header('cache-control', 'no-store')
+      .header('connection', 'close')
+      .send(failure(400, requestErrorMessages.missingHost))
   })
 }
 
 /** Errors Fastify raises before routing (Fastify's `frameworkErrors` option): the envelope too. */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const msg = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? requestErrorMessages.paramTooLong : error.code === 'FST_ERR_BAD_URL' ? requestErrorMessages.badUrl : badRequestGeneric
+  const msg =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? requestErrorMessages.paramTooLong
+      : error.code === 'FST_ERR_BAD_URL'
+        ? requestErrorMessages.badUrl
+        : badRequestGeneric
   void reply.code(400).header('cache-control', 'no-store').send(failure(400, msg))
 }
 

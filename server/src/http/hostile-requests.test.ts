@@ -19,7 +19,10 @@ describe.each(openTestDatabases())('hostile requests on $name', (backend) => {
 
   it('HEAD of a state-changing GET changes nothing (HEAD /config/add-admin)', async () => {
     const admin = await t.login('admin', ADMIN_PASSWORD)
-    const created = await t.call<{ id: number }>('POST', '/user/create', { token: admin, body: { username: 'headtarget', password: 'Head-target-1' } })
+    const created = await t.call<{ id: number }>('POST', '/user/create', {
+      token: admin,
+      body: { username: 'headtarget', password: 'Head-target-1' },
+    })
     const id = created.body.data.id
     const res = await t.app.inject({ method: 'HEAD', url: `/api/v1/config/add-admin?userId=${id}`, headers: { 'access-token': admin } })
     expect(res.statusCode).toBe(404)
@@ -38,13 +41,21 @@ describe.each(openTestDatabases())('hostile requests on $name', (backend) => {
     const query = await t.app.inject({ method: 'GET', url: '/api/v1/site/users?keyword=%00x', headers: { 'access-token': admin } })
     expect(query.statusCode).toBe(400)
     expect(query.json().msg).toBe('关键字：不能包含空字符')
-    const remark = await t.call('POST', '/user/create', { token: admin, body: { username: 'nul-remark', password: 'Nul-remark-1', remark: 'x\u0000' } })
+    const remark = await t.call('POST', '/user/create', {
+      token: admin,
+      body: { username: 'nul-remark', password: 'Nul-remark-1', remark: 'x\u0000' },
+    })
     expect(remark.status).toBe(400)
     expect(remark.body.msg).toBe('备注：不能包含空字符')
   })
 
   it('a NUL character in the User-Agent of a login does not fail it', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD }, headers: { 'user-agent': 'probe\u0000agent' } })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+      headers: { 'user-agent': 'probe\u0000agent' },
+    })
     expect(res.statusCode).toBe(200)
   })
 
@@ -186,13 +197,18 @@ describe('a request reaching a stopping server', () => {
 })
 
 /** A listening app on `backend`, the admin's token, and `exchange`: writes raw bytes (ended when `end`), resolves with all the server sent once it closed. */
-async function withListeningApp(backend: TestBackend, run: (token: string, exchange: (bytes: string, end: boolean) => Promise<string>) => Promise<void>): Promise<void> {
+async function withListeningApp(
+  backend: TestBackend,
+  run: (token: string, exchange: (bytes: string, end: boolean) => Promise<string>) => Promise<void>,
+): Promise<void> {
   const db = await backend.open()
   const app = await buildTestApp({ database: db.database, config: db.config, adminPassword: ADMIN_PASSWORD })
   try {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as AddressInfo
-    const token = (await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD } })).json().data as string
+    const token = (
+      await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: ADMIN_PASSWORD } })
+    ).json().data as string
     const exchange = (bytes: string, end: boolean) =>
       new Promise<string>((resolve) => {
         const socket = connect(port, '127.0.0.1')
@@ -212,7 +228,8 @@ async function withListeningApp(backend: TestBackend, run: (token: string, excha
 }
 
 const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown
-const syncRun = (token: string) => `POST /api/v1/sync/run HTTP/1.1\r\nHost: x\r\nAccess-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`
+const syncRun = (token: string) =>
+  `POST /api/v1/sync/run HTTP/1.1\r\nHost: x\r\nAccess-Token: ${token}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`
 
 describe.each(openTestDatabases())('a client that half-closes after sending its request, on $name', (backend) => {
   it('still gets the answer (立即同步: the request ran, so its answer must arrive)', async () => {

@@ -21,7 +21,10 @@ describe('request log', () => {
   })
 
   /** An app whose log lines are collected; a route `/api/v1/test-fail` answers 500. */
-  async function appWith(env: Record<string, string>, slowRequestMs?: number): Promise<{ app: FastifyInstance; lines: Record<string, unknown>[] }> {
+  async function appWith(
+    env: Record<string, string>,
+    slowRequestMs?: number,
+  ): Promise<{ app: FastifyInstance; lines: Record<string, unknown>[] }> {
     const lines: Record<string, unknown>[] = []
     const app = await buildTestApp({
       database: db.database,
@@ -40,7 +43,11 @@ describe('request log', () => {
   }
 
   async function login(app: FastifyInstance): Promise<string> {
-    const res = await app.inject({ method: 'POST', url: `${API_PREFIX}/user/login`, payload: { username: 'admin', password: ADMIN_PASSWORD } })
+    const res = await app.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/user/login`,
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+    })
     return (res.json() as { data: string }).data
   }
 
@@ -49,7 +56,10 @@ describe('request log', () => {
     try {
       const token = await login(app)
       lines.length = 0
-      for (let i = 0; i < 5; i++) expect((await app.inject({ method: 'GET', url: `${API_PREFIX}/user/login-info`, headers: { [TOKEN_HEADER]: token } })).statusCode).toBe(200)
+      for (let i = 0; i < 5; i++)
+        expect(
+          (await app.inject({ method: 'GET', url: `${API_PREFIX}/user/login-info`, headers: { [TOKEN_HEADER]: token } })).statusCode,
+        ).toBe(200)
       expect((await app.inject({ method: 'GET', url: `${API_PREFIX}/health` })).statusCode).toBe(200)
       expect(lines).toEqual([])
 

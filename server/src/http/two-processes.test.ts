@@ -32,12 +32,20 @@ describe.each(openTestDatabases())('two server processes on one $name database',
   let world: SeedingWorld
   const tokens = { a: '', b: '' }
 
-  async function callB<T>(method: 'GET' | 'POST', path: string, token: string, body?: object): Promise<{ status: number; body: Envelope<T> }> {
+  async function callB<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    token: string,
+    body?: object,
+  ): Promise<{ status: number; body: Envelope<T> }> {
     const res = await b.inject({ method, url: API_PREFIX + path, headers: { [TOKEN_HEADER]: token }, payload: body })
     return { status: res.statusCode, body: res.json() }
   }
-  const totalB = async (body: object) => (await callB<{ total: number }>('POST', '/user/page-seed', tokens.b, { page: 1, pageSize: 5, ...body })).body.data.total
-  const totalA = async (body: object) => (await a.call<{ total: number }>('POST', '/user/page-seed', { token: tokens.a, body: { page: 1, pageSize: 5, ...body } })).body.data.total
+  const totalB = async (body: object) =>
+    (await callB<{ total: number }>('POST', '/user/page-seed', tokens.b, { page: 1, pageSize: 5, ...body })).body.data.total
+  const totalA = async (body: object) =>
+    (await a.call<{ total: number }>('POST', '/user/page-seed', { token: tokens.a, body: { page: 1, pageSize: 5, ...body } })).body.data
+      .total
 
   beforeAll(async () => {
     const { db } = a.db.database
@@ -45,7 +53,8 @@ describe.each(openTestDatabases())('two server processes on one $name database',
     const hash = await hashPassword('Member-pass-1', testScrypt)
     await world.member('alice', 1001, { passwordHash: hash })
     await world.member('bob', 1002, { passwordHash: hash })
-    for (let i = 1; i <= 6; i++) await world.torrent(i, { name: `${i % 2 ? 'Silent.Harbor' : 'Iron.Tide'}.${2018 + i}.1080p.WEB-DL`, size: i * GIB })
+    for (let i = 1; i <= 6; i++)
+      await world.torrent(i, { name: `${i % 2 ? 'Silent.Harbor' : 'Iron.Tide'}.${2018 + i}.1080p.WEB-DL`, size: i * GIB })
     // As NexusPHP's announce writes them: alice seeds the odd (Harbor) torrents, bob has snatched them.
     for (const id of [1, 3]) await world.peer(1001, id, { seeder: true, lastAction: NOW - 5 * MIN })
     for (const id of [1, 3, 5]) await world.snatch(1002, id, { finished: true, uploaded: GIB, seedtime: 3600, lastAction: NOW - 3600_000 })
@@ -55,7 +64,11 @@ describe.each(openTestDatabases())('two server processes on one $name database',
     bDb = await openDatabase(a.db.config.database)
     b = await buildTestApp({ database: bDb, config: a.db.config, adminPassword: ADMIN_PASSWORD, clock })
     tokens.a = await a.login('admin', ADMIN_PASSWORD)
-    const login = await b.inject({ method: 'POST', url: `${API_PREFIX}/user/login`, payload: { username: 'admin', password: ADMIN_PASSWORD } })
+    const login = await b.inject({
+      method: 'POST',
+      url: `${API_PREFIX}/user/login`,
+      payload: { username: 'admin', password: ADMIN_PASSWORD },
+    })
     tokens.b = (login.json() as Envelope<string>).data
   })
   afterAll(async () => {
@@ -95,7 +108,7 @@ describe.each(openTestDatabases())('two server processes on one $name database',
     expect(seen).toEqual(refreshed.body.data)
   })
 
-  it("refuses a token the other logged out, within SESSION_CACHE_MS", async () => {
+  it('refuses a token the other logged out, within SESSION_CACHE_MS', async () => {
     const token = await a.login('admin', ADMIN_PASSWORD)
     expect((await callB('GET', '/user/login-info', token)).status).toBe(200)
     expect((await a.call('POST', '/user/logout', { token, body: {} })).status).toBe(200)
@@ -108,30 +121,40 @@ describe.each(openTestDatabases())('two server processes on one $name database',
  * The month's wage estimates are recomputed by whichever process serves a dashboard after the data
  * changed: two at once must not collide (each replaces every row of wage_estimates).
  */
-describe.each(openTestDatabases().filter((b) => b.name === 'postgres'))('wage estimates from two processes on one $name database', (backend) => {
-  let tdb: TestDatabase
-  let app: FastifyInstance
-  let other: AppDatabase
-  beforeAll(async () => {
-    tdb = await backend.open()
-    // The small demo community: members with this month's counters, so every estimate writes rows.
-    app = await buildTestApp({ database: tdb.database, config: { ...loadConfig({ DATA_DIR: tdb.dataDir, DEMO_SIZE: 'small' }), database: tdb.config.database }, seedDemo: true })
-    other = await openDatabase(tdb.config.database)
-  }, 120_000)
-  afterAll(async () => {
-    await app?.close()
-    await other?.close()
-    await tdb?.cleanup()
-  })
+describe.each(openTestDatabases().filter((b) => b.name === 'postgres'))(
+  'wage estimates from two processes on one $name database',
+  (backend) => {
+    let tdb: TestDatabase
+    let app: FastifyInstance
+    let other: AppDatabase
+    beforeAll(async () => {
+      tdb = await backend.open()
+      // The small demo community: members with this month's counters, so every estimate writes rows.
+      app = await buildTestApp({
+        database: tdb.database,
+        config: { ...loadConfig({ DATA_DIR: tdb.dataDir, DEMO_SIZE: 'small' }), database: tdb.config.database },
+        seedDemo: true,
+      })
+      other = await openDatabase(tdb.config.database)
+    }, 120_000)
+    afterAll(async () => {
+      await app?.close()
+      await other?.close()
+      await tdb?.cleanup()
+    })
 
-  it('recompute at the same moment without a duplicate-key failure, and agree', async () => {
-    const here = createWageEstimates()
-    const there = createWageEstimates()
-    const now = Date.now()
-    // Before the fix about one pair in eight failed with "duplicate key … wage_estimates_pkey".
-    for (let i = 0; i < 30; i++) await Promise.all([here.refresh(tdb.database.db, now, true), there.refresh(other.db, now, true)])
-    const rows = await wageDb(tdb.database.db).selectFrom('wage_estimates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-    expect(Number(rows.n)).toBeGreaterThan(0)
-    expect(await here.total(tdb.database.db, now)).toBe(await there.total(other.db, now))
-  })
-})
+    it('recompute at the same moment without a duplicate-key failure, and agree', async () => {
+      const here = createWageEstimates()
+      const there = createWageEstimates()
+      const now = Date.now()
+      // Before the fix about one pair in eight failed with "duplicate key … wage_estimates_pkey".
+      for (let i = 0; i < 30; i++) await Promise.all([here.refresh(tdb.database.db, now, true), there.refresh(other.db, now, true)])
+      const rows = await wageDb(tdb.database.db)
+        .selectFrom('wage_estimates')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+      expect(Number(rows.n)).toBeGreaterThan(0)
+      expect(await here.total(tdb.database.db, now)).toBe(await there.total(other.db, now))
+    })
+  },
+)

@@ -16,7 +16,11 @@ export async function readSourceState<T extends object>(db: Kysely<DB>): Promise
 }
 
 export async function writeSourceState(db: Kysely<DB>, state: object): Promise<void> {
-  await db.updateTable('sync_state').set({ source_state: JSON.stringify(state) }).where('id', '=', 1).execute()
+  await db
+    .updateTable('sync_state')
+    .set({ source_state: JSON.stringify(state) })
+    .where('id', '=', 1)
+    .execute()
 }
 
 /** What the seeding side needs before its first sync: rule version 1 and the sync_state row. */

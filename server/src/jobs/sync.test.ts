@@ -26,7 +26,10 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
   })
 
   const totals = async () => {
-    const { rows } = await sql<{ uploaded: number; seedtime: number }>`select sum(uploaded) as uploaded, sum(seedtime) as seedtime from site_snatched`.execute(t.db.database.db)
+    const { rows } = await sql<{
+      uploaded: number
+      seedtime: number
+    }>`select sum(uploaded) as uploaded, sum(seedtime) as seedtime from site_snatched`.execute(t.db.database.db)
     return { uploaded: Number(rows[0].uploaded), seedtime: Number(rows[0].seedtime) }
   }
 
@@ -63,7 +66,10 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
 
     // Another machine's process renews its lease (heartbeat): no sync here until it stops renewing.
     const { db } = t.db.database
-    await db.updateTable('sync_state').set({ lock_owner: 'another-process', lock_expires_at: clock() + STALE_AFTER_MS }).execute()
+    await db
+      .updateTable('sync_state')
+      .set({ lock_owner: 'another-process', lock_expires_at: clock() + STALE_AFTER_MS })
+      .execute()
     expect(await t.app.services.sync.runOnce(NOW + 30 * MIN)).toEqual({ ran: false, reason: 'running' })
     // Its heartbeat is older than STALE_AFTER_MS: it died, the next sync takes the lease over.
     clock.advance(STALE_AFTER_MS + 1)
@@ -75,12 +81,18 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' })
     const pid = Number(dead.stdout)
     const owner = ['lease1', hostname(), readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(), pid, 'sync', 'abc'].join('|')
-    await db.updateTable('sync_state').set({ lock_owner: owner, lock_expires_at: clock() + STALE_AFTER_MS }).execute()
+    await db
+      .updateTable('sync_state')
+      .set({ lock_owner: owner, lock_expires_at: clock() + STALE_AFTER_MS })
+      .execute()
     const token = await t.login('admin', 'Admin-pass-1')
     expect((await t.call<{ running: boolean }>('GET', '/sync/status', { token })).body.data.running).toBe(false)
     expect((await t.app.services.sync.runOnce(NOW + 32 * MIN)).ran).toBe(true)
     // A live holder on this machine (this very test process, say) keeps it.
-    await db.updateTable('sync_state').set({ lock_owner: owner.replace(`|${pid}|`, `|${process.ppid}|`), lock_expires_at: clock() + STALE_AFTER_MS }).execute()
+    await db
+      .updateTable('sync_state')
+      .set({ lock_owner: owner.replace(`|${pid}|`, `|${process.ppid}|`), lock_expires_at: clock() + STALE_AFTER_MS })
+      .execute()
     expect(await t.app.services.sync.runOnce(NOW + 33 * MIN)).toEqual({ ran: false, reason: 'running' })
     await db.updateTable('sync_state').set({ lock_owner: null, lock_expires_at: null }).execute()
   })
@@ -102,10 +114,13 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
     const before = await db.selectFrom('sync_state').select('lock_expires_at').executeTakeFirstOrThrow()
     clock.advance(STALE_AFTER_MS - 1)
     // Wait for the next heartbeat (state, not time): the expiry moves with the clock.
-    await vi.waitFor(async () => {
-      const now = await db.selectFrom('sync_state').select('lock_expires_at').executeTakeFirstOrThrow()
-      expect(Number(now.lock_expires_at)).toBe(Number(before.lock_expires_at) + STALE_AFTER_MS - 1)
-    }, { timeout: 3 * HEARTBEAT_MS })
+    await vi.waitFor(
+      async () => {
+        const now = await db.selectFrom('sync_state').select('lock_expires_at').executeTakeFirstOrThrow()
+        expect(Number(now.lock_expires_at)).toBe(Number(before.lock_expires_at) + STALE_AFTER_MS - 1)
+      },
+      { timeout: 3 * HEARTBEAT_MS },
+    )
     clock.advance(2)
     expect(await t.app.services.sync.runOnce(NOW + 35 * MIN)).toEqual({ ran: false, reason: 'running' })
     release()
@@ -145,7 +160,13 @@ describe.each(openTestDatabases())('sync job on $name', (backend) => {
   it('a sync that fails on a full disk records the reason in Chinese and /health hears of it', async () => {
     const storage = new StorageTrouble()
     const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
-    const runner = new SyncRunner({ database: t.db.database, source: { kind: 'demo', sync: async () => Promise.reject(full) }, wages: pendingWageEstimates, clock, storage })
+    const runner = new SyncRunner({
+      database: t.db.database,
+      source: { kind: 'demo', sync: async () => Promise.reject(full) },
+      wages: pendingWageEstimates,
+      clock,
+      storage,
+    })
     await expect(runner.runOnce(NOW + 3 * 24 * 3600_000)).rejects.toThrow('database or disk is full')
     const state = await t.db.database.db.selectFrom('sync_state').selectAll().executeTakeFirstOrThrow()
     expect(state).toMatchObject({ lock_owner: null, last_error: diskFullMessage })

@@ -120,7 +120,10 @@ export class SyncRunner {
         const rules = await currentRules(db)
         const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
         // The console's own steps show on /data-sync too (shared/enums.ts syncStepLabels).
-        const derived = await derive(database, { now, onProgress: (step, read, total) => (this.currentProgress = { table: `derive:${step}`, read, total }) })
+        const derived = await derive(database, {
+          now,
+          onProgress: (step, read, total) => (this.currentProgress = { table: `derive:${step}`, read, total }),
+        })
         await tidyAfterDerive(database, derived)
         this.currentProgress = { table: 'snapshot', read: 0, total: null }
         const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
@@ -202,12 +205,14 @@ export class SyncRunner {
       if (this.stopped) return
       this.timer = setTimeout(() => {
         this.timer = null
-        this.runOnce().then(
-          (result) => {
-            if (result.ran) this.deps.log?.info({ ms: result.ms, rows: result.rows, derive: result.derive }, 'sync finished')
-          },
-          (error: unknown) => this.deps.log?.error({ err: error }, 'sync failed'),
-        ).finally(() => schedule(intervalSec * 1000))
+        this.runOnce()
+          .then(
+            (result) => {
+              if (result.ran) this.deps.log?.info({ ms: result.ms, rows: result.rows, derive: result.derive }, 'sync finished')
+            },
+            (error: unknown) => this.deps.log?.error({ err: error }, 'sync failed'),
+          )
+          .finally(() => schedule(intervalSec * 1000))
       }, delay)
       this.timer.unref()
     }

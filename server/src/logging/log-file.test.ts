@@ -46,7 +46,12 @@ describe('the server log file', () => {
     const [sqlite] = openTestDatabases()
     const db = await sqlite.open()
     // With the access log on (ACCESS_LOG=1): a successful call is logged only then (http/request-log.ts).
-    const app = await buildTestApp({ database: db.database, config: { ...db.config, accessLog: true }, logger: { level: 'info' }, adminPassword: 'Log-pass-1' })
+    const app = await buildTestApp({
+      database: db.database,
+      config: { ...db.config, accessLog: true },
+      logger: { level: 'info' },
+      adminPassword: 'Log-pass-1',
+    })
     try {
       await app.inject({ method: 'GET', url: '/api/v1/health' })
       const file = join(db.config.dataDir, 'logs', 'server.log')

@@ -16,7 +16,11 @@ export interface LogDestination {
   readonly file: string
 }
 
-export function logDestination(dataDir: string, maxBytes = LOG_FILE_MAX_BYTES, stdout: (line: string) => void = (line) => void process.stdout.write(line)): LogDestination {
+export function logDestination(
+  dataDir: string,
+  maxBytes = LOG_FILE_MAX_BYTES,
+  stdout: (line: string) => void = (line) => void process.stdout.write(line),
+): LogDestination {
   const dir = join(dataDir, 'logs')
   const file = join(dir, 'server.log')
   let fd: number | null = null
@@ -47,7 +51,10 @@ export function logDestination(dataDir: string, maxBytes = LOG_FILE_MAX_BYTES, s
         failed = false
       } catch (error) {
         // Said once per failure spell, on stdout, which still works.
-        if (!failed) stdout(`${JSON.stringify({ level: 50, time: Date.now(), msg: `cannot write the log file ${file}: ${(error as Error).message}` })}\n`)
+        if (!failed)
+          stdout(
+            `${JSON.stringify({ level: 50, time: Date.now(), msg: `cannot write the log file ${file}: ${(error as Error).message}` })}\n`,
+          )
         failed = true
         if (fd !== null) {
           try {

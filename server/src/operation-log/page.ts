@@ -25,7 +25,10 @@ export async function pageOperationLog(db: Kysely<DB>, q: OperationLogQuery): Pr
     .offset(offsetOf(q.page, q.pageSize))
     .execute()
   const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-  const names = await targetNames(db, rows.map((r) => ({ targetType: r.target_type, targetId: r.target_id })))
+  const names = await targetNames(
+    db,
+    rows.map((r) => ({ targetType: r.target_type, targetId: r.target_id })),
+  )
   return {
     list: rows.map((r) => ({
       id: Number(r.id),

@@ -13,7 +13,9 @@ interface Target {
 
 /** Ids of this type that are whole positive numbers (a target id is text in the log). */
 function idsOf(rows: readonly Target[], type: string): number[] {
-  const ids = rows.filter((r) => r.targetType === type && r.targetId !== null && /^\d{1,15}$/.test(r.targetId)).map((r) => Number(r.targetId))
+  const ids = rows
+    .filter((r) => r.targetType === type && r.targetId !== null && /^\d{1,15}$/.test(r.targetId))
+    .map((r) => Number(r.targetId))
   return [...new Set(ids)]
 }
 
@@ -22,11 +24,13 @@ export async function targetNames(db: Kysely<DB>, rows: readonly Target[]): Prom
   const names = new Map<string, string>()
   const users = idsOf(rows, 'user')
   if (users.length) {
-    for (const u of await db.selectFrom('users').select(['id', 'username']).where('id', 'in', users).execute()) names.set(`user:${u.id}`, u.username)
+    for (const u of await db.selectFrom('users').select(['id', 'username']).where('id', 'in', users).execute())
+      names.set(`user:${u.id}`, u.username)
   }
   const torrents = idsOf(rows, 'torrent')
   if (torrents.length) {
-    for (const t of await db.selectFrom('site_torrents').select(['id', 'name']).where('id', 'in', torrents).execute()) names.set(`torrent:${t.id}`, t.name)
+    for (const t of await db.selectFrom('site_torrents').select(['id', 'name']).where('id', 'in', torrents).execute())
+      names.set(`torrent:${t.id}`, t.name)
   }
   return names
 }

@@ -52,7 +52,11 @@ export async function nameMatch(db: Kysely<DB>, dialect: DialectName, text: stri
   // PostgreSQL may walk the torrents in id order testing the name on each (a parallel scan,
   // ~200 ms) instead of asking the trigram index (~20 ms).
   const ids = dialect === 'postgres' ? sql`array_agg(torrent_id)` : sql`json_group_array(torrent_id)`
-  const { rows } = await sql<{ torrents: number; records: number | null; ids: number[] | string | null }>`with m as materialized (${torrentIdsNamed(dialect, text)})
+  const { rows } = await sql<{
+    torrents: number
+    records: number | null
+    ids: number[] | string | null
+  }>`with m as materialized (${torrentIdsNamed(dialect, text)})
     select count(*) as torrents, sum(records) as records, case when count(*) <= ${NAME_IDS_KEPT} then ${ids} end as ids
     from torrent_labels where torrent_id in (select id from m) and records > 0`.execute(db)
   const row = rows[0]

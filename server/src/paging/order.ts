@@ -46,7 +46,10 @@ export function offsetOf(page: number, pageSize: number): number {
  * the whole sort index for the join when LIMIT is a bound parameter — 55 ms instead of 0.3 ms at
  * 2M rows.)
  */
-export function deferredOrder(sort: Sort, id: RawBuilder<unknown>): { key: RawBuilder<unknown>; inner: RawBuilder<unknown>; outer: RawBuilder<unknown> } {
+export function deferredOrder(
+  sort: Sort,
+  id: RawBuilder<unknown>,
+): { key: RawBuilder<unknown>; inner: RawBuilder<unknown>; outer: RawBuilder<unknown> } {
   const dir = sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')
   return {
     key: sql`${sort.expr} as sort_key`,

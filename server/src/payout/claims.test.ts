@@ -22,110 +22,173 @@ const H = 3600
 const GIB = 1024 ** 3
 const START = '1000.0'
 
-describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('settling claims with the payout on a NexusPHP site (%s)', (engine) => {
-  let site: NexusSite
-  let db: TestDatabase
-  let month: WageMonth
-  let writerUrl = ''
-  const services: PayoutService[] = []
-  const ids: Record<string, number> = {}
+describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
+  'settling claims with the payout on a NexusPHP site (%s)',
+  (engine) => {
+    let site: NexusSite
+    let db: TestDatabase
+    let month: WageMonth
+    let writerUrl = ''
+    const services: PayoutService[] = []
+    const ids: Record<string, number> = {}
 
-  const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
-    const config = { ...loadConfig({ DATA_DIR: db.dataDir }), source: 'nexusphp' as const, payout: { writeDatabaseUrl: url, webhookUrl: undefined, webhookSecret: undefined } }
-    const created = createPayoutService({ database: db.database, config, clock: () => AFTER_MONTH, ...extra })
-    services.push(created)
-    return created
-  }
-  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
-  const wage = (uid: number) => month.wages.get(uid)!
-
-  beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, engine)
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 2, operator })
-    const { version: _v, ...rules } = await currentRules(db.database.db)
-    await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
-    for (const uid of [1001, 1002]) await site.user(uid, START)
-    // 1001: reached (310 h since its begins), unreached and claimed before January (removed),
-    // claimed in January (starts again), claimed after January (not this month's), settled already.
-    const old = '2025-07-01 10:00:00'
-    ids.reached = await site.claim(1001, 501, { size: 10 * GIB, seedtime: 2000 * H, uploaded: 3 * GIB, seedBegin: 1690 * H, uploadedBegin: 1 * GIB, createdAt: old })
-    ids.unreached = await site.claim(1001, 502, { size: 10 * GIB, seedtime: 900 * H, uploaded: 5 * GIB, seedBegin: 800 * H, uploadedBegin: 4 * GIB, createdAt: old })
-    ids.fresh = await site.claim(1001, 503, { size: 10 * GIB, seedtime: 50 * H, uploaded: 0, seedBegin: 0, uploadedBegin: 0, createdAt: '2026-01-20 08:00:00' })
-    ids.later = await site.claim(1001, 504, { size: 10 * GIB, seedtime: 10 * H, uploaded: 0, seedBegin: 5 * H, uploadedBegin: 0, createdAt: '2026-02-05 08:00:00' })
-    ids.settled = await site.claim(1001, 505, { size: 10 * GIB, seedtime: 10 * H, uploaded: 0, seedBegin: 1 * H, uploadedBegin: 0, createdAt: old, lastSettleAt: '2026-02-01 00:00:07' })
-    // 1002: one reached by upload (2× size), one to remove — the member whose payout gets cut.
-    ids.uploadReached = await site.claim(1002, 601, { size: 4 * GIB, seedtime: 20 * H, uploaded: 9 * GIB, seedBegin: 10 * H, uploadedBegin: 1 * GIB, createdAt: old })
-    ids.unreached2 = await site.claim(1002, 602, { size: 4 * GIB, seedtime: 20 * H, uploaded: 0, seedBegin: 10 * H, uploadedBegin: 0, createdAt: old })
-  })
-  afterAll(async () => {
-    for (const s of services) await s.close()
-    await db?.cleanup()
-    await site?.drop()
-  })
-
-  it('a write account without the DELETE on claims stops the payout before anything is written', async () => {
-    const weak = service({}, await site.writer({ without: 'DELETE ON' }))
-    const [result] = await weak.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    expect(result!.status).toBe('failed')
-    expect(result!.reason).toContain('站点写入账号缺少权限')
-    expect(result!.reason).toContain('claims')
-    expect(await site.logs()).toEqual([])
-    expect(await site.claims(1001)).toHaveLength(5)
-  })
-
-  it('restarts reached and new claims, removes the old unreached one with the deduction, leaves the rest, once', async () => {
-    // The dry run's message already says what settling will do; nothing is written by it.
-    const [shown] = (await service().preview({ ids: [wage(1001)] })).list
-    expect(shown!.message).toContain('认领结算：\n- 2 个认领从现在起重新计算做种时长和上传量。\n- 1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力：\n  · 种子 502.2024.1080p')
-    expect(await site.claims(1001)).toHaveLength(5)
-    const [result] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    expect(result!.status).toBe('paid')
-    expect(await site.bonus(1001)).toBe(formatTenths(parseTenths(START) + credit(1001) - 6000n))
-    const logs = await site.logs(1001)
-    expect(logs.map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
-    expect(logs[1]).toMatchObject({ value: 600, old_total_value: logs[0]!.new_total_value })
-    const claims = new Map((await site.claims(1001)).map((c) => [Number(c.id), c]))
-    expect(claims.has(ids.unreached!)).toBe(false)
-    expect(claims.get(ids.reached!)).toMatchObject({ seed_time_begin: String(2000 * H), uploaded_begin: String(3 * GIB) })
-    expect(claims.get(ids.fresh!)).toMatchObject({ seed_time_begin: String(50 * H), uploaded_begin: '0' })
-    for (const id of [ids.reached!, ids.fresh!]) expect(claims.get(id)!.last_settle_at).not.toBeNull()
-    expect(claims.get(ids.later!)).toMatchObject({ seed_time_begin: String(5 * H), last_settle_at: null })
-    expect(claims.get(ids.settled!)).toMatchObject({ seed_time_begin: String(1 * H), last_settle_at: '2026-02-01 00:00:07' })
-    const [message] = await site.messages(1001)
-    expect(message!.msg).toBe(shown!.message)
-    expect(message!.msg).toContain('认领结算：\n- 2 个认领从现在起重新计算做种时长和上传量。\n- 1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力：\n  · 种子 502.2024.1080p')
-
-    const before = { bonus: await site.bonus(1001), logs: (await site.logs()).length, claims: await site.claims(1001) }
-    const [again] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    expect(again!.status).toBe('already')
-    expect({ bonus: await site.bonus(1001), logs: (await site.logs()).length, claims: await site.claims(1001) }).toEqual(before)
-  })
-
-  it('a payout cut while settling claims ends, after the next payout, paid once and deducted once', async () => {
-    const cutAt = engine === 'InnoDB' ? 'written' : 'claims-deducted'
-    const cutting = service({ onStep: async (step, entry) => void (step === cutAt && entry.wage_id === wage(1002) && (await site.killWriters())) })
-    const [cut] = await cutting.run({ ids: [wage(1002)] }, operator, '127.0.0.1')
-    expect(cut!.status).toBe('failed')
-    if (engine === 'InnoDB') {
-      // One transaction: nothing landed, the claims are as they were.
-      expect(await site.bonus(1002)).toBe(START)
-      expect(await site.claims(1002)).toHaveLength(2)
-    } else {
-      // Bonus, log and message in, the deduction made, the claim not yet removed.
-      expect(cut!.reason).toContain('认领结算中断')
-      expect(await site.bonus(1002)).toBe(formatTenths(parseTenths(START) + credit(1002) - 6000n))
-      expect((await site.claims(1002)).map((c) => Number(c.id))).toContain(ids.unreached2)
+    const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
+      const config = {
+        ...loadConfig({ DATA_DIR: db.dataDir }),
+        source: 'nexusphp' as const,
+        payout: { writeDatabaseUrl: url, webhookUrl: undefined, webhookSecret: undefined },
+      }
+      const created = createPayoutService({ database: db.database, config, clock: () => AFTER_MONTH, ...extra })
+      services.push(created)
+      return created
     }
-    const [retry] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
-    expect(retry!.status).toBe(engine === 'InnoDB' ? 'paid' : 'already')
-    expect(await site.bonus(1002)).toBe(formatTenths(parseTenths(START) + credit(1002) - 6000n))
-    expect((await site.logs(1002)).map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
-    expect(await site.messages(1002)).toHaveLength(1)
-    const claims = await site.claims(1002)
-    expect(claims.map((c) => Number(c.id))).toEqual([ids.uploadReached])
-    expect(claims[0]).toMatchObject({ uploaded_begin: String(9 * GIB), seed_time_begin: String(20 * H) })
-  })
-})
+    const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
+    const wage = (uid: number) => month.wages.get(uid)!
+
+    beforeAll(async () => {
+      site = await NexusSite.create(serverUrl!, engine)
+      writerUrl = await site.writer()
+      db = await openTestDatabases()[0]!.open()
+      await migrateToLatest(db.database)
+      month = await buildWageMonth(db.database, { count: 2, operator })
+      const { version: _v, ...rules } = await currentRules(db.database.db)
+      await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
+      for (const uid of [1001, 1002]) await site.user(uid, START)
+      // 1001: reached (310 h since its begins), unreached and claimed before January (removed),
+      // claimed in January (starts again), claimed after January (not this month's), settled already.
+      const old = '2025-07-01 10:00:00'
+      ids.reached = await site.claim(1001, 501, {
+        size: 10 * GIB,
+        seedtime: 2000 * H,
+        uploaded: 3 * GIB,
+        seedBegin: 1690 * H,
+        uploadedBegin: 1 * GIB,
+        createdAt: old,
+      })
+      ids.unreached = await site.claim(1001, 502, {
+        size: 10 * GIB,
+        seedtime: 900 * H,
+        uploaded: 5 * GIB,
+        seedBegin: 800 * H,
+        uploadedBegin: 4 * GIB,
+        createdAt: old,
+      })
+      ids.fresh = await site.claim(1001, 503, {
+        size: 10 * GIB,
+        seedtime: 50 * H,
+        uploaded: 0,
+        seedBegin: 0,
+        uploadedBegin: 0,
+        createdAt: '2026-01-20 08:00:00',
+      })
+      ids.later = await site.claim(1001, 504, {
+        size: 10 * GIB,
+        seedtime: 10 * H,
+        uploaded: 0,
+        seedBegin: 5 * H,
+        uploadedBegin: 0,
+        createdAt: '2026-02-05 08:00:00',
+      })
+      ids.settled = await site.claim(1001, 505, {
+        size: 10 * GIB,
+        seedtime: 10 * H,
+        uploaded: 0,
+        seedBegin: 1 * H,
+        uploadedBegin: 0,
+        createdAt: old,
+        lastSettleAt: '2026-02-01 00:00:07',
+      })
+      // 1002: one reached by upload (2× size), one to remove — the member whose payout gets cut.
+      ids.uploadReached = await site.claim(1002, 601, {
+        size: 4 * GIB,
+        seedtime: 20 * H,
+        uploaded: 9 * GIB,
+        seedBegin: 10 * H,
+        uploadedBegin: 1 * GIB,
+        createdAt: old,
+      })
+      ids.unreached2 = await site.claim(1002, 602, {
+        size: 4 * GIB,
+        seedtime: 20 * H,
+        uploaded: 0,
+        seedBegin: 10 * H,
+        uploadedBegin: 0,
+        createdAt: old,
+      })
+    })
+    afterAll(async () => {
+      for (const s of services) await s.close()
+      await db?.cleanup()
+      await site?.drop()
+    })
+
+    it('a write account without the DELETE on claims stops the payout before anything is written', async () => {
+      const weak = service({}, await site.writer({ without: 'DELETE ON' }))
+      const [result] = await weak.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+      expect(result!.status).toBe('failed')
+      expect(result!.reason).toContain('站点写入账号缺少权限')
+      expect(result!.reason).toContain('claims')
+      expect(await site.logs()).toEqual([])
+      expect(await site.claims(1001)).toHaveLength(5)
+    })
+
+    it('restarts reached and new claims, removes the old unreached one with the deduction, leaves the rest, once', async () => {
+      // The dry run's message already says what settling will do; nothing is written by it.
+      const [shown] = (await service().preview({ ids: [wage(1001)] })).list
+      expect(shown!.message).toContain(
+        '认领结算：\n- 2 个认领从现在起重新计算做种时长和上传量。\n- 1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力：\n  · 种子 502.2024.1080p',
+      )
+      expect(await site.claims(1001)).toHaveLength(5)
+      const [result] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+      expect(result!.status).toBe('paid')
+      expect(await site.bonus(1001)).toBe(formatTenths(parseTenths(START) + credit(1001) - 6000n))
+      const logs = await site.logs(1001)
+      expect(logs.map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
+      expect(logs[1]).toMatchObject({ value: 600, old_total_value: logs[0]!.new_total_value })
+      const claims = new Map((await site.claims(1001)).map((c) => [Number(c.id), c]))
+      expect(claims.has(ids.unreached!)).toBe(false)
+      expect(claims.get(ids.reached!)).toMatchObject({ seed_time_begin: String(2000 * H), uploaded_begin: String(3 * GIB) })
+      expect(claims.get(ids.fresh!)).toMatchObject({ seed_time_begin: String(50 * H), uploaded_begin: '0' })
+      for (const id of [ids.reached!, ids.fresh!]) expect(claims.get(id)!.last_settle_at).not.toBeNull()
+      expect(claims.get(ids.later!)).toMatchObject({ seed_time_begin: String(5 * H), last_settle_at: null })
+      expect(claims.get(ids.settled!)).toMatchObject({ seed_time_begin: String(1 * H), last_settle_at: '2026-02-01 00:00:07' })
+      const [message] = await site.messages(1001)
+      expect(message!.msg).toBe(shown!.message)
+      expect(message!.msg).toContain(
+        '认领结算：\n- 2 个认领从现在起重新计算做种时长和上传量。\n- 1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力：\n  · 种子 502.2024.1080p',
+      )
+
+      const before = { bonus: await site.bonus(1001), logs: (await site.logs()).length, claims: await site.claims(1001) }
+      const [again] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+      expect(again!.status).toBe('already')
+      expect({ bonus: await site.bonus(1001), logs: (await site.logs()).length, claims: await site.claims(1001) }).toEqual(before)
+    })
+
+    it('a payout cut while settling claims ends, after the next payout, paid once and deducted once', async () => {
+      const cutAt = engine === 'InnoDB' ? 'written' : 'claims-deducted'
+      const cutting = service({
+        onStep: async (step, entry) => void (step === cutAt && entry.wage_id === wage(1002) && (await site.killWriters())),
+      })
+      const [cut] = await cutting.run({ ids: [wage(1002)] }, operator, '127.0.0.1')
+      expect(cut!.status).toBe('failed')
+      if (engine === 'InnoDB') {
+        // One transaction: nothing landed, the claims are as they were.
+        expect(await site.bonus(1002)).toBe(START)
+        expect(await site.claims(1002)).toHaveLength(2)
+      } else {
+        // Bonus, log and message in, the deduction made, the claim not yet removed.
+        expect(cut!.reason).toContain('认领结算中断')
+        expect(await site.bonus(1002)).toBe(formatTenths(parseTenths(START) + credit(1002) - 6000n))
+        expect((await site.claims(1002)).map((c) => Number(c.id))).toContain(ids.unreached2)
+      }
+      const [retry] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
+      expect(retry!.status).toBe(engine === 'InnoDB' ? 'paid' : 'already')
+      expect(await site.bonus(1002)).toBe(formatTenths(parseTenths(START) + credit(1002) - 6000n))
+      expect((await site.logs(1002)).map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
+      expect(await site.messages(1002)).toHaveLength(1)
+      const claims = await site.claims(1002)
+      expect(claims.map((c) => Number(c.id))).toEqual([ids.uploadReached])
+      expect(claims[0]).toMatchObject({ uploaded_begin: String(9 * GIB), seed_time_begin: String(20 * H) })
+    })
+  },
+)

@@ -27,7 +27,10 @@ const running = new Set<ReturnType<typeof spawn>>()
 /** Runs the child until it prints PAUSED (then SIGKILLs it) or DONE (its results). */
 function runChild(file: string, writeUrl: string, pauseAt?: string): Promise<PayoutResult[] | 'killed'> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, file, writeUrl, ...(pauseAt ? [pauseAt] : [])], { cwd: serverDir, stdio: ['ignore', 'pipe', 'pipe'] })
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, file, writeUrl, ...(pauseAt ? [pauseAt] : [])], {
+      cwd: serverDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     running.add(proc)
     let out = ''
     let err = ''
@@ -46,7 +49,10 @@ function runChild(file: string, writeUrl: string, pauseAt?: string): Promise<Pay
   })
 }
 
-const stepsOf: Record<SiteEngine, string[]> = { InnoDB: ['begin', 'written', 'committed'], MyISAM: ['begin', 'logged', 'credited', 'messaged'] }
+const stepsOf: Record<SiteEngine, string[]> = {
+  InnoDB: ['begin', 'written', 'committed'],
+  MyISAM: ['begin', 'logged', 'credited', 'messaged'],
+}
 
 describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout killed at every step (%s)', (engine) => {
   let site: NexusSite
@@ -107,19 +113,31 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
     }
     // MyISAM: the runs cut after the log row (before and after the bonus) are the in-doubt ones.
     if (engine === 'MyISAM') expect(cut).toHaveLength(2)
-    if (engine === 'MyISAM') expect(new Set(await Promise.all(cut.map(async (uid) => (await site.bonus(uid)) === startBonus(uid))))).toEqual(new Set([true, false]))
+    if (engine === 'MyISAM')
+      expect(new Set(await Promise.all(cut.map(async (uid) => (await site.bonus(uid)) === startBonus(uid))))).toEqual(
+        new Set([true, false]),
+      )
     const ledger = await db.database.db.selectFrom('payout_ledger').select('state').execute()
     expect(ledger).toHaveLength(MEMBERS)
     expect(ledger.filter((e) => e.state === 'done')).toHaveLength(engine === 'InnoDB' ? MEMBERS : MEMBERS - 2)
 
     // The admin looks at the site and settles each 待核对 by one click: the bonus is there → 确认已到账,
     // it is not → 补发剩余部分. Then everyone is paid exactly once, with one message each.
-    const config = { ...db.config, source: 'nexusphp' as const, payout: { writeDatabaseUrl: writerUrl, webhookUrl: undefined, webhookSecret: undefined } }
+    const config = {
+      ...db.config,
+      source: 'nexusphp' as const,
+      payout: { writeDatabaseUrl: writerUrl, webhookUrl: undefined, webhookSecret: undefined },
+    }
     const service = createPayoutService({ database: db.database, config, clock: () => Date.now() })
     try {
       for (const uid of cut) {
         const landed = (await site.bonus(uid)) !== startBonus(uid)
-        const settled = await service.resolve(month.wages.get(uid)!, landed ? 'markDone' : 'payRest', { id: 1, username: 'admin' }, '127.0.0.1')
+        const settled = await service.resolve(
+          month.wages.get(uid)!,
+          landed ? 'markDone' : 'payRest',
+          { id: 1, username: 'admin' },
+          '127.0.0.1',
+        )
         expect(settled.status).toBe('paid')
       }
     } finally {

@@ -25,12 +25,21 @@ export function demoTarget(db: Kysely<DB>, dialect: DialectName): PayoutTarget {
     return db.transaction().execute(async (trx) => {
       // Two payouts of one member queue here (SQLite's transactions already run one at a time).
       if (dialect === 'postgres') await trx.selectFrom('payout_ledger').select('id').where('id', '=', member.entry.id).forUpdate().execute()
-      const landed = await trx.selectFrom('payout_demo_logs').selectAll().where('ledger_key', '=', member.entry.ledger_key).executeTakeFirst()
+      const landed = await trx
+        .selectFrom('payout_demo_logs')
+        .selectAll()
+        .where('ledger_key', '=', member.entry.ledger_key)
+        .executeTakeFirst()
       if (landed) {
         return {
           state: 'done',
           already: true,
-          evidence: { bonusBefore: formatTenths(BigInt(landed.old_tenths)), bonusAfter: formatTenths(BigInt(landed.new_tenths)), logId: landed.id, messageId: landed.id },
+          evidence: {
+            bonusBefore: formatTenths(BigInt(landed.old_tenths)),
+            bonusAfter: formatTenths(BigInt(landed.new_tenths)),
+            logId: landed.id,
+            messageId: landed.id,
+          },
         }
       }
       const before = await bonusOf(trx, uid)
@@ -56,7 +65,11 @@ export function demoTarget(db: Kysely<DB>, dialect: DialectName): PayoutTarget {
         })
         .returning('id')
         .executeTakeFirstOrThrow()
-      return { state: 'done', already: false, evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(after), logId: log.id, messageId: log.id } }
+      return {
+        state: 'done',
+        already: false,
+        evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(after), logId: log.id, messageId: log.id },
+      }
     })
   }
 

@@ -23,7 +23,11 @@ describe.each(openTestDatabases())('payout to the demo site on $name', (backend)
   beforeAll(async () => {
     const { database } = t.db
     month = await buildWageMonth(database, { count: 4, operator: { id: 1, username: 'admin' } })
-    await database.db.updateTable('users').set({ password_hash: await hashPassword(MEMBER_PASSWORD, testScrypt) }).where('username', '=', 'keeper000').execute()
+    await database.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(MEMBER_PASSWORD, testScrypt) })
+      .where('username', '=', 'keeper000')
+      .execute()
     admin = await t.login('admin', ADMIN_PASSWORD)
   })
 
@@ -100,7 +104,10 @@ describe.each(openTestDatabases())('payout to the demo site on $name', (backend)
     const both = await t.call('POST', '/wages/payout', { token: admin, body: { ids: [1], period: PERIOD } })
     expect(both.status).toBe(400)
     expect(both.body.msg).toContain('二者只能选一')
-    const resolve = await t.call('POST', '/wages/payout/resolve', { token: admin, body: { wageId: month.wages.get(1001)!, action: 'markDone' } })
+    const resolve = await t.call('POST', '/wages/payout/resolve', {
+      token: admin,
+      body: { wageId: month.wages.get(1001)!, action: 'markDone' },
+    })
     expect(resolve.status).toBe(409)
     expect(resolve.body.msg).toContain('不是待核对')
   })

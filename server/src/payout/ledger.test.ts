@@ -19,8 +19,16 @@ describe.each(openTestDatabases())('payout ledger on $name', (backend) => {
   it('20 callers opening the same entries at once: no error, one entry per wage record, 30 rounds', async () => {
     const operator = { id: 1, username: 'admin' }
     for (let round = 0; round < 30; round++) {
-      const entries: NewEntry[] = Array.from({ length: 8 }, (_, i) => ({ wageId: round * 100 + i + 1, period: '2026-01', userId: 1, siteUid: 1000 + i, amount: 10 + i }))
-      const opened = await Promise.all(Array.from({ length: 20 }, () => openEntries(t.database.db, entries, { target: 'demo', operator, now: 1 })))
+      const entries: NewEntry[] = Array.from({ length: 8 }, (_, i) => ({
+        wageId: round * 100 + i + 1,
+        period: '2026-01',
+        userId: 1,
+        siteUid: 1000 + i,
+        amount: 10 + i,
+      }))
+      const opened = await Promise.all(
+        Array.from({ length: 20 }, () => openEntries(t.database.db, entries, { target: 'demo', operator, now: 1 })),
+      )
       for (const map of opened) expect([...map.keys()].sort((a, b) => a - b)).toEqual(entries.map((e) => e.wageId))
       const ids = new Set(opened.flatMap((map) => [...map.values()].map((e) => e.id)))
       expect(ids.size).toBe(entries.length)

@@ -72,13 +72,20 @@ export async function openEntries(
       .where('state', '=', 'failed')
       .execute()
   }
-  return entriesOf(db, entries.map((e) => e.wageId))
+  return entriesOf(
+    db,
+    entries.map((e) => e.wageId),
+  )
 }
 
 export async function entriesOf(db: Kysely<DB>, wageIds: number[]): Promise<Map<number, LedgerEntry>> {
   const out = new Map<number, LedgerEntry>()
   for (let i = 0; i < wageIds.length; i += 500) {
-    const rows = await db.selectFrom('payout_ledger').selectAll().where('wage_id', 'in', wageIds.slice(i, i + 500)).execute()
+    const rows = await db
+      .selectFrom('payout_ledger')
+      .selectAll()
+      .where('wage_id', 'in', wageIds.slice(i, i + 500))
+      .execute()
     for (const row of rows) out.set(row.wage_id, row)
   }
   return out
@@ -90,7 +97,14 @@ export async function transition(
   entryId: number,
   from: PayoutState,
   to: PayoutState,
-  args: { reason?: string | null; evidence?: Evidence; now: number; settledBy?: string; nextAttemptAt?: number | null; attempted?: boolean },
+  args: {
+    reason?: string | null
+    evidence?: Evidence
+    now: number
+    settledBy?: string
+    nextAttemptAt?: number | null
+    attempted?: boolean
+  },
 ): Promise<boolean> {
   const e = args.evidence ?? {}
   const result = await db

@@ -28,8 +28,18 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('发放�
   let month: WageMonth
   let admin = ''
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, token = admin): Promise<{ status: number; msg: string; data: T }> {
-    const res = await app.inject({ method, url: API_PREFIX + path, headers: { [TOKEN_HEADER]: token }, payload: body as object | undefined })
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    token = admin,
+  ): Promise<{ status: number; msg: string; data: T }> {
+    const res = await app.inject({
+      method,
+      url: API_PREFIX + path,
+      headers: { [TOKEN_HEADER]: token },
+      payload: body as object | undefined,
+    })
     const json = res.json() as { msg: string; data: T }
     return { status: res.statusCode, msg: json.msg, data: json.data }
   }
@@ -44,10 +54,19 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('发放�
     site = await NexusSite.create(serverUrl!, engine)
     const writeDatabaseUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
-    app = await buildTestApp({ database: db.database, config: { ...db.config, payout: { writeDatabaseUrl, webhookUrl: undefined, webhookSecret: undefined } }, adminPassword: ADMIN_PASSWORD, clock: testClock(AFTER_MONTH) })
+    app = await buildTestApp({
+      database: db.database,
+      config: { ...db.config, payout: { writeDatabaseUrl, webhookUrl: undefined, webhookSecret: undefined } },
+      adminPassword: ADMIN_PASSWORD,
+      clock: testClock(AFTER_MONTH),
+    })
     month = await buildWageMonth(db.database, { count: 3, operator: { id: 1, username: 'admin' }, compute: false })
     for (const uid of month.users.keys()) await site.user(uid, startBonus(uid))
-    await db.database.db.updateTable('users').set({ password_hash: await hashPassword(MEMBER_PASSWORD, testScrypt) }).where('username', '=', 'keeper000').execute()
+    await db.database.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(MEMBER_PASSWORD, testScrypt) })
+      .where('username', '=', 'keeper000')
+      .execute()
     admin = await login('admin', ADMIN_PASSWORD)
   })
   afterAll(async () => {
@@ -70,9 +89,16 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('发放�
     for (const entry of preview.list) {
       const record = records.find((r) => r.id === entry.wageId)!
       const uid = uidOf.get(record.userId)!
-      expect(entry).toMatchObject({ status: 'ready', siteUid: uid, bonusBefore: startBonus(uid), credit: formatTenths(creditTenths(record.amount)) })
+      expect(entry).toMatchObject({
+        status: 'ready',
+        siteUid: uid,
+        bonusBefore: startBonus(uid),
+        credit: formatTenths(creditTenths(record.amount)),
+      })
       expect(entry.bonusAfter).toBe(formatTenths(parseTenths(startBonus(uid)) + creditTenths(record.amount)))
-      expect(entry.message).toContain(`你 ${PERIOD} 的保种工资 ${entry.credit} 魔力已发放到你的账户，魔力 ${entry.bonusBefore} → ${entry.bonusAfter}。`)
+      expect(entry.message).toContain(
+        `你 ${PERIOD} 的保种工资 ${entry.credit} 魔力已发放到你的账户，魔力 ${entry.bonusBefore} → ${entry.bonusAfter}。`,
+      )
     }
     expect(await site.logs()).toEqual([])
     expect(await site.messages()).toEqual([])
@@ -89,7 +115,12 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('发放�
       const messages = await site.messages(uid)
       expect(messages).toHaveLength(1)
       expect(messages[0]).toMatchObject({ sender: 0, receiver: uid, subject: entry.subject, msg: entry.message, unread: 'yes' })
-      expect(paid.find((r) => r.wageId === entry.wageId)).toMatchObject({ bonusBefore: entry.bonusBefore, bonusAfter: entry.bonusAfter, logId: Number(logs[0]!.id), messageId: Number(messages[0]!.id) })
+      expect(paid.find((r) => r.wageId === entry.wageId)).toMatchObject({
+        bonusBefore: entry.bonusBefore,
+        bonusAfter: entry.bonusAfter,
+        logId: Number(logs[0]!.id),
+        messageId: Number(messages[0]!.id),
+      })
     }
     const after = (await ok<{ list: WageRecord[] }>('/wages/page', { page: 1, pageSize: 50, period: PERIOD })).list
     expect(after.every((r) => r.payment === 1 && r.paidBy === 'admin' && r.paidAt === new Date(AFTER_MONTH).toISOString())).toBe(true)
@@ -104,9 +135,17 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('发放�
     const states = await ok<{ wageId: number; state: string; doneAt: string }[]>('/wages/payout/status', { ids: [own[0]!.id] }, member)
     expect(states).toEqual([{ wageId: own[0]!.id, state: 'done', doneAt: new Date(AFTER_MONTH).toISOString() }])
 
-    const before = { logs: await site.logs(), messages: await site.messages(), bonus: await Promise.all([...month.users.keys()].map((uid) => site.bonus(uid))) }
+    const before = {
+      logs: await site.logs(),
+      messages: await site.messages(),
+      bonus: await Promise.all([...month.users.keys()].map((uid) => site.bonus(uid))),
+    }
     const again = (await ok<{ list: PayoutResult[] }>('/wages/payout', { period: PERIOD })).list
     expect(again.map((r) => r.status)).toEqual(['already', 'already', 'already'])
-    expect({ logs: await site.logs(), messages: await site.messages(), bonus: await Promise.all([...month.users.keys()].map((uid) => site.bonus(uid))) }).toEqual(before)
+    expect({
+      logs: await site.logs(),
+      messages: await site.messages(),
+      bonus: await Promise.all([...month.users.keys()].map((uid) => site.bonus(uid))),
+    }).toEqual(before)
   })
 })

@@ -96,7 +96,14 @@ export function claimsNote(plan: ClaimPlan): string | null {
 }
 
 /** Applies the plan (see the module comment for why each step may run again). */
-export async function applyClaims(conn: PoolConnection, uid: number, rule: ClaimSettlement, key: string, plan: ClaimPlan, onStep?: (step: string) => Promise<void>): Promise<void> {
+export async function applyClaims(
+  conn: PoolConnection,
+  uid: number,
+  rule: ClaimSettlement,
+  key: string,
+  plan: ClaimPlan,
+  onStep?: (step: string) => Promise<void>,
+): Promise<void> {
   const { end } = monthBounds(rule.period)
   for (const claim of plan.restart) {
     await conn.query(
@@ -107,7 +114,10 @@ export async function applyClaims(conn: PoolConnection, uid: number, rule: Claim
   if (!plan.remove.length) return
   await onStep?.('claims-restarted')
   const tag = claimsTag(key)
-  const [earlier] = await conn.query<RowDataPacket[]>('SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1', [uid, CLAIM_REMOVE_DEDUCT_TYPE, `%${tag}%`])
+  const [earlier] = await conn.query<RowDataPacket[]>(
+    'SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1',
+    [uid, CLAIM_REMOVE_DEDUCT_TYPE, `%${tag}%`],
+  )
   if (!earlier.length && plan.deduction > 0n) {
     const [bonus] = await conn.query<RowDataPacket[]>('SELECT seedbonus FROM users WHERE id = ?', [uid])
     const before = parseTenths(String(bonus[0]?.seedbonus ?? '0'))
@@ -115,13 +125,23 @@ export async function applyClaims(conn: PoolConnection, uid: number, rule: Claim
     const comment = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
     await conn.query(
       'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NOW(), NOW())',
-      [CLAIM_REMOVE_DEDUCT_TYPE, uid, String(wholePoints(before)), String(wholePoints(plan.deduction)), String(wholePoints(after)), comment.slice(0, 255)],
+      [
+        CLAIM_REMOVE_DEDUCT_TYPE,
+        uid,
+        String(wholePoints(before)),
+        String(wholePoints(plan.deduction)),
+        String(wholePoints(after)),
+        comment.slice(0, 255),
+      ],
     )
     await onStep?.('claims-logged')
     await conn.query('UPDATE users SET seedbonus = seedbonus - ? WHERE id = ?', [formatTenths(plan.deduction), uid])
     await onStep?.('claims-deducted')
   }
-  await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${plan.remove.map(() => '?').join(', ')})`, [uid, ...plan.remove.map((c) => c.id)])
+  await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${plan.remove.map(() => '?').join(', ')})`, [
+    uid,
+    ...plan.remove.map((c) => c.id),
+  ])
 }
 
 /** The probes of the grants settling claims needs (tried with `WHERE 1 = 0`, writing nothing). */

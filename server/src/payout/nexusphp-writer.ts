@@ -49,11 +49,19 @@ interface SiteShape {
   maxBonus: bigint
 }
 
-const deniedCodes = new Set(['ER_TABLEACCESS_DENIED_ERROR', 'ER_COLUMNACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 'ER_ACCESS_DENIED_ERROR', 'ER_SPECIFIC_ACCESS_DENIED_ERROR'])
+const deniedCodes = new Set([
+  'ER_TABLEACCESS_DENIED_ERROR',
+  'ER_COLUMNACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_SPECIFIC_ACCESS_DENIED_ERROR',
+])
 const overflowCodes = new Set(['ER_WARN_DATA_OUT_OF_RANGE', 'ER_DATA_OUT_OF_RANGE', 'ER_NUMERIC_VALUE_OUT_OF_RANGE'])
 
 const codeOf = (error: unknown) => (error as { code?: string } | undefined)?.code ?? ''
-const isConnectionLost = (error: unknown) => Boolean((error as { fatal?: boolean } | undefined)?.fatal) || /ECONN|EPIPE|PROTOCOL_|ETIMEDOUT|ER_CONNECTION_KILLED|ER_SERVER_SHUTDOWN/.test(codeOf(error))
+const isConnectionLost = (error: unknown) =>
+  Boolean((error as { fatal?: boolean } | undefined)?.fatal) ||
+  /ECONN|EPIPE|PROTOCOL_|ETIMEDOUT|ER_CONNECTION_KILLED|ER_SERVER_SHUTDOWN/.test(codeOf(error))
 const words = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** Chinese reason for a failed statement, keeping the server's own words. */
@@ -91,7 +99,8 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     )
     const engines = new Map(tables.map((t) => [String(t.name), String(t.engine)]))
     const absent = wanted.filter((t) => !engines.has(t))
-    if (absent.length) throw new PayoutError(`站点数据库缺少数据表，或写入账号没有它们的权限（GRANT 见 README「发放到站点」）：${absent.join('、')}`)
+    if (absent.length)
+      throw new PayoutError(`站点数据库缺少数据表，或写入账号没有它们的权限（GRANT 见 README「发放到站点」）：${absent.join('、')}`)
     const [columns] = await pool.query<RowDataPacket[]>(
       "SELECT NUMERIC_PRECISION AS p, NUMERIC_SCALE AS s FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'users' AND COLUMN_NAME = 'seedbonus'",
     )
@@ -143,7 +152,10 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       'SELECT id, old_total_value, new_total_value, comment FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? ORDER BY id LIMIT 1',
       [uid, ROLE_WORK_SALARY, tag],
     )
-    const [messages] = await conn.query<RowDataPacket[]>('SELECT id FROM messages WHERE receiver = ? AND sender = 0 AND msg LIKE ? ORDER BY id LIMIT 1', [uid, tag])
+    const [messages] = await conn.query<RowDataPacket[]>(
+      'SELECT id FROM messages WHERE receiver = ? AND sender = 0 AND msg LIKE ? ORDER BY id LIMIT 1',
+      [uid, tag],
+    )
     return { log: logs[0] ?? null, messageId: messages[0] ? Number(messages[0].id) : null }
   }
 
@@ -169,7 +181,14 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     return null
   }
 
-  async function insertLog(conn: PoolConnection, uid: number, before: bigint, credit: bigint, after: bigint, comment: string): Promise<number> {
+  async function insertLog(
+    conn: PoolConnection,
+    uid: number,
+    before: bigint,
+    credit: bigint,
+    after: bigint,
+    comment: string,
+  ): Promise<number> {
     const [result] = await conn.query<ResultSetHeader>(
       'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NOW(), NOW())',
       [ROLE_WORK_SALARY, uid, String(wholePoints(before)), String(wholePoints(credit)), String(wholePoints(after)), comment],
@@ -178,7 +197,10 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
   }
 
   async function insertMessage(conn: PoolConnection, uid: number, subject: string, message: string): Promise<number> {
-    const [result] = await conn.query<ResultSetHeader>("INSERT INTO messages (sender, receiver, added, subject, msg, unread) VALUES (0, ?, NOW(), ?, ?, 'yes')", [uid, subject, message])
+    const [result] = await conn.query<ResultSetHeader>(
+      "INSERT INTO messages (sender, receiver, added, subject, msg, unread) VALUES (0, ?, NOW(), ?, ?, 'yes')",
+      [uid, subject, message],
+    )
     return result.insertId
   }
 
@@ -186,7 +208,11 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     conn.query('UPDATE users SET seedbonus = seedbonus + ? WHERE id = ?', [formatTenths(credit), uid])
 
   /** Runs `work` on one connection holding the member's named lock. */
-  async function withMemberLock(uid: number, work: (conn: PoolConnection) => Promise<PayOutcome>, cutReason: (error: unknown) => PayOutcome): Promise<PayOutcome> {
+  async function withMemberLock(
+    uid: number,
+    work: (conn: PoolConnection) => Promise<PayOutcome>,
+    cutReason: (error: unknown) => PayOutcome,
+  ): Promise<PayOutcome> {
     let conn: PoolConnection
     try {
       conn = await pool.getConnection()
@@ -245,14 +271,21 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
           committing = true
           await conn.commit()
           await step('committed', member)
-          return { state: 'done', already: false, evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(after), logId, messageId } }
+          return {
+            state: 'done',
+            already: false,
+            evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(after), logId, messageId },
+          }
         } catch (error) {
           await conn.rollback().catch(() => {})
           throw error
         }
       },
       // Lost while committing: the commit may have landed. The next attempt looks the key up first.
-      (error) => (committing && isConnectionLost(error) ? { state: 'pending', reason: `${writeErrorReason(error)}；下次发放时先核对站点再继续` } : { state: 'failed', reason: writeErrorReason(error) }),
+      (error) =>
+        committing && isConnectionLost(error)
+          ? { state: 'pending', reason: `${writeErrorReason(error)}；下次发放时先核对站点再继续` }
+          : { state: 'failed', reason: writeErrorReason(error) },
     )
   }
 
@@ -260,7 +293,8 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     let evidence: Evidence | null = null
     /** Bonus, log and message are in: what is left is the claims, each step safe to repeat. */
     let settling = false
-    const plan = async (conn: PoolConnection): Promise<ClaimPlan | null> => (member.claims ? planClaims(conn, uid, member.claims, false) : null)
+    const plan = async (conn: PoolConnection): Promise<ClaimPlan | null> =>
+      member.claims ? planClaims(conn, uid, member.claims, false) : null
     const settle = async (conn: PoolConnection, claims: ClaimPlan | null) => {
       if (!claims) return
       settling = true
@@ -298,7 +332,11 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
           }
           evidence = { ...logged, bonusAfter: formatTenths(after) }
           const claims = await plan(conn)
-          const texts = member.texts(parseTenths(logged.bonusBefore!), parseTenths(logged.bonusAfter!), (claims && claimsNote(claims)) ?? undefined)
+          const texts = member.texts(
+            parseTenths(logged.bonusBefore!),
+            parseTenths(logged.bonusAfter!),
+            (claims && claimsNote(claims)) ?? undefined,
+          )
           const messageId = await insertMessage(conn, uid, texts.subject, texts.message)
           evidence = { ...evidence, messageId }
           await settle(conn, claims)
@@ -324,10 +362,18 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       // claims: the payment is whole, the claims are finished by the next payout (their steps repeat safely).
       (error) =>
         settling && evidence
-          ? { state: 'pending', reason: `魔力、魔力记录和站内信已写入，认领结算中断：${writeErrorReason(error)}；再次发放时会先核对站点，只补完认领结算`, evidence }
+          ? {
+              state: 'pending',
+              reason: `魔力、魔力记录和站内信已写入，认领结算中断：${writeErrorReason(error)}；再次发放时会先核对站点，只补完认领结算`,
+              evidence,
+            }
           : evidence
-          ? { state: 'in_doubt', reason: `写入站点途中出错，魔力记录 #${evidence.logId} 已写入，无法确认其余部分：${writeErrorReason(error)}`, evidence }
-          : { state: 'failed', reason: writeErrorReason(error) },
+            ? {
+                state: 'in_doubt',
+                reason: `写入站点途中出错，魔力记录 #${evidence.logId} 已写入，无法确认其余部分：${writeErrorReason(error)}`,
+                evidence,
+              }
+            : { state: 'failed', reason: writeErrorReason(error) },
     )
   }
 

@@ -30,7 +30,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
   const services: PayoutService[] = []
 
   const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
-    const config = { ...loadConfig({ DATA_DIR: db.dataDir }), source: 'nexusphp' as const, payout: { writeDatabaseUrl: url, webhookUrl: undefined, webhookSecret: undefined } }
+    const config = {
+      ...loadConfig({ DATA_DIR: db.dataDir }),
+      source: 'nexusphp' as const,
+      payout: { writeDatabaseUrl: url, webhookUrl: undefined, webhookSecret: undefined },
+    }
     const created = createPayoutService({ database: db.database, config, clock: () => AFTER_MONTH, ...extra })
     services.push(created)
     return created
@@ -61,21 +65,28 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     expect(first.credit).toBe(formatTenths(credit(1001)))
     if (Number(first.credit) !== first.amount) expect(first.rounding).toBe(`${first.amount} → ${first.credit}`)
     expect(first.logComment).toContain(`魔力 ${first.bonusBefore} → ${first.bonusAfter}`)
-    expect(preview.list.find((e) => e.siteUid === MISSING)).toMatchObject({ status: 'blocked', note: `站点上找不到该会员（UID ${MISSING}）` })
+    expect(preview.list.find((e) => e.siteUid === MISSING)).toMatchObject({
+      status: 'blocked',
+      note: `站点上找不到该会员（UID ${MISSING}）`,
+    })
     expect(await site.logs()).toEqual([])
     expect(await site.messages()).toEqual([])
   })
 
   it('20 concurrent payouts of the month: each seedbonus rises by exactly the wage, one log row and one message each', async () => {
     const payout = service()
-    const runs = await Promise.all(Array.from({ length: 20 }, () => payout.run({ ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT).map(([, id]) => id) }, operator, '127.0.0.1')))
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        payout.run({ ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT).map(([, id]) => id) }, operator, '127.0.0.1'),
+      ),
+    )
     const paid = runs.flat().filter((r) => r.status === 'paid')
     expect(paid.map((r) => r.wageId).sort()).toEqual([1001, 1002, 1003, 1004].map(wage).sort())
     for (const uid of [1001, 1002, 1003, 1004]) {
       expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(startBonus(uid)) + credit(uid)))
       const logs = await site.logs(uid)
       expect(logs).toHaveLength(1)
-      expect(logs[0]).toMatchObject({ business_type: ROLE_WORK_SALARY, value: Number((Number(formatTenths(credit(uid)))).toFixed(0)) })
+      expect(logs[0]).toMatchObject({ business_type: ROLE_WORK_SALARY, value: Number(Number(formatTenths(credit(uid))).toFixed(0)) })
       expect(logs[0]!.comment).toContain(`[seeding-console:wage:${wage(uid)}]`)
       const messages = await site.messages(uid)
       expect(messages).toHaveLength(1)
@@ -115,7 +126,9 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
 
   it('a connection dropped mid-payout loses nothing and never pays twice', async () => {
     const cutAt = engine === 'InnoDB' ? 'written' : 'logged'
-    const cutting = service({ onStep: async (step, entry) => void (step === cutAt && entry.wage_id === wage(CUT) && (await site.killWriters())) })
+    const cutting = service({
+      onStep: async (step, entry) => void (step === cutAt && entry.wage_id === wage(CUT) && (await site.killWriters())),
+    })
     const [cut] = await cutting.run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
     expect(cut!.status).toBe(engine === 'InnoDB' ? 'failed' : 'in_doubt')
     expect(cut!.reason).toContain('连接中断')

@@ -59,16 +59,34 @@ export interface PayoutService {
 function chooseTarget(options: PayoutServiceOptions): { target: PayoutTarget | null; reason: string | null } {
   const { config } = options
   const { writeDatabaseUrl, webhookUrl, webhookSecret } = config.payout
-  if (writeDatabaseUrl) return { target: nexusphpWriter({ databaseUrl: writeDatabaseUrl, timezone: config.nexusphp.timezone, onStep: options.onStep }), reason: null }
+  if (writeDatabaseUrl)
+    return {
+      target: nexusphpWriter({ databaseUrl: writeDatabaseUrl, timezone: config.nexusphp.timezone, onStep: options.onStep }),
+      reason: null,
+    }
   if (webhookUrl && webhookSecret) {
-    return { target: webhookTarget(options.database.db, { url: webhookUrl, secret: webhookSecret, backoffMs: options.webhookBackoffMs, clock: options.clock }), reason: null }
+    return {
+      target: webhookTarget(options.database.db, {
+        url: webhookUrl,
+        secret: webhookSecret,
+        backoffMs: options.webhookBackoffMs,
+        clock: options.clock,
+      }),
+      reason: null,
+    }
   }
   if (config.source === 'demo') return { target: demoTarget(options.database.db, options.database.dialect), reason: null }
-  if (config.source === 'ingest') return { target: null, reason: '未设置 PAYOUT_WEBHOOK_URL 和 PAYOUT_WEBHOOK_SECRET，发放到站点未开启（见 README「发放到站点」）' }
+  if (config.source === 'ingest')
+    return { target: null, reason: '未设置 PAYOUT_WEBHOOK_URL 和 PAYOUT_WEBHOOK_SECRET，发放到站点未开启（见 README「发放到站点」）' }
   return { target: null, reason: '未设置 NEXUSPHP_WRITE_DATABASE_URL，发放到站点未开启（见 README「发放到站点」）' }
 }
 
-const resultOf = (wage: PayoutWage, status: PayoutResult['status'], reason: string | null, entry?: Pick<LedgerEntry, 'bonus_before' | 'bonus_after' | 'log_id' | 'message_id'>): PayoutResult => ({
+const resultOf = (
+  wage: PayoutWage,
+  status: PayoutResult['status'],
+  reason: string | null,
+  entry?: Pick<LedgerEntry, 'bonus_before' | 'bonus_after' | 'log_id' | 'message_id'>,
+): PayoutResult => ({
   wageId: wage.id,
   userId: wage.userId,
   username: wage.username,
@@ -81,8 +99,14 @@ const resultOf = (wage: PayoutWage, status: PayoutResult['status'], reason: stri
   messageId: entry?.message_id ?? null,
 })
 
-const statusOfState: Record<PayoutState, PayoutResult['status']> = { done: 'already', in_doubt: 'in_doubt', failed: 'failed', pending: 'pending' }
-const statusOf = (entry: LedgerEntry): PayoutResult['status'] => (entry.state === 'pending' && entry.target !== 'webhook' ? 'failed' : statusOfState[entry.state])
+const statusOfState: Record<PayoutState, PayoutResult['status']> = {
+  done: 'already',
+  in_doubt: 'in_doubt',
+  failed: 'failed',
+  pending: 'pending',
+}
+const statusOf = (entry: LedgerEntry): PayoutResult['status'] =>
+  entry.state === 'pending' && entry.target !== 'webhook' ? 'failed' : statusOfState[entry.state]
 
 export function createPayoutService(options: PayoutServiceOptions): PayoutService {
   const { db } = options.database
@@ -100,13 +124,26 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       entry,
       wage,
       credit,
-      texts: (before, after, note) => payoutTexts(wage, facts ?? { items: [], rank: null, rankOf: 0 }, { key: entry.ledger_key, credit, before, after, note }, rules.template),
+      texts: (before, after, note) =>
+        payoutTexts(
+          wage,
+          facts ?? { items: [], rank: null, rankOf: 0 },
+          { key: entry.ledger_key, credit, before, after, note },
+          rules.template,
+        ),
       claims: rules.settleClaims && { period: wage.period, ...rules.settleClaims },
     }
   }
 
   /** Records what the site said, moving the entry from `from`; a done entry makes its wage record 已发放 in the same transaction. */
-  async function record(entry: LedgerEntry, wage: PayoutWage, outcome: PayOutcome, from: PayoutState, paidBy: { id: number | null; username: string }, settledBy?: string): Promise<PayoutResult> {
+  async function record(
+    entry: LedgerEntry,
+    wage: PayoutWage,
+    outcome: PayOutcome,
+    from: PayoutState,
+    paidBy: { id: number | null; username: string },
+    settledBy?: string,
+  ): Promise<PayoutResult> {
     const now = options.clock()
     return db.transaction().execute(async (trx) => {
       // After a running compute of the month (the wage engine's lock), as POST /wages/pay does.
@@ -123,16 +160,36 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       })
       const after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
       // Another payout recorded it first; if this one did the writing, it still reports 成功.
-      if (!moved) return outcome.state === 'done' && !outcome.already && after.state === 'done' ? resultOf(wage, 'paid', null, after) : resultOf(wage, statusOf(after), after.reason, after)
+      if (!moved)
+        return outcome.state === 'done' && !outcome.already && after.state === 'done'
+          ? resultOf(wage, 'paid', null, after)
+          : resultOf(wage, statusOf(after), after.reason, after)
       if (to === 'done') await markWagePaid(trx, wage.id, now, paidBy)
       // A pending site write (the outcome of a cut commit is unknown) is a failure to the admin; the next payout checks the site first.
       const status: PayoutResult['status'] =
-        outcome.state === 'done' ? (outcome.already ? 'already' : 'paid') : outcome.state === 'pending' && entry.target !== 'webhook' ? 'failed' : outcome.state
-      return resultOf(wage, status, outcome.state === 'done' ? (outcome.already ? '站点上已有这笔发放（此前的发放已写入），未重复发放' : null) : outcome.reason, after)
+        outcome.state === 'done'
+          ? outcome.already
+            ? 'already'
+            : 'paid'
+          : outcome.state === 'pending' && entry.target !== 'webhook'
+            ? 'failed'
+            : outcome.state
+      return resultOf(
+        wage,
+        status,
+        outcome.state === 'done' ? (outcome.already ? '站点上已有这笔发放（此前的发放已写入），未重复发放' : null) : outcome.reason,
+        after,
+      )
     })
   }
 
-  async function logRun(operator: Operator, ip: string, action: OperationAction, targetId: string | number | null, detail: string): Promise<void> {
+  async function logRun(
+    operator: Operator,
+    ip: string,
+    action: OperationAction,
+    targetId: string | number | null,
+    detail: string,
+  ): Promise<void> {
     await recordOperation(db, { operator, action, targetType: 'wage-payout', targetId, detail, ip }, options.clock())
   }
 
@@ -164,7 +221,10 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
 
     async preview(selection) {
       const wages = await load(selection)
-      const entries = await entriesOf(db, wages.map((w) => w.id))
+      const entries = await entriesOf(
+        db,
+        wages.map((w) => w.id),
+      )
       const facts = await wageFacts(db, wages)
       const rules = await payoutRules(db)
       let bonus: Map<number, bigint> | null = null
@@ -176,7 +236,9 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           bonus = await target.bonusOf(wages.flatMap((w) => (w.siteUid === null ? [] : [w.siteUid])))
           if (rules.settleClaims && target.previewClaims) {
             const open = wages.filter((w) => w.siteUid !== null && entries.get(w.id)?.state !== 'done')
-            claimNotes = await target.previewClaims(open.map((w) => ({ wageId: w.id, uid: w.siteUid!, claims: { period: w.period, ...rules.settleClaims! } })))
+            claimNotes = await target.previewClaims(
+              open.map((w) => ({ wageId: w.id, uid: w.siteUid!, claims: { period: w.period, ...rules.settleClaims! } })),
+            )
           }
         } catch (error) {
           bonusProblem = error instanceof PayoutError ? error.message : String(error)
@@ -187,7 +249,18 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         const credit = creditTenths(entry?.amount ?? wage.amount)
         const before = wage.siteUid !== null ? (bonus?.get(wage.siteUid) ?? null) : null
         const after = before === null ? null : before + credit
-        const texts = payoutTexts(wage, facts.get(wage.id)!, { key: entry?.ledger_key ?? `seeding-console:wage:${wage.id}`, credit, before, after, note: claimNotes?.get(wage.id) ?? undefined }, rules.template)
+        const texts = payoutTexts(
+          wage,
+          facts.get(wage.id)!,
+          {
+            key: entry?.ledger_key ?? `seeding-console:wage:${wage.id}`,
+            credit,
+            before,
+            after,
+            note: claimNotes?.get(wage.id) ?? undefined,
+          },
+          rules.template,
+        )
         let status: PayoutPreviewEntry['status'] = 'ready'
         let note: string | null = null
         if (entry?.state === 'done') [status, note] = ['already', '已发放到站点']
@@ -231,7 +304,10 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         await logRun(operator, ip, 'wages.payout', selection.period ?? null, `发放到站点（${label}）未开始：${reason}`)
         return results
       }
-      const known = await entriesOf(db, wages.map((w) => w.id))
+      const known = await entriesOf(
+        db,
+        wages.map((w) => w.id),
+      )
       const toOpen = wages.filter((w) => !paidByHand(w, known.get(w.id)))
       const entries = await openEntries(
         db,
@@ -253,7 +329,16 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         results.push(await record(entry, wage, outcome, 'pending', operator))
       }
       const period = selection.period ?? [...new Set(wages.map((w) => w.period))].join('、')
-      await logRun(operator, ip, 'wages.payout', selection.period ?? (wages.length === 1 ? wages[0]!.id : null), `发放到站点（${label}）${period}：${summary(results)}（记录 ${wages.slice(0, 50).map((w) => w.id).join(', ')}${wages.length > 50 ? ' …' : ''}）`)
+      await logRun(
+        operator,
+        ip,
+        'wages.payout',
+        selection.period ?? (wages.length === 1 ? wages[0]!.id : null),
+        `发放到站点（${label}）${period}：${summary(results)}（记录 ${wages
+          .slice(0, 50)
+          .map((w) => w.id)
+          .join(', ')}${wages.length > 50 ? ' …' : ''}）`,
+      )
       return results
     },
 
@@ -266,7 +351,13 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       const outcome = await site.settle(member(entry, wage!, facts.get(wageId), await payoutRules(db)), action)
       const result = await record(entry, wage!, outcome, 'in_doubt', operator, operator.username)
       const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
-      await logRun(operator, ip, 'wages.payout-resolve', wageId, `待核对处理（${what}）：${wage!.username} ${wage!.period}，结果 ${payoutStatusLabels[result.status]}${result.reason ? `：${result.reason}` : ''}`)
+      await logRun(
+        operator,
+        ip,
+        'wages.payout-resolve',
+        wageId,
+        `待核对处理（${what}）：${wage!.username} ${wage!.period}，结果 ${payoutStatusLabels[result.status]}${result.reason ? `：${result.reason}` : ''}`,
+      )
       return result
     },
 

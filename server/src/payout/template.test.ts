@@ -33,7 +33,10 @@ describe.each(openTestDatabases())('the payout message template of the rules on 
 
   it('an unknown placeholder or an empty subject is refused in Chinese and no rule version is made', async () => {
     const before = await rules()
-    const unknown = await save({ ...withoutVersion(before), payoutMessageTemplate: { subject: '工资', body: '你的工资 {工资金额}，{金额}' } })
+    const unknown = await save({
+      ...withoutVersion(before),
+      payoutMessageTemplate: { subject: '工资', body: '你的工资 {工资金额}，{金额}' },
+    })
     expect(unknown.status).toBe(400)
     expect(unknown.body.msg).toContain('站内信正文：有未知的占位符 {工资金额}')
     expect(unknown.body.msg).toContain('{未达标明细}')
@@ -62,9 +65,15 @@ describe.each(openTestDatabases())('the payout message template of the rules on 
       expect(entry.message).not.toContain('\n\n')
     }
 
-    const paid = (await t.call<{ list: PayoutResult[] }>('POST', '/wages/payout', { token: admin, body: { ids: [month.wages.get(1001)!] } })).body.data.list
+    const paid = (
+      await t.call<{ list: PayoutResult[] }>('POST', '/wages/payout', { token: admin, body: { ids: [month.wages.get(1001)!] } })
+    ).body.data.list
     expect(paid.map((r) => r.status)).toEqual(['paid'])
-    const landed = await t.db.database.db.selectFrom('payout_demo_logs').select(['subject', 'msg']).where('uid', '=', 1001).executeTakeFirstOrThrow()
+    const landed = await t.db.database.db
+      .selectFrom('payout_demo_logs')
+      .select(['subject', 'msg'])
+      .where('uid', '=', 1001)
+      .executeTakeFirstOrThrow()
     const shown = preview.list.find((e) => e.siteUid === 1001)!
     expect(landed).toEqual({ subject: shown.subject, msg: shown.message })
   })
@@ -79,12 +88,21 @@ describe.each(openTestDatabases())('the payout message template of the rules on 
   it('without the field the message is the Chinese default again', async () => {
     const { payoutMessageTemplate: _t, ...rest } = withoutVersion(await rules())
     expect((await save(rest)).status).toBe(200)
-    const preview = (await t.call<PayoutPreview>('POST', '/wages/payout/preview', { token: admin, body: { ids: [month.wages.get(1002)!] } })).body.data
+    const preview = (
+      await t.call<PayoutPreview>('POST', '/wages/payout/preview', { token: admin, body: { ids: [month.wages.get(1002)!] } })
+    ).body.data
     const [entry] = preview.list
     expect(entry!.subject).toBe(`保种工资 ${PERIOD}：${entry!.credit} 魔力已发放`)
-    expect(entry!.message).toMatch(new RegExp(`^${entry!.username}，你好：\\n\\n你 ${PERIOD} 的保种工资 ${entry!.credit.replace('.', '\\.')} 魔力已发放到你的账户`))
+    expect(entry!.message).toMatch(
+      new RegExp(`^${entry!.username}，你好：\\n\\n你 ${PERIOD} 的保种工资 ${entry!.credit.replace('.', '\\.')} 魔力已发放到你的账户`),
+    )
     expect(entry!.message).toMatch(/本月工资排名：第 \d 名（共 2 人）。/)
-    const ops = await t.db.database.db.selectFrom('operation_log').select('detail').where('target_type', '=', 'rules').orderBy('id', 'desc').execute()
+    const ops = await t.db.database.db
+      .selectFrom('operation_log')
+      .select('detail')
+      .where('target_type', '=', 'rules')
+      .orderBy('id', 'desc')
+      .execute()
     expect(ops[0]!.detail).toContain('站内信模板：自定义（标题「【保种组】{月份} 工资 {金额}」） → 默认')
   })
 })

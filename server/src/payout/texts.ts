@@ -4,7 +4,13 @@
  * retry finds them.
  */
 import type { WageFacts, PayoutWage } from './wages'
-import { defaultPayoutMessageTemplate, PAYOUT_SUBJECT_MAX, renderPayoutTemplate, type PayoutMessageTemplate, type PayoutTemplateValues } from '@shared/payout-template'
+import {
+  defaultPayoutMessageTemplate,
+  PAYOUT_SUBJECT_MAX,
+  renderPayoutTemplate,
+  type PayoutMessageTemplate,
+  type PayoutTemplateValues,
+} from '@shared/payout-template'
 import { formatTenths } from './tenths'
 
 export interface PayoutTexts {
@@ -36,12 +42,17 @@ export function roundingNote(amount: number, credit: bigint): string | null {
 }
 
 /** The placeholders' values for one member (the message of the rules' template). */
-export function templateValues(wage: PayoutWage, facts: WageFacts, args: { credit: bigint; before: bigint | null; after: bigint | null }): PayoutTemplateValues {
+export function templateValues(
+  wage: PayoutWage,
+  facts: WageFacts,
+  args: { credit: bigint; before: bigint | null; after: bigint | null },
+): PayoutTemplateValues {
   const qualified = facts.items.filter((i) => i.qualified)
   const unqualified = facts.items.filter((i) => !i.qualified)
   const rounding = roundingNote(wage.amount, args.credit)
   const listed = unqualified.slice(0, LISTED_UNQUALIFIED).map((item) => `- ${item.torrentName}：${item.reason ?? '未达标'}`)
-  if (unqualified.length > LISTED_UNQUALIFIED) listed.push(`- ……另有 ${unqualified.length - LISTED_UNQUALIFIED} 个，详见保种管理台「我的工资」`)
+  if (unqualified.length > LISTED_UNQUALIFIED)
+    listed.push(`- ……另有 ${unqualified.length - LISTED_UNQUALIFIED} 个，详见保种管理台「我的工资」`)
   return {
     用户名: wage.username,
     月份: wage.period,

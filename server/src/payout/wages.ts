@@ -68,7 +68,12 @@ export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[]): Promise<Ma
 }
 
 /** 未发放 → 已发放 (the paid-at/by of POST /wages/pay); false when it was already paid. */
-export async function markWagePaid(db: Kysely<DB>, wageId: number, now: number, by: { id: number | null; username: string }): Promise<boolean> {
+export async function markWagePaid(
+  db: Kysely<DB>,
+  wageId: number,
+  now: number,
+  by: { id: number | null; username: string },
+): Promise<boolean> {
   const result = await wageDb(db)
     .updateTable('wage_records')
     .set({ payment: 1, paid_at: now, paid_by_id: by.id, paid_by_name: by.username })

@@ -29,7 +29,11 @@ export async function webhookDeliveryLog(db: Kysely<DB>, limit = DELIVERY_LOG_SI
       eb
         .selectFrom('payout_webhook_deliveries')
         .select((s) => s.fn.max('id').as('id'))
-        .where('ledger_id', 'in', entries.map((e) => e.id))
+        .where(
+          'ledger_id',
+          'in',
+          entries.map((e) => e.id),
+        )
         .groupBy('ledger_id'),
     )
     .execute()

@@ -59,7 +59,11 @@ describe.each(openTestDatabases())('paying through the webhook on $name', (backe
   let now = AFTER_MONTH
 
   const service = () => {
-    const config = { ...db.config, source: 'ingest' as const, payout: { writeDatabaseUrl: undefined, webhookUrl: receiver.url(), webhookSecret: SECRET } }
+    const config = {
+      ...db.config,
+      source: 'ingest' as const,
+      payout: { writeDatabaseUrl: undefined, webhookUrl: receiver.url(), webhookSecret: SECRET },
+    }
     const created = createPayoutService({ database: db.database, config, clock: () => now, webhookBackoffMs: 1_000 })
     services.push(created)
     return created
@@ -88,7 +92,14 @@ describe.each(openTestDatabases())('paying through the webhook on $name', (backe
     const pending = await webhookDeliveryLog(db.database.db)
     expect(pending.map((d) => d.wageId).sort()).toEqual([...month.wages.values()].sort())
     for (const d of pending) {
-      expect(d).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 503, lastError: null, idempotencyKey: `seeding-console:wage:${d.wageId}`, period: PERIOD })
+      expect(d).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lastStatus: 503,
+        lastError: null,
+        idempotencyKey: `seeding-console:wage:${d.wageId}`,
+        period: PERIOD,
+      })
       expect(d.nextRetryAt).toBe(new Date(now + 1_000).toISOString())
       expect(d.lastAttemptAt).toBe(new Date(now).toISOString())
     }

@@ -51,7 +51,8 @@ export function webhookBody(member: MemberPayout): string {
 
 export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTarget {
   const clock = options.clock ?? Date.now
-  const backoff = (attempts: number) => Math.min((options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** Math.max(0, attempts), options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS)
+  const backoff = (attempts: number) =>
+    Math.min((options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** Math.max(0, attempts), options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS)
 
   async function deliver(member: MemberPayout): Promise<PayOutcome> {
     const body = webhookBody(member)
@@ -60,14 +61,21 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
     try {
       const response = await fetch(options.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-signature': signature(body, options.secret), 'idempotency-key': member.entry.ledger_key },
+        headers: {
+          'content-type': 'application/json',
+          'x-signature': signature(body, options.secret),
+          'idempotency-key': member.entry.ledger_key,
+        },
         body,
         signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
       })
       status = response.status
       await response.arrayBuffer().catch(() => {})
     } catch (cause) {
-      error = cause instanceof Error ? `${cause.message}${(cause as { cause?: Error }).cause ? `（${(cause as { cause?: Error }).cause!.message}）` : ''}` : String(cause)
+      error =
+        cause instanceof Error
+          ? `${cause.message}${(cause as { cause?: Error }).cause ? `（${(cause as { cause?: Error }).cause!.message}）` : ''}`
+          : String(cause)
     }
     const delivery = await db
       .insertInto('payout_webhook_deliveries')

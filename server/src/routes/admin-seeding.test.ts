@@ -50,9 +50,15 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
     token = await createSession(db, admin, { ip: '127.0.0.1', userAgent: 'test' }, NOW)
   })
 
-  const label = (id: number) => t.db.database.db.selectFrom('torrent_labels').selectAll().where('torrent_id', '=', id).executeTakeFirstOrThrow()
+  const label = (id: number) =>
+    t.db.database.db.selectFrom('torrent_labels').selectAll().where('torrent_id', '=', id).executeTakeFirstOrThrow()
   const record = (userId: number, torrentId: number) =>
-    t.db.database.db.selectFrom('seed_records').selectAll().where('user_id', '=', userId).where('torrent_id', '=', torrentId).executeTakeFirst()
+    t.db.database.db
+      .selectFrom('seed_records')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('torrent_id', '=', torrentId)
+      .executeTakeFirst()
 
   describe('rules', () => {
     it('GET answers the current version; POST saves a new one, logs what changed and re-labels torrents and records', async () => {
@@ -123,7 +129,9 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       expect((await record(m.m1, 1))!.seed_type).toBe(2)
       expect((await lastLog(t)).detail).toBe('种子类型：官种（手动） → 非官种（手动） 1 个：1')
 
-      expect((await t.call('POST', '/torrent/set-type', { token, body: { ids: [1, 7], seedType: null } })).body.data).toEqual({ updated: 2 })
+      expect((await t.call('POST', '/torrent/set-type', { token, body: { ids: [1, 7], seedType: null } })).body.data).toEqual({
+        updated: 2,
+      })
       expect(await label(1)).toMatchObject({ seed_type: 1, seed_type_source: 'rule', completion: 1 })
       expect(await label(7)).toMatchObject({ seed_type: 2, seed_type_source: 'rule' })
       expect((await record(m.m1, 1))!.seed_type).toBe(1)
@@ -185,9 +193,15 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       const member = (await t.call<{ assignedCount: number }>('GET', `/user/${m.m2}`, { token })).body.data
       expect(member.assignedCount).toBe(2)
 
-      expect((await t.call('POST', '/task/assign', { token, body: { torrentIds: [4], userIds: [m.m2, m.m3] } })).body.data).toEqual({ created: 1, existed: 1 })
+      expect((await t.call('POST', '/task/assign', { token, body: { torrentIds: [4], userIds: [m.m2, m.m3] } })).body.data).toEqual({
+        created: 1,
+        existed: 1,
+      })
       const count = (await lastLog(t)).count
-      expect((await t.call('POST', '/task/assign', { token, body: { torrentIds: [4], userIds: [m.m2] } })).body.data).toEqual({ created: 0, existed: 1 })
+      expect((await t.call('POST', '/task/assign', { token, body: { torrentIds: [4], userIds: [m.m2] } })).body.data).toEqual({
+        created: 0,
+        existed: 1,
+      })
       expect((await lastLog(t)).count).toBe(count)
 
       const one = await t.call('POST', '/task/unassign', { token, body: { torrentIds: [3], userIds: [m.m2] } })
@@ -233,7 +247,11 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
 
       const committed = await t.call<{ plan: Pair[]; created: number }>('POST', '/task/auto-assign', { token, body: { preview: false } })
       expect(committed.body.data).toEqual({ plan, created: plan.length })
-      const rows = await t.db.database.db.selectFrom('assignments').select(['torrent_id', 'user_id']).where('torrent_id', 'in', [2, 3, 4, 5]).execute()
+      const rows = await t.db.database.db
+        .selectFrom('assignments')
+        .select(['torrent_id', 'user_id'])
+        .where('torrent_id', 'in', [2, 3, 4, 5])
+        .execute()
       expect(rows.map((r) => `${r.torrent_id}:${r.user_id}`).sort()).toEqual(plan.map((p) => `${p.torrentId}:${p.userId}`).sort())
       const log = await lastLog(t)
       expect(log).toMatchObject({ action: 'task.auto-assign', operatorId: admin, targetType: 'torrent' })
@@ -264,7 +282,11 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
 
   it('while a sync holds the lease the change commits and stays queued; the next pass applies it', async () => {
     const { db } = t.db.database
-    await db.updateTable('sync_state').set({ lock_owner: 'running-sync', lock_expires_at: NOW + 3600_000 }).where('id', '=', 1).execute()
+    await db
+      .updateTable('sync_state')
+      .set({ lock_owner: 'running-sync', lock_expires_at: NOW + 3600_000 })
+      .where('id', '=', 1)
+      .execute()
     try {
       const res = await t.call('POST', '/task/assign', { token, body: { torrentIds: [7], userIds: [m.m4] } })
       expect(res.body.data).toEqual({ created: 1, existed: 0 })

@@ -98,7 +98,10 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
           expect(res.body).toEqual({ code: status, msg, data: null })
         }
         // change-password is every member's: the member gets past access, then fails on the old password.
-        const res = await t.call('POST', '/user/change-password', { token, body: { oldPassword: 'Not-the-old-one', newPassword: 'Changed-pass-1' } })
+        const res = await t.call('POST', '/user/change-password', {
+          token,
+          body: { oldPassword: 'Not-the-old-one', newPassword: 'Changed-pass-1' },
+        })
         expect(res.status).toBe(token === tokens.alice ? 400 : 401)
       }
       expect(await snapshot(t)).toEqual(before)
@@ -178,15 +181,27 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
 
   describe('members', () => {
     it('create: role normal, status 正常, password hashed; the new member can log in; logged once', async () => {
-      const res = await t.call<User>('POST', '/user/create', { token: tokens.admin, body: { username: 'Erin', password: 'Erin-pass-123', siteUid: 1005, remark: '新人' } })
+      const res = await t.call<User>('POST', '/user/create', {
+        token: tokens.admin,
+        body: { username: 'Erin', password: 'Erin-pass-123', siteUid: 1005, remark: '新人' },
+      })
       expect(res.status, res.body.msg).toBe(200)
       const user = userSchema.parse(res.body.data)
       expect(user).toMatchObject({ username: 'Erin', role: 'normal', status: 2, siteUid: 1005, remark: '新人', adminSince: null })
-      const row = await t.db.database.db.selectFrom('users').select(['password_hash', 'username_lower']).where('id', '=', user.id).executeTakeFirstOrThrow()
+      const row = await t.db.database.db
+        .selectFrom('users')
+        .select(['password_hash', 'username_lower'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow()
       expect(row.password_hash).toMatch(/^scrypt\$/)
       expect(row.username_lower).toBe('erin')
       expect(await t.login('erin', 'Erin-pass-123')).toBeTruthy()
-      const log = (await t.db.database.db.selectFrom('operation_log').selectAll().where('action', '=', 'user.create').where('target_id', '=', String(user.id)).execute())
+      const log = await t.db.database.db
+        .selectFrom('operation_log')
+        .selectAll()
+        .where('action', '=', 'user.create')
+        .where('target_id', '=', String(user.id))
+        .execute()
       expect(log).toHaveLength(1)
       expect(log[0]).toMatchObject({ operator_id: ids.admin, operator_name: 'admin', target_type: 'user', ip: '127.0.0.1' })
       expect(log[0].detail).toContain('Erin')
@@ -196,7 +211,10 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
     })
 
     it('update: site uid and remark with before → after in the log; the records follow the new site uid', async () => {
-      const res = await t.call<User>('POST', '/user/update', { token: tokens.admin, body: { id: ids.alice, siteUid: 1006, remark: '换号' } })
+      const res = await t.call<User>('POST', '/user/update', {
+        token: tokens.admin,
+        body: { id: ids.alice, siteUid: 1006, remark: '换号' },
+      })
       expect(res.status, res.body.msg).toBe(200)
       expect(res.body.data).toMatchObject({ id: ids.alice, siteUid: 1006, remark: '换号' })
       const log = await lastLog(t)
@@ -207,7 +225,9 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
       expect(records).toEqual([])
       // Same values again: nothing written.
       const count = log.count
-      expect((await t.call('POST', '/user/update', { token: tokens.admin, body: { id: ids.alice, siteUid: 1006, remark: '换号' } })).status).toBe(200)
+      expect(
+        (await t.call('POST', '/user/update', { token: tokens.admin, body: { id: ids.alice, siteUid: 1006, remark: '换号' } })).status,
+      ).toBe(200)
       expect((await lastLog(t)).count).toBe(count)
       await t.call('POST', '/user/update', { token: tokens.admin, body: { id: ids.alice, siteUid: 1001, remark: '' } })
       const back = await t.db.database.db.selectFrom('seed_records').select('torrent_id').where('user_id', '=', ids.alice).execute()
@@ -255,7 +275,10 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
     it('change-password: the member needs the old one; keeps this session, ends the others', async () => {
       const t1 = await t.login('carol', PASSWORD)
       const t2 = await session(ids.carol)
-      const wrong = await t.call('POST', '/user/change-password', { token: t1, body: { oldPassword: 'nope-nope', newPassword: 'Carol-pass-2' } })
+      const wrong = await t.call('POST', '/user/change-password', {
+        token: t1,
+        body: { oldPassword: 'nope-nope', newPassword: 'Carol-pass-2' },
+      })
       expect(wrong.body).toEqual({ code: 400, msg: '原密码不正确', data: null })
       const missing = await t.call('POST', '/user/change-password', { token: t1, body: { oldPassword: PASSWORD } })
       expect(missing.body.msg).toBe('请输入新密码')
@@ -273,7 +296,10 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
     it('change-password: guessing the old password is limited like logging in', async () => {
       const token = await session(await new SeedingWorld(t.db.database.db).member('frank', 1010, { passwordHash: hash }))
       for (let i = 0; i < 5; i++) {
-        const wrong = await t.call('POST', '/user/change-password', { token, body: { oldPassword: `guess-${i}-x`, newPassword: 'Frank-pass-2' } })
+        const wrong = await t.call('POST', '/user/change-password', {
+          token,
+          body: { oldPassword: `guess-${i}-x`, newPassword: 'Frank-pass-2' },
+        })
         expect(wrong.status).toBe(400)
       }
       // Even the right one is refused now, with when to try again; the password stays.
@@ -336,28 +362,46 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
 
   describe('operation log', () => {
     it('pages newest first with operator, action and time filters', async () => {
-      const all = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', { token: tokens.admin, body: { page: 1, pageSize: 200 } })
+      const all = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 200 },
+      })
       expect(all.status).toBe(200)
       const list = all.body.data.list.map((r) => operationLogSchema.parse(r))
       expect(list.length).toBeGreaterThan(10)
       for (let i = 1; i < list.length; i++) expect(list[i - 1].at >= list[i].at).toBe(true)
       expect(list[0].id).toBeGreaterThan(list[1].id)
 
-      const byAction = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', { token: tokens.admin, body: { page: 1, pageSize: 50, action: 'user.set-status' } })
+      const byAction = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 50, action: 'user.set-status' },
+      })
       expect(byAction.body.data.total).toBeGreaterThan(0)
       expect(byAction.body.data.list.every((r) => r.action === 'user.set-status')).toBe(true)
 
-      const byOperator = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', { token: tokens.admin, body: { page: 1, pageSize: 50, operatorId: ids.carol } })
+      const byOperator = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 50, operatorId: ids.carol },
+      })
       expect(byOperator.body.data.list.every((r) => r.operatorId === ids.carol)).toBe(true)
       expect(byOperator.body.data.list.map((r) => r.action)).toContain('user.change-password')
 
       const iso = new Date(NOW).toISOString()
-      const inRange = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', { token: tokens.admin, body: { page: 1, pageSize: 10, from: iso, to: iso } })
+      const inRange = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 10, from: iso, to: iso },
+      })
       expect(inRange.body.data.total).toBe(all.body.data.total)
-      const later = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', { token: tokens.admin, body: { page: 1, pageSize: 10, from: '2026-01-15T12:00:01+08:00' } })
+      const later = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 10, from: '2026-01-15T12:00:01+08:00' },
+      })
       expect(later.body.data).toEqual({ list: [], total: 0 })
 
-      const page2 = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', { token: tokens.admin, body: { page: 2, pageSize: 5 } })
+      const page2 = await t.call<Paged<OperationLog>>('POST', '/operation-log/page', {
+        token: tokens.admin,
+        body: { page: 2, pageSize: 5 },
+      })
       expect(page2.body.data.list.map((r) => r.id)).toEqual(list.slice(5, 10).map((r) => r.id))
     })
 

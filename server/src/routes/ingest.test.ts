@@ -101,7 +101,18 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
       ],
       torrents: [torrent(1), torrent(2, { team: null })],
       peers: [peer(11, 1, 501), peer(12, 2, 502, { seeder: 'no', to_go: 1024 })],
-      snatches: [{ id: 21, torrentid: 1, userid: 501, uploaded: 5 * 1024 ** 3, seedtime: 7200, last_action: iso(NOW - 60_000), startdat: iso(NOW - 86_400_000), finished: 'yes' }],
+      snatches: [
+        {
+          id: 21,
+          torrentid: 1,
+          userid: 501,
+          uploaded: 5 * 1024 ** 3,
+          seedtime: 7200,
+          last_action: iso(NOW - 60_000),
+          startdat: iso(NOW - 86_400_000),
+          finished: 'yes',
+        },
+      ],
       claims: [{ id: 31, uid: 501, torrent_id: 1, created_at: iso(NOW - 86_400_000), updated_at: iso(NOW - 86_400_000) }],
     })
     expect(res.status).toBe(200)
@@ -164,7 +175,12 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
 
   it('refuses a key with spaces around it (the header must match exactly)', async () => {
     for (const key of [` ${KEY}`, `${KEY} `, `\t${KEY}`]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/ingest/snapshot', payload: { torrents: [torrent(90)] }, headers: { 'x-ingest-key': key } })
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/ingest/snapshot',
+        payload: { torrents: [torrent(90)] },
+        headers: { 'x-ingest-key': key },
+      })
       expect(res.statusCode, JSON.stringify(key)).toBe(401)
     }
     expect(await t.db.database.db.selectFrom('site_torrents').select('id').where('id', '=', 90).execute()).toEqual([])
@@ -172,7 +188,11 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
 
   it('one row the database cannot hold (NUL, an id or count beyond its column) is rejected with its reason; the good rows land', async () => {
     const res = await push({
-      users: [{ id: 601, username: 'carol\u0000site', added: iso(NOW) }, { id: 602, username: 'dave_site', added: iso(NOW), class: 2 ** 40 }, { id: 603, username: 'erin_site', added: iso(NOW) }],
+      users: [
+        { id: 601, username: 'carol\u0000site', added: iso(NOW) },
+        { id: 602, username: 'dave_site', added: iso(NOW), class: 2 ** 40 },
+        { id: 603, username: 'erin_site', added: iso(NOW) },
+      ],
       torrents: [torrent(140), torrent(141, { name: 'bad\u0000name' }), torrent(2 ** 31), torrent(143, { seeders: 2 ** 31 })],
       peers: [peer(2 ** 40, 140, 501)],
     })
@@ -189,7 +209,9 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
     expect(rejected[0]!.reason).toBe('用户名：不能包含空字符')
     expect(rejected[2]!.reason).toBe('名称：不能包含空字符')
     expect(rejected[3]!.reason).toMatch(/^编号：不能大于 2147483647$/)
-    const ids = (await t.db.database.db.selectFrom('site_torrents').select('id').where('id', '>=', 140).orderBy('id').execute()).map((r) => r.id)
+    const ids = (await t.db.database.db.selectFrom('site_torrents').select('id').where('id', '>=', 140).orderBy('id').execute()).map(
+      (r) => r.id,
+    )
     expect(ids).toEqual([140])
   })
 
@@ -227,7 +249,12 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
 
   it('a row without to_go is complete only when it says so (finished snatch, seeder peer), so it is not 已停止 by default', async () => {
     const snatch = (id: number, torrentid: number, extra: Record<string, unknown>) => ({
-      id, torrentid, userid: 501, last_action: iso(NOW - 5 * 86_400_000), startdat: iso(NOW - 9 * 86_400_000), ...extra,
+      id,
+      torrentid,
+      userid: 501,
+      last_action: iso(NOW - 5 * 86_400_000),
+      startdat: iso(NOW - 9 * 86_400_000),
+      ...extra,
     })
     const res = await push({
       torrents: [torrent(41), torrent(42), torrent(43)],

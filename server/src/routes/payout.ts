@@ -10,7 +10,8 @@ import { createPayoutService, type PayoutService } from '../payout/service'
 import type { WageSelection } from '../payout/wages'
 import { webhookDeliveryLog } from '../payout/webhook-log'
 
-const selectionOf = (input: { ids?: number[]; period?: string }): WageSelection => (input.ids ? { ids: input.ids } : { period: input.period! })
+const selectionOf = (input: { ids?: number[]; period?: string }): WageSelection =>
+  input.ids ? { ids: input.ids } : { period: input.period! }
 
 export function payoutRoutes(app: FastifyInstance, service?: PayoutService): void {
   const payout = service ?? createPayoutService({ ...app.services, log: app.log })
@@ -23,12 +24,19 @@ export function payoutRoutes(app: FastifyInstance, service?: PayoutService): voi
 
   registerEndpoint(app, 'wages.payoutResolve', (input, ctx) => payout.resolve(input.wageId, input.action, ctx.user, ctx.ip))
 
-  registerEndpoint(app, 'wages.payoutDeliveries', async () => ({ webhookConfigured: payout.webhookConfigured, list: await webhookDeliveryLog(app.services.database.db) }))
+  registerEndpoint(app, 'wages.payoutDeliveries', async () => ({
+    webhookConfigured: payout.webhookConfigured,
+    list: await webhookDeliveryLog(app.services.database.db),
+  }))
 
   // Members: only their own records (someone else's id is a 403, as GET /wages/{id}).
   registerEndpoint(app, 'wages.payoutStatus', async (input, ctx) => {
     const states = await payout.states(input.ids)
     if (ctx.user.role !== 'admin' && [...states.values()].some((e) => e.user_id !== ctx.user.id)) throw forbidden()
-    return [...states.values()].map((e) => ({ wageId: e.wage_id, state: e.state, doneAt: e.done_at === null ? null : new Date(e.done_at).toISOString() }))
+    return [...states.values()].map((e) => ({
+      wageId: e.wage_id,
+      state: e.state,
+      doneAt: e.done_at === null ? null : new Date(e.done_at).toISOString(),
+    }))
   })
 }

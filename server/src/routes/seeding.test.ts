@@ -1,5 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { allSeedingStatsSchema, seedRecordSchema, torrentSchema, userDetailSchema, userSchema, userSeedingStatsSchema, type SeedRecord, type Torrent, type User } from '@shared/entities'
+import {
+  allSeedingStatsSchema,
+  seedRecordSchema,
+  torrentSchema,
+  userDetailSchema,
+  userSchema,
+  userSeedingStatsSchema,
+  type SeedRecord,
+  type Torrent,
+  type User,
+} from '@shared/entities'
 import { messages } from '@shared/messages'
 import { hashPassword } from '../auth/password'
 import { derive } from '../derive'
@@ -36,14 +46,32 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
     await w.team(1, 'CedarHD')
     await w.team(2, 'MistyBay')
     await saveRules(db, { ...defaultRuleBody, officialTeams: ['CedarHD'] }, NOW, null)
-    const names = ['Silent.Harbor.2019.1080p.BluRay.x264-CedarHD', '星河烟火 Lost.Voyage.2021.2160p.WEB-DL-MistyBay', 'The.Paper.Kites.2018.FLAC', 'Iron.Tide.2020.1080p.WEB-DL-CedarHD', 'Glass_Orchard.100%.2017']
+    const names = [
+      'Silent.Harbor.2019.1080p.BluRay.x264-CedarHD',
+      '星河烟火 Lost.Voyage.2021.2160p.WEB-DL-MistyBay',
+      'The.Paper.Kites.2018.FLAC',
+      'Iron.Tide.2020.1080p.WEB-DL-CedarHD',
+      'Glass_Orchard.100%.2017',
+    ]
     for (let i = 0; i < 30; i++) {
-      await w.torrent(1 + i, { name: `${names[i % names.length]}.${i}`, team: (i % 3) + 1 > 2 ? null : (i % 3) + 1, size: (1 + (i % 7)) * GIB, added: NOW - i * 86_400_000, seeders: i % 11 })
+      await w.torrent(1 + i, {
+        name: `${names[i % names.length]}.${i}`,
+        team: (i % 3) + 1 > 2 ? null : (i % 3) + 1,
+        size: (1 + (i % 7)) * GIB,
+        added: NOW - i * 86_400_000,
+        seeders: i % 11,
+      })
     }
     const uids = [1001, 1002, 1003, 1004]
     for (let i = 0; i < 30; i++) {
       for (const [k, uid] of uids.entries()) {
-        if ((i + k) % 2 === 0) await w.snatch(uid, 1 + i, { finished: (i + k) % 4 === 0, uploaded: ((i * 7 + k * 3) % 13) * GIB, seedtime: ((i * 5 + k) % 17) * 3600, lastAction: NOW - (i + k) * 3600_000 })
+        if ((i + k) % 2 === 0)
+          await w.snatch(uid, 1 + i, {
+            finished: (i + k) % 4 === 0,
+            uploaded: ((i * 7 + k * 3) % 13) * GIB,
+            seedtime: ((i * 5 + k) % 17) * 3600,
+            lastAction: NOW - (i + k) * 3600_000,
+          })
         if ((i + k) % 3 === 0) await w.peer(uid, 1 + i, { seeder: true, lastAction: NOW - ((i + k) % 5) * MIN })
         if ((i * (k + 1)) % 4 === 1) await w.claim(uid, 1 + i)
       }
@@ -126,7 +154,10 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       const page = await pageSeed(tokens.admin, { page: 1, pageSize: 10 })
       expect(page.list).toHaveLength(10)
       for (const record of page.list) seedRecordSchema.parse(record)
-      const count = await t.db.database.db.selectFrom('seed_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      const count = await t.db.database.db
+        .selectFrom('seed_records')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
       expect(page.total).toBe(Number(count.n))
       expect(all).toHaveLength(page.total)
     })
@@ -142,7 +173,12 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
 
     it('admins filter by any member', async () => {
       const bob = await pageSeed(tokens.admin, { page: 1, pageSize: 200, userId: ids.bob })
-      expect(bob.list.map((r) => r.id).sort()).toEqual(all.filter((r) => r.userId === ids.bob).map((r) => r.id).sort())
+      expect(bob.list.map((r) => r.id).sort()).toEqual(
+        all
+          .filter((r) => r.userId === ids.bob)
+          .map((r) => r.id)
+          .sort(),
+      )
     })
 
     it('sorts by every allowed field in both directions, ties broken by id, with stable pages', async () => {
@@ -161,7 +197,10 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
           const expected = [...all].sort((a, b) => sign * (of(a) - of(b) || a.id - b.id)).map((r) => r.id)
           const first = await pageSeed(tokens.admin, { page: 1, pageSize: 7, orderBy: `${field} ${direction}` })
           const second = await pageSeed(tokens.admin, { page: 2, pageSize: 7, orderBy: `${field} ${direction}` })
-          expect([...first.list, ...second.list].map((r) => r.id), `${field} ${direction}`).toEqual(expected.slice(0, 14))
+          expect(
+            [...first.list, ...second.list].map((r) => r.id),
+            `${field} ${direction}`,
+          ).toEqual(expected.slice(0, 14))
         }
       }
     })
@@ -178,7 +217,10 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
         [{ torrentName: '星河' }, (r) => r.torrentName.includes('星河')],
         [{ torrentName: '100%' }, (r) => r.torrentName.includes('100%')],
         [{ torrentName: '_' }, (r) => r.torrentName.includes('_')],
-        [{ torrentName: 'Kites', status: 4, userId: ids.bob }, (r) => r.torrentName.includes('Kites') && r.status === 4 && r.userId === ids.bob],
+        [
+          { torrentName: 'Kites', status: 4, userId: ids.bob },
+          (r) => r.torrentName.includes('Kites') && r.status === 4 && r.userId === ids.bob,
+        ],
         [{ torrentName: 'no such torrent' }, () => false],
       ]
       for (const [filter, match] of cases) {
@@ -237,17 +279,28 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
     })
 
     it('page-admin lists admins; page-normal lists members with their figures, filters and sorts', async () => {
-      const admins = await t.call<Paged<User>>('POST', '/user/page-admin', { token: tokens.admin, body: { page: 1, pageSize: 10, orderBy: 'username ASC' } })
+      const admins = await t.call<Paged<User>>('POST', '/user/page-admin', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 10, orderBy: 'username ASC' },
+      })
       expect(admins.body.data.list.map((u) => u.username)).toEqual(['admin', 'helper'])
       expect(admins.body.data.total).toBe(2)
 
-      const members = await t.call<Paged<User>>('POST', '/user/page-normal', { token: tokens.admin, body: { page: 1, pageSize: 10, orderBy: 'seedingCount DESC' } })
+      const members = await t.call<Paged<User>>('POST', '/user/page-normal', {
+        token: tokens.admin,
+        body: { page: 1, pageSize: 10, orderBy: 'seedingCount DESC' },
+      })
       expect(members.body.data.total).toBe(4)
       for (const u of members.body.data.list) userSchema.parse(u)
       const counts = members.body.data.list.map((u) => u.seedingCount)
       expect(counts).toEqual([...counts].sort((a, b) => b - a))
       const alice = members.body.data.list.find((u) => u.id === ids.alice)!
-      const seeding = await t.db.database.db.selectFrom('seed_records').select(['size']).where('user_id', '=', ids.alice).where('seeding', '=', 1).execute()
+      const seeding = await t.db.database.db
+        .selectFrom('seed_records')
+        .select(['size'])
+        .where('user_id', '=', ids.alice)
+        .where('seeding', '=', 1)
+        .execute()
       expect(alice.seedingCount).toBe(seeding.length)
       expect(alice.seedingSize).toBe(seeding.reduce((sum, r) => sum + Number(r.size), 0))
       expect(alice.assignedCount).toBe(2)
@@ -259,8 +312,14 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
         [{ siteUid: 1002 }, ['Bob']],
       ]
       for (const [filter, names] of filtered) {
-        const res = await t.call<Paged<User>>('POST', '/user/page-normal', { token: tokens.admin, body: { page: 1, pageSize: 10, orderBy: 'username ASC', ...filter } })
-        expect(res.body.data.list.map((u) => u.username), JSON.stringify(filter)).toEqual(names)
+        const res = await t.call<Paged<User>>('POST', '/user/page-normal', {
+          token: tokens.admin,
+          body: { page: 1, pageSize: 10, orderBy: 'username ASC', ...filter },
+        })
+        expect(
+          res.body.data.list.map((u) => u.username),
+          JSON.stringify(filter),
+        ).toEqual(names)
         expect(res.body.data.total).toBe(names.length)
       }
     })
@@ -296,7 +355,12 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       expect(misty.list.every((x) => x.team === 'MistyBay')).toBe(true)
       expect(misty.total).toBe(page.list.filter((x) => x.team === 'MistyBay').length)
       const named = await torrents({ page: 1, pageSize: 100, name: 'harbor' })
-      expect(named.list.map((x) => x.id).sort()).toEqual(page.list.filter((x) => /harbor/i.test(x.name)).map((x) => x.id).sort())
+      expect(named.list.map((x) => x.id).sort()).toEqual(
+        page.list
+          .filter((x) => /harbor/i.test(x.name))
+          .map((x) => x.id)
+          .sort(),
+      )
       const assigned = await torrents({ page: 1, pageSize: 100, assigned: 1 })
       expect(assigned.list.map((x) => x.id).sort((a, b) => a - b)).toEqual([2, 7, 29])
       for (const completion of [1, 2, 3, 4]) {
@@ -310,7 +374,9 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       const byName = await torrents({ page: 1, pageSize: 100, orderBy: 'name ASC' })
       const names = byName.list.map((x) => x.name)
       expect(names).toEqual([...names].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : Buffer.from(a) > Buffer.from(b) ? 1 : 0)))
-      expect((await t.call('POST', '/torrent/page', { token: tokens.admin, body: { page: 1, pageSize: 10, orderBy: 'uploaded DESC' } })).status).toBe(400)
+      expect(
+        (await t.call('POST', '/torrent/page', { token: tokens.admin, body: { page: 1, pageSize: 10, orderBy: 'uploaded DESC' } })).status,
+      ).toBe(400)
     })
   })
 
@@ -338,13 +404,19 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
     })
 
     it('user-seeding-sta: members get their own whatever userId says; admins anyone; days bounds', async () => {
-      const own = await t.call<unknown>('GET', '/statistics/user-seeding-sta', { token: tokens.alice, query: { userId: String(ids.bob), days: '7' } })
+      const own = await t.call<unknown>('GET', '/statistics/user-seeding-sta', {
+        token: tokens.alice,
+        query: { userId: String(ids.bob), days: '7' },
+      })
       const stats = userSeedingStatsSchema.parse(own.body.data)
       expect(stats.userId).toBe(ids.alice)
       expect(stats).toMatchObject({ estimatedWage: 0, rank: null })
       expect(stats.daily).toHaveLength(1)
       expect(Object.values(stats.byStatus).reduce((a, b) => a + b, 0)).toBe(all.filter((r) => r.userId === ids.alice).length)
-      const admin = await t.call<unknown>('GET', '/statistics/user-seeding-sta', { token: tokens.admin, query: { userId: String(ids.bob) } })
+      const admin = await t.call<unknown>('GET', '/statistics/user-seeding-sta', {
+        token: tokens.admin,
+        query: { userId: String(ids.bob) },
+      })
       expect(userSeedingStatsSchema.parse(admin.body.data).userId).toBe(ids.bob)
       expect((await t.call('GET', '/statistics/user-seeding-sta', { token: tokens.admin, query: { userId: '999999' } })).status).toBe(404)
       expect((await t.call('GET', '/statistics/user-seeding-sta', { token: tokens.admin, query: { days: '0' } })).status).toBe(400)

@@ -44,10 +44,24 @@ describe.each(openTestDatabases())('site lookups on $name', (backend) => {
       [107, 'b%b'],
       ...Array.from({ length: 30 }, (_, i): [number, string] => [200 + i, `filler${String(i).padStart(2, '0')}`]),
     ]
-    await db.insertInto('site_users').values(siteUsers.map(([id, username]) => ({ id, username, added }))).execute()
-    for (const [id, name, sort] of [[1, 'FRDS', 2], [2, 'CHD', 1], [3, 'CHD', 5], [4, '  ', 0], [5, 'Audies', 1]] as const)
+    await db
+      .insertInto('site_users')
+      .values(siteUsers.map(([id, username]) => ({ id, username, added })))
+      .execute()
+    for (const [id, name, sort] of [
+      [1, 'FRDS', 2],
+      [2, 'CHD', 1],
+      [3, 'CHD', 5],
+      [4, '  ', 0],
+      [5, 'Audies', 1],
+    ] as const)
       await db.insertInto('site_teams').values({ id, name, sort_index: sort }).execute()
-    for (const [id, name, sort] of [[1, '官方', 0], [2, '禁转', 0], [3, '中字', 0], [4, '官方', 0]] as const)
+    for (const [id, name, sort] of [
+      [1, '官方', 0],
+      [2, '禁转', 0],
+      [3, '中字', 0],
+      [4, '官方', 0],
+    ] as const)
       await db.insertInto('site_tags').values({ id, name, sort_index: sort }).execute()
     tokens.admin = await t.login('admin', ADMIN_PASSWORD)
     tokens.member = await t.login('Alice', PASSWORD)
@@ -60,7 +74,10 @@ describe.each(openTestDatabases())('site lookups on $name', (backend) => {
   }
 
   it('is for admins only', async () => {
-    for (const [path, query] of [['/site/users', { keyword: 'a' }], ['/site/options', undefined]] as const) {
+    for (const [path, query] of [
+      ['/site/users', { keyword: 'a' }],
+      ['/site/options', undefined],
+    ] as const) {
       expect((await t.call('GET', path, { query })).status).toBe(401)
       const res = await t.call('GET', path, { token: tokens.member, query })
       expect(res.status).toBe(403)

@@ -17,7 +17,11 @@ const MAX_UID = 2_147_483_647
 function likeParts(dialect: DialectName, text: string) {
   const pg = dialect === 'postgres'
   const literal = escapeLike(pg ? text.toLowerCase() : text)
-  return { name: pg ? sql<string>`lower(username)` : sql<string>`username`, literal, order: pg ? sql`lower(username)` : sql`username collate nocase` }
+  return {
+    name: pg ? sql<string>`lower(username)` : sql<string>`username`,
+    literal,
+    order: pg ? sql`lower(username)` : sql`username collate nocase`,
+  }
 }
 
 /** Names starting with `text`, in name order: a range scan of site_users_username_prefix_idx. */
@@ -48,7 +52,12 @@ function containsMatches(db: Kysely<DB>, dialect: DialectName, text: string, lim
  * starting with it (index range scan, migration 0008, in name order), then names containing it
  * (a scan that stops at the 20th match). Case-insensitive.
  */
-export async function searchSiteUsers(db: Kysely<DB>, dialect: DialectName, keyword: string, limit = SITE_USER_LIMIT): Promise<SiteUserOption[]> {
+export async function searchSiteUsers(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  keyword: string,
+  limit = SITE_USER_LIMIT,
+): Promise<SiteUserOption[]> {
   const text = keyword.trim()
   if (!text) return []
   const found: { id: number; username: string }[] = []
@@ -78,7 +87,11 @@ export async function searchSiteUsers(db: Kysely<DB>, dialect: DialectName, keyw
   const members = await db
     .selectFrom('users')
     .select(['id', 'site_uid'])
-    .where('site_uid', 'in', found.map((u) => u.id))
+    .where(
+      'site_uid',
+      'in',
+      found.map((u) => u.id),
+    )
     .orderBy('id')
     .execute()
   const memberOf = new Map<number, number>()

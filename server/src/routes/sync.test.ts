@@ -91,7 +91,10 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
   const runLogs = () => t.db.database.db.selectFrom('operation_log').selectAll().where('action', '=', 'sync.run').orderBy('id').execute()
 
   it('is for admins only', async () => {
-    for (const [method, path] of [['GET', '/sync/status'], ['POST', '/sync/run']] as const) {
+    for (const [method, path] of [
+      ['GET', '/sync/status'],
+      ['POST', '/sync/run'],
+    ] as const) {
       expect((await t.call(method, path)).status).toBe(401)
       const res = await t.call(method, path, { token: tokens.member })
       expect(res.status).toBe(403)
@@ -101,7 +104,15 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
   })
 
   it('says what the configured source is and that nothing has run yet', async () => {
-    expect(await status()).toEqual({ source: 'demo', running: false, progress: null, lastStartedAt: null, lastFinishedAt: null, lastError: null, rows: {} })
+    expect(await status()).toEqual({
+      source: 'demo',
+      running: false,
+      progress: null,
+      lastStartedAt: null,
+      lastFinishedAt: null,
+      lastError: null,
+      rows: {},
+    })
   })
 
   it('starts a sync in the background, shows its progress, does not start a second one, and shows the result', async () => {
@@ -111,7 +122,11 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
     const answered = await run() // answers while the source is still "reading"
     expect(answered).toMatchObject({ source: 'nexusphp', running: true, lastFinishedAt: null })
     const ctx = await steer.started
-    expect(await status()).toMatchObject({ running: true, progress: { table: 'site_torrents', read: 0, total: 3 }, lastStartedAt: new Date(NOW).toISOString() })
+    expect(await status()).toMatchObject({
+      running: true,
+      progress: { table: 'site_torrents', read: 0, total: 3 },
+      lastStartedAt: new Date(NOW).toISOString(),
+    })
     ctx.progress({ table: 'site_peers', read: 250, total: null })
     expect((await status()).progress).toEqual({ table: 'site_peers', read: 250, total: null })
 
@@ -120,7 +135,12 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
     expect(steer.source.calls).toBe(1)
     const logs = await runLogs()
     expect(logs).toHaveLength(1)
-    expect(logs[0]).toMatchObject({ operator_name: 'admin', target_type: 'sync', detail: '立即同步（数据源：NexusPHP 数据库）', ip: '127.0.0.1' })
+    expect(logs[0]).toMatchObject({
+      operator_name: 'admin',
+      target_type: 'sync',
+      detail: '立即同步（数据源：NexusPHP 数据库）',
+      ip: '127.0.0.1',
+    })
     expect(Number(logs[0].at)).toBe(NOW)
 
     steer.finish({ site_torrents: 3, site_peers: 250 })
@@ -177,7 +197,10 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
     const steer = steeredSource('nexusphp')
     useSource(steer.source)
     clock.set(NOW + 30 * MIN)
-    const created = await t.call<{ id: number }>('POST', '/user/create', { token: tokens.admin, body: { username: 'newbie', password: 'Member-pass-9', siteUid: 4242 } })
+    const created = await t.call<{ id: number }>('POST', '/user/create', {
+      token: tokens.admin,
+      body: { username: 'newbie', password: 'Member-pass-9', siteUid: 4242 },
+    })
     expect(created.status, created.body.msg).toBe(200)
     await steer.started
     expect(steer.source.calls).toBe(1)
@@ -190,7 +213,10 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
 
     const demo = steeredSource('demo')
     useSource(demo.source)
-    const other = await t.call('POST', '/user/create', { token: tokens.admin, body: { username: 'newbie2', password: 'Member-pass-9', siteUid: 4243 } })
+    const other = await t.call('POST', '/user/create', {
+      token: tokens.admin,
+      body: { username: 'newbie2', password: 'Member-pass-9', siteUid: 4243 },
+    })
     expect(other.status).toBe(200)
     expect(demo.source.calls).toBe(0)
   })
@@ -205,10 +231,13 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
     }
     useSource(source)
     await run() // may already have failed by the time it answers
-    await vi.waitFor(async () => expect(await status()).toMatchObject({ running: false, lastError: 'connect ECONNREFUSED 127.0.0.1:3306' }), {
-      timeout: 10_000,
-      interval: 20,
-    })
+    await vi.waitFor(
+      async () => expect(await status()).toMatchObject({ running: false, lastError: 'connect ECONNREFUSED 127.0.0.1:3306' }),
+      {
+        timeout: 10_000,
+        interval: 20,
+      },
+    )
   })
 
   it('sees a sync of another process by its lease, and does not start one beside it', async () => {
@@ -216,7 +245,11 @@ describe.each(openTestDatabases())('/sync on $name', (backend) => {
     useSource(steer.source)
     clock.set(NOW + 30 * MIN)
     const { db } = t.db.database
-    await db.updateTable('sync_state').set({ lock_owner: 'another-process', lock_expires_at: NOW + 40 * MIN }).where('id', '=', 1).execute()
+    await db
+      .updateTable('sync_state')
+      .set({ lock_owner: 'another-process', lock_expires_at: NOW + 40 * MIN })
+      .where('id', '=', 1)
+      .execute()
     expect(await status()).toMatchObject({ running: true, progress: null })
     const before = (await runLogs()).length
     expect(await run()).toMatchObject({ running: true })

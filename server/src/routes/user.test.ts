@@ -7,7 +7,12 @@ import { openTestDatabases, testClock, testScrypt, useTestApp, type TestAppHandl
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
 
-async function addUser(t: TestAppHandle, username: string, password: string, extra: { status?: 0 | 1 | 2; role?: 'admin' | 'normal' } = {}) {
+async function addUser(
+  t: TestAppHandle,
+  username: string,
+  password: string,
+  extra: { status?: 0 | 1 | 2; role?: 'admin' | 'normal' } = {},
+) {
   const now = Date.now()
   const row = await t.db.database.db
     .insertInto('users')
@@ -97,7 +102,9 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
     })
 
     it('refuses a body over 1 MiB with 400', async () => {
-      const res = await t.call('POST', '/user/login', { rawBody: JSON.stringify({ username: 'admin', password: 'x'.repeat(1024 * 1024 + 10) }) })
+      const res = await t.call('POST', '/user/login', {
+        rawBody: JSON.stringify({ username: 'admin', password: 'x'.repeat(1024 * 1024 + 10) }),
+      })
       expect(res.status).toBe(400)
       expect(res.body.msg).toBe(messages.bodyTooLarge)
     })
@@ -114,7 +121,9 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
       expect(blocked.body).toEqual({ code: 429, msg: messages.tooManyAttempts, data: null })
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
       // Another address is not affected; after the window the right password works again.
-      expect((await t.call('POST', '/user/login', { body: { username: 'target', password: 'Target-pass-1' }, ip: '10.9.9.8' })).status).toBe(200)
+      expect(
+        (await t.call('POST', '/user/login', { body: { username: 'target', password: 'Target-pass-1' }, ip: '10.9.9.8' })).status,
+      ).toBe(200)
       clock.advance(15 * 60_000 + 1)
       expect((await t.call('POST', '/user/login', { body: { username: 'target', password: 'Target-pass-1' }, ip })).status).toBe(200)
     })
@@ -166,7 +175,8 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
     it('keeps an active session alive, touching it at most once a minute', async () => {
       const token = await t.login('admin', ADMIN_PASSWORD)
       const lastSeen = async () =>
-        (await t.db.database.db.selectFrom('sessions').select('last_seen_at').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()).last_seen_at
+        (await t.db.database.db.selectFrom('sessions').select('last_seen_at').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow())
+          .last_seen_at
       const start = await lastSeen()
       clock.advance(SESSION_TOUCH_INTERVAL_MS / 2)
       await t.call('GET', '/user/login-info', { token })
@@ -188,12 +198,23 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
       expect((await t.call('GET', '/user/login-info', { token })).status).toBe(401)
       expect((await t.call('POST', '/user/logout', { token })).status).toBe(401)
 
-      const logs = await db.selectFrom('operation_log').selectAll().where('action', 'in', ['user.login', 'user.logout']).orderBy('id').execute()
+      const logs = await db
+        .selectFrom('operation_log')
+        .selectAll()
+        .where('action', 'in', ['user.login', 'user.logout'])
+        .orderBy('id')
+        .execute()
       const fresh = logs.slice(logsBefore.length)
       expect(fresh.map((row) => row.action)).toEqual(['user.login', 'user.logout'])
       const admin = await db.selectFrom('users').select('id').where('username_lower', '=', 'admin').executeTakeFirstOrThrow()
       for (const row of fresh) {
-        expect(row).toMatchObject({ operator_id: admin.id, operator_name: 'admin', target_type: 'user', target_id: String(admin.id), ip: '127.0.0.1' })
+        expect(row).toMatchObject({
+          operator_id: admin.id,
+          operator_name: 'admin',
+          target_type: 'user',
+          target_id: String(admin.id),
+          ip: '127.0.0.1',
+        })
         expect(typeof row.at).toBe('number')
       }
     })

@@ -42,10 +42,19 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     ids.banned = await w.member('banned', 1004, { passwordHash: hash, status: 0 })
     await w.team(1, 'CedarHD')
     await saveRules(db, rules, JAN_START - 86_400_000, null)
-    for (let id = 1; id <= 4; id++) await w.torrent(id, { team: 1, size: 10 * GIB, added: ADDED, seeders: id + 1, name: `星河 Official.${id}.2024.1080p-CedarHD` })
+    for (let id = 1; id <= 4; id++)
+      await w.torrent(id, { team: 1, size: 10 * GIB, added: ADDED, seeders: id + 1, name: `星河 Official.${id}.2024.1080p-CedarHD` })
     await w.torrent(5, { team: null, size: 10 * GIB, added: ADDED, seeders: 2 })
     const start = { finished: true, seedtime: 1000 * H, uploaded: 5 * GIB, lastAction: JAN_START - 86_400_000 }
-    for (const [uid, torrent] of [[1001, 1], [1001, 2], [1002, 1], [1003, 3], [1004, 4], [1001, 5]] as const) await w.snatch(uid, torrent, start)
+    for (const [uid, torrent] of [
+      [1001, 1],
+      [1001, 2],
+      [1002, 1],
+      [1003, 3],
+      [1004, 4],
+      [1001, 5],
+    ] as const)
+      await w.snatch(uid, torrent, start)
     await w.claim(1001, 1, Date.UTC(2025, 6, 1))
     await w.claim(1002, 1, Date.UTC(2025, 7, 1))
     await w.claim(1001, 2, Date.UTC(2025, 6, 2))
@@ -75,30 +84,57 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     expect(res.status, `${path}: ${res.body.msg}`).toBe(200)
     return res.body.data
   }
-  const page = (token: string, body: object = {}) => ok<Paged<WageRecord>>('POST', '/wages/page', token, { page: 1, pageSize: 100, ...body })
+  const page = (token: string, body: object = {}) =>
+    ok<Paged<WageRecord>>('POST', '/wages/page', token, { page: 1, pageSize: 100, ...body })
   const byUser = (list: WageRecord[]) => new Map(list.map((r) => [r.userId, r]))
   const stable = (r: WageRecord) => ({ ...r, id: 0, computedAt: '' })
   const opLogCount = async (action: string) =>
-    Number((await t.db.database.db.selectFrom('operation_log').select((eb) => eb.fn.countAll().as('n')).where('action', '=', action).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await t.db.database.db
+          .selectFrom('operation_log')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('action', '=', action)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
 
   it('preview: the formula fed from the snapshots, nothing saved; items for one member', async () => {
-    const { ruleVersion, list } = await ok<{ ruleVersion: number; list: WagePreviewEntry[] }>('POST', '/wages/preview', tokens.admin, { period: '2026-01' })
+    const { ruleVersion, list } = await ok<{ ruleVersion: number; list: WagePreviewEntry[] }>('POST', '/wages/preview', tokens.admin, {
+      period: '2026-01',
+    })
     expect(ruleVersion).toBe(2)
     // The same month computed by hand through the pure formula with the gains written above.
     const base = { torrentName: '', size: 10 * GIB, official: true, addedAt: ADDED, uploadedGain: 0 }
     const inputs: WageInput[] = [
       { ...base, userId: ids.alice, torrentId: 1, seeders: 2, claimedAt: Date.UTC(2025, 6, 1), seedTimeGainSec: 400 * H },
       { ...base, userId: ids.bob, torrentId: 1, seeders: 2, claimedAt: Date.UTC(2025, 7, 1), seedTimeGainSec: 350 * H },
-      { ...base, userId: ids.alice, torrentId: 2, seeders: 3, claimedAt: Date.UTC(2025, 6, 2), seedTimeGainSec: 100 * H, uploadedGain: 25 * GIB },
+      {
+        ...base,
+        userId: ids.alice,
+        torrentId: 2,
+        seeders: 3,
+        claimedAt: Date.UTC(2025, 6, 2),
+        seedTimeGainSec: 100 * H,
+        uploadedGain: 25 * GIB,
+      },
       { ...base, userId: ids.bob, torrentId: 2, seeders: 3, claimedAt: Date.UTC(2025, 8, 1), seedTimeGainSec: 0 },
       { ...base, userId: ids.carol, torrentId: 3, seeders: 4, claimedAt: Date.UTC(2025, 6, 3), seedTimeGainSec: 10 * H },
       { ...base, userId: ids.banned, torrentId: 4, seeders: 5, claimedAt: Date.UTC(2025, 6, 4), seedTimeGainSec: 500 * H },
     ]
-    const members: WageMember[] = [...[ids.alice, ids.bob, ids.carol].map((userId) => ({ userId, status: 2 as const })), { userId: ids.banned, status: 0 }]
+    const members: WageMember[] = [
+      ...[ids.alice, ids.bob, ids.carol].map((userId) => ({ userId, status: 2 as const })),
+      { userId: ids.banned, status: 0 },
+    ]
     const expected = computeWages(rules, members, inputs, FEB_START)
     const got = new Map(list.map((e) => [e.userId, e]))
     for (const m of expected.members) {
-      expect(got.get(m.userId), `member ${m.userId}`).toMatchObject({ amount: m.amount, torrentCount: m.torrentCount, totalSize: m.totalSize, belowMinimum: m.belowMinimum })
+      expect(got.get(m.userId), `member ${m.userId}`).toMatchObject({
+        amount: m.amount,
+        torrentCount: m.torrentCount,
+        totalSize: m.totalSize,
+        belowMinimum: m.belowMinimum,
+      })
     }
     expect(got.get(ids.alice)!.amount).toBeGreaterThan(0)
     expect(got.get(ids.alice)).toMatchObject({ seedHours: 500, avgSeedHours: 250 })
@@ -109,7 +145,12 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     const one = await ok<{ list: WagePreviewEntry[] }>('POST', '/wages/preview', tokens.admin, { period: '2026-01', userId: ids.bob })
     expect(one.list).toHaveLength(1)
     const items = one.list[0].items!
-    expect(items.find((i) => i.torrentId === 1)).toMatchObject({ keeperRank: 2, qualified: true, seedHours: 350, torrentName: '星河 Official.1.2024.1080p-CedarHD' })
+    expect(items.find((i) => i.torrentId === 1)).toMatchObject({
+      keeperRank: 2,
+      qualified: true,
+      seedHours: 350,
+      torrentName: '星河 Official.1.2024.1080p-CedarHD',
+    })
     expect(items.find((i) => i.torrentId === 2)).toMatchObject({ keeperRank: 0, qualified: false })
     expect(items.find((i) => i.torrentId === 2)!.reason).toContain('做种时长不足')
     expect((await page(tokens.admin)).total).toBe(0)
@@ -117,7 +158,9 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
 
   it('compute: one record per member with its rule version and items; computing again gives identical records', async () => {
     const logs = await opLogCount('wages.compute')
-    const first = await ok<{ ruleVersion: number; saved: number; keptPaid: number }>('POST', '/wages/compute', tokens.admin, { period: '2026-01' })
+    const first = await ok<{ ruleVersion: number; saved: number; keptPaid: number }>('POST', '/wages/compute', tokens.admin, {
+      period: '2026-01',
+    })
     expect(first).toEqual({ ruleVersion: 2, saved: 4, keptPaid: 0 })
     expect(await opLogCount('wages.compute')).toBe(logs + 1)
     const a = (await page(tokens.admin, { period: '2026-01' })).list
@@ -189,7 +232,9 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     expect(payIds.length).toBe(3)
     const logsBefore = await opLogCount('wages.pay')
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => t.call<{ paid: number; alreadyPaid: number }>('POST', '/wages/pay', { token: tokens.admin, body: { ids: payIds } })),
+      Array.from({ length: 20 }, () =>
+        t.call<{ paid: number; alreadyPaid: number }>('POST', '/wages/pay', { token: tokens.admin, body: { ids: payIds } }),
+      ),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
     expect(results.reduce((s, r) => s + r.body.data.paid, 0)).toBe(3)
@@ -250,10 +295,17 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
 
   it('export: xlsx holds the API numbers; CSV has the BOM and round-trips Chinese names', async () => {
     const records = (await page(tokens.admin, { period: '2026-01' })).list
-    const raw = await t.app.inject({ method: 'GET', url: '/api/v1/wages/export', query: { period: '2026-01', format: 'xlsx' }, headers: { 'Access-Token': tokens.admin } })
+    const raw = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/wages/export',
+      query: { period: '2026-01', format: 'xlsx' },
+      headers: { 'Access-Token': tokens.admin },
+    })
     expect(raw.statusCode).toBe(200)
     expect(raw.headers['content-type']).toContain('spreadsheetml')
-    expect(raw.headers['content-disposition']).toBe(`attachment; filename="wages-2026-01.xlsx"; filename*=UTF-8''${encodeURIComponent('工资-2026-01.xlsx')}`)
+    expect(raw.headers['content-disposition']).toBe(
+      `attachment; filename="wages-2026-01.xlsx"; filename*=UTF-8''${encodeURIComponent('工资-2026-01.xlsx')}`,
+    )
     const workbook = new ExcelJS.Workbook()
     await workbook.xlsx.load(raw.rawPayload as unknown as ArrayBuffer)
     const sheet = workbook.worksheets[0]
@@ -265,15 +317,26 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     expect(fromSheet).toEqual(new Map(records.map((r) => [r.username, r.amount])))
     // alice: site UID 1001; 400 h + 100 h on 2 qualified torrents → average 250 h, 500 h = 20.83 days in all.
     const aliceRow = [...Array(sheet.rowCount - 1).keys()].map((i) => i + 2).find((i) => cell(i, '保种员') === 'alice')!
-    expect([cell(aliceRow, '站点 UID'), cell(aliceRow, '平均做种时长（小时）'), cell(aliceRow, '累计做种时长（天）')]).toEqual([1001, 250, 20.83])
+    expect([cell(aliceRow, '站点 UID'), cell(aliceRow, '平均做种时长（小时）'), cell(aliceRow, '累计做种时长（天）')]).toEqual([
+      1001, 250, 20.83,
+    ])
 
-    const csv = await t.app.inject({ method: 'GET', url: '/api/v1/wages/export', query: { period: '2026-01', format: 'csv' }, headers: { 'Access-Token': tokens.admin } })
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/wages/export',
+      query: { period: '2026-01', format: 'csv' },
+      headers: { 'Access-Token': tokens.admin },
+    })
     expect(csv.statusCode).toBe(200)
     expect([...csv.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const rows = parseCsv(csv.rawPayload, { bom: true, columns: true }) as Record<string, string>[]
     expect(rows.map((r) => r['保种员']).sort()).toEqual(records.map((r) => r.username).sort())
     expect(rows.find((r) => r['保种员'] === '王小明')).toMatchObject({ 工资: '0', 发放状态: '已发放', '站点 UID': '1003' })
-    expect(rows.find((r) => r['保种员'] === 'alice')).toMatchObject({ '站点 UID': '1001', '平均做种时长（小时）': '250', '累计做种时长（天）': '20.83' })
+    expect(rows.find((r) => r['保种员'] === 'alice')).toMatchObject({
+      '站点 UID': '1001',
+      '平均做种时长（小时）': '250',
+      '累计做种时长（天）': '20.83',
+    })
     expect(new Map(rows.map((r) => [r['保种员'], Number(r['工资'])]))).toEqual(new Map(records.map((r) => [r.username, r.amount])))
   })
 
@@ -302,7 +365,11 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     await derive(t.db.database, { now: NOW + 60_000 })
     expect((await w.record(ids.carol, 3))!.status).toBe(5)
     expect((await w.record(ids.alice, 1))!.status).toBe(3)
-    const all = await ok<{ topWages: WageRankEntry[]; estimatedWages: number }>('GET', '/statistics/refresh-index-statistics-cache', tokens.admin)
+    const all = await ok<{ topWages: WageRankEntry[]; estimatedWages: number }>(
+      'GET',
+      '/statistics/refresh-index-statistics-cache',
+      tokens.admin,
+    )
     expect(all.topWages).toEqual([expect.objectContaining({ rank: 1, userId: ids.alice, period: '2026-02' })])
     expect(all.estimatedWages).toBe(all.topWages[0].amount)
     const mine = await ok<UserSeedingStats>('GET', '/statistics/user-seeding-sta', tokens.alice)

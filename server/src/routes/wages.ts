@@ -85,4 +85,3 @@ function registerExport(app: FastifyInstance): void {
     },
   })
 }
-

@@ -43,7 +43,11 @@ export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
     const { version: _v, ...beforeBody } = before
     let detail = `版本 ${before.version} → ${next.version}：${describeRuleChange(beforeBody, body)}`
     if (detail.length > MAX_DETAIL) detail = `${detail.slice(0, MAX_DETAIL - 1)}…`
-    await recordOperation(trx, { operator: ctx.user, action: OperationAction.SaveRules, targetType: 'rules', targetId: next.version, detail, ip: ctx.ip }, ctx.now)
+    await recordOperation(
+      trx,
+      { operator: ctx.user, action: OperationAction.SaveRules, targetType: 'rules', targetId: next.version, detail, ip: ctx.ip },
+      ctx.now,
+    )
     return next
   })
   await relabel(ctx.services.database, ctx.now, ctx.log)

@@ -77,7 +77,10 @@ export async function saveRules(db: Kysely<DB>, body: RuleBody, now: number, by:
   const write = async (trx: Kysely<DB>) => {
     const last = await trx.selectFrom('rule_versions').select('version').orderBy('version', 'desc').limit(1).executeTakeFirst()
     const version = (last?.version ?? 0) + 1
-    await trx.insertInto('rule_versions').values({ version, rules: JSON.stringify(parsed), created_at: now, created_by: by }).execute()
+    await trx
+      .insertInto('rule_versions')
+      .values({ version, rules: JSON.stringify(parsed), created_at: now, created_by: by })
+      .execute()
     return { version, ...parsed }
   }
   return db.isTransaction ? write(db) : db.transaction().execute(write)

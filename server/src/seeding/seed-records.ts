@@ -80,7 +80,8 @@ export async function pageSeedRecords(
   q: SeedRecordQuery,
 ): Promise<{ list: SeedRecord[]; total: number }> {
   const text = q.torrentName
-  const match = text === undefined ? undefined : await counts.get<NameMatch>(db, JSON.stringify(['name', text]), () => nameMatch(db, dialect, text))
+  const match =
+    text === undefined ? undefined : await counts.get<NameMatch>(db, JSON.stringify(['name', text]), () => nameMatch(db, dialect, text))
   const broadName = match !== undefined && q.torrentId === undefined && match.torrents > BROAD_NAME_MATCH
   const where = conditions(dialect, q, match, broadName)
   const sort = sortOf('pageSeed', q.orderBy, sortColumns, defaultSort)
@@ -94,7 +95,8 @@ export async function pageSeedRecords(
     ${order.outer}`.execute(db)
 
   // Counting always goes through the torrent index: it reads only the matching records.
-  const nameOnly = match !== undefined && [q.userId, q.torrentId, q.status, q.seedType, q.claimState, q.assigned].every((v) => v === undefined)
+  const nameOnly =
+    match !== undefined && [q.userId, q.torrentId, q.status, q.seedType, q.claimState, q.assigned].every((v) => v === undefined)
   const total = nameOnly ? match.records : await totalOf(db, counts, q, broadName ? conditions(dialect, q, match, false) : where)
   return {
     list: rows.map((r) => ({
@@ -127,7 +129,9 @@ async function totalOf(db: Kysely<DB>, counts: CountCache, q: SeedRecordQuery, w
     if (q.seedType !== undefined) parts.push(sql`seed_type = ${q.seedType}`)
     if (q.claimState !== undefined) parts.push(sql`claim_state = ${q.claimState}`)
     if (q.assigned !== undefined) parts.push(sql`assigned = ${q.assigned}`)
-    const { rows } = await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where ${sql.join(parts, sql` and `)}`.execute(db)
+    const { rows } = await sql<{
+      n: number | null
+    }>`select sum(records) as n from seed_record_counts where ${sql.join(parts, sql` and `)}`.execute(db)
     return Number(rows[0]?.n ?? 0)
   }
   const key = JSON.stringify(['seed', q.userId, q.torrentId, q.status, q.seedType, q.claimState, q.assigned, q.torrentName])

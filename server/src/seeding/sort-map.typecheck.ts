@@ -42,4 +42,5 @@ export function neverCalled(db: Kysely<DB>, counts: CountCache): void {
 
 /** The domain's query types are the contract's parsed inputs, not copies written beside them. */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false
-export const queriesAreTheContract: [Same<SeedRecordQuery, ParsedInput<'user.pageSeed'>>, Same<TorrentQuery, ParsedInput<'torrent.page'>>] = [true, true]
+export const queriesAreTheContract: [Same<SeedRecordQuery, ParsedInput<'user.pageSeed'>>, Same<TorrentQuery, ParsedInput<'torrent.page'>>] =
+  [true, true]

@@ -74,7 +74,8 @@ export async function countersOf(db: Kysely<DB>, day: number, recordIds: readonl
       .where('day', '=', day)
       .where('record_id', 'in', recordIds.slice(i, i + 1000))
       .execute()
-    for (const r of rows) out.set(r.record_id, { recordId: r.record_id, seedTimeSec: Number(r.seed_time_sec), uploaded: Number(r.uploaded) })
+    for (const r of rows)
+      out.set(r.record_id, { recordId: r.record_id, seedTimeSec: Number(r.seed_time_sec), uploaded: Number(r.uploaded) })
   }
   return out
 }

@@ -11,7 +11,9 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
   const t = useSeedingDb(backend)
 
   async function seed(days: number[], records = 3) {
-    const rows = days.flatMap((day) => Array.from({ length: records }, (_, i) => ({ day, record_id: i + 1, seed_time_sec: day % 1000, uploaded: i })))
+    const rows = days.flatMap((day) =>
+      Array.from({ length: records }, (_, i) => ({ day, record_id: i + 1, seed_time_sec: day % 1000, uploaded: i })),
+    )
     await t.db.database.db.insertInto('counter_snapshots').values(rows).execute()
   }
 
@@ -55,10 +57,16 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
     await derive(database, { now: now + 2 * 3600_000 })
     expect((await takeDailySnapshot(database, { now: now + 2 * 3600_000, timeZone: 'Asia/Shanghai' })).written).toBe(false)
     const second = (await w.record(alice, 2))!
-    const first = await sql<{ seen_at: number; seed_time_sec: number }>`select seen_at, seed_time_sec from record_first_counters where record_id = ${second.id}`.execute(database.db)
+    const first = await sql<{
+      seen_at: number
+      seed_time_sec: number
+    }>`select seen_at, seed_time_sec from record_first_counters where record_id = ${second.id}`.execute(database.db)
     expect(first.rows.map((r) => [Number(r.seen_at), Number(r.seed_time_sec)])).toEqual([[now + 2 * 3600_000, 7 * 3600]])
     const assigned = (await w.record(alice, 1))!
-    const atAssignment = await sql<{ assigned_at: number; seed_time_sec: number }>`select assigned_at, seed_time_sec from assignment_counters where record_id = ${assigned.id}`.execute(database.db)
+    const atAssignment = await sql<{
+      assigned_at: number
+      seed_time_sec: number
+    }>`select assigned_at, seed_time_sec from assignment_counters where record_id = ${assigned.id}`.execute(database.db)
     expect(atAssignment.rows.map((r) => [Number(r.assigned_at), Number(r.seed_time_sec)])).toEqual([[now + 3600_000, 100 * 3600]])
   })
 })

@@ -35,36 +35,89 @@ type ColumnType = 'int' | 'text'
 /** [name, type, nullable] — the migration's columns, for validation and statement building. */
 type Column = readonly [string, ColumnType, boolean]
 
-const named: readonly Column[] = [['id', 'int', false], ['name', 'text', false], ['sort_index', 'int', false]]
+const named: readonly Column[] = [
+  ['id', 'int', false],
+  ['name', 'text', false],
+  ['sort_index', 'int', false],
+]
 
 export const mirrorColumns: { readonly [T in MirrorTable]: readonly Column[] } = {
   site_users: [
-    ['id', 'int', false], ['username', 'text', false], ['class', 'int', false], ['enabled', 'int', false], ['status', 'text', false],
-    ['added', 'int', false], ['last_access', 'int', true],
+    ['id', 'int', false],
+    ['username', 'text', false],
+    ['class', 'int', false],
+    ['enabled', 'int', false],
+    ['status', 'text', false],
+    ['added', 'int', false],
+    ['last_access', 'int', true],
   ],
   site_teams: named,
   site_categories: named,
   site_tags: named,
   site_torrents: [
-    ['id', 'int', false], ['info_hash', 'text', false], ['name', 'text', false], ['size', 'int', false], ['category', 'int', true],
-    ['team', 'int', true], ['added', 'int', false], ['seeders', 'int', false], ['leechers', 'int', false], ['times_completed', 'int', false],
-    ['owner', 'int', false], ['visible', 'int', false], ['banned', 'int', false],
+    ['id', 'int', false],
+    ['info_hash', 'text', false],
+    ['name', 'text', false],
+    ['size', 'int', false],
+    ['category', 'int', true],
+    ['team', 'int', true],
+    ['added', 'int', false],
+    ['seeders', 'int', false],
+    ['leechers', 'int', false],
+    ['times_completed', 'int', false],
+    ['owner', 'int', false],
+    ['visible', 'int', false],
+    ['banned', 'int', false],
   ],
-  site_torrent_tags: [['id', 'int', false], ['torrent_id', 'int', false], ['tag_id', 'int', false]],
+  site_torrent_tags: [
+    ['id', 'int', false],
+    ['torrent_id', 'int', false],
+    ['tag_id', 'int', false],
+  ],
   site_peers: [
-    ['id', 'int', false], ['torrent', 'int', false], ['peer_id', 'text', false], ['ip', 'text', false], ['port', 'int', false],
-    ['uploaded', 'int', false], ['downloaded', 'int', false], ['to_go', 'int', false], ['seeder', 'int', false], ['started', 'int', false],
-    ['last_action', 'int', false], ['prev_action', 'int', false], ['connectable', 'int', false], ['userid', 'int', false],
-    ['agent', 'text', false], ['finishedat', 'int', true],
+    ['id', 'int', false],
+    ['torrent', 'int', false],
+    ['peer_id', 'text', false],
+    ['ip', 'text', false],
+    ['port', 'int', false],
+    ['uploaded', 'int', false],
+    ['downloaded', 'int', false],
+    ['to_go', 'int', false],
+    ['seeder', 'int', false],
+    ['started', 'int', false],
+    ['last_action', 'int', false],
+    ['prev_action', 'int', false],
+    ['connectable', 'int', false],
+    ['userid', 'int', false],
+    ['agent', 'text', false],
+    ['finishedat', 'int', true],
   ],
   site_snatched: [
-    ['id', 'int', false], ['torrentid', 'int', false], ['userid', 'int', false], ['ip', 'text', false], ['port', 'int', false],
-    ['uploaded', 'int', false], ['downloaded', 'int', false], ['to_go', 'int', false], ['seedtime', 'int', false], ['leechtime', 'int', false],
-    ['last_action', 'int', false], ['startdat', 'int', false], ['completedat', 'int', true], ['finished', 'int', false],
+    ['id', 'int', false],
+    ['torrentid', 'int', false],
+    ['userid', 'int', false],
+    ['ip', 'text', false],
+    ['port', 'int', false],
+    ['uploaded', 'int', false],
+    ['downloaded', 'int', false],
+    ['to_go', 'int', false],
+    ['seedtime', 'int', false],
+    ['leechtime', 'int', false],
+    ['last_action', 'int', false],
+    ['startdat', 'int', false],
+    ['completedat', 'int', true],
+    ['finished', 'int', false],
   ],
   site_claims: [
-    ['id', 'int', false], ['uid', 'int', false], ['torrent_id', 'int', false], ['snatched_id', 'int', true], ['seed_time_begin', 'int', false],
-    ['uploaded_begin', 'int', false], ['last_settle_at', 'int', true], ['created_at', 'int', false], ['updated_at', 'int', false],
+    ['id', 'int', false],
+    ['uid', 'int', false],
+    ['torrent_id', 'int', false],
+    ['snatched_id', 'int', true],
+    ['seed_time_begin', 'int', false],
+    ['uploaded_begin', 'int', false],
+    ['last_settle_at', 'int', true],
+    ['created_at', 'int', false],
+    ['updated_at', 'int', false],
   ],
 }
 
@@ -154,7 +207,9 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     written = all.length
   }
   if (cover !== 'full pass' && cover.siteUids.length) {
-    await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where ${inIntegers(sql.ref('site_uid'), cover.siteUids)}`.execute(trx)
+    await sql`insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where ${inIntegers(sql.ref('site_uid'), cover.siteUids)}`.execute(
+      trx,
+    )
   }
   return written
 }
@@ -165,7 +220,10 @@ async function deleteKeyHolders(trx: Kysely<DB>, table: MirrorTable, key: readon
   const arrays = key.map((k) => sql`${rows.map((r) => r[k])}::${type(k)}`)
   const names = key.map((_, i) => sql.raw(`k${i}`))
   await sql`delete from ${sql.table(table)} x using unnest(${rows.map((r) => r.id)}::bigint[], ${sql.join(arrays)}) as v(id, ${sql.join(names)})
-    where ${sql.join(key.map((k, i) => sql`x.${sql.ref(k)} = v.${names[i]}`), sql` and `)} and x.id <> v.id`.execute(trx)
+    where ${sql.join(
+      key.map((k, i) => sql`x.${sql.ref(k)} = v.${names[i]}`),
+      sql` and `,
+    )} and x.id <> v.id`.execute(trx)
 }
 
 /** Whether the next derivation pass judges everything (never derived, or derived under other rules). */
@@ -220,7 +278,9 @@ function checkedArray(table: MirrorTable, columns: readonly Column[], row: AnyRo
       if (!nullable) throw new Error(`${table}.${name} must not be empty (id ${String(row.id)})`)
       values[i] = null
     } else if (type === 'int' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
-      throw new Error(`${table}.${name} must be ${type === 'int' ? 'an integer' : 'text'}, got ${JSON.stringify(value)} (id ${String(row.id)})`)
+      throw new Error(
+        `${table}.${name} must be ${type === 'int' ? 'an integer' : 'text'}, got ${JSON.stringify(value)} (id ${String(row.id)})`,
+      )
     } else values[i] = value as string | number
   }
   return values
@@ -243,7 +303,13 @@ function isSqlite(db: Kysely<DB>): boolean {
  * columns the caller knows equal the stored ones, left out of the SET — SQLite updates every index
  * (and fires every `update of` trigger) on a column that is SET, changed or not.
  */
-function upsertStatement(db: Kysely<DB>, table: MirrorTable, rows: readonly AnyRow[], returning: readonly string[], unchanged: readonly string[]): CompiledQuery {
+function upsertStatement(
+  db: Kysely<DB>,
+  table: MirrorTable,
+  rows: readonly AnyRow[],
+  returning: readonly string[],
+  unchanged: readonly string[],
+): CompiledQuery {
   const columns = mirrorColumns[table].map(([name]) => name)
   const updates = columns.filter((c) => c !== 'id' && !unchanged.includes(c))
   const q = (c: string) => `"${c}"`
@@ -271,7 +337,8 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
   const key = uniqueKeys[table]
   // What the stored rows said before: a row moving to another pair / torrent, or a renamed team or
   // tag, also concerns what it was before.
-  const watched = pairCols ?? (table === 'site_torrent_tags' ? ['torrent_id'] : table === 'site_teams' || table === 'site_tags' ? ['name'] : null)
+  const watched =
+    pairCols ?? (table === 'site_torrent_tags' ? ['torrent_id'] : table === 'site_teams' || table === 'site_tags' ? ['name'] : null)
   const looked = [...new Set([...(watched ?? []), ...(key ?? [])])]
   const before = new Map<number, AnyRow>()
   if (looked.length) {
@@ -291,8 +358,16 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
       const values = sql.join(moving.map((r) => sql`(${sql.lit(r.id as number)}, ${sql.join(key.map((c) => keyValue(r[c])))})`))
       const names = key.map((_, i) => sql.raw(`k${i}`))
       const { rows: stale } = await sql<{ id: number }>`with v (id, ${sql.join(names)}) as (values ${values})
-        select x.id from ${sql.table(table)} x join v on ${sql.join(key.map((c, i) => sql`x.${sql.ref(c)} = v.${names[i]}`), sql` and `)} where x.id <> v.id`.execute(db)
-      if (stale.length) await deleteChunk(db, table, stale.map((r) => Number(r.id)))
+        select x.id from ${sql.table(table)} x join v on ${sql.join(
+          key.map((c, i) => sql`x.${sql.ref(c)} = v.${names[i]}`),
+          sql` and `,
+        )} where x.id <> v.id`.execute(db)
+      if (stale.length)
+        await deleteChunk(
+          db,
+          table,
+          stale.map((r) => Number(r.id)),
+        )
     }
   }
 
@@ -306,7 +381,10 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
     ;(same ? steady : others).push(r)
   }
   const written: AnyRow[] = []
-  for (const [part, unchanged] of [[steady, looked], [others, []]] as const) {
+  for (const [part, unchanged] of [
+    [steady, looked],
+    [others, []],
+  ] as const) {
     if (part.length) written.push(...(await db.executeQuery<AnyRow>(upsertStatement(db, table, part, watched ?? [], unchanged))).rows)
   }
 
@@ -321,7 +399,10 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
     }
     await queueSitePairs(db, pairs)
   } else if (table === 'site_torrents') {
-    await queueTorrents(db, written.map((r) => Number(r.id)))
+    await queueTorrents(
+      db,
+      written.map((r) => Number(r.id)),
+    )
   } else if (table === 'site_torrent_tags') {
     const torrents = new Set(written.map((r) => Number(r.torrent_id)))
     for (const r of written) {
@@ -351,7 +432,9 @@ async function deleteChunk(db: Kysely<DB>, table: MirrorTable, ids: readonly num
   } else if (table === 'site_torrents') {
     await queueTorrents(db, ids)
   } else if (table === 'site_torrent_tags') {
-    await sql`insert into derive_queue (user_id, torrent_id) select distinct cast(null as integer), torrent_id from site_torrent_tags where ${idIn('id')}`.execute(db)
+    await sql`insert into derive_queue (user_id, torrent_id) select distinct cast(null as integer), torrent_id from site_torrent_tags where ${idIn('id')}`.execute(
+      db,
+    )
   } else if (table === 'site_teams' || table === 'site_tags') {
     await queueTorrentsOf(db, table, ids)
   }

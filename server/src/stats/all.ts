@@ -31,7 +31,10 @@ export async function byStatusOf(db: Kysely<DB>, userId: number): Promise<ByStat
   return out
 }
 
-export async function computeAllStats(db: Kysely<DB>, options: { now: number; rules: Rules; wages: WageEstimates }): Promise<AllSeedingStats> {
+export async function computeAllStats(
+  db: Kysely<DB>,
+  options: { now: number; rules: Rules; wages: WageEstimates },
+): Promise<AllSeedingStats> {
   const { now, rules } = options
   const labels = await sql<{ seed_type: number; completion: number; n: number; size: number }>`select seed_type, completion, count(*) as n,
       coalesce(sum(size), 0) as size from torrent_labels group by seed_type, completion`.execute(db)
@@ -49,7 +52,9 @@ export async function computeAllStats(db: Kysely<DB>, options: { now: number; ru
   const members = await sql<{ members: number; active: number }>`select count(*) as members,
       coalesce(sum(case when m.seeding_count > 0 then 1 else 0 end), 0) as active
     from users u left join member_seed_stats m on m.user_id = u.id where u.role = 'normal' and u.status = 2`.execute(db)
-  const seeding = await sql<{ size: number }>`select coalesce(sum(seeding_size), 0) as size from seed_record_counts where user_id = 0`.execute(db)
+  const seeding = await sql<{
+    size: number
+  }>`select coalesce(sum(seeding_size), 0) as size from seed_record_counts where user_id = 0`.execute(db)
 
   const today = localDay(now, rules.timezone)
   const from = addDays(today, -(DASHBOARD_DAYS - 1))

@@ -46,7 +46,10 @@ export async function cachedAllStats(db: Kysely<DB>, options: { now: number; wag
 }
 
 /** The same figures as their JSON text (statistics.all): the dashboard's busiest call skips serializing them. */
-export async function cachedAllStatsJson(db: Kysely<DB>, options: { now: number; wages: WageEstimates }): Promise<JsonText | AllSeedingStats> {
+export async function cachedAllStatsJson(
+  db: Kysely<DB>,
+  options: { now: number; wages: WageEstimates },
+): Promise<JsonText | AllSeedingStats> {
   const stats = await cachedAllStats(db, options)
   return lastRead?.stats === stats ? lastRead.json : stats
 }

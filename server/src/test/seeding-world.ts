@@ -16,15 +16,39 @@ import { GIB } from '../rules/rules'
 
 /** Every table the seeding data lives in (cleared between tests that share a database). */
 export const seedingTables = [
-  'site_users', 'site_teams', 'site_categories', 'site_tags', 'site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched',
-  'site_claims', 'assignments', 'seed_type_overrides', 'seed_records', 'torrent_labels', 'seed_record_counts', 'member_seed_stats',
-  'counter_snapshots', 'daily_member_stats', 'daily_team_stats', 'stats_cache', 'derive_queue', 'derive_work', 'derive_torrents', 'derive_batch',
+  'site_users',
+  'site_teams',
+  'site_categories',
+  'site_tags',
+  'site_torrents',
+  'site_torrent_tags',
+  'site_peers',
+  'site_snatched',
+  'site_claims',
+  'assignments',
+  'seed_type_overrides',
+  'seed_records',
+  'torrent_labels',
+  'seed_record_counts',
+  'member_seed_stats',
+  'counter_snapshots',
+  'daily_member_stats',
+  'daily_team_stats',
+  'stats_cache',
+  'derive_queue',
+  'derive_work',
+  'derive_torrents',
+  'derive_batch',
 ] as const
 
 export async function clearSeedingData(db: Kysely<DB>): Promise<void> {
   for (const table of seedingTables) await sql`delete from ${sql.table(table)}`.execute(db)
   await db.deleteFrom('rule_versions').where('version', '>', 1).execute()
-  await db.updateTable('sync_state').set({ derived_at: null, derived_rules_version: null, last_snapshot_day: null }).where('id', '=', 1).execute()
+  await db
+    .updateTable('sync_state')
+    .set({ derived_at: null, derived_rules_version: null, last_snapshot_day: null })
+    .where('id', '=', 1)
+    .execute()
   await db.deleteFrom('sessions').execute()
   await db.deleteFrom('users').where('username', '<>', 'admin').execute()
 }
@@ -61,7 +85,11 @@ export class SeedingWorld {
       .returning('id')
       .executeTakeFirstOrThrow()
     if (siteUid !== null) {
-      await this.db.insertInto('site_users').values({ id: siteUid, username, enabled: options.siteEnabled === false ? 0 : 1, added: now, last_access: null }).onConflict((oc) => oc.doNothing()).execute()
+      await this.db
+        .insertInto('site_users')
+        .values({ id: siteUid, username, enabled: options.siteEnabled === false ? 0 : 1, added: now, last_access: null })
+        .onConflict((oc) => oc.doNothing())
+        .execute()
     }
     await queueMembers(this.db, [row.id])
     return row.id
@@ -82,7 +110,16 @@ export class SeedingWorld {
 
   async torrent(
     id: number,
-    options: { size?: number; team?: number | null; owner?: number; tags?: number[]; name?: string; added?: number; seeders?: number; banned?: boolean } = {},
+    options: {
+      size?: number
+      team?: number | null
+      owner?: number
+      tags?: number[]
+      name?: string
+      added?: number
+      seeders?: number
+      banned?: boolean
+    } = {},
   ): Promise<void> {
     await this.db
       .insertInto('site_torrents')
@@ -99,12 +136,20 @@ export class SeedingWorld {
         banned: options.banned ? 1 : 0,
       })
       .execute()
-    for (const tag of options.tags ?? []) await this.db.insertInto('site_torrent_tags').values({ id: this.id(), torrent_id: id, tag_id: tag }).execute()
+    for (const tag of options.tags ?? [])
+      await this.db.insertInto('site_torrent_tags').values({ id: this.id(), torrent_id: id, tag_id: tag }).execute()
     await queueTorrents(this.db, [id])
   }
 
-  async updateTorrent(id: number, set: { size?: number; team?: number | null; owner?: number; name?: string; seeders?: number }): Promise<void> {
-    await this.db.updateTable('site_torrents').set(set.size === undefined ? set : { ...set, size: Math.round(set.size) }).where('id', '=', id).execute()
+  async updateTorrent(
+    id: number,
+    set: { size?: number; team?: number | null; owner?: number; name?: string; seeders?: number },
+  ): Promise<void> {
+    await this.db
+      .updateTable('site_torrents')
+      .set(set.size === undefined ? set : { ...set, size: Math.round(set.size) })
+      .where('id', '=', id)
+      .execute()
     await queueTorrents(this.db, [id])
   }
 
@@ -124,7 +169,11 @@ export class SeedingWorld {
     if (member) await queuePairs(this.db, [{ userId: member.id, torrentId }])
   }
 
-  async peer(siteUid: number, torrentId: number, options: { seeder: boolean; lastAction: number; toGo?: number; uploaded?: number }): Promise<number> {
+  async peer(
+    siteUid: number,
+    torrentId: number,
+    options: { seeder: boolean; lastAction: number; toGo?: number; uploaded?: number },
+  ): Promise<number> {
     const id = this.id()
     await this.db
       .insertInto('site_peers')
@@ -186,7 +235,15 @@ export class SeedingWorld {
   async claim(siteUid: number, torrentId: number, createdAt = Date.UTC(2024, 6, 1)): Promise<void> {
     await this.db
       .insertInto('site_claims')
-      .values({ id: this.id(), uid: siteUid, torrent_id: torrentId, snatched_id: null, last_settle_at: null, created_at: createdAt, updated_at: createdAt })
+      .values({
+        id: this.id(),
+        uid: siteUid,
+        torrent_id: torrentId,
+        snatched_id: null,
+        last_settle_at: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
       .execute()
     await this.queueSite(siteUid, torrentId)
   }
@@ -202,7 +259,12 @@ export class SeedingWorld {
   }
 
   async record(userId: number, torrentId: number) {
-    return this.db.selectFrom('seed_records').selectAll().where('user_id', '=', userId).where('torrent_id', '=', torrentId).executeTakeFirst()
+    return this.db
+      .selectFrom('seed_records')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('torrent_id', '=', torrentId)
+      .executeTakeFirst()
   }
 
   async label(torrentId: number) {

@@ -24,7 +24,11 @@ export async function setSeedType(ctx: Ctx, input: { ids: number[]; seedType: Se
     await lockFor(trx, ctx.services.database.dialect, AdminLock.seedTypes)
     await assertTorrentsExist(trx, ids)
     const before = new Map<number, number>()
-    for (const r of await trx.selectFrom('seed_type_overrides').select(['torrent_id', 'seed_type']).where('torrent_id', 'in', ids).execute()) {
+    for (const r of await trx
+      .selectFrom('seed_type_overrides')
+      .select(['torrent_id', 'seed_type'])
+      .where('torrent_id', 'in', ids)
+      .execute()) {
       before.set(r.torrent_id, r.seed_type)
     }
     const changed = ids.filter((id) => (before.get(id) ?? null) !== target)
@@ -36,7 +40,13 @@ export async function setSeedType(ctx: Ctx, input: { ids: number[]; seedType: Se
         await trx
           .insertInto('seed_type_overrides')
           .values(part.map((id) => ({ torrent_id: id, seed_type: target, set_at: ctx.now, set_by: ctx.user.id })))
-          .onConflict((oc) => oc.column('torrent_id').doUpdateSet((eb) => ({ seed_type: eb.ref('excluded.seed_type'), set_at: eb.ref('excluded.set_at'), set_by: eb.ref('excluded.set_by') })))
+          .onConflict((oc) =>
+            oc.column('torrent_id').doUpdateSet((eb) => ({
+              seed_type: eb.ref('excluded.seed_type'),
+              set_at: eb.ref('excluded.set_at'),
+              set_by: eb.ref('excluded.set_by'),
+            })),
+          )
           .execute()
     }
     await queueTorrents(trx, changed)
@@ -49,7 +59,14 @@ export async function setSeedType(ctx: Ctx, input: { ids: number[]; seedType: Se
     const detail = [...groups].map(([from, list]) => `种子类型：${from} → ${label(target)} ${list.length} 个：${listIds(list)}`).join('；')
     await recordOperation(
       trx,
-      { operator: ctx.user, action: OperationAction.SetSeedType, targetType: 'torrent', targetId: changed.length === 1 ? changed[0] : null, detail, ip: ctx.ip },
+      {
+        operator: ctx.user,
+        action: OperationAction.SetSeedType,
+        targetType: 'torrent',
+        targetId: changed.length === 1 ? changed[0] : null,
+        detail,
+        ip: ctx.ip,
+      },
       ctx.now,
     )
     return changed.length

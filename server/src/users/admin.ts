@@ -60,7 +60,12 @@ async function assertStillAdmin(trx: Kysely<DB>, operatorId: number): Promise<vo
 }
 
 async function activeAdminCount(trx: Kysely<DB>): Promise<number> {
-  const row = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'admin').where('status', '=', 2).executeTakeFirstOrThrow()
+  const row = await trx
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'admin')
+    .where('status', '=', 2)
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
@@ -100,7 +105,10 @@ async function usersTransaction<T>(ctx: Ctx, work: (trx: Kysely<DB>) => Promise<
   }
 }
 
-export async function createUser(ctx: Ctx, input: { username: string; password: string; siteUid?: number | null; remark?: string }): Promise<User> {
+export async function createUser(
+  ctx: Ctx,
+  input: { username: string; password: string; siteUid?: number | null; remark?: string },
+): Promise<User> {
   const username = input.username.trim()
   const key = usernameKey(username)
   // Cheap refusal before the (slow) hash; checked again in the transaction.
@@ -111,7 +119,8 @@ export async function createUser(ctx: Ctx, input: { username: string; password: 
   const remark = input.remark ?? ''
 
   const id = await usersTransaction(ctx, async (trx) => {
-    if (await trx.selectFrom('users').select('id').where('username_lower', '=', key).executeTakeFirst()) throw conflict(userMessages.usernameTaken)
+    if (await trx.selectFrom('users').select('id').where('username_lower', '=', key).executeTakeFirst())
+      throw conflict(userMessages.usernameTaken)
     if (siteUid !== null) await assertSiteUidFree(trx, siteUid, null)
     const row = await trx
       .insertInto('users')
@@ -182,7 +191,14 @@ export async function updateUser(ctx: Ctx, input: { id: number; siteUid?: number
     if (set.site_uid !== undefined) await queueMembers(trx, [before.id])
     await recordOperation(
       trx,
-      { operator: ctx.user, action: OperationAction.UpdateUser, targetType: 'user', targetId: before.id, detail: `${before.username}：${changes.join('；')}`, ip: ctx.ip },
+      {
+        operator: ctx.user,
+        action: OperationAction.UpdateUser,
+        targetType: 'user',
+        targetId: before.id,
+        detail: `${before.username}：${changes.join('；')}`,
+        ip: ctx.ip,
+      },
       ctx.now,
     )
     return set.site_uid !== undefined
@@ -328,7 +344,11 @@ export async function delAdmin(ctx: Ctx, userId: number): Promise<User> {
         eb.or([
           eb('status', '<>', 2),
           eb(
-            eb.selectFrom('users as a').select((e) => e.fn.countAll().as('n')).where('a.role', '=', 'admin').where('a.status', '=', 2),
+            eb
+              .selectFrom('users as a')
+              .select((e) => e.fn.countAll().as('n'))
+              .where('a.role', '=', 'admin')
+              .where('a.status', '=', 2),
             '>',
             1,
           ),

@@ -34,7 +34,9 @@ describe.each(openTestDatabases())('first-start admin on $name', (backend) => {
     expect(users[0].password_hash).not.toContain(match![1])
 
     const log = await opened.database.db.selectFrom('operation_log').selectAll().execute()
-    expect(log).toMatchObject([{ action: 'user.create-initial-admin', operator_id: null, operator_name: 'system', target_id: String(users[0].id) }])
+    expect(log).toMatchObject([
+      { action: 'user.create-initial-admin', operator_id: null, operator_name: 'system', target_id: String(users[0].id) },
+    ])
 
     const second = await buildTestApp({ database: opened.database, config: opened.config, print, adminPassword: 'Another-pass-1' })
     await second.close()
@@ -46,7 +48,12 @@ describe.each(openTestDatabases())('first-start admin on $name', (backend) => {
   it('uses ADMIN_PASSWORD when set and prints nothing', async () => {
     opened = await backend.open()
     const printed: string[] = []
-    const app = await buildTestApp({ database: opened.database, config: opened.config, adminPassword: 'Given-pass-1', print: (line) => printed.push(line) })
+    const app = await buildTestApp({
+      database: opened.database,
+      config: opened.config,
+      adminPassword: 'Given-pass-1',
+      print: (line) => printed.push(line),
+    })
     try {
       expect(printed).toEqual([])
       const res = await app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { username: 'admin', password: 'Given-pass-1' } })

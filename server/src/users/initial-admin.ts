@@ -53,7 +53,13 @@ export async function ensureInitialAdmin(
     if (!inserted) return { created: false }
     await recordOperation(
       trx,
-      { operator: null, action: OperationAction.CreateInitialAdmin, targetType: 'user', targetId: inserted.id, detail: '首次启动创建管理员 admin' },
+      {
+        operator: null,
+        action: OperationAction.CreateInitialAdmin,
+        targetType: 'user',
+        targetId: inserted.id,
+        detail: '首次启动创建管理员 admin',
+      },
       now,
     )
     return { created: true, generatedPassword }

@@ -27,11 +27,29 @@ describe.each(openTestDatabases())('migration 0014 on $name', (backend) => {
           seed_time_sec, last_action, assigned_at, claimed_at, derived_at)
         values (${id}, 1, ${id}, 1, 1, 2, 2, 1, 1000, ${seedTime * 10}, 0, ${seedTime}, 0, 0, 0, 0)`.execute(db)
     const snapshot = (day: number, id: number, seedTime: number) =>
-      sql`insert into counter_snapshots (day, record_id, seed_time_sec, uploaded) values (${day}, ${id}, ${seedTime}, ${seedTime * 10})`.execute(db)
-    for (const [id, now] of [[1, 900], [2, 800], [3, 500], [4, 70]] as const) await record(id, now)
+      sql`insert into counter_snapshots (day, record_id, seed_time_sec, uploaded) values (${day}, ${id}, ${seedTime}, ${seedTime * 10})`.execute(
+        db,
+      )
+    for (const [id, now] of [
+      [1, 900],
+      [2, 800],
+      [3, 500],
+      [4, 70],
+    ] as const)
+      await record(id, now)
     // February's and March's first snapshots have records 1 and 2; record 3 appeared on the 4th; record 4 today.
-    for (const day of [20260201, 20260301]) for (const [id, then] of [[1, 100], [2, 200]] as const) await snapshot(day, id, then)
-    for (const [id, then] of [[1, 300], [2, 300], [3, 40]] as const) await snapshot(20260304, id, then)
+    for (const day of [20260201, 20260301])
+      for (const [id, then] of [
+        [1, 100],
+        [2, 200],
+      ] as const)
+        await snapshot(day, id, then)
+    for (const [id, then] of [
+      [1, 300],
+      [2, 300],
+      [3, 40],
+    ] as const)
+      await snapshot(20260304, id, then)
     await snapshot(20260305, 3, 45)
 
     expect((await migrator.migrateToLatest()).error).toBeUndefined()

@@ -43,7 +43,10 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
     ids.dave = await w.member('dave', 1004)
     ids.erin = await w.member('erin', 1005)
     // Bob seeds on the site all along, but becomes a console member only on January 15th.
-    await db.insertInto('site_users').values({ id: 1002, username: 'bob', added: Date.UTC(2024, 0, 1), last_access: null }).execute()
+    await db
+      .insertInto('site_users')
+      .values({ id: 1002, username: 'bob', added: Date.UTC(2024, 0, 1), last_access: null })
+      .execute()
     await w.snatch(1001, 1, { ...old, seedtime: 1000 * H })
     await w.claim(1001, 1, Date.UTC(2025, 6, 1))
     await w.snatch(1002, 2, { ...old, seedtime: 284 * H, uploaded: 10 * GIB })
@@ -55,10 +58,18 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
     // Jan 10: carol claims torrent 3; NexusPHP notes the snatch's counters then (2,100 h).
     await w.updateSnatch(1003, 3, { seedtime: 2100 * H })
     await w.claim(1003, 3, JAN_START + 9 * DAY)
-    await db.updateTable('site_claims').set({ seed_time_begin: 2100 * H, uploaded_begin: 0 }).where('uid', '=', 1003).execute()
+    await db
+      .updateTable('site_claims')
+      .set({ seed_time_begin: 2100 * H, uploaded_begin: 0 })
+      .where('uid', '=', 1003)
+      .execute()
     // Jan 10: dave downloads torrent 4 (a new snatch) and claims it; by the next sync it has 20 h.
     await w.snatch(1004, 4, { finished: true, seedtime: 20 * H, lastAction: JAN_START + 10 * DAY })
-    await db.updateTable('site_snatched').set({ startdat: JAN_START + 9 * DAY }).where('userid', '=', 1004).execute()
+    await db
+      .updateTable('site_snatched')
+      .set({ startdat: JAN_START + 9 * DAY })
+      .where('userid', '=', 1004)
+      .execute()
     await w.claim(1004, 4, JAN_START + 9 * DAY + 3600_000)
     await db.updateTable('site_claims').set({ seed_time_begin: 0, uploaded_begin: 0 }).where('uid', '=', 1004).execute()
     await sync(JAN_START + 10 * DAY)
@@ -83,7 +94,10 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
   })
 
   async function detailOf(userId: number): Promise<WageDetail> {
-    const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', { token, body: { page: 1, pageSize: 50, period: '2026-01', userId } })
+    const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', {
+      token,
+      body: { page: 1, pageSize: 50, period: '2026-01', userId },
+    })
     const record = page.body.data.list[0]!
     return (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data
   }
@@ -117,7 +131,10 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
   })
 
   it('the preview says the same', async () => {
-    const res = await t.call<{ list: { userId: number; seedHours: number; partial?: boolean }[] }>('POST', '/wages/preview', { token, body: { period: '2026-01' } })
+    const res = await t.call<{ list: { userId: number; seedHours: number; partial?: boolean }[] }>('POST', '/wages/preview', {
+      token,
+      body: { period: '2026-01' },
+    })
     const bob = res.body.data.list.find((e) => e.userId === ids.bob)!
     expect(bob).toMatchObject({ seedHours: 390, partial: true })
   })

@@ -73,7 +73,12 @@ export function itemOut(item: WageItemResult): WageItem {
 }
 
 /** POST /wages/preview: nothing saved; items only for `userId` (the breakdown drawer). */
-export async function previewWages(db: Kysely<DB>, period: string, now: number, userId?: number): Promise<{ ruleVersion: number; list: WagePreviewEntry[] }> {
+export async function previewWages(
+  db: Kysely<DB>,
+  period: string,
+  now: number,
+  userId?: number,
+): Promise<{ ruleVersion: number; list: WagePreviewEntry[] }> {
   const items: WageItem[] = []
   const run = await runWages(db, period, {
     onItems: userId === undefined ? undefined : (batch) => void batch.forEach((i) => i.userId === userId && items.push(itemOut(i))),
@@ -190,7 +195,12 @@ export async function computeAndSave(
     const kept = new Set(run.members.map((m) => m.userId))
     const gone = existing.filter((r) => Number(r.payment) === 0 && !kept.has(r.user_id)).map((r) => r.user_id)
     for (let i = 0; i < gone.length; i += 500) {
-      await w.deleteFrom('wage_records').where('period', '=', period).where('payment', '=', 0).where('user_id', 'in', gone.slice(i, i + 500)).execute()
+      await w
+        .deleteFrom('wage_records')
+        .where('period', '=', period)
+        .where('payment', '=', 0)
+        .where('user_id', 'in', gone.slice(i, i + 500))
+        .execute()
     }
     const keptPaid = paid.size
     await recordOperation(
@@ -237,7 +247,11 @@ export async function payWages(
     const w = wageDb(trx)
     // Wait for a running compute of these months, then look: the records seen are the ones paid.
     const periods = await w.selectFrom('wage_records').select('period').distinct().where('id', 'in', ids).execute()
-    await lockPeriods(trx, database.dialect, periods.map((p) => p.period))
+    await lockPeriods(
+      trx,
+      database.dialect,
+      periods.map((p) => p.period),
+    )
     const found = await w.selectFrom('wage_records').select(['id', 'payment']).where('id', 'in', ids).execute()
     if (found.length !== ids.length) {
       const have = new Set(found.map((r) => r.id))

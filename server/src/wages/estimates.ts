@@ -93,7 +93,8 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     // The pace is the share of the month the counters have seen: from the 1st, or from the first
     // snapshot of the month when the server started later (a new install, a new source).
     const startDay = await snapshotDayOnOrAfter(db, bounds.startDay)
-    const observedFrom = startDay !== null && startDay < bounds.nextStartDay ? Math.max(bounds.startMs, dayStart(startDay, rules.timezone)) : now
+    const observedFrom =
+      startDay !== null && startDay < bounds.nextStartDay ? Math.max(bounds.startMs, dayStart(startDay, rules.timezone)) : now
     const observedMs = Math.max(0, now - observedFrom)
     const pace = Math.min(1, observedMs / (bounds.endMs - bounds.startMs))
     const body = { ...rules, standardSeedHours: rules.standardSeedHours * pace, standardUploadedTimes: rules.standardUploadedTimes * pace }
@@ -120,7 +121,9 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
         .onConflict((oc) => oc.column('key').doUpdateSet(row))
         .execute()
       const w = wageDb(trx)
-      const before = new Set((await w.selectFrom('wage_estimates').select('user_id').where('below_minimum', '=', 1).execute()).map((r) => r.user_id))
+      const before = new Set(
+        (await w.selectFrom('wage_estimates').select('user_id').where('below_minimum', '=', 1).execute()).map((r) => r.user_id),
+      )
       const after = new Set(members.filter((m) => m.belowMinimum).map((m) => m.userId))
       const flipped = [...new Set([...before, ...after])].filter((id) => before.has(id) !== after.has(id))
       await w.deleteFrom('wage_estimates').execute()

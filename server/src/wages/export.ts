@@ -32,7 +32,16 @@ const gib = (bytes: number) => round2(bytes / GIB)
 /** Local time text in the rules' zone, e.g. "2026-02-03 10:00:00". */
 function localTime(iso: string | null, timeZone: string): string {
   if (!iso) return ''
-  return new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso))
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso))
 }
 
 export function exportRow(rank: number, r: ExportRecord, timeZone: string): (string | number)[] {
@@ -81,7 +90,13 @@ function csvField(value: string | number): string {
 
 export function wagesCsv(records: readonly ExportRecord[], timeZone: string): Buffer {
   const lines = [exportHeaders.map(csvField).join(',')]
-  records.forEach((r, i) => lines.push(exportRow(i + 1, r, timeZone).map(csvField).join(',')))
+  records.forEach((r, i) =>
+    lines.push(
+      exportRow(i + 1, r, timeZone)
+        .map(csvField)
+        .join(','),
+    ),
+  )
   return Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8')
 }
 

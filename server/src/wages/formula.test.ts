@@ -4,7 +4,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import { defaultRuleBody as rules, GIB, type RuleBody } from '../rules/rules'
-import { computeWages, createWageCalculator, disqualification, memberAmount, torrentValue, type WageInput, type WageMember } from './formula'
+import {
+  computeWages,
+  createWageCalculator,
+  disqualification,
+  memberAmount,
+  torrentValue,
+  type WageInput,
+  type WageMember,
+} from './formula'
 
 const WEEK = 7 * 24 * 3600 * 1000
 const periodEnd = Date.UTC(2026, 10, 1) // 2026-11-01T00:00Z
@@ -60,7 +68,10 @@ describe('torrent value v', () => {
 
   it('grows with the torrent age: a new torrent is worth little', () => {
     // 1 week: 1 − 10^(−1/4) = 1 − 0.562341 = 0.437659
-    expect(torrentValue({ weeks: 1, sizeGiB: 1, seeders: 1, keeperRank: 1 }, rules)).toBeCloseTo((1 - 10 ** (-1 / 4)) * (1 + Math.SQRT2), 10)
+    expect(torrentValue({ weeks: 1, sizeGiB: 1, seeders: 1, keeperRank: 1 }, rules)).toBeCloseTo(
+      (1 - 10 ** (-1 / 4)) * (1 + Math.SQRT2),
+      10,
+    )
     expect(torrentValue({ weeks: 0, sizeGiB: 50, seeders: 1, keeperRank: 1 }, rules)).toBe(0)
   })
 })
@@ -74,7 +85,16 @@ describe('member amount', () => {
     expect(perHour).toBeCloseTo(4.476422, 5)
     const { members } = computeWages(rules, [normal(1)], [record()], periodEnd)
     expect(members).toEqual([
-      { userId: 1, amount: 1790.57, torrentCount: 1, totalSize: 10 * GIB, seedHours: 400, sumValue: 16.3986, belowMinimum: false, partial: false },
+      {
+        userId: 1,
+        amount: 1790.57,
+        torrentCount: 1,
+        totalSize: 10 * GIB,
+        seedHours: 400,
+        sumValue: 16.3986,
+        belowMinimum: false,
+        partial: false,
+      },
     ])
     expect(Math.round(perHour * 400 * 100) / 100).toBe(1790.57)
   })
@@ -97,7 +117,9 @@ describe('member amount', () => {
 
   it('applies the multiplier and rounds to 2 decimals', () => {
     expect(memberAmount({ sumValue: 0, qualifiedCount: 1, avgSeedHours: 1 / 3 }, { ...rules, multiplier: 1.5 })).toBe(0.5)
-    expect(memberAmount({ sumValue: 300, qualifiedCount: 0, avgSeedHours: 2 }, rules)).toBe(Math.round(100 * (2 / Math.PI) * Math.atan(1) * 2 * 100) / 100) // = 100
+    expect(memberAmount({ sumValue: 300, qualifiedCount: 0, avgSeedHours: 2 }, rules)).toBe(
+      Math.round(100 * (2 / Math.PI) * Math.atan(1) * 2 * 100) / 100,
+    ) // = 100
   })
 
   it('pays 0 below the minimums and flags the member', () => {
@@ -163,7 +185,12 @@ describe('keeper ranks', () => {
   })
 
   it('are independent per torrent', () => {
-    const { items } = computeWages(rules, [normal(1), normal(2)], [record({ userId: 1, claimedAt: 2 }), record({ userId: 2, claimedAt: 1, torrentId: 101 })], periodEnd)
+    const { items } = computeWages(
+      rules,
+      [normal(1), normal(2)],
+      [record({ userId: 1, claimedAt: 2 }), record({ userId: 2, claimedAt: 1, torrentId: 101 })],
+      periodEnd,
+    )
     expect(items.map((i) => i.keeperRank)).toEqual([1, 1])
   })
 })

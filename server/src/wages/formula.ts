@@ -118,7 +118,8 @@ export function torrentValue(
 
 /** perHour = b0 × (2/π) × atan(A / l) + perSeeding × min(count, maxSeeding); amount = multiplier × perHour × avgSeedHours. */
 export function memberAmount(args: { sumValue: number; qualifiedCount: number; avgSeedHours: number }, rules: RuleBody): number {
-  const perHour = rules.b0 * (2 / Math.PI) * Math.atan(args.sumValue / rules.l) + rules.perSeeding * Math.min(args.qualifiedCount, rules.maxSeeding)
+  const perHour =
+    rules.b0 * (2 / Math.PI) * Math.atan(args.sumValue / rules.l) + rules.perSeeding * Math.min(args.qualifiedCount, rules.maxSeeding)
   return round2(rules.multiplier * perHour * args.avgSeedHours)
 }
 
@@ -169,7 +170,10 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
         let value = 0
         if (record.partial) accumulator(record.userId).partial = true
         if (reason === null) {
-          value = torrentValue({ weeks: (periodEnd - record.addedAt) / WEEK_MS, sizeGiB: record.size / GIB, seeders: record.seeders, keeperRank }, rules)
+          value = torrentValue(
+            { weeks: (periodEnd - record.addedAt) / WEEK_MS, sizeGiB: record.size / GIB, seeders: record.seeders, keeperRank },
+            rules,
+          )
           const acc = accumulator(record.userId)
           acc.sumValue += value
           acc.count += 1
@@ -198,7 +202,9 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
       return userIds.map((userId) => {
         const acc = totals.get(userId) ?? { sumValue: 0, count: 0, size: 0, seedHours: 0, partial: false }
         const belowMinimum = acc.count < rules.minQualifiedCount || acc.size < rules.minQualifiedSizeGiB * GIB || acc.count === 0
-        const amount = belowMinimum ? 0 : memberAmount({ sumValue: acc.sumValue, qualifiedCount: acc.count, avgSeedHours: acc.seedHours / acc.count }, rules)
+        const amount = belowMinimum
+          ? 0
+          : memberAmount({ sumValue: acc.sumValue, qualifiedCount: acc.count, avgSeedHours: acc.seedHours / acc.count }, rules)
         return {
           userId,
           amount,

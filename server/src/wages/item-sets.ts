@@ -14,8 +14,15 @@ import type { WageItemResult } from './formula'
 import { wageDb } from './tables'
 
 type ItemTuple = [
-  torrentId: number, size: number, seeders: number, seedHours: number, uploaded: number, keeperRank: number, value: number,
-  qualified: 0 | 1, reason: string | null,
+  torrentId: number,
+  size: number,
+  seeders: number,
+  seedHours: number,
+  uploaded: number,
+  keeperRank: number,
+  value: number,
+  qualified: 0 | 1,
+  reason: string | null,
   /** 1 = counted from a first observation (部分月份); absent in sets saved before migration 0014. */
   partial?: 0 | 1,
 ]
@@ -55,8 +62,16 @@ export class ItemSetCollector {
         const i = order[k]!
         const reason = this.reasons[i] ?? null
         tuples.push([
-          this.torrents.at(i), this.sizes.at(i), this.seeders.at(i), this.seedHours.at(i), this.uploaded.at(i),
-          this.keeperRanks.at(i), this.values.at(i), reason === null ? 1 : 0, reason, this.partials.at(i) === 1 ? 1 : 0,
+          this.torrents.at(i),
+          this.sizes.at(i),
+          this.seeders.at(i),
+          this.seedHours.at(i),
+          this.uploaded.at(i),
+          this.keeperRanks.at(i),
+          this.values.at(i),
+          reason === null ? 1 : 0,
+          reason,
+          this.partials.at(i) === 1 ? 1 : 0,
         ])
       }
       tuples.sort((a, b) => b[7] - a[7] || b[6] - a[6] || a[0] - b[0])
@@ -67,13 +82,22 @@ export class ItemSetCollector {
 
 /** One member's items of a month, names from the torrent labels (items keep no copy of them). */
 export async function readItemSet(db: Kysely<DB>, period: string, userId: number): Promise<WageItem[]> {
-  const row = await wageDb(db).selectFrom('wage_item_sets').select('items').where('period', '=', period).where('user_id', '=', userId).executeTakeFirst()
+  const row = await wageDb(db)
+    .selectFrom('wage_item_sets')
+    .select('items')
+    .where('period', '=', period)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
   if (!row) return []
   const tuples = JSON.parse(row.items) as ItemTuple[]
   const names = new Map<number, string>()
   const ids = tuples.map((t) => t[0])
   for (let i = 0; i < ids.length; i += 1_000) {
-    const labels = await db.selectFrom('torrent_labels').select(['torrent_id', 'name']).where('torrent_id', 'in', ids.slice(i, i + 1_000)).execute()
+    const labels = await db
+      .selectFrom('torrent_labels')
+      .select(['torrent_id', 'name'])
+      .where('torrent_id', 'in', ids.slice(i, i + 1_000))
+      .execute()
     for (const label of labels) names.set(Number(label.torrent_id), label.name)
   }
   return tuples.map(([torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason, partial]) => ({

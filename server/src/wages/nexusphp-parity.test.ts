@@ -76,7 +76,11 @@ const claims: ClaimSpec[] = [
   { uid: 2003, torrent: 6, claimedOnDay: 19, start: { hours: 400, gib: 5 }, end: { hours: 650, gib: 5 } },
   // m4: eight reached claims — past the 7-torrent cap of the per-torrent bonus.
   ...[5, 6, 7, 8, 9, 10, 11, 12].map((torrent, i) => ({
-    uid: 2004, torrent, claimedOnDay: null, start: { hours: 1000 + i, gib: 0 }, end: { hours: 1000 + i + 300 + 50 * i, gib: 0.5 * i },
+    uid: 2004,
+    torrent,
+    claimedOnDay: null,
+    start: { hours: 1000 + i, gib: 0 },
+    end: { hours: 1000 + i + 300 + 50 * i, gib: 0.5 * i },
   })),
   // m5: a claim made on the 3rd (counters then: 5 h), seeded 320 h more; one unreached claim beside it.
   { uid: 2005, torrent: 12, claimedOnDay: 2, start: { hours: 5, gib: 0.2 }, end: { hours: 325, gib: 2 } },
@@ -98,7 +102,11 @@ const members = [2001, 2002, 2003, 2004, 2005, 2006]
  * × the multiplier. (Every claimed torrent here is seeding at settlement.)
  */
 function nexusphpCredit(uid: number): number {
-  const reached = claims.filter((c) => c.uid === uid && (c.end.hours - c.start.hours >= NEXUS.hours || c.end.gib - c.start.gib >= NEXUS.times * torrentOf(c.torrent).sizeGiB))
+  const reached = claims.filter(
+    (c) =>
+      c.uid === uid &&
+      (c.end.hours - c.start.hours >= NEXUS.hours || c.end.gib - c.start.gib >= NEXUS.times * torrentOf(c.torrent).sizeGiB),
+  )
   let A = 0
   for (const c of reached) {
     const t = torrentOf(c.torrent)
@@ -130,13 +138,23 @@ describe.each(openTestDatabases())('「NexusPHP 认领结算」 parity on $name'
     await saveRules(db, { ...defaultRuleBody, officialTeams: ['CedarHD'], ...nexusphpClaimsPreset }, MAR_START - 30 * DAY, null)
     for (const uid of members) userIds.set(uid, await w.member(`m${uid}`, uid))
     for (const spec of torrents) {
-      await w.torrent(spec.id, { size: spec.sizeGiB * GIB, team: spec.official ? 1 : null, added: APR_START - spec.ageDays * DAY, seeders: spec.seeders })
+      await w.torrent(spec.id, {
+        size: spec.sizeGiB * GIB,
+        team: spec.official ? 1 : null,
+        added: APR_START - spec.ageDays * DAY,
+        seeders: spec.seeders,
+      })
     }
     const snatchAt = MAR_START - 40 * DAY
     // Before the month: every snatch, and the claims made earlier (settled on the 1st: their begins are the counters then).
     for (const c of claims) {
       const counters = c.claimedOnDay === null ? c.start : { hours: Math.max(0, c.start.hours - 1), gib: c.start.gib }
-      await w.snatch(c.uid, c.torrent, { finished: true, seedtime: counters.hours * H, uploaded: bytes(counters.gib), lastAction: snatchAt })
+      await w.snatch(c.uid, c.torrent, {
+        finished: true,
+        seedtime: counters.hours * H,
+        uploaded: bytes(counters.gib),
+        lastAction: snatchAt,
+      })
       if (c.claimedOnDay === null) {
         await w.claim(c.uid, c.torrent, MAR_START - 60 * DAY)
         await setClaimBegins(c, MAR_START)
@@ -196,7 +214,8 @@ describe.each(openTestDatabases())('「NexusPHP 认领结算」 parity on $name'
       [3, true, 2],
     ])
     const m3 = userIds.get(2003)!
-    const none = (await t.call<{ list: WagePreviewEntry[] }>('POST', '/wages/preview', { token, body: { period: '2026-03', userId: m3 } })).body.data.list[0]!
+    const none = (await t.call<{ list: WagePreviewEntry[] }>('POST', '/wages/preview', { token, body: { period: '2026-03', userId: m3 } }))
+      .body.data.list[0]!
     expect(none.amount).toBe(0)
     expect(none.items!.every((i) => !i.qualified && i.reason!.startsWith('做种时长不足'))).toBe(true)
   })

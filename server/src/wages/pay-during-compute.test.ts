@@ -40,7 +40,8 @@ describe.each(openTestDatabases())('pay during compute on $name', (backend) => {
   })
 
   const records = async () =>
-    (await t.call<{ list: WageRecord[] }>('POST', '/wages/page', { token, body: { page: 1, pageSize: 100, period: '2026-01' } })).body.data.list
+    (await t.call<{ list: WageRecord[] }>('POST', '/wages/page', { token, body: { page: 1, pageSize: 100, period: '2026-01' } })).body.data
+      .list
   const compute = () => t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })
   const pay = (ids: number[]) => t.call<{ paid: number; alreadyPaid: number }>('POST', '/wages/pay', { token, body: { ids } })
 
@@ -71,15 +72,12 @@ describe.each(openTestDatabases())('pay during compute on $name', (backend) => {
 
   it('computes and pays from many callers at once leave every record paid exactly once', async () => {
     // Back to unpaid (a test shortcut), then everyone at once.
-    await t.db.database.db.updateTable('wage_records' as never).set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null } as never).execute()
+    await t.db.database.db
+      .updateTable('wage_records' as never)
+      .set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null } as never)
+      .execute()
     const ids = (await records()).map((r) => r.id)
-    const calls = await Promise.all([
-      ...ids.map((id) => pay([id])),
-      ...ids.map((id) => pay([id])),
-      compute(),
-      compute(),
-      compute(),
-    ])
+    const calls = await Promise.all([...ids.map((id) => pay([id])), ...ids.map((id) => pay([id])), compute(), compute(), compute()])
     expect(calls.every((c) => c.status === 200)).toBe(true)
     const pays = calls.slice(0, ids.length * 2) as Awaited<ReturnType<typeof pay>>[]
     expect(pays.reduce((s, c) => s + c.body.data.paid, 0)).toBe(ids.length)

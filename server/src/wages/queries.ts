@@ -14,7 +14,10 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).to
 
 /** The newest period that has wage records, or null. */
 export async function lastComputedPeriod(db: Kysely<DB>): Promise<string | null> {
-  const row = await wageDb(db).selectFrom('wage_records').select((eb) => eb.fn.max('period').as('p')).executeTakeFirst()
+  const row = await wageDb(db)
+    .selectFrom('wage_records')
+    .select((eb) => eb.fn.max('period').as('p'))
+    .executeTakeFirst()
   return (row?.p as string | null | undefined) ?? null
 }
 
@@ -30,15 +33,19 @@ export async function periodRank(db: Kysely<DB>, period: string): Promise<WageRa
     .where('w.period', '=', period)
     .execute()
   return rows
-    .map((r) => ({ userId: r.user_id, username: r.username, period, amount: Number(r.amount), torrentCount: Number(r.torrent_count), totalSize: Number(r.total_size) }))
+    .map((r) => ({
+      userId: r.user_id,
+      username: r.username,
+      period,
+      amount: Number(r.amount),
+      torrentCount: Number(r.torrent_count),
+      totalSize: Number(r.total_size),
+    }))
     .sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
     .map((r, index) => ({ rank: index + 1, ...r }))
 }
 
-export async function rankPage(
-  db: Kysely<DB>,
-  input: ParsedInput<'wages.rank'>,
-): Promise<{ list: WageRankEntry[]; total: number }> {
+export async function rankPage(db: Kysely<DB>, input: ParsedInput<'wages.rank'>): Promise<{ list: WageRankEntry[]; total: number }> {
   const period = input.period ?? (await lastComputedPeriod(db))
   if (!period) return { list: [], total: 0 }
   const all = await periodRank(db, period)
@@ -127,7 +134,9 @@ export async function wagePage(
   const [rows, count] = await Promise.all([
     query
       .select([...recordColumns])
-      .orderBy(sql`${sort.expr} ${sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')}, w.id ${sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')}`)
+      .orderBy(
+        sql`${sort.expr} ${sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')}, w.id ${sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')}`,
+      )
       .limit(input.pageSize)
       .offset(offsetOf(input.page, input.pageSize))
       .execute(),
@@ -166,9 +175,9 @@ export function median(sorted: readonly number[]): number {
  */
 export async function wageStats(db: Kysely<DB>, months: number): Promise<WageStats> {
   const w = wageDb(db)
-  const periods = (
-    await w.selectFrom('wage_records').select('period').distinct().orderBy('period', 'desc').limit(months).execute()
-  ).map((r) => r.period)
+  const periods = (await w.selectFrom('wage_records').select('period').distinct().orderBy('period', 'desc').limit(months).execute()).map(
+    (r) => r.period,
+  )
   periods.reverse()
   const out: WageStats['months'] = []
   let latest: number[] = []
@@ -188,7 +197,15 @@ export async function wageStats(db: Kysely<DB>, months: number): Promise<WageSta
     }
     amounts.sort((a, b) => a - b)
     const total = amounts.reduce((s, a) => s + a, 0)
-    out.push({ period, paid: round2(paid), unpaid: round2(unpaid), members: amounts.length, average: amounts.length ? round2(total / amounts.length) : 0, median: median(amounts), paidMembers })
+    out.push({
+      period,
+      paid: round2(paid),
+      unpaid: round2(unpaid),
+      members: amounts.length,
+      average: amounts.length ? round2(total / amounts.length) : 0,
+      median: median(amounts),
+      paidMembers,
+    })
     latest = amounts
   }
   return { months: out, distribution: histogram(latest, 10) }

@@ -51,7 +51,10 @@ export async function wageMembers(db: Kysely<DB>): Promise<Map<number, WageMembe
     .where('u.status', '<>', 1)
     .execute()
   return new Map(
-    rows.map((r) => [r.id, { userId: r.id, status: r.status as 0 | 1 | 2, siteEnabled: r.enabled === null || Number(r.enabled) !== 0, username: r.username }]),
+    rows.map((r) => [
+      r.id,
+      { userId: r.id, status: r.status as 0 | 1 | 2, siteEnabled: r.enabled === null || Number(r.enabled) !== 0, username: r.username },
+    ]),
   )
 }
 
@@ -95,10 +98,18 @@ export async function* periodRecords(
   const banned = new Set((await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id)))
   const torrentsInfo = new Map<number, PaidTorrent>()
   let labels = db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders', 'seed_type'])
-  if (!claimsOnly) labels = labels.where((eb) => eb.or([eb('seed_type', '=', 1), ...(banned.size ? [eb('torrent_id', 'in', [...banned])] : [])]))
+  if (!claimsOnly)
+    labels = labels.where((eb) => eb.or([eb('seed_type', '=', 1), ...(banned.size ? [eb('torrent_id', 'in', [...banned])] : [])]))
   for (const t of await labels.execute()) {
     const id = Number(t.torrent_id)
-    torrentsInfo.set(id, { name: t.name, size: Number(t.size), added: Number(t.added), seeders: Number(t.seeders), official: Number(t.seed_type) === 1, banned: banned.has(id) })
+    torrentsInfo.set(id, {
+      name: t.name,
+      size: Number(t.size),
+      added: Number(t.added),
+      seeders: Number(t.seeders),
+      official: Number(t.seed_type) === 1,
+      banned: banned.has(id),
+    })
   }
 
   const users = NumberColumn.int()
@@ -110,7 +121,9 @@ export async function* periodRecords(
   const st1 = endDay === null ? sql`r.seed_time_sec` : sql`s1.seed_time_sec`
   const up1 = endDay === null ? sql`r.uploaded` : sql`s1.uploaded`
   const endJoin = endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${endDay} and s1.record_id = r.id`
-  const ties = claimsOnly ? sql`r.claim_state = 2` : sql`(r.seed_type = 1 or r.torrent_id in (select id from site_torrents where banned = 1)) and (r.claim_state = 2 or r.assigned = 1)`
+  const ties = claimsOnly
+    ? sql`r.claim_state = 2`
+    : sql`(r.seed_type = 1 or r.torrent_id in (select id from site_torrents where banned = 1)) and (r.claim_state = 2 or r.assigned = 1)`
   const claimBegins = await claimsMadeIn(db, counters)
   const { rows: bounds } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
   const maxId = Number(bounds[0]?.hi ?? 0)
@@ -119,7 +132,8 @@ export async function* periodRecords(
     // up only for a record missing from the start snapshot, an assignment's counters only for an
     // assignment made in the period (CASE evaluates its subquery only then).
     const missing = sql`s0.record_id is null`
-    const firstSeen = (column: string) => sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
+    const firstSeen = (column: string) =>
+      sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
     const atAssignment = (column: string) =>
       sql`case when r.assigned = 1 and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
     const { rows } = await sql<Row>`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
@@ -141,7 +155,10 @@ export async function* periodRecords(
       const assignedAt = Number(r.assigned) === 1 && !claimsOnly ? Number(r.assigned_at) : 0
       const gain = windowGain(
         {
-          claim: claimed && claimAt > 0 ? { at: claimAt, begin: claimBegins.get(pairKey(userId, torrentId)) ?? { seedTimeSec: 0, uploaded: 0 } } : null,
+          claim:
+            claimed && claimAt > 0
+              ? { at: claimAt, begin: claimBegins.get(pairKey(userId, torrentId)) ?? { seedTimeSec: 0, uploaded: 0 } }
+              : null,
           assignedAt: assignedAt > 0 ? assignedAt : null,
           snatchStartedAt: r.started != null ? Number(r.started) : null,
           atPeriodStart: counters2(r.st0, r.up0),
@@ -211,7 +228,12 @@ async function claimsMadeIn(db: Kysely<DB>, period: { startMs: number; endMs: nu
     .where('c.created_at', '>', period.startMs)
     .where('c.created_at', '<', period.endMs)
     .execute()
-  return new Map(rows.map((r) => [pairKey(Number(r.user_id), Number(r.torrent_id)), { seedTimeSec: Number(r.seed_time_begin), uploaded: Number(r.uploaded_begin) }]))
+  return new Map(
+    rows.map((r) => [
+      pairKey(Number(r.user_id), Number(r.torrent_id)),
+      { seedTimeSec: Number(r.seed_time_begin), uploaded: Number(r.uploaded_begin) },
+    ]),
+  )
 }
 
 const counters2 = (seedTime: unknown, uploaded: unknown): Counters | null =>

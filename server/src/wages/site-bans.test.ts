@@ -30,13 +30,22 @@ describe.each(openTestDatabases())('site bans in wages on $name', (backend) => {
     ids.alice = await w.member('alice', 1001)
     ids.bob = await w.member('bob', 1002)
     for (const id of [1, 2, 3]) await w.torrent(id, { team: 1, size: 10 * GIB, added: Date.UTC(2025, 0, 1), seeders: 2 })
-    for (const [uid, torrent] of [[1001, 1], [1001, 2], [1002, 3]] as const) {
+    for (const [uid, torrent] of [
+      [1001, 1],
+      [1001, 2],
+      [1002, 3],
+    ] as const) {
       await w.snatch(uid, torrent, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 86_400_000 })
       await w.claim(uid, torrent, Date.UTC(2025, 6, 1))
     }
     await derive(t.db.database, { now: JAN_START + 60_000 })
     await copyRecordCounters(db, 20260101)
-    for (const [uid, torrent] of [[1001, 1], [1001, 2], [1002, 3]] as const) await w.updateSnatch(uid, torrent, { seedtime: 500 * H })
+    for (const [uid, torrent] of [
+      [1001, 1],
+      [1001, 2],
+      [1002, 3],
+    ] as const)
+      await w.updateSnatch(uid, torrent, { seedtime: 500 * H })
     // The site bans torrent 2 and disables bob's account during the month (as its admin pages write them).
     await db.updateTable('site_torrents').set({ banned: 1 }).where('id', '=', 2).execute()
     await db.updateTable('site_users').set({ enabled: 0 }).where('id', '=', 1002).execute()
@@ -48,7 +57,8 @@ describe.each(openTestDatabases())('site bans in wages on $name', (backend) => {
   })
 
   const preview = async (userId: number) =>
-    (await t.call<{ list: WagePreviewEntry[] }>('POST', '/wages/preview', { token, body: { period: '2026-01', userId } })).body.data.list[0]!
+    (await t.call<{ list: WagePreviewEntry[] }>('POST', '/wages/preview', { token, body: { period: '2026-01', userId } })).body.data
+      .list[0]!
 
   it('a banned torrent does not qualify: 种子已被站点禁止', async () => {
     const alice = await preview(ids.alice)

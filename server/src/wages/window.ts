@@ -55,7 +55,10 @@ const noLower = (begin: Counters, floor: Counters | null): Counters =>
   floor ? { seedTimeSec: Math.max(begin.seedTimeSec, floor.seedTimeSec), uploaded: Math.max(begin.uploaded, floor.uploaded) } : begin
 
 /** The record's gains inside its window, or null when the tie began only after the period. */
-export function windowGain(record: RecordHistory, period: { startMs: number; endMs: number; startSnapshotLate?: boolean }): WindowGain | null {
+export function windowGain(
+  record: RecordHistory,
+  period: { startMs: number; endMs: number; startSnapshotLate?: boolean },
+): WindowGain | null {
   const tieAt = record.claim?.at ?? record.assignedAt
   if (tieAt !== null && tieAt >= period.endMs) return null
   const windowStart = Math.max(period.startMs, tieAt ?? 0)
@@ -63,13 +66,13 @@ export function windowGain(record: RecordHistory, period: { startMs: number; end
   let partial = false
   if (record.snatchStartedAt !== null && record.snatchStartedAt >= windowStart) base = ZERO
   else if (record.claim && record.claim.at > period.startMs) base = noLower(record.claim.begin, record.atPeriodStart)
-  else if (!record.claim && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment) base = record.atAssignment
+  else if (!record.claim && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment)
+    base = record.atAssignment
   else if (record.atPeriodStart) {
     base = record.atPeriodStart
     // The month's first snapshot is later than its 1st (a new install, the server down on the 1st).
     partial = period.startSnapshotLate === true && windowStart === period.startMs
-  }
-  else if (record.firstSeen) {
+  } else if (record.firstSeen) {
     base = record.firstSeen
     partial = record.firstSeen.at > windowStart
   } else {

@@ -66,7 +66,11 @@ describe('IPC handlers', () => {
     const { handlers } = makeHandlers('handlers-settings')
     expect(await handlers['settings:set']({ navTheme: 'light' })).toMatchObject({ ok: true, data: { navTheme: 'light' } })
     expect(await handlers['settings:get']()).toMatchObject({ navTheme: 'light', serverAddress: server.apiBase })
-    expect(await handlers['settings:set']({ serverAddress: 'javascript:alert(1)' })).toMatchObject({ ok: false, code: 400, msg: expect.stringContaining('服务器地址') })
+    expect(await handlers['settings:set']({ serverAddress: 'javascript:alert(1)' })).toMatchObject({
+      ok: false,
+      code: 400,
+      msg: expect.stringContaining('服务器地址'),
+    })
   })
 })
 
@@ -78,7 +82,10 @@ describe('switching servers', () => {
     expect(await handlers['settings:set']({ serverAddress: 'http://127.0.0.1:9' })).toMatchObject({ ok: true })
     expect(settings.getToken()).toBeNull()
     // The old server refuses the old token once the revocation has landed.
-    const probe = createApiClient({ baseUrl: () => server.apiBase, tokens: { getToken: () => oldToken, setToken: () => {}, clearToken: () => {} } })
+    const probe = createApiClient({
+      baseUrl: () => server.apiBase,
+      tokens: { getToken: () => oldToken, setToken: () => {}, clearToken: () => {} },
+    })
     await expect.poll(async () => (await probe.call('user.loginInfo')).ok).toBe(false)
   })
 

@@ -20,9 +20,11 @@ import { epochMs, notNull, withId } from './helpers'
 export default function migration(dialect: DialectName): Migration {
   const pg = dialect === 'postgres'
   /** Scratch tables of the derivation: PostgreSQL need not WAL-log what is rebuilt on every pass. */
-  const scratch = <T extends { modifyFront(s: ReturnType<typeof sql>): T }>(builder: T): T => (pg ? builder.modifyFront(sql`unlogged`) : builder)
+  const scratch = <T extends { modifyFront(s: ReturnType<typeof sql>): T }>(builder: T): T =>
+    pg ? builder.modifyFront(sql`unlogged`) : builder
   /** Clustered on the primary key: SQLite stores such tables without a separate rowid b-tree. */
-  const clustered = <T extends { modifyEnd(s: ReturnType<typeof sql>): T }>(builder: T): T => (pg ? builder : builder.modifyEnd(sql`without rowid`))
+  const clustered = <T extends { modifyEnd(s: ReturnType<typeof sql>): T }>(builder: T): T =>
+    pg ? builder : builder.modifyEnd(sql`without rowid`)
 
   return {
     async up(db: Kysely<any>) {
@@ -71,7 +73,12 @@ export default function migration(dialect: DialectName): Migration {
         .addColumn('torrent_id', 'integer', notNull)
         .addColumn('tag_id', 'integer', notNull)
         .execute()
-      await db.schema.createIndex('site_torrent_tags_torrent_tag_key').on('site_torrent_tags').columns(['torrent_id', 'tag_id']).unique().execute()
+      await db.schema
+        .createIndex('site_torrent_tags_torrent_tag_key')
+        .on('site_torrent_tags')
+        .columns(['torrent_id', 'tag_id'])
+        .unique()
+        .execute()
       await db.schema.createIndex('site_torrent_tags_tag_idx').on('site_torrent_tags').column('tag_id').execute()
 
       await db.schema
@@ -150,7 +157,9 @@ export default function migration(dialect: DialectName): Migration {
       } else {
         // FTS5 trigram index over site_torrents.name (external content: the names are stored once),
         // kept in step by triggers whoever writes the mirror.
-        await sql`create virtual table site_torrents_name_fts using fts5(name, content='site_torrents', content_rowid='id', tokenize='trigram')`.execute(db)
+        await sql`create virtual table site_torrents_name_fts using fts5(name, content='site_torrents', content_rowid='id', tokenize='trigram')`.execute(
+          db,
+        )
         await sql`create trigger site_torrents_name_fts_ai after insert on site_torrents begin
             insert into site_torrents_name_fts(rowid, name) values (new.id, new.name);
           end`.execute(db)
@@ -263,7 +272,11 @@ export default function migration(dialect: DialectName): Migration {
         ['torrent_labels_labels_idx', ['seed_type', 'completion', 'assigned']],
         ['torrent_labels_team_idx', ['team']],
       ] as const) {
-        await db.schema.createIndex(name).on('torrent_labels').columns([...columns]).execute()
+        await db.schema
+          .createIndex(name)
+          .on('torrent_labels')
+          .columns([...columns])
+          .execute()
       }
       // Name order must be the same on both databases: byte order (SQLite's BINARY, PostgreSQL's "C").
       if (pg) await sql`create index torrent_labels_name_idx on torrent_labels (name collate "C", torrent_id)`.execute(db)
@@ -406,10 +419,31 @@ export default function migration(dialect: DialectName): Migration {
     },
     async down(db: Kysely<any>) {
       for (const table of [
-        'derive_batch', 'derive_torrents', 'derive_work', 'derive_queue', 'sync_state', 'stats_cache', 'daily_team_stats',
-        'daily_member_stats', 'counter_snapshots', 'member_seed_stats', 'seed_record_counts', 'torrent_labels', 'seed_records',
-        'rule_versions', 'seed_type_overrides', 'assignments', 'site_claims', 'site_snatched', 'site_peers', 'site_torrent_tags',
-        'site_torrents', 'site_tags', 'site_categories', 'site_teams', 'site_users',
+        'derive_batch',
+        'derive_torrents',
+        'derive_work',
+        'derive_queue',
+        'sync_state',
+        'stats_cache',
+        'daily_team_stats',
+        'daily_member_stats',
+        'counter_snapshots',
+        'member_seed_stats',
+        'seed_record_counts',
+        'torrent_labels',
+        'seed_records',
+        'rule_versions',
+        'seed_type_overrides',
+        'assignments',
+        'site_claims',
+        'site_snatched',
+        'site_peers',
+        'site_torrent_tags',
+        'site_torrents',
+        'site_tags',
+        'site_categories',
+        'site_teams',
+        'site_users',
       ]) {
         if (table === 'site_torrents' && !pg) await sql`drop table if exists site_torrents_name_fts`.execute(db)
         await db.schema.dropTable(table).ifExists().execute()

@@ -18,7 +18,8 @@ import { epochMs, notNull, withId } from './helpers'
 
 export default function migration(dialect: DialectName): Migration {
   const pg = dialect === 'postgres'
-  const clustered = <T extends { modifyEnd(s: ReturnType<typeof sql>): T }>(builder: T): T => (pg ? builder : builder.modifyEnd(sql`without rowid`))
+  const clustered = <T extends { modifyEnd(s: ReturnType<typeof sql>): T }>(builder: T): T =>
+    pg ? builder : builder.modifyEnd(sql`without rowid`)
   const real = pg ? 'double precision' : 'real'
 
   return {
@@ -33,7 +34,12 @@ export default function migration(dialect: DialectName): Migration {
         .addColumn('seed_hours', real, notNull)
         .addColumn('sum_value', real, notNull)
         .addColumn('below_minimum', 'smallint', notNull)
-        .addColumn('payment', 'smallint', (col) => col.notNull().defaultTo(0).check(sql`payment in (0, 1)`))
+        .addColumn('payment', 'smallint', (col) =>
+          col
+            .notNull()
+            .defaultTo(0)
+            .check(sql`payment in (0, 1)`),
+        )
         .addColumn('paid_at', epochMs)
         .addColumn('paid_by_id', 'integer')
         .addColumn('paid_by_name', 'text')

@@ -11,8 +11,13 @@ import type { DialectName } from '../database'
 export default function migration(_dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('torrent_labels').addColumn('records', 'integer', (col) => col.notNull().defaultTo(0)).execute()
-      await sql`update torrent_labels set records = (select count(*) from seed_records r where r.torrent_id = torrent_labels.torrent_id)`.execute(db)
+      await db.schema
+        .alterTable('torrent_labels')
+        .addColumn('records', 'integer', (col) => col.notNull().defaultTo(0))
+        .execute()
+      await sql`update torrent_labels set records = (select count(*) from seed_records r where r.torrent_id = torrent_labels.torrent_id)`.execute(
+        db,
+      )
     },
     async down(db: Kysely<any>) {
       await db.schema.alterTable('torrent_labels').dropColumn('records').execute()

@@ -18,7 +18,11 @@ export default function migration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema.dropIndex('seed_records_user_status_idx').execute()
-      await db.schema.createIndex('seed_records_user_last_action_idx').on('seed_records').columns(['user_id', 'last_action', 'id']).execute()
+      await db.schema
+        .createIndex('seed_records_user_last_action_idx')
+        .on('seed_records')
+        .columns(['user_id', 'last_action', 'id'])
+        .execute()
       if (dialect === 'postgres') await sql`alter table seed_records set (fillfactor = 85)`.execute(db)
     },
     async down(db: Kysely<any>) {

@@ -14,7 +14,11 @@ export default function migration(_dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema.dropIndex('seed_records_torrent_status_idx').execute()
-      await db.schema.createIndex('seed_records_torrent_activity_idx').on('seed_records').columns(['torrent_id', 'last_action', 'status']).execute()
+      await db.schema
+        .createIndex('seed_records_torrent_activity_idx')
+        .on('seed_records')
+        .columns(['torrent_id', 'last_action', 'status'])
+        .execute()
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex('seed_records_torrent_activity_idx').execute()

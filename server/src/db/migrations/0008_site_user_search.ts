@@ -16,7 +16,8 @@ import type { DialectName } from '../database'
 export default function migration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
-      if (dialect === 'postgres') await sql`create index site_users_username_prefix_idx on site_users (lower(username) text_pattern_ops)`.execute(db)
+      if (dialect === 'postgres')
+        await sql`create index site_users_username_prefix_idx on site_users (lower(username) text_pattern_ops)`.execute(db)
       else await sql`create index site_users_username_prefix_idx on site_users (username collate nocase)`.execute(db)
     },
     async down(db: Kysely<any>) {

@@ -30,14 +30,26 @@ export default function migration(dialect: DialectName): Migration {
       // Carry the old rows over, one member-month at a time (a few hundred rows each).
       const sets = await sql<{ period: string; user_id: number }>`select distinct period, user_id from wage_items`.execute(db)
       for (const { period, user_id } of sets.rows) {
-        const { rows } = await sql<Record<string, number | string | null>>`select torrent_id, size, seeders, seed_hours, uploaded, keeper_rank, value, qualified, reason
+        const { rows } = await sql<
+          Record<string, number | string | null>
+        >`select torrent_id, size, seeders, seed_hours, uploaded, keeper_rank, value, qualified, reason
           from wage_items where period = ${period} and user_id = ${user_id}
           order by qualified desc, value desc, torrent_id`.execute(db)
         const items: ItemTuple[] = rows.map((r) => [
-          Number(r.torrent_id), Number(r.size), Number(r.seeders), Number(r.seed_hours), Number(r.uploaded),
-          Number(r.keeper_rank), Number(r.value), Number(r.qualified) === 1 ? 1 : 0, (r.reason as string | null) ?? null,
+          Number(r.torrent_id),
+          Number(r.size),
+          Number(r.seeders),
+          Number(r.seed_hours),
+          Number(r.uploaded),
+          Number(r.keeper_rank),
+          Number(r.value),
+          Number(r.qualified) === 1 ? 1 : 0,
+          (r.reason as string | null) ?? null,
         ])
-        await db.insertInto('wage_item_sets').values({ period, user_id, items: JSON.stringify(items) }).execute()
+        await db
+          .insertInto('wage_item_sets')
+          .values({ period, user_id, items: JSON.stringify(items) })
+          .execute()
       }
       await db.schema.dropTable('wage_items').execute()
     },

@@ -19,11 +19,16 @@ export default function migration(dialect: DialectName): Migration {
     async up(db: Kysely<any>) {
       if (dialect !== 'sqlite') return
       for (const table of tables) {
-        const { rows } = await sql<{ type: string; sql: string }>`select type, sql from sqlite_master where tbl_name = ${table} and sql is not null`.execute(db)
+        const { rows } = await sql<{
+          type: string
+          sql: string
+        }>`select type, sql from sqlite_master where tbl_name = ${table} and sql is not null`.execute(db)
         const create = rows.find((r) => r.type === 'table')
         if (!create || !bigintKey.test(create.sql)) continue
         const rebuilt = `${table}_rowid_key`
-        const definition = create.sql.replace(bigintKey, '"id" integer primary key').replace(/^CREATE TABLE ("?)\w+\1/i, `create table "${rebuilt}"`)
+        const definition = create.sql
+          .replace(bigintKey, '"id" integer primary key')
+          .replace(/^CREATE TABLE ("?)\w+\1/i, `create table "${rebuilt}"`)
         await sql.raw(definition).execute(db)
         await sql.raw(`insert into "${rebuilt}" select * from "${table}" order by id`).execute(db)
         await sql.raw(`drop table "${table}"`).execute(db)

@@ -9,7 +9,8 @@ import type { Migration } from 'kysely/migration'
 import type { DialectName } from '../database'
 
 export default function migration(dialect: DialectName): Migration {
-  const trigger = (when: string) => sql.raw(`create trigger site_torrents_name_fts_au after update of name on site_torrents ${when}begin
+  const trigger = (when: string) =>
+    sql.raw(`create trigger site_torrents_name_fts_au after update of name on site_torrents ${when}begin
       insert into site_torrents_name_fts(site_torrents_name_fts, rowid, name) values ('delete', old.id, old.name);
       insert into site_torrents_name_fts(rowid, name) values (new.id, new.name);
     end`)

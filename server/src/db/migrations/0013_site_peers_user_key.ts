@@ -13,7 +13,12 @@ export default function migration(_dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
       await db.schema.dropIndex('site_peers_torrent_peer_key').ifExists().execute()
-      await db.schema.createIndex('site_peers_torrent_peer_user_key').on('site_peers').columns(['torrent', 'peer_id', 'userid']).unique().execute()
+      await db.schema
+        .createIndex('site_peers_torrent_peer_user_key')
+        .on('site_peers')
+        .columns(['torrent', 'peer_id', 'userid'])
+        .unique()
+        .execute()
     },
     async down(db: Kysely<any>) {
       // Back to one peer per (torrent, peer_id): of the rows sharing it, the newest stays.

@@ -37,7 +37,10 @@ export default function migration(dialect: DialectName): Migration {
         .addPrimaryKeyConstraint('assignment_counters_pk', ['record_id', 'assigned_at'])
         .modifyEnd(pg ? sql`` : sql`without rowid`)
         .execute()
-      await db.schema.alterTable('wage_records').addColumn('partial', 'smallint', (col) => col.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('wage_records')
+        .addColumn('partial', 'smallint', (col) => col.notNull().defaultTo(0))
+        .execute()
 
       const now = Date.now()
       // The latest month's first snapshot (normally the 1st; the first day the server ran otherwise).
@@ -45,11 +48,15 @@ export default function migration(dialect: DialectName): Migration {
       const lastDay = last.rows[0]?.d == null ? null : Number(last.rows[0].d)
       let monthStart: number | null = null
       if (lastDay !== null) {
-        const first = await sql<{ d: number }>`select min(day) as d from counter_snapshots where day >= ${Math.floor(lastDay / 100) * 100}`.execute(db)
+        const first = await sql<{
+          d: number
+        }>`select min(day) as d from counter_snapshots where day >= ${Math.floor(lastDay / 100) * 100}`.execute(db)
         monthStart = Number(first.rows[0]!.d)
       }
       if (monthStart !== null) {
-        const later = await sql<{ day: number }>`select distinct day from counter_snapshots where day > ${monthStart} order by day`.execute(db)
+        const later = await sql<{ day: number }>`select distinct day from counter_snapshots where day > ${monthStart} order by day`.execute(
+          db,
+        )
         for (const { day } of later.rows) {
           await sql`insert into record_first_counters (record_id, seen_at, seed_time_sec, uploaded)
             select s.record_id, ${now}, s.seed_time_sec, s.uploaded from counter_snapshots s

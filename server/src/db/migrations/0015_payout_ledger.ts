@@ -76,7 +76,8 @@ export default function migration(dialect: DialectName): Migration {
       await db.schema.createIndex('payout_demo_logs_key_key').on('payout_demo_logs').column('ledger_key').unique().execute()
     },
     async down(db: Kysely<any>) {
-      for (const table of ['payout_demo_logs', 'payout_demo_bonus', 'payout_webhook_deliveries', 'payout_ledger']) await db.schema.dropTable(table).ifExists().execute()
+      for (const table of ['payout_demo_logs', 'payout_demo_bonus', 'payout_webhook_deliveries', 'payout_ledger'])
+        await db.schema.dropTable(table).ifExists().execute()
     },
   }
 }

@@ -22,12 +22,16 @@ const OLD_WINDOW = 60
 const NEW_WINDOW = 80
 
 /** `derive_queue` rows (member, all torrents) for the members of site account `uid`. */
-const queueMembersOf = (uid: string) => `insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where site_uid = ${uid};`
+const queueMembersOf = (uid: string) =>
+  `insert into derive_queue (user_id, torrent_id) select id, cast(null as integer) from users where site_uid = ${uid};`
 
 export default function migration(dialect: DialectName): Migration {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('torrent_labels').addColumn('banned', 'smallint', (col) => col.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('torrent_labels')
+        .addColumn('banned', 'smallint', (col) => col.notNull().defaultTo(0))
+        .execute()
       await createEnabledTriggers(db, dialect)
       await raiseUntouchedActiveWindow(db)
       await sql`update sync_state set derived_rules_version = null`.execute(db)
@@ -54,19 +58,35 @@ export default function migration(dialect: DialectName): Migration {
  */
 async function createEnabledTriggers(db: Kysely<any>, dialect: DialectName): Promise<void> {
   if (dialect === 'sqlite') {
-    await sql.raw(`create trigger site_users_enabled_ai after insert on site_users when new.enabled = 0
-      begin ${queueMembersOf('new.id')} end`).execute(db)
-    await sql.raw(`create trigger site_users_enabled_au after update of enabled on site_users when old.enabled is not new.enabled
-      begin ${queueMembersOf('new.id')} end`).execute(db)
-    await sql.raw(`create trigger site_users_enabled_ad after delete on site_users when old.enabled = 0
-      begin ${queueMembersOf('old.id')} end`).execute(db)
+    await sql
+      .raw(
+        `create trigger site_users_enabled_ai after insert on site_users when new.enabled = 0
+      begin ${queueMembersOf('new.id')} end`,
+      )
+      .execute(db)
+    await sql
+      .raw(
+        `create trigger site_users_enabled_au after update of enabled on site_users when old.enabled is not new.enabled
+      begin ${queueMembersOf('new.id')} end`,
+      )
+      .execute(db)
+    await sql
+      .raw(
+        `create trigger site_users_enabled_ad after delete on site_users when old.enabled = 0
+      begin ${queueMembersOf('old.id')} end`,
+      )
+      .execute(db)
     return
   }
-  await sql.raw(`create function site_users_enabled_queue() returns trigger language plpgsql as $$
+  await sql
+    .raw(
+      `create function site_users_enabled_queue() returns trigger language plpgsql as $$
     begin
       if tg_op = 'DELETE' then ${queueMembersOf('old.id')} else ${queueMembersOf('new.id')} end if;
       return null;
-    end $$`).execute(db)
+    end $$`,
+    )
+    .execute(db)
   await sql`create trigger site_users_enabled_queue after update of enabled on site_users
     for each row when (old.enabled is distinct from new.enabled) execute function site_users_enabled_queue()`.execute(db)
   await sql`create trigger site_users_enabled_queue_ins after insert on site_users
@@ -86,7 +106,12 @@ async function raiseUntouchedActiveWindow(db: Kysely<any>): Promise<void> {
   const now = Date.now()
   await db
     .insertInto('rule_versions')
-    .values({ version, rules: JSON.stringify({ ...bodies[bodies.length - 1], activeWindowMinutes: NEW_WINDOW }), created_at: now, created_by: null })
+    .values({
+      version,
+      rules: JSON.stringify({ ...bodies[bodies.length - 1], activeWindowMinutes: NEW_WINDOW }),
+      created_at: now,
+      created_by: null,
+    })
     .execute()
   await db
     .insertInto('operation_log')

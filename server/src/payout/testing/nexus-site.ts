@@ -145,13 +145,37 @@ export class NexusSite {
   }
 
   async user(id: number, seedbonus = '0.0'): Promise<void> {
-    await this.conn.query("INSERT INTO users (id, username, added, seedbonus) VALUES (?, ?, '2024-01-01 00:00:00', ?)", [id, `site${id}`, seedbonus])
+    await this.conn.query("INSERT INTO users (id, username, added, seedbonus) VALUES (?, ?, '2024-01-01 00:00:00', ?)", [
+      id,
+      `site${id}`,
+      seedbonus,
+    ])
   }
 
   /** A torrent, the member's snatch of it (seed time in seconds) and their claim; the claim's id. */
-  async claim(uid: number, torrentId: number, c: { size: number; seedtime: number; uploaded: number; seedBegin: number; uploadedBegin: number; createdAt: string; lastSettleAt?: string }): Promise<number> {
-    await this.conn.query('INSERT IGNORE INTO torrents (id, name, size, added) VALUES (?, ?, ?, ?)', [torrentId, `种子 ${torrentId}.2024.1080p`, c.size, '2025-06-01 00:00:00'])
-    const [snatch] = await this.conn.query<ResultSetHeader>("INSERT INTO snatched (torrentid, userid, uploaded, seedtime, finished) VALUES (?, ?, ?, ?, 'yes')", [torrentId, uid, c.uploaded, c.seedtime])
+  async claim(
+    uid: number,
+    torrentId: number,
+    c: {
+      size: number
+      seedtime: number
+      uploaded: number
+      seedBegin: number
+      uploadedBegin: number
+      createdAt: string
+      lastSettleAt?: string
+    },
+  ): Promise<number> {
+    await this.conn.query('INSERT IGNORE INTO torrents (id, name, size, added) VALUES (?, ?, ?, ?)', [
+      torrentId,
+      `种子 ${torrentId}.2024.1080p`,
+      c.size,
+      '2025-06-01 00:00:00',
+    ])
+    const [snatch] = await this.conn.query<ResultSetHeader>(
+      "INSERT INTO snatched (torrentid, userid, uploaded, seedtime, finished) VALUES (?, ?, ?, ?, 'yes')",
+      [torrentId, uid, c.uploaded, c.seedtime],
+    )
     const [claim] = await this.conn.query<ResultSetHeader>(
       'INSERT INTO claims (uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, last_settle_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [uid, torrentId, snatch.insertId, c.seedBegin, c.uploadedBegin, c.lastSettleAt ?? null, c.createdAt, c.createdAt],
@@ -160,7 +184,10 @@ export class NexusSite {
   }
 
   async claims(uid: number): Promise<RowDataPacket[]> {
-    const [rows] = await this.conn.query<RowDataPacket[]>('SELECT id, torrent_id, seed_time_begin, uploaded_begin, last_settle_at FROM claims WHERE uid = ? ORDER BY id', [uid])
+    const [rows] = await this.conn.query<RowDataPacket[]>(
+      'SELECT id, torrent_id, seed_time_begin, uploaded_begin, last_settle_at FROM claims WHERE uid = ? ORDER BY id',
+      [uid],
+    )
     return rows
   }
 
@@ -170,18 +197,27 @@ export class NexusSite {
   }
 
   async logs(uid?: number): Promise<RowDataPacket[]> {
-    const [rows] = await this.conn.query<RowDataPacket[]>(`SELECT * FROM bonus_logs${uid === undefined ? '' : ' WHERE uid = ?'} ORDER BY id`, uid === undefined ? [] : [uid])
+    const [rows] = await this.conn.query<RowDataPacket[]>(
+      `SELECT * FROM bonus_logs${uid === undefined ? '' : ' WHERE uid = ?'} ORDER BY id`,
+      uid === undefined ? [] : [uid],
+    )
     return rows
   }
 
   async messages(uid?: number): Promise<RowDataPacket[]> {
-    const [rows] = await this.conn.query<RowDataPacket[]>(`SELECT * FROM messages${uid === undefined ? '' : ' WHERE receiver = ?'} ORDER BY id`, uid === undefined ? [] : [uid])
+    const [rows] = await this.conn.query<RowDataPacket[]>(
+      `SELECT * FROM messages${uid === undefined ? '' : ' WHERE receiver = ?'} ORDER BY id`,
+      uid === undefined ? [] : [uid],
+    )
     return rows
   }
 
   /** Cuts every connection of the write accounts (a dropped connection, as the site's server would). */
   async killWriters(): Promise<void> {
-    const [rows] = await this.conn.query<RowDataPacket[]>(`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER IN (${this.accounts.map(() => '?').join(', ') || "''"})`, this.accounts)
+    const [rows] = await this.conn.query<RowDataPacket[]>(
+      `SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER IN (${this.accounts.map(() => '?').join(', ') || "''"})`,
+      this.accounts,
+    )
     for (const row of rows) await this.conn.query(`KILL CONNECTION ${Number(row.id)}`).catch(() => {})
   }
 

@@ -14,7 +14,11 @@ const [pauseStep, pauseCount] = (pauseAt ?? '').split(':')
 let seen = 0
 
 const database = await openDatabase({ kind: 'sqlite', file: file! })
-const config = { ...loadConfig({}), source: 'nexusphp' as const, payout: { writeDatabaseUrl: writeUrl, webhookUrl: undefined, webhookSecret: undefined } }
+const config = {
+  ...loadConfig({}),
+  source: 'nexusphp' as const,
+  payout: { writeDatabaseUrl: writeUrl, webhookUrl: undefined, webhookSecret: undefined },
+}
 const service = createPayoutService({
   database,
   config,

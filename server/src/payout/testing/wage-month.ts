@@ -28,7 +28,10 @@ export interface WageMonth {
 
 /** `count` members with site uids `firstUid`…; member i seeds 400 + i hours, so every wage differs. */
 /** `compute: false` leaves the month uncomputed (a test computes it through the API); `wages` and `amounts` are then empty. */
-export async function buildWageMonth(database: AppDatabase, options: { count: number; firstUid?: number; operator: { id: number; username: string }; compute?: boolean }): Promise<WageMonth> {
+export async function buildWageMonth(
+  database: AppDatabase,
+  options: { count: number; firstUid?: number; operator: { id: number; username: string }; compute?: boolean },
+): Promise<WageMonth> {
   const { db } = database
   const w = new SeedingWorld(db)
   const firstUid = options.firstUid ?? 1001
@@ -59,7 +62,12 @@ export async function buildWageMonth(database: AppDatabase, options: { count: nu
   await copyRecordCounters(db, 20260201)
   if (options.compute === false) return { users, wages: new Map(), amounts: new Map() }
   await computeAndSave(database, { period: PERIOD, now: AFTER_MONTH, operator: options.operator, ip: '127.0.0.1' })
-  const rows = await wageDb(db).selectFrom('wage_records as w').innerJoin('users as u', 'u.id', 'w.user_id').select(['w.id', 'u.site_uid', 'w.amount']).where('w.period', '=', PERIOD).execute()
+  const rows = await wageDb(db)
+    .selectFrom('wage_records as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select(['w.id', 'u.site_uid', 'w.amount'])
+    .where('w.period', '=', PERIOD)
+    .execute()
   const wages = new Map<number, number>()
   const amounts = new Map<number, number>()
   for (const row of rows) {

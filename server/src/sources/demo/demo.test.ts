@@ -24,10 +24,27 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
     await migrateToLatest(db.database)
     await db.database.db
       .insertInto('users')
-      .values({ username: 'admin', username_lower: 'admin', password_hash: 'x', role: 'admin', status: 2, site_uid: null, created_at: NOW, admin_since: NOW, last_login_at: null, updated_at: NOW })
+      .values({
+        username: 'admin',
+        username_lower: 'admin',
+        password_hash: 'x',
+        role: 'admin',
+        status: 2,
+        site_uid: null,
+        created_at: NOW,
+        admin_since: NOW,
+        last_login_at: null,
+        updated_at: NOW,
+      })
       .execute()
     await prepareSeedingState(db.database.db, { source: 'demo', now: NOW })
-    const outcome = await bootstrapDemo(db.database, { size: scale, seed, now: NOW, memberPasswordHash: 'hash', adminPasswordHashes: ['a1', 'a2'] })
+    const outcome = await bootstrapDemo(db.database, {
+      size: scale,
+      seed,
+      now: NOW,
+      memberPasswordHash: 'hash',
+      adminPasswordHashes: ['a1', 'a2'],
+    })
     return { db, outcome: outcome! }
   }
 
@@ -37,9 +54,13 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
     return {
       users: await q(sql`select username, role, status, site_uid, remark, created_at from users order by username_lower`),
       torrents: await q(sql`select id, name, size, team, category, added, owner, seeders from site_torrents order by id`),
-      snatches: await q(sql`select torrentid, userid, uploaded, seedtime, finished, last_action from site_snatched order by userid, torrentid`),
+      snatches: await q(
+        sql`select torrentid, userid, uploaded, seedtime, finished, last_action from site_snatched order by userid, torrentid`,
+      ),
       peers: await q(sql`select torrent, userid, peer_id, seeder, last_action from site_peers order by id`),
-      records: await q(sql`select u.username, r.torrent_id, r.status, r.claim_state, r.assigned, r.uploaded from seed_records r join users u on u.id = r.user_id order by u.username_lower, r.torrent_id`),
+      records: await q(
+        sql`select u.username, r.torrent_id, r.status, r.claim_state, r.assigned, r.uploaded from seed_records r join users u on u.id = r.user_id order by u.username_lower, r.torrent_id`,
+      ),
       daily: await q(sql`select day, seeding_count, seeding_size from daily_team_stats order by day`),
     }
   }
@@ -78,7 +99,11 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
     expect(statuses.rows.map((r) => r.status)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
 
     // Sizes: log-normal within 200 MiB – 80 GiB; ages over years.
-    const sizes = await sql<{ lo: number; hi: number; oldest: number }>`select min(size) as lo, max(size) as hi, min(added) as oldest from site_torrents`.execute(kdb)
+    const sizes = await sql<{
+      lo: number
+      hi: number
+      oldest: number
+    }>`select min(size) as lo, max(size) as hi, min(added) as oldest from site_torrents`.execute(kdb)
     expect(Number(sizes.rows[0].lo)).toBeGreaterThanOrEqual(200 * 1024 ** 2)
     expect(Number(sizes.rows[0].hi)).toBeLessThanOrEqual(80 * 1024 ** 3)
     expect(NOW - Number(sizes.rows[0].oldest)).toBeGreaterThan(2 * 365 * 86_400_000)

@@ -10,7 +10,18 @@
 import type { AppDatabase } from '../../db/database'
 import { bulkInsert, type BulkColumns, type BulkRow, withDeferredIndexes } from '../../db/bulk'
 import { GIB } from '../../rules/rules'
-import { clientAgents, demoCategories, demoTags, demoTeams, NO_TEAM_WEIGHT, officialDemoTags, sizeProfile, torrentName, username, type TorrentKind } from './names'
+import {
+  clientAgents,
+  demoCategories,
+  demoTags,
+  demoTeams,
+  NO_TEAM_WEIGHT,
+  officialDemoTags,
+  sizeProfile,
+  torrentName,
+  username,
+  type TorrentKind,
+} from './names'
 import { Prng, WeightedPicker } from './prng'
 import type { DemoScale } from './scale'
 
@@ -70,31 +81,103 @@ interface MemberDraft {
 }
 
 const columns = {
-  siteUsers: [['id', 'integer'], ['username', 'text'], ['class', 'integer'], ['enabled', 'smallint'], ['status', 'text'], ['added', 'bigint'], ['last_access', 'bigint']],
-  named: [['id', 'integer'], ['name', 'text'], ['sort_index', 'integer']],
-  torrents: [
-    ['id', 'integer'], ['info_hash', 'text'], ['name', 'text'], ['size', 'bigint'], ['category', 'integer'], ['team', 'integer'], ['added', 'bigint'],
-    ['seeders', 'integer'], ['leechers', 'integer'], ['times_completed', 'integer'], ['owner', 'integer'], ['visible', 'smallint'], ['banned', 'smallint'],
+  siteUsers: [
+    ['id', 'integer'],
+    ['username', 'text'],
+    ['class', 'integer'],
+    ['enabled', 'smallint'],
+    ['status', 'text'],
+    ['added', 'bigint'],
+    ['last_access', 'bigint'],
   ],
-  torrentTags: [['id', 'integer'], ['torrent_id', 'integer'], ['tag_id', 'integer']],
+  named: [
+    ['id', 'integer'],
+    ['name', 'text'],
+    ['sort_index', 'integer'],
+  ],
+  torrents: [
+    ['id', 'integer'],
+    ['info_hash', 'text'],
+    ['name', 'text'],
+    ['size', 'bigint'],
+    ['category', 'integer'],
+    ['team', 'integer'],
+    ['added', 'bigint'],
+    ['seeders', 'integer'],
+    ['leechers', 'integer'],
+    ['times_completed', 'integer'],
+    ['owner', 'integer'],
+    ['visible', 'smallint'],
+    ['banned', 'smallint'],
+  ],
+  torrentTags: [
+    ['id', 'integer'],
+    ['torrent_id', 'integer'],
+    ['tag_id', 'integer'],
+  ],
   peers: [
-    ['id', 'bigint'], ['torrent', 'integer'], ['peer_id', 'text'], ['ip', 'text'], ['port', 'integer'], ['uploaded', 'bigint'], ['downloaded', 'bigint'],
-    ['to_go', 'bigint'], ['seeder', 'smallint'], ['started', 'bigint'], ['last_action', 'bigint'], ['prev_action', 'bigint'], ['connectable', 'smallint'],
-    ['userid', 'integer'], ['agent', 'text'], ['finishedat', 'bigint'],
+    ['id', 'bigint'],
+    ['torrent', 'integer'],
+    ['peer_id', 'text'],
+    ['ip', 'text'],
+    ['port', 'integer'],
+    ['uploaded', 'bigint'],
+    ['downloaded', 'bigint'],
+    ['to_go', 'bigint'],
+    ['seeder', 'smallint'],
+    ['started', 'bigint'],
+    ['last_action', 'bigint'],
+    ['prev_action', 'bigint'],
+    ['connectable', 'smallint'],
+    ['userid', 'integer'],
+    ['agent', 'text'],
+    ['finishedat', 'bigint'],
   ],
   snatched: [
-    ['id', 'bigint'], ['torrentid', 'integer'], ['userid', 'integer'], ['ip', 'text'], ['port', 'integer'], ['uploaded', 'bigint'], ['downloaded', 'bigint'],
-    ['to_go', 'bigint'], ['seedtime', 'bigint'], ['leechtime', 'bigint'], ['last_action', 'bigint'], ['startdat', 'bigint'], ['completedat', 'bigint'],
+    ['id', 'bigint'],
+    ['torrentid', 'integer'],
+    ['userid', 'integer'],
+    ['ip', 'text'],
+    ['port', 'integer'],
+    ['uploaded', 'bigint'],
+    ['downloaded', 'bigint'],
+    ['to_go', 'bigint'],
+    ['seedtime', 'bigint'],
+    ['leechtime', 'bigint'],
+    ['last_action', 'bigint'],
+    ['startdat', 'bigint'],
+    ['completedat', 'bigint'],
     ['finished', 'smallint'],
   ],
   claims: [
-    ['id', 'bigint'], ['uid', 'integer'], ['torrent_id', 'integer'], ['snatched_id', 'bigint'], ['seed_time_begin', 'bigint'], ['uploaded_begin', 'bigint'],
-    ['last_settle_at', 'bigint'], ['created_at', 'bigint'], ['updated_at', 'bigint'],
+    ['id', 'bigint'],
+    ['uid', 'integer'],
+    ['torrent_id', 'integer'],
+    ['snatched_id', 'bigint'],
+    ['seed_time_begin', 'bigint'],
+    ['uploaded_begin', 'bigint'],
+    ['last_settle_at', 'bigint'],
+    ['created_at', 'bigint'],
+    ['updated_at', 'bigint'],
   ],
-  assignments: [['torrent_id', 'integer'], ['user_id', 'integer'], ['assigned_at', 'bigint'], ['assigned_by', 'integer']],
+  assignments: [
+    ['torrent_id', 'integer'],
+    ['user_id', 'integer'],
+    ['assigned_at', 'bigint'],
+    ['assigned_by', 'integer'],
+  ],
   users: [
-    ['username', 'text'], ['username_lower', 'text'], ['password_hash', 'text'], ['role', 'text'], ['status', 'smallint'], ['site_uid', 'integer'],
-    ['remark', 'text'], ['created_at', 'bigint'], ['admin_since', 'bigint'], ['last_login_at', 'bigint'], ['updated_at', 'bigint'],
+    ['username', 'text'],
+    ['username_lower', 'text'],
+    ['password_hash', 'text'],
+    ['role', 'text'],
+    ['status', 'smallint'],
+    ['site_uid', 'integer'],
+    ['remark', 'text'],
+    ['created_at', 'bigint'],
+    ['admin_since', 'bigint'],
+    ['last_login_at', 'bigint'],
+    ['updated_at', 'bigint'],
   ],
 } satisfies Record<string, BulkColumns>
 
@@ -121,7 +204,18 @@ class Sink {
   }
 }
 
-const mirrorTables = ['site_users', 'site_teams', 'site_categories', 'site_tags', 'site_torrents', 'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims', 'assignments']
+const mirrorTables = [
+  'site_users',
+  'site_teams',
+  'site_categories',
+  'site_tags',
+  'site_torrents',
+  'site_torrent_tags',
+  'site_peers',
+  'site_snatched',
+  'site_claims',
+  'assignments',
+]
 
 export async function generateCommunity(database: AppDatabase, options: GenerateOptions): Promise<GeneratedCounts> {
   return withDeferredIndexes(database, mirrorTables, [], () => generate(database, options))
@@ -132,12 +226,37 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
   const rng = new Prng(options.seed)
   const sink = new Sink(database)
   const activeWindow = options.activeWindowMinutes * 60_000
-  const counts: GeneratedCounts = { siteUsers: 0, members: 0, admins: 0, torrents: 0, officialCandidates: 0, peers: 0, snatches: 0, claims: 0, assignments: 0 }
+  const counts: GeneratedCounts = {
+    siteUsers: 0,
+    members: 0,
+    admins: 0,
+    torrents: 0,
+    officialCandidates: 0,
+    peers: 0,
+    snatches: 0,
+    claims: 0,
+    assignments: 0,
+  }
 
   // ---- teams, categories, tags
-  await bulkInsert(database, 'site_teams', columns.named, demoTeams.map((t, i) => [i + 1, t.name, i]))
-  await bulkInsert(database, 'site_categories', columns.named, demoCategories.map((c, i) => [401 + i, c.name, i]))
-  await bulkInsert(database, 'site_tags', columns.named, demoTags.map((name, i) => [i + 1, name, i]))
+  await bulkInsert(
+    database,
+    'site_teams',
+    columns.named,
+    demoTeams.map((t, i) => [i + 1, t.name, i]),
+  )
+  await bulkInsert(
+    database,
+    'site_categories',
+    columns.named,
+    demoCategories.map((c, i) => [401 + i, c.name, i]),
+  )
+  await bulkInsert(
+    database,
+    'site_tags',
+    columns.named,
+    demoTags.map((name, i) => [i + 1, name, i]),
+  )
   const officialTagIds = new Set(officialDemoTags.map((name) => demoTags.indexOf(name) + 1))
 
   // ---- site users (usernames unique regardless of case; `admin` is ours already)
@@ -150,14 +269,25 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
     siteNames.push(name)
     const added = now - Math.round(rng.next() ** 0.7 * 8 * YEAR)
     const lastAccess = now - Math.round(rng.next() ** 3 * 200 * DAY)
-    await sink.add('site_users', columns.siteUsers, [FIRST_SITE_UID + i, name, rng.pick([1, 1, 2, 3, 4, 5, 6]), rng.chance(0.97) ? 1 : 0, 'confirmed', added, lastAccess])
+    await sink.add('site_users', columns.siteUsers, [
+      FIRST_SITE_UID + i,
+      name,
+      rng.pick([1, 1, 2, 3, 4, 5, 6]),
+      rng.chance(0.97) ? 1 : 0,
+      'confirmed',
+      added,
+      lastAccess,
+    ])
   }
   await sink.flush('site_users', columns.siteUsers)
   counts.siteUsers = scale.siteUsers
 
   // ---- our members and admins: distinct site users
   const memberCount = scale.members + scale.extraAdmins
-  const siteIndexes = shuffle(rng, Array.from({ length: scale.siteUsers }, (_, i) => i)).slice(0, memberCount)
+  const siteIndexes = shuffle(
+    rng,
+    Array.from({ length: scale.siteUsers }, (_, i) => i),
+  ).slice(0, memberCount)
   const members: MemberDraft[] = []
   const userRows: BulkRow[] = []
   for (let i = 0; i < memberCount; i++) {
@@ -171,9 +301,17 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
     const joined = now - Math.round((0.05 + rng.next() * 0.95) * 2 * YEAR)
     const lastLogin = rng.chance(0.75) ? now - Math.round(rng.next() ** 2 * 30 * DAY) : null
     userRows.push([
-      name, name.toLowerCase(), admin ? options.adminPasswordHashes[i] : options.memberPasswordHash, admin ? 'admin' : 'normal', status,
-      FIRST_SITE_UID + siteIndex, admin ? '保种组管理员' : rng.chance(0.1) ? rng.pick(['盒子用户', '家宽', '长期保种', '新人']) : '',
-      joined, admin ? joined : null, lastLogin, joined,
+      name,
+      name.toLowerCase(),
+      admin ? options.adminPasswordHashes[i] : options.memberPasswordHash,
+      admin ? 'admin' : 'normal',
+      status,
+      FIRST_SITE_UID + siteIndex,
+      admin ? '保种组管理员' : rng.chance(0.1) ? rng.pick(['盒子用户', '家宽', '长期保种', '新人']) : '',
+      joined,
+      admin ? joined : null,
+      lastLogin,
+      joined,
     ])
     members.push({
       userId: 0, // known after the insert
@@ -237,13 +375,34 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
   let peerId = 1
   let snatchId = 1
   let claimId = 1
-  const peer = async (torrent: TorrentDraft, m: MemberDraft, seeding: boolean, lastAction: number, toGo: number, uploaded: number, finishedAt: number | null) => {
+  const peer = async (
+    torrent: TorrentDraft,
+    m: MemberDraft,
+    seeding: boolean,
+    lastAction: number,
+    toGo: number,
+    uploaded: number,
+    finishedAt: number | null,
+  ) => {
     counts.peers++
     const started = lastAction - rng.int(1, 240) * HOUR
     await sink.add('site_peers', columns.peers, [
-      peerId++, torrent.id, rng.hex(20), `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`, rng.int(10_000, 65_000),
-      uploaded, seeding ? 0 : torrent.size - toGo, toGo, seeding ? 1 : 0, started, lastAction, lastAction - rng.int(5, 30) * 60_000,
-      rng.chance(0.8) ? 1 : 0, m.siteUid, rng.pick(clientAgents), finishedAt,
+      peerId++,
+      torrent.id,
+      rng.hex(20),
+      `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+      rng.int(10_000, 65_000),
+      uploaded,
+      seeding ? 0 : torrent.size - toGo,
+      toGo,
+      seeding ? 1 : 0,
+      started,
+      lastAction,
+      lastAction - rng.int(5, 30) * 60_000,
+      rng.chance(0.8) ? 1 : 0,
+      m.siteUid,
+      rng.pick(clientAgents),
+      finishedAt,
     ])
     const index = torrent.id - FIRST_TORRENT_ID
     if (seeding) memberSeeders[index]++
@@ -254,7 +413,8 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
     const picked = new Set<number>()
     const want = Math.min(m.records, Math.floor(torrents.length * 0.3))
     for (let tries = 0; picked.size < want && tries < want * 4; tries++) {
-      const torrent = rng.chance(0.55) && officialTorrents.length ? officialTorrents[officialPicker.pick(rng)] : torrents[anyPicker.pick(rng)]
+      const torrent =
+        rng.chance(0.55) && officialTorrents.length ? officialTorrents[officialPicker.pick(rng)] : torrents[anyPicker.pick(rng)]
       picked.add(torrent.id - FIRST_TORRENT_ID)
     }
     for (const index of picked) {
@@ -285,17 +445,29 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
       const uploaded = Math.round(torrent.size * rng.logNormal(0.5, 1.3) * Math.min(1, 0.2 + seedFraction))
       const progress = finished ? 1 : rng.next() * 0.95
       const toGo = finished ? 0 : Math.round(torrent.size * (1 - progress))
-      const lastAction = activeSeeding || leeching
-        ? now - rng.int(0, Math.min(activeWindow - 60_000, 25 * 60_000))
-        : stalePeer
-          ? now - activeWindow - rng.int(1, 120) * 60_000
-          : Math.min(now - 2 * HOUR, since + Math.round(seedtime * 1000 + rng.next() * 30 * DAY))
+      const lastAction =
+        activeSeeding || leeching
+          ? now - rng.int(0, Math.min(activeWindow - 60_000, 25 * 60_000))
+          : stalePeer
+            ? now - activeWindow - rng.int(1, 120) * 60_000
+            : Math.min(now - 2 * HOUR, since + Math.round(seedtime * 1000 + rng.next() * 30 * DAY))
       counts.snatches++
       const snatched = snatchId++
       await sink.add('site_snatched', columns.snatched, [
-        snatched, torrent.id, m.siteUid, `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`, rng.int(10_000, 65_000),
-        uploaded, Math.round(torrent.size * progress * (1 + rng.next() * 0.05)), toGo, seedtime, Math.round(leechHours * 3600),
-        lastAction, startdat, completedat, finished ? 1 : 0,
+        snatched,
+        torrent.id,
+        m.siteUid,
+        `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+        rng.int(10_000, 65_000),
+        uploaded,
+        Math.round(torrent.size * progress * (1 + rng.next() * 0.05)),
+        toGo,
+        seedtime,
+        Math.round(leechHours * 3600),
+        lastAction,
+        startdat,
+        completedat,
+        finished ? 1 : 0,
       ])
       if (activeSeeding || stalePeer) await peer(torrent, m, true, lastAction, 0, Math.round(uploaded * rng.next() * 0.3), completedat)
       else if (leeching) await peer(torrent, m, false, lastAction, toGo, 0, null)
@@ -303,7 +475,17 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
       if (rng.chance(torrent.official ? m.claimRate : 0.05)) {
         counts.claims++
         const at = Math.min(now - HOUR, (completedat ?? startdat) + rng.int(0, 20) * DAY)
-        await sink.add('site_claims', columns.claims, [claimId++, m.siteUid, torrent.id, snatched, Math.round(seedtime * rng.next() * 0.5), Math.round(uploaded * rng.next() * 0.5), null, at, at])
+        await sink.add('site_claims', columns.claims, [
+          claimId++,
+          m.siteUid,
+          torrent.id,
+          snatched,
+          Math.round(seedtime * rng.next() * 0.5),
+          Math.round(uploaded * rng.next() * 0.5),
+          null,
+          at,
+          at,
+        ])
       }
       if (torrent.official && rng.chance(0.1)) {
         counts.assignments++
@@ -326,14 +508,34 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
     const seeders = memberSeeders[index] + outsideSeeders
     const leechers = memberLeechers[index] + (rng.chance(0.15) ? rng.int(1, 6) : 0)
     await sink.add('site_torrents', columns.torrents, [
-      t.id, rng.hex(20), torrentName(rng, t.kind, new Date(t.added).getUTCFullYear() - (rng.chance(0.4) ? rng.int(0, 30) : 0), t.team ? demoTeams[t.team - 1].name : null),
-      t.size, t.category, t.team, t.added, seeders, leechers, seeders * rng.int(2, 6) + rng.int(0, 40), t.owner, 1, 0,
+      t.id,
+      rng.hex(20),
+      torrentName(
+        rng,
+        t.kind,
+        new Date(t.added).getUTCFullYear() - (rng.chance(0.4) ? rng.int(0, 30) : 0),
+        t.team ? demoTeams[t.team - 1].name : null,
+      ),
+      t.size,
+      t.category,
+      t.team,
+      t.added,
+      seeders,
+      leechers,
+      seeders * rng.int(2, 6) + rng.int(0, 40),
+      t.owner,
+      1,
+      0,
     ])
     for (const tag of t.tags) await sink.add('site_torrent_tags', columns.torrentTags, [tagRowId++, t.id, tag])
   }
   for (const [table, cols] of [
-    ['site_torrents', columns.torrents], ['site_torrent_tags', columns.torrentTags], ['site_peers', columns.peers],
-    ['site_snatched', columns.snatched], ['site_claims', columns.claims], ['assignments', columns.assignments],
+    ['site_torrents', columns.torrents],
+    ['site_torrent_tags', columns.torrentTags],
+    ['site_peers', columns.peers],
+    ['site_snatched', columns.snatched],
+    ['site_claims', columns.claims],
+    ['assignments', columns.assignments],
   ] as const) {
     await sink.flush(table, cols)
   }

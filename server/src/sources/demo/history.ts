@@ -39,7 +39,8 @@ export async function synthesiseHistory(database: AppDatabase, options: HistoryO
   const { now, timeZone } = options
   const today = localDay(now, timeZone)
 
-  const bounds = (await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db)).rows[0]
+  const bounds = (await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db))
+    .rows[0]
   const lo = Number(bounds?.lo ?? 0)
   const hi = Number(bounds?.hi ?? -1)
   for (const day of historicSnapshotDays(today, options.days)) {
@@ -88,12 +89,29 @@ export async function synthesiseHistory(database: AppDatabase, options: HistoryO
       if (seedingCount > 0 && normal.has(m.user_id)) sum.active.add(m.user_id)
     }
   }
-  await bulkInsert(database, 'daily_member_stats', [['user_id', 'integer'], ['day', 'integer'], ['seeding_count', 'integer'], ['seeding_size', 'bigint'], ['uploaded', 'bigint']], memberRows)
+  await bulkInsert(
+    database,
+    'daily_member_stats',
+    [
+      ['user_id', 'integer'],
+      ['day', 'integer'],
+      ['seeding_count', 'integer'],
+      ['seeding_size', 'bigint'],
+      ['uploaded', 'bigint'],
+    ],
+    memberRows,
+  )
   const records = Number((await sql<{ n: number }>`select coalesce(sum(records), 0) as n from member_seed_stats`.execute(db)).rows[0].n)
   await bulkInsert(
     database,
     'daily_team_stats',
-    [['day', 'integer'], ['records', 'integer'], ['seeding_count', 'integer'], ['seeding_size', 'bigint'], ['active_members', 'integer']],
+    [
+      ['day', 'integer'],
+      ['records', 'integer'],
+      ['seeding_count', 'integer'],
+      ['seeding_size', 'bigint'],
+      ['active_members', 'integer'],
+    ],
     [...team].map(([day, s]) => [day, records, s.seeding, s.size, s.active.size]),
   )
 }

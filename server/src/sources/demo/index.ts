@@ -40,13 +40,40 @@ export interface DemoBootstrapOutcome {
 
 /** Tables the first derivation fills: their secondary indexes are built after it. */
 const derivedTables = ['seed_records', 'torrent_labels']
-const plannerTables = ['site_torrents', 'site_peers', 'site_snatched', 'site_claims', 'assignments', 'seed_records', 'torrent_labels', 'users']
+const plannerTables = [
+  'site_torrents',
+  'site_peers',
+  'site_snatched',
+  'site_claims',
+  'assignments',
+  'seed_records',
+  'torrent_labels',
+  'users',
+]
 
 /** What the first start writes, besides users: cleared when an earlier first start was cut short. */
 const generatedTables = [
-  'site_torrent_tags', 'site_peers', 'site_snatched', 'site_claims', 'site_torrents', 'site_tags', 'site_categories', 'site_teams', 'site_users',
-  'assignments', 'seed_records', 'torrent_labels', 'member_seed_stats', 'seed_record_counts', 'derive_queue',
-  'counter_snapshots', 'record_first_counters', 'assignment_counters', 'daily_member_stats', 'daily_team_stats', 'stats_cache',
+  'site_torrent_tags',
+  'site_peers',
+  'site_snatched',
+  'site_claims',
+  'site_torrents',
+  'site_tags',
+  'site_categories',
+  'site_teams',
+  'site_users',
+  'assignments',
+  'seed_records',
+  'torrent_labels',
+  'member_seed_stats',
+  'seed_record_counts',
+  'derive_queue',
+  'counter_snapshots',
+  'record_first_counters',
+  'assignment_counters',
+  'daily_member_stats',
+  'daily_team_stats',
+  'stats_cache',
 ] as const
 
 /** The source state while a first start runs: the users that existed before it (the initial admin). */
@@ -82,7 +109,11 @@ export async function bootstrapDemo(database: AppDatabase, options: DemoBootstra
   const rules = await currentRules(db)
   if (rules.version <= 1 && rules.officialTeams.length === 0 && rules.officialTags.length === 0) {
     const body = { ...defaultRuleBody, ...withoutVersion(rules), officialTeams: demoOfficialTeams, officialTags: officialDemoTags }
-    await db.updateTable('rule_versions').set({ rules: JSON.stringify(body) }).where('version', '=', 1).execute()
+    await db
+      .updateTable('rule_versions')
+      .set({ rules: JSON.stringify(body) })
+      .where('version', '=', 1)
+      .execute()
   }
   const current = await currentRules(db)
 
@@ -96,8 +127,11 @@ export async function bootstrapDemo(database: AppDatabase, options: DemoBootstra
   })
   step('generate')
   await refreshPlannerStats(database, ['site_torrents', 'site_peers', 'site_snatched', 'site_claims', 'assignments', 'users'])
-  const derived = await withDeferredIndexes(database, derivedTables, ['seed_records_user_torrent_key', 'seed_records_torrent_activity_idx'], () =>
-    derive(database, { now: options.now, full: true }),
+  const derived = await withDeferredIndexes(
+    database,
+    derivedTables,
+    ['seed_records_user_torrent_key', 'seed_records_torrent_activity_idx'],
+    () => derive(database, { now: options.now, full: true }),
   )
   step('derive')
   await refreshPlannerStats(database, plannerTables)
@@ -113,7 +147,13 @@ export async function bootstrapDemo(database: AppDatabase, options: DemoBootstra
   const state: DemoState = { seed, size: typeof options.size === 'string' ? options.size : 'custom', syncs: 0, lastAdvanceAt: options.now }
   await writeSourceState(db, state)
   // The generation is the first sync: /data-sync shows what it wrote.
-  const rows = { site_users: counts.siteUsers, site_torrents: counts.torrents, site_peers: counts.peers, site_snatched: counts.snatches, site_claims: counts.claims }
+  const rows = {
+    site_users: counts.siteUsers,
+    site_torrents: counts.torrents,
+    site_peers: counts.peers,
+    site_snatched: counts.snatches,
+    site_claims: counts.claims,
+  }
   await db
     .updateTable('sync_state')
     .set({ last_finished_at: options.now, last_started_at: options.now, rows: JSON.stringify(rows) })

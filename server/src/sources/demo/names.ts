@@ -59,13 +59,150 @@ export const sizeProfile: Record<TorrentKind, { medianGiB: number; sigma: number
 
 // ---------------------------------------------------------------- usernames
 
-const surnames = ['wang', 'li', 'zhang', 'liu', 'chen', 'yang', 'huang', 'zhao', 'wu', 'zhou', 'xu', 'sun', 'ma', 'zhu', 'hu', 'guo', 'he', 'lin', 'luo', 'gao', 'zheng', 'song', 'tang', 'han', 'feng', 'deng', 'peng', 'xiao', 'tian']
-const givenNames = ['wei', 'fang', 'na', 'min', 'jing', 'lei', 'yang', 'jun', 'tao', 'peng', 'hao', 'yu', 'xin', 'yi', 'chen', 'kai', 'bo', 'qiang', 'hui', 'ying', 'long', 'fei', 'xiaoming', 'jiajia', 'zihan', 'haoran', 'yuxuan', 'mengyao', 'tingting', 'shuai']
-const handleAdjectives = ['dark', 'silent', 'lazy', 'happy', 'lucky', 'blue', 'red', 'wild', 'cold', 'swift', 'tiny', 'old', 'night', 'iron', 'quiet', 'sleepy', 'crazy', 'super', 'mega', 'lone']
-const handleNouns = ['star', 'wolf', 'cat', 'owl', 'river', 'seed', 'byte', 'fox', 'panda', 'moon', 'cloud', 'tiger', 'keeper', 'drifter', 'rider', 'bird', 'leaf', 'stone', 'whale', 'ghost']
-const zhAdjectives = ['风中的', '快乐的', '孤独的', '沉默的', '爱睡觉的', '会飞的', '迷路的', '路过的', '不睡觉的', '发呆的', '勤劳的', '佛系的']
+const surnames = [
+  'wang',
+  'li',
+  'zhang',
+  'liu',
+  'chen',
+  'yang',
+  'huang',
+  'zhao',
+  'wu',
+  'zhou',
+  'xu',
+  'sun',
+  'ma',
+  'zhu',
+  'hu',
+  'guo',
+  'he',
+  'lin',
+  'luo',
+  'gao',
+  'zheng',
+  'song',
+  'tang',
+  'han',
+  'feng',
+  'deng',
+  'peng',
+  'xiao',
+  'tian',
+]
+const givenNames = [
+  'wei',
+  'fang',
+  'na',
+  'min',
+  'jing',
+  'lei',
+  'yang',
+  'jun',
+  'tao',
+  'peng',
+  'hao',
+  'yu',
+  'xin',
+  'yi',
+  'chen',
+  'kai',
+  'bo',
+  'qiang',
+  'hui',
+  'ying',
+  'long',
+  'fei',
+  'xiaoming',
+  'jiajia',
+  'zihan',
+  'haoran',
+  'yuxuan',
+  'mengyao',
+  'tingting',
+  'shuai',
+]
+const handleAdjectives = [
+  'dark',
+  'silent',
+  'lazy',
+  'happy',
+  'lucky',
+  'blue',
+  'red',
+  'wild',
+  'cold',
+  'swift',
+  'tiny',
+  'old',
+  'night',
+  'iron',
+  'quiet',
+  'sleepy',
+  'crazy',
+  'super',
+  'mega',
+  'lone',
+]
+const handleNouns = [
+  'star',
+  'wolf',
+  'cat',
+  'owl',
+  'river',
+  'seed',
+  'byte',
+  'fox',
+  'panda',
+  'moon',
+  'cloud',
+  'tiger',
+  'keeper',
+  'drifter',
+  'rider',
+  'bird',
+  'leaf',
+  'stone',
+  'whale',
+  'ghost',
+]
+const zhAdjectives = [
+  '风中的',
+  '快乐的',
+  '孤独的',
+  '沉默的',
+  '爱睡觉的',
+  '会飞的',
+  '迷路的',
+  '路过的',
+  '不睡觉的',
+  '发呆的',
+  '勤劳的',
+  '佛系的',
+]
 const zhNouns = ['蒲公英', '小熊', '鲸鱼', '猫', '兔子', '蜗牛', '咸鱼', '老狗', '企鹅', '旅人', '仓鼠', '考拉', '种子', '硬盘']
-const zhNicknames = ['北极星', '夜猫子', '老猫', '阿飞', '小白', '大熊', '不二', '青柠', '半夏', '南风', '星野', '橘子汽水', '山河', '追光者', '一粒沙', '云深', '晚风', '铁锅', '小满', '拾光']
+const zhNicknames = [
+  '北极星',
+  '夜猫子',
+  '老猫',
+  '阿飞',
+  '小白',
+  '大熊',
+  '不二',
+  '青柠',
+  '半夏',
+  '南风',
+  '星野',
+  '橘子汽水',
+  '山河',
+  '追光者',
+  '一粒沙',
+  '云深',
+  '晚风',
+  '铁锅',
+  '小满',
+  '拾光',
+]
 
 export function username(rng: Prng): string {
   const style = rng.next()
@@ -76,7 +213,11 @@ export function username(rng: Prng): string {
   if (style < 0.62) {
     const adjective = rng.pick(handleAdjectives)
     const noun = rng.pick(handleNouns)
-    const joined = rng.chance(0.4) ? adjective + noun[0].toUpperCase() + noun.slice(1) : rng.chance(0.5) ? `${adjective}_${noun}` : adjective + noun
+    const joined = rng.chance(0.4)
+      ? adjective + noun[0].toUpperCase() + noun.slice(1)
+      : rng.chance(0.5)
+        ? `${adjective}_${noun}`
+        : adjective + noun
     const cased = rng.chance(0.25) ? joined[0].toUpperCase() + joined.slice(1) : joined
     return cased + (rng.chance(0.45) ? String(rng.int(1, 99)).padStart(2, '0') : '')
   }
@@ -87,14 +228,137 @@ export function username(rng: Prng): string {
 
 // ---------------------------------------------------------------- torrent names
 
-const titleAdjectives = ['Silent', 'Last', 'Crimson', 'Hidden', 'Broken', 'Golden', 'Distant', 'Eternal', 'Frozen', 'Burning', 'Lost', 'Wandering', 'Midnight', 'Quiet', 'Savage', 'Northern', 'Iron', 'Paper', 'Glass', 'Velvet', 'Secret', 'Wild', 'Bright', 'Fallen']
-const titleNouns = ['Harbor', 'Kingdom', 'River', 'Mountain', 'Summer', 'Winter', 'Garden', 'Empire', 'Frontier', 'Promise', 'Horizon', 'Echo', 'Shadow', 'Voyage', 'Letters', 'Island', 'Detective', 'Orchard', 'Signal', 'Lantern', 'Station', 'Dynasty', 'Witness', 'Tide']
-const zhTitleWords = ['长安', '江南', '风起', '山海', '云上', '星河', '故乡', '少年', '人间', '烟火', '潮汐', '远方', '边城', '长夜', '白鹿', '雪国', '南方', '孤城', '天涯', '归途', '繁花', '问心', '大江', '春山']
+const titleAdjectives = [
+  'Silent',
+  'Last',
+  'Crimson',
+  'Hidden',
+  'Broken',
+  'Golden',
+  'Distant',
+  'Eternal',
+  'Frozen',
+  'Burning',
+  'Lost',
+  'Wandering',
+  'Midnight',
+  'Quiet',
+  'Savage',
+  'Northern',
+  'Iron',
+  'Paper',
+  'Glass',
+  'Velvet',
+  'Secret',
+  'Wild',
+  'Bright',
+  'Fallen',
+]
+const titleNouns = [
+  'Harbor',
+  'Kingdom',
+  'River',
+  'Mountain',
+  'Summer',
+  'Winter',
+  'Garden',
+  'Empire',
+  'Frontier',
+  'Promise',
+  'Horizon',
+  'Echo',
+  'Shadow',
+  'Voyage',
+  'Letters',
+  'Island',
+  'Detective',
+  'Orchard',
+  'Signal',
+  'Lantern',
+  'Station',
+  'Dynasty',
+  'Witness',
+  'Tide',
+]
+const zhTitleWords = [
+  '长安',
+  '江南',
+  '风起',
+  '山海',
+  '云上',
+  '星河',
+  '故乡',
+  '少年',
+  '人间',
+  '烟火',
+  '潮汐',
+  '远方',
+  '边城',
+  '长夜',
+  '白鹿',
+  '雪国',
+  '南方',
+  '孤城',
+  '天涯',
+  '归途',
+  '繁花',
+  '问心',
+  '大江',
+  '春山',
+]
 const zhTitleSuffixes = ['', '', '传', '往事', '之歌', '纪事', '笔记', '来信', '2']
-const natureWords = ['Planet', 'Ocean', 'Wild China', 'Frozen Planet', 'Seasons', 'Deep Sea', 'Great Rivers', 'Mountains', 'Islands', 'Grasslands', 'Desert', 'Forest']
-const artists = ['Lin Xiao', 'The Paper Kites', 'Chen Yi', 'Blue Harbor', 'Moonlight Trio', 'Zhou Yun', 'Northern Lights', 'Echo Valley', 'Han Mei', 'Velvet Road', 'Golden Orchard', 'Su Qing']
-const albumWords = ['Dreams', 'Live in Shanghai', 'Greatest Hits', 'Winter Songs', 'Unplugged', 'Midnight Tapes', 'Rivers', 'Homecoming', 'Echoes', 'Collected Works', 'Best of', 'Lights']
-const sportsEvents = ['NBA.Finals', 'Premier.League', 'UEFA.Champions.League', 'CBA.Playoffs', 'F1.Grand.Prix', 'World.Cup.Qualifiers', 'Wimbledon', 'Olympic.Games']
+const natureWords = [
+  'Planet',
+  'Ocean',
+  'Wild China',
+  'Frozen Planet',
+  'Seasons',
+  'Deep Sea',
+  'Great Rivers',
+  'Mountains',
+  'Islands',
+  'Grasslands',
+  'Desert',
+  'Forest',
+]
+const artists = [
+  'Lin Xiao',
+  'The Paper Kites',
+  'Chen Yi',
+  'Blue Harbor',
+  'Moonlight Trio',
+  'Zhou Yun',
+  'Northern Lights',
+  'Echo Valley',
+  'Han Mei',
+  'Velvet Road',
+  'Golden Orchard',
+  'Su Qing',
+]
+const albumWords = [
+  'Dreams',
+  'Live in Shanghai',
+  'Greatest Hits',
+  'Winter Songs',
+  'Unplugged',
+  'Midnight Tapes',
+  'Rivers',
+  'Homecoming',
+  'Echoes',
+  'Collected Works',
+  'Best of',
+  'Lights',
+]
+const sportsEvents = [
+  'NBA.Finals',
+  'Premier.League',
+  'UEFA.Champions.League',
+  'CBA.Playoffs',
+  'F1.Grand.Prix',
+  'World.Cup.Qualifiers',
+  'Wimbledon',
+  'Olympic.Games',
+]
 
 const resolutions = ['720p', '1080p', '1080p', '1080p', '2160p', '2160p']
 const sources = ['BluRay', 'BluRay', 'WEB-DL', 'WEB-DL', 'Remux', 'HDTV', 'UHD.BluRay']
@@ -143,4 +407,11 @@ export function torrentName(rng: Prng, kind: TorrentKind, year: number, group: s
   }
 }
 
-export const clientAgents = ['qBittorrent/4.6.7', 'qBittorrent/5.0.2', 'Transmission/4.0.6', 'Deluge 2.1.1', 'μTorrent/3.6.0', 'libtorrent/2.0.10']
+export const clientAgents = [
+  'qBittorrent/4.6.7',
+  'qBittorrent/5.0.2',
+  'Transmission/4.0.6',
+  'Deluge 2.1.1',
+  'μTorrent/3.6.0',
+  'libtorrent/2.0.10',
+]

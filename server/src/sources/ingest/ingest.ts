@@ -57,7 +57,8 @@ export async function applySnapshot(db: Kysely<DB>, snapshot: IngestSnapshot): P
     const good = new Map<number, Entry>()
     const byKey = new Map<string, Entry>()
     input.forEach((raw, index) => {
-      const rawId = typeof raw === 'object' && raw !== null && Number.isSafeInteger((raw as { id?: unknown }).id) ? (raw as { id: number }).id : null
+      const rawId =
+        typeof raw === 'object' && raw !== null && Number.isSafeInteger((raw as { id?: unknown }).id) ? (raw as { id: number }).id : null
       const nul = findNul(raw)
       if (nul) return reject({ entity, index, id: rawId, reason: `${fieldLabel(nul)}：${NUL_MESSAGE}` })
       const parsed = schema.safeParse(raw)

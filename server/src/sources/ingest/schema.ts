@@ -39,7 +39,12 @@ const hex40 = z
 const time = z.union(
   [
     z.iso.datetime({ offset: true }).transform((value) => Date.parse(value)),
-    z.number().int().nonnegative().max(32_503_680_000).transform((seconds) => seconds * 1000),
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .max(32_503_680_000)
+      .transform((seconds) => seconds * 1000),
   ],
   { error: '应为带时区的 ISO 8601 时间（如 2026-11-01T08:00:00+08:00）或 Unix 秒数' },
 )
@@ -101,15 +106,13 @@ export const ingestRowSchemas = {
       agent: text(255).default(''),
       finishedat: time.nullable().default(null),
     })
-    .transform(
-      (r): MirrorRows['site_peers'] => ({
-        ...r,
-        to_go: r.to_go ?? bytesLeftUnknown(r.seeder === 'yes'),
-        prev_action: r.prev_action ?? r.last_action,
-        seeder: bool(r.seeder),
-        connectable: bool(r.connectable),
-      }),
-    ),
+    .transform((r): MirrorRows['site_peers'] => ({
+      ...r,
+      to_go: r.to_go ?? bytesLeftUnknown(r.seeder === 'yes'),
+      prev_action: r.prev_action ?? r.last_action,
+      seeder: bool(r.seeder),
+      connectable: bool(r.connectable),
+    })),
   snatches: z
     .object({
       id: bigId,
@@ -127,7 +130,11 @@ export const ingestRowSchemas = {
       completedat: time.nullable().default(null),
       finished: yesNo,
     })
-    .transform((r): MirrorRows['site_snatched'] => ({ ...r, to_go: r.to_go ?? bytesLeftUnknown(r.finished === 'yes'), finished: bool(r.finished) })),
+    .transform((r): MirrorRows['site_snatched'] => ({
+      ...r,
+      to_go: r.to_go ?? bytesLeftUnknown(r.finished === 'yes'),
+      finished: bool(r.finished),
+    })),
   claims: z.object({
     id: bigId,
     uid: id,
@@ -168,9 +175,10 @@ export const MAX_ROWS_PER_ENTITY = 50_000
  * delete. Anything else in the body is refused as a whole (a typo in an entity name must not pass).
  */
 export const ingestSnapshotSchema = z.strictObject({
-  ...(Object.fromEntries(
-    ingestEntities.map(([entity]) => [entity, z.array(z.unknown()).max(MAX_ROWS_PER_ENTITY).optional()]),
-  ) as Record<IngestEntity, z.ZodOptional<z.ZodArray<z.ZodUnknown>>>),
+  ...(Object.fromEntries(ingestEntities.map(([entity]) => [entity, z.array(z.unknown()).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<
+    IngestEntity,
+    z.ZodOptional<z.ZodArray<z.ZodUnknown>>
+  >),
   deleted: z
     .strictObject(
       Object.fromEntries(deletableEntities.map((entity) => [entity, z.array(bigId).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<

@@ -46,10 +46,25 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
 
 /** Connection-level failures: the source is unreachable or refuses us (as opposed to a bad statement). */
 const connectionCodes = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE',
-  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR',
-  'ER_BAD_DB_ERROR', 'ER_CON_COUNT_ERROR', 'ER_HOST_NOT_PRIVILEGED', 'ER_HOST_IS_BLOCKED', 'ER_SERVER_SHUTDOWN',
-  'ER_QUERY_INTERRUPTED', 'ER_CONNECTION_KILLED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'ER_CON_COUNT_ERROR',
+  'ER_HOST_NOT_PRIVILEGED',
+  'ER_HOST_IS_BLOCKED',
+  'ER_SERVER_SHUTDOWN',
+  'ER_QUERY_INTERRUPTED',
+  'ER_CONNECTION_KILLED',
 ])
 
 /** An error whose message is shown as is on /data-sync (sync_state.last_error). */
@@ -114,7 +129,14 @@ export function poolOptions(config: NexusphpConnectionConfig): PoolOptions {
 export function zoneOffset(timeZone: string, at = Date.now()): string {
   if (/^[+-]\d\d:\d\d$/.test(timeZone)) return timeZone
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   }).formatToParts(new Date(at))
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))

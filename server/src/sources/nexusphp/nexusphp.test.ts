@@ -32,7 +32,14 @@ if (!serverUrl) {
 
 const MIN = 60_000
 const { Uploader, Downloading, Seeding, SeedingUnclaimed, NoWage, Stopped, Incomplete, Waiting } = {
-  Waiting: 1, Downloading: 2, Seeding: 3, SeedingUnclaimed: 4, NoWage: 5, Uploader: 6, Stopped: 7, Incomplete: 8,
+  Waiting: 1,
+  Downloading: 2,
+  Seeding: 3,
+  SeedingUnclaimed: 4,
+  NoWage: 5,
+  Uploader: 6,
+  Stopped: 7,
+  Incomplete: 8,
 } as const
 
 /** Everything one test opened, closed in reverse order after it. */
@@ -54,7 +61,18 @@ async function addMember(db: AppDatabase, username: string, siteUid: number): Pr
   const now = Date.UTC(2025, 0, 1)
   const row = await db.db
     .insertInto('users')
-    .values({ username, username_lower: username, password_hash: 'x', role: 'normal', status: 2, site_uid: siteUid, created_at: now, admin_since: null, last_login_at: null, updated_at: now })
+    .values({
+      username,
+      username_lower: username,
+      password_hash: 'x',
+      role: 'normal',
+      status: 2,
+      site_uid: siteUid,
+      created_at: now,
+      admin_since: null,
+      last_login_at: null,
+      updated_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   return row.id
@@ -62,23 +80,40 @@ async function addMember(db: AppDatabase, username: string, siteUid: number): Pr
 
 /** Records as "username:torrent" → status (and claim state). */
 async function records(db: AppDatabase): Promise<Record<string, string>> {
-  const { rows } = await sql<{ username: string; torrent_id: number; status: number; claim_state: number }>`select u.username, r.torrent_id, r.status, r.claim_state
+  const { rows } = await sql<{
+    username: string
+    torrent_id: number
+    status: number
+    claim_state: number
+  }>`select u.username, r.torrent_id, r.status, r.claim_state
     from seed_records r join users u on u.id = r.user_id order by u.username, r.torrent_id`.execute(db.db)
   return Object.fromEntries(rows.map((r) => [`${r.username}:${r.torrent_id}`, `${r.status}/${r.claim_state}`]))
 }
 
 async function labels(db: AppDatabase): Promise<Record<number, string>> {
-  const { rows } = await sql<{ torrent_id: number; seed_type: number; keepers: number; completion: number }>`select torrent_id, seed_type, keepers, completion
+  const { rows } = await sql<{
+    torrent_id: number
+    seed_type: number
+    keepers: number
+    completion: number
+  }>`select torrent_id, seed_type, keepers, completion
     from torrent_labels order by torrent_id`.execute(db.db)
   return Object.fromEntries(rows.map((r) => [r.torrent_id, `${r.seed_type}/${r.keepers}/${r.completion}`]))
 }
 
-async function ids(db: AppDatabase, table: 'site_peers' | 'site_snatched' | 'site_claims' | 'site_torrents' | 'site_users' | 'site_torrent_tags'): Promise<number[]> {
+async function ids(
+  db: AppDatabase,
+  table: 'site_peers' | 'site_snatched' | 'site_claims' | 'site_torrents' | 'site_users' | 'site_torrent_tags',
+): Promise<number[]> {
   return (await db.db.selectFrom(table).select('id').orderBy('id').execute()).map((r) => Number(r.id))
 }
 
 async function syncState(db: AppDatabase) {
-  return db.db.selectFrom('sync_state').select(['last_error', 'last_finished_at', 'source_state', 'derived_at']).where('id', '=', 1).executeTakeFirstOrThrow()
+  return db.db
+    .selectFrom('sync_state')
+    .select(['last_error', 'last_finished_at', 'source_state', 'derived_at'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow()
 }
 
 /** Tables a v1.6 site keeps in MyISAM or MEMORY: a read of one holds the tracker's UPDATEs of it back. */
@@ -99,12 +134,16 @@ async function rowsReadFromLockingTables(site: NexusFixture, statement: string):
   return rows
 }
 
-const combinations = openTestDatabases().flatMap((backend) => fixtureShapes.map((shape) => ({ backend, shape, name: `${backend.name}, ${shape} site` })))
+const combinations = openTestDatabases().flatMap((backend) =>
+  fixtureShapes.map((shape) => ({ backend, shape, name: `${backend.name}, ${shape} site` })),
+)
 
 describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ backend, shape }) => {
   beforeEach(() => void (siteShape = shape))
 
-  async function console_(nexusphp: Partial<Config['nexusphp']> & { databaseUrl: string }): Promise<{ db: TestDatabase; app: FastifyInstance }> {
+  async function console_(
+    nexusphp: Partial<Config['nexusphp']> & { databaseUrl: string },
+  ): Promise<{ db: TestDatabase; app: FastifyInstance }> {
     const db = await backend.open()
     cleanups.push(() => db.cleanup())
     const config: Config = { ...db.config, source: 'nexusphp', nexusphp: { timezone: undefined, ...nexusphp } }
@@ -123,10 +162,17 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     return (await app.inject({ method: 'GET', url: '/api/v1/health' })).statusCode
   }
 
-  it('mirrors members\' rows, derives statuses and labels, then an incremental sync picks up exactly the changes', async () => {
+  it("mirrors members' rows, derives statuses and labels, then an incremental sync picks up exactly the changes", async () => {
     const site = await fixture()
     const T0 = Math.floor((await site.now()) / 1000) * 1000
-    for (const [id, username] of [[1001, 'alice'], [1002, 'bob'], [1003, 'carol'], [1004, 'dave'], [1006, 'frank']] as const) await site.user({ id, username })
+    for (const [id, username] of [
+      [1001, 'alice'],
+      [1002, 'bob'],
+      [1003, 'carol'],
+      [1004, 'dave'],
+      [1006, 'frank'],
+    ] as const)
+      await site.user({ id, username })
     await site.user({ id: 1005, username: 'erin', added: null, enabled: false })
     await site.team(1, 'CMCT')
     await site.team(2, 'Other')
@@ -135,9 +181,20 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     await site.tag(2, 'DIY')
     const hashes: Record<number, string> = {}
     for (const t of [
-      { id: 1, team: 1, category: 401 }, { id: 2, team: 2 }, { id: 3, team: 2 }, { id: 4, owner: 1002 }, { id: 5 }, { id: 6 }, { id: 7, team: 1 },
-      { id: 8, team: 1 }, { id: 9 }, { id: 10, team: 1, size: 0.5 * GIB }, { id: 11, team: 1 }, { id: 12 },
-    ]) hashes[t.id] = await site.torrent(t)
+      { id: 1, team: 1, category: 401 },
+      { id: 2, team: 2 },
+      { id: 3, team: 2 },
+      { id: 4, owner: 1002 },
+      { id: 5 },
+      { id: 6 },
+      { id: 7, team: 1 },
+      { id: 8, team: 1 },
+      { id: 9 },
+      { id: 10, team: 1, size: 0.5 * GIB },
+      { id: 11, team: 1 },
+      { id: 12 },
+    ])
+      hashes[t.id] = await site.torrent(t)
     await site.torrentTag(2, 1)
     await site.torrentTag(2, 2)
 
@@ -154,7 +211,14 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
       daveT1: await site.peer({ userid: 1004, torrent: 1, seeder: true, lastAction: T0 - MIN }),
     }
     const snatch = {
-      aliceT1: await site.snatch({ userid: 1001, torrent: 1, finished: true, lastAction: T0 - 5 * MIN, uploaded: 10 * GIB, seedtime: 36_000 }),
+      aliceT1: await site.snatch({
+        userid: 1001,
+        torrent: 1,
+        finished: true,
+        lastAction: T0 - 5 * MIN,
+        uploaded: 10 * GIB,
+        seedtime: 36_000,
+      }),
       aliceT2: await site.snatch({ userid: 1001, torrent: 2, finished: false, toGo: GIB, lastAction: T0 - 10 * MIN }),
       aliceT3: await site.snatch({ userid: 1001, torrent: 3, finished: true, lastAction: T0 - 30 * MIN }),
       aliceT11: await site.snatch({ userid: 1001, torrent: 11, finished: true, lastAction: T0 - 3 * MIN }),
@@ -173,7 +237,12 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
 
     const { db, app } = await console_({ databaseUrl: site.url })
     await officialRules(db.database, T0)
-    for (const [username, uid] of [['alice', 1001], ['bob', 1002], ['carol', 1003]] as const) await addMember(db.database, username, uid)
+    for (const [username, uid] of [
+      ['alice', 1001],
+      ['bob', 1002],
+      ['carol', 1003],
+    ] as const)
+      await addMember(db.database, username, uid)
 
     // What each sync reports on its diagnostics channel (read-ahead counts).
     const reports: NexusphpSyncReport[] = []
@@ -183,18 +252,36 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     const first = await app.services.sync.runOnce(T0)
     expect(first.ran).toBe(true)
     expect(await records(db.database)).toEqual({
-      'alice:1': `${Seeding}/2`, 'alice:2': `${Downloading}/1`, 'alice:3': `${SeedingUnclaimed}/1`, 'alice:10': `${NoWage}/2`, 'alice:11': `${SeedingUnclaimed}/1`,
-      'bob:1': `${Stopped}/1`, 'bob:4': `${Uploader}/1`,
-      'carol:5': `${Stopped}/1`, 'carol:6': `${Incomplete}/1`, 'carol:7': `${Waiting}/2`,
+      'alice:1': `${Seeding}/2`,
+      'alice:2': `${Downloading}/1`,
+      'alice:3': `${SeedingUnclaimed}/1`,
+      'alice:10': `${NoWage}/2`,
+      'alice:11': `${SeedingUnclaimed}/1`,
+      'bob:1': `${Stopped}/1`,
+      'bob:4': `${Uploader}/1`,
+      'carol:5': `${Stopped}/1`,
+      'carol:6': `${Incomplete}/1`,
+      'carol:7': `${Waiting}/2`,
     })
     // seed type / keepers / completion (domain.md §3); torrent 8 is official with no member tied to it.
     expect(await labels(db.database)).toEqual({
-      1: '1/1/2', 2: '1/0/2', 3: '2/1/3', 4: '2/0/4', 5: '2/0/4', 6: '2/0/4', 7: '1/0/2', 8: '1/0/2', 10: '2/0/4', 11: '1/1/2',
+      1: '1/1/2',
+      2: '1/0/2',
+      3: '2/1/3',
+      4: '2/0/4',
+      5: '2/0/4',
+      6: '2/0/4',
+      7: '1/0/2',
+      8: '1/0/2',
+      10: '2/0/4',
+      11: '1/1/2',
     })
     // Only members' rows and the torrents that matter; every site user (for picking members).
     expect(await ids(db.database, 'site_users')).toEqual([1001, 1002, 1003, 1004, 1005, 1006])
     expect(await ids(db.database, 'site_torrents')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11])
-    expect(await ids(db.database, 'site_peers')).toEqual([peer.aliceT1, peer.aliceT2, peer.aliceT3, peer.aliceT10, peer.aliceT11, peer.bobT4, peer.carolT5].sort((a, b) => a - b))
+    expect(await ids(db.database, 'site_peers')).toEqual(
+      [peer.aliceT1, peer.aliceT2, peer.aliceT3, peer.aliceT10, peer.aliceT11, peer.bobT4, peer.carolT5].sort((a, b) => a - b),
+    )
     expect(await ids(db.database, 'site_snatched')).toEqual(
       [snatch.aliceT1, snatch.aliceT2, snatch.aliceT3, snatch.aliceT11, snatch.bobT1, snatch.carolT5, snatch.carolT6].sort((a, b) => a - b),
     )
@@ -203,14 +290,30 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     // Mirror conventions: hex hashes, 0/1 enums, epoch ms (zero and NULL dates do not crash).
     const t1 = await db.database.db.selectFrom('site_torrents').selectAll().where('id', '=', 1).executeTakeFirstOrThrow()
     expect(t1).toMatchObject({ info_hash: hashes[1], team: 1, category: 401, size: 5 * GIB, visible: 1, banned: 0, owner: 0 })
-    const t4 = await db.database.db.selectFrom('site_torrents').select(['team', 'category', 'owner']).where('id', '=', 4).executeTakeFirstOrThrow()
+    const t4 = await db.database.db
+      .selectFrom('site_torrents')
+      .select(['team', 'category', 'owner'])
+      .where('id', '=', 4)
+      .executeTakeFirstOrThrow()
     expect(t4).toEqual({ team: null, category: null, owner: 1002 })
     const p1 = await db.database.db.selectFrom('site_peers').selectAll().where('id', '=', peer.aliceT1).executeTakeFirstOrThrow()
-    expect(p1).toMatchObject({ userid: 1001, torrent: 1, seeder: 1, last_action: T0 - 5 * MIN, prev_action: T0 - 35 * MIN, uploaded: 10 * GIB, finishedat: null })
+    expect(p1).toMatchObject({
+      userid: 1001,
+      torrent: 1,
+      seeder: 1,
+      last_action: T0 - 5 * MIN,
+      prev_action: T0 - 35 * MIN,
+      uploaded: 10 * GIB,
+      finishedat: null,
+    })
     expect(p1.peer_id).toMatch(/^2d71423436[0-9a-f]{30}$/) // "-qB4650-" + 12 random bytes, as hex
     const erin = await db.database.db.selectFrom('site_users').selectAll().where('id', '=', 1005).executeTakeFirstOrThrow()
     expect(erin).toMatchObject({ username: 'erin', enabled: 0, added: 0, status: 'confirmed' })
-    const c5 = await db.database.db.selectFrom('site_snatched').select(['startdat', 'last_action', 'finished']).where('id', '=', snatch.carolT5).executeTakeFirstOrThrow()
+    const c5 = await db.database.db
+      .selectFrom('site_snatched')
+      .select(['startdat', 'last_action', 'finished'])
+      .where('id', '=', snatch.carolT5)
+      .executeTakeFirstOrThrow()
     expect(c5).toEqual({ startdat: T0 - 120 * MIN, last_action: T0 - 120 * MIN, finished: 1 })
     expect(first.ran && first.rows).toMatchObject({ site_users: 6, site_torrents: 10, site_peers: 7, site_snatched: 7, site_claims: 3 })
     expect((await syncState(db.database)).last_error).toBeNull()
@@ -219,19 +322,34 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     const T1 = T0 + 40 * MIN
     // alice's torrent 3 peer stops announcing: stale by T1 (time alone).
     // carol's download of 6 finishes.
-    await site.exec(`UPDATE snatched SET finished = 'yes', to_go = 0, completedat = FROM_UNIXTIME(?), last_action = FROM_UNIXTIME(?) WHERE id = ?`, [
-      (T1 - MIN) / 1000, (T1 - MIN) / 1000, snatch.carolT6,
-    ])
+    await site.exec(
+      `UPDATE snatched SET finished = 'yes', to_go = 0, completedat = FROM_UNIXTIME(?), last_action = FROM_UNIXTIME(?) WHERE id = ?`,
+      [(T1 - MIN) / 1000, (T1 - MIN) / 1000, snatch.carolT6],
+    )
     // alice claims 11, whose peer keeps announcing.
     await site.claim({ uid: 1001, torrent: 11, createdAt: T1 - 2 * MIN })
-    for (const [id, ago] of [[peer.aliceT11, 2], [peer.aliceT10, 1], [peer.bobT4, 3], [peer.daveT1, 1], [peer.daveT9, 1]] as const) {
-      await site.exec(`UPDATE peers SET prev_action = last_action, last_action = FROM_UNIXTIME(?) WHERE id = ?`, [(T1 - ago * MIN) / 1000, id])
+    for (const [id, ago] of [
+      [peer.aliceT11, 2],
+      [peer.aliceT10, 1],
+      [peer.bobT4, 3],
+      [peer.daveT1, 1],
+      [peer.daveT9, 1],
+    ] as const) {
+      await site.exec(`UPDATE peers SET prev_action = last_action, last_action = FROM_UNIXTIME(?) WHERE id = ?`, [
+        (T1 - ago * MIN) / 1000,
+        id,
+      ])
     }
     // alice's torrent 1 peer uploads more; so does her snatch.
-    await site.exec(`UPDATE peers SET uploaded = uploaded + ?, last_action = FROM_UNIXTIME(?) WHERE id = ?`, [GIB, (T1 - 5 * MIN) / 1000, peer.aliceT1])
-    await site.exec(`UPDATE snatched SET uploaded = uploaded + ?, seedtime = seedtime + 2400, last_action = FROM_UNIXTIME(?) WHERE id = ?`, [
-      GIB, (T1 - 5 * MIN) / 1000, snatch.aliceT1,
+    await site.exec(`UPDATE peers SET uploaded = uploaded + ?, last_action = FROM_UNIXTIME(?) WHERE id = ?`, [
+      GIB,
+      (T1 - 5 * MIN) / 1000,
+      peer.aliceT1,
     ])
+    await site.exec(
+      `UPDATE snatched SET uploaded = uploaded + ?, seedtime = seedtime + 2400, last_action = FROM_UNIXTIME(?) WHERE id = ?`,
+      [GIB, (T1 - 5 * MIN) / 1000, snatch.aliceT1],
+    )
     // torrent 3 gets the official tag; alice's client stops torrent 2 (the site deletes the peer
     // while it is still inside the active window); carol withdraws her claim on 7.
     await site.torrentTag(3, 1)
@@ -243,20 +361,39 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     const second = await app.services.sync.runOnce(T1)
     expect(second.ran).toBe(true)
     expect(await records(db.database)).toEqual({
-      'alice:1': `${Seeding}/2`, 'alice:2': `${Incomplete}/1`, 'alice:3': `${Stopped}/1`, 'alice:10': `${NoWage}/2`, 'alice:11': `${Seeding}/2`,
-      'bob:1': `${Stopped}/1`, 'bob:4': `${Uploader}/1`,
-      'carol:5': `${Stopped}/1`, 'carol:6': `${Stopped}/1`,
-      'dave:1': `${SeedingUnclaimed}/1`, 'dave:9': `${SeedingUnclaimed}/1`,
+      'alice:1': `${Seeding}/2`,
+      'alice:2': `${Incomplete}/1`,
+      'alice:3': `${Stopped}/1`,
+      'alice:10': `${NoWage}/2`,
+      'alice:11': `${Seeding}/2`,
+      'bob:1': `${Stopped}/1`,
+      'bob:4': `${Uploader}/1`,
+      'carol:5': `${Stopped}/1`,
+      'carol:6': `${Stopped}/1`,
+      'dave:1': `${SeedingUnclaimed}/1`,
+      'dave:9': `${SeedingUnclaimed}/1`,
     })
     expect(await labels(db.database)).toEqual({
-      1: '1/2/2', 2: '1/0/2', 3: '1/0/2', 4: '2/0/4', 5: '2/0/4', 6: '2/0/4', 7: '1/0/2', 8: '1/0/2', 9: '2/1/3', 10: '2/0/4', 11: '1/1/2',
+      1: '1/2/2',
+      2: '1/0/2',
+      3: '1/0/2',
+      4: '2/0/4',
+      5: '2/0/4',
+      6: '2/0/4',
+      7: '1/0/2',
+      8: '1/0/2',
+      9: '2/1/3',
+      10: '2/0/4',
+      11: '1/1/2',
     })
     const aliceT1 = await sql<{ uploaded: number; seed_time_sec: number }>`select r.uploaded, r.seed_time_sec from seed_records r
       join users u on u.id = r.user_id where u.username = 'alice' and r.torrent_id = 1`.execute(db.database.db)
     expect(aliceT1.rows[0]).toEqual({ uploaded: 11 * GIB, seed_time_sec: 38_400 })
     // The mirror holds exactly the members' rows the site has now.
     const sourceIds = async (table: string, col: string) =>
-      (await site.rows<{ id: number }>(`SELECT id FROM ${table} WHERE ${col} IN (1001, 1002, 1003, 1004) ORDER BY id`)).map((r) => Number(r.id))
+      (await site.rows<{ id: number }>(`SELECT id FROM ${table} WHERE ${col} IN (1001, 1002, 1003, 1004) ORDER BY id`)).map((r) =>
+        Number(r.id),
+      )
     expect(await ids(db.database, 'site_peers')).toEqual(await sourceIds('peers', 'userid'))
     expect(await ids(db.database, 'site_snatched')).toEqual(await sourceIds('snatched', 'userid'))
     expect(await ids(db.database, 'site_claims')).toEqual(await sourceIds('claims', 'uid'))
@@ -277,12 +414,19 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
 
     // carol leaves the team (as the admin route does it: site uid cleared, the member queued): her
     // rows leave the mirror, her records go.
-    const carol = await db.database.db.updateTable('users').set({ site_uid: null }).where('username', '=', 'carol').returning('id').executeTakeFirstOrThrow()
+    const carol = await db.database.db
+      .updateTable('users')
+      .set({ site_uid: null })
+      .where('username', '=', 'carol')
+      .returning('id')
+      .executeTakeFirstOrThrow()
     await queueMembers(db.database.db, [carol.id])
     await app.services.sync.runOnce(T1 + 2 * MIN)
     expect(Object.keys(await records(db.database)).filter((k) => k.startsWith('carol:'))).toEqual([])
     const carolRows = await sql<{ n: number }>`select (select count(*) from site_peers where userid = 1003)
-      + (select count(*) from site_snatched where userid = 1003) + (select count(*) from site_claims where uid = 1003) as n`.execute(db.database.db)
+      + (select count(*) from site_snatched where userid = 1003) + (select count(*) from site_claims where uid = 1003) as n`.execute(
+      db.database.db,
+    )
     expect(Number(carolRows.rows[0].n)).toBe(0)
     expect(await health(app)).toBe(200)
   })
@@ -305,7 +449,11 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     const result = await app.services.sync.runOnce()
     expect(result.ran && Math.abs(result.now - now)).toBeLessThan(60_000)
     expect(await records(db.database)).toEqual({ 'alice:1': `${SeedingUnclaimed}/1`, 'alice:2': `${Stopped}/1` })
-    const peers = await db.database.db.selectFrom('site_peers').select(['torrent', 'last_action', 'prev_action', 'started']).orderBy('torrent').execute()
+    const peers = await db.database.db
+      .selectFrom('site_peers')
+      .select(['torrent', 'last_action', 'prev_action', 'started'])
+      .orderBy('torrent')
+      .execute()
     const second = Math.floor((now - 10 * MIN) / 1000) * 1000
     expect(peers[0]).toEqual({ torrent: 1, last_action: second, prev_action: second, started: second })
 
@@ -335,7 +483,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     expect(await health(missing.app)).toBe(200)
   })
 
-  it('the README\'s GRANT (SELECT on the nine tables) is enough, and the session cannot write', async () => {
+  it("the README's GRANT (SELECT on the nine tables) is enough, and the session cannot write", async () => {
     const site = await fixture()
     const now = await site.now()
     await site.user({ id: 1001, username: 'alice' })
@@ -374,7 +522,10 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     cleanups.push(() => db.cleanup())
     const app = await buildTestApp({ database: db.database, config: db.config })
     cleanups.push(() => app.close())
-    const source = nexusphpSource({ databaseUrl: hole.url(`${serverUrl}`.replace(/\/[^/]*$/, '/nx_none')), timezone: undefined }, { connectTimeoutMs: 800 })
+    const source = nexusphpSource(
+      { databaseUrl: hole.url(`${serverUrl}`.replace(/\/[^/]*$/, '/nx_none')), timezone: undefined },
+      { connectTimeoutMs: 800 },
+    )
     const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => Date.now() })
     cleanups.push(() => runner.stop())
     const started = performance.now()
@@ -424,7 +575,9 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     proxy.heal()
     const resumed = await runner.runOnce(now)
     expect(resumed.ran).toBe(true)
-    expect(await ids(db.database, 'site_snatched')).toEqual((await site.rows<{ id: number }>('SELECT id FROM snatched ORDER BY id')).map((r) => Number(r.id)))
+    expect(await ids(db.database, 'site_snatched')).toEqual(
+      (await site.rows<{ id: number }>('SELECT id FROM snatched ORDER BY id')).map((r) => Number(r.id)),
+    )
     const all = await records(db.database)
     expect(Object.keys(all)).toHaveLength(60)
     expect(all['u1001:1']).toBe(`${SeedingUnclaimed}/1`)
@@ -456,12 +609,19 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     await site.exec('UPDATE torrents SET seeders = 9, last_action = FROM_UNIXTIME(?) WHERE id = 4', [(now + MIN) / 1000])
     await site.exec(`UPDATE torrents SET name = 'Renamed' WHERE id = 6`)
     await runner.runOnce(now + 2 * MIN)
-    const rows = await db.database.db.selectFrom('site_torrents').select(['id', 'seeders', 'name']).where('id', 'in', [4, 6]).orderBy('id').execute()
+    const rows = await db.database.db
+      .selectFrom('site_torrents')
+      .select(['id', 'seeders', 'name'])
+      .where('id', 'in', [4, 6])
+      .orderBy('id')
+      .execute()
     expect(rows[0].seeders).toBe(9)
     expect(rows[1].name).not.toBe('Renamed')
     // The rolling refresh gets there (torrents 3, 4, 5, 6 in the next syncs).
     for (let i = 3; i <= 6; i++) await runner.runOnce(now + (i + 1) * MIN)
-    expect((await db.database.db.selectFrom('site_torrents').select('name').where('id', '=', 6).executeTakeFirstOrThrow()).name).toBe('Renamed')
+    expect((await db.database.db.selectFrom('site_torrents').select('name').where('id', '=', 6).executeTakeFirstOrThrow()).name).toBe(
+      'Renamed',
+    )
   })
 
   it.skipIf(shape !== 'v16')('on a v1.6 site no statement of a sync reads more than a window of a table the tracker writes', async () => {
@@ -495,13 +655,21 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     expect(await ids(db.database, 'site_snatched')).toHaveLength(72)
     expect(await ids(db.database, 'site_peers')).toHaveLength(18)
     // The tracker announces: counters move, a peer stops, another starts.
-    await site.exec('UPDATE snatched SET uploaded = uploaded + 1073741824, last_action = FROM_UNIXTIME(?) WHERE userid = 1002 AND torrentid IN (3, 4)', [now / 1000])
+    await site.exec(
+      'UPDATE snatched SET uploaded = uploaded + 1073741824, last_action = FROM_UNIXTIME(?) WHERE userid = 1002 AND torrentid IN (3, 4)',
+      [now / 1000],
+    )
     await site.exec('DELETE FROM peers WHERE userid = 1001 AND torrent = 1')
     const started = await site.peer({ userid: 1003, torrent: 7, seeder: false, toGo: GIB, lastAction: now })
     expect((await runner.runOnce(now + 2 * MIN)).ran).toBe(true)
     expect(await ids(db.database, 'site_peers')).toContain(started)
     expect(await ids(db.database, 'site_peers')).toHaveLength(18)
-    const moved = await db.database.db.selectFrom('site_snatched').select('uploaded').where('userid', '=', 1002).where('torrentid', 'in', [3, 4]).execute()
+    const moved = await db.database.db
+      .selectFrom('site_snatched')
+      .select('uploaded')
+      .where('userid', '=', 1002)
+      .where('torrentid', 'in', [3, 4])
+      .execute()
     expect(moved.map((r) => Number(r.uploaded))).toEqual([GIB, GIB])
 
     const reads = proxy.statements.filter((q) => /^\s*SELECT\b/i.test(q) && !/information_schema/i.test(q))

@@ -32,15 +32,24 @@ interface TableSpec {
 
 const named = (source: SourceTable, sortColumn = 'sort_index'): TableSpec => ({
   source,
-  columns: [['id', 'int', 'id'], ['name', 'text', 'name'], ['sort_index', 'int', sortColumn, 0]],
+  columns: [
+    ['id', 'int', 'id'],
+    ['name', 'text', 'name'],
+    ['sort_index', 'int', sortColumn, 0],
+  ],
 })
 
 export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
   site_users: {
     source: 'users',
     columns: [
-      ['id', 'int', 'id'], ['username', 'text', 'username'], ['class', 'int', 'class', 1], ['enabled', 'yesno', 'enabled', 1],
-      ['status', 'text', 'status', 'confirmed'], ['added', 'time', 'added'], ['last_access', 'time', 'last_access'],
+      ['id', 'int', 'id'],
+      ['username', 'text', 'username'],
+      ['class', 'int', 'class', 1],
+      ['enabled', 'yesno', 'enabled', 1],
+      ['status', 'text', 'status', 'confirmed'],
+      ['added', 'time', 'added'],
+      ['last_access', 'time', 'last_access'],
     ],
     fix: (r) => void (r.added ??= 0),
   },
@@ -51,21 +60,48 @@ export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
   site_torrents: {
     source: 'torrents',
     columns: [
-      ['id', 'int', 'id'], ['info_hash', 'hex', 'info_hash'], ['name', 'text', 'name'], ['size', 'int', 'size'], ['category', 'ref', 'category'],
-      ['team', 'ref', 'team'], ['added', 'time', 'added'], ['seeders', 'int', 'seeders', 0], ['leechers', 'int', 'leechers', 0],
-      ['times_completed', 'int', 'times_completed', 0], ['owner', 'int', 'owner', 0], ['visible', 'yesno', 'visible', 1],
+      ['id', 'int', 'id'],
+      ['info_hash', 'hex', 'info_hash'],
+      ['name', 'text', 'name'],
+      ['size', 'int', 'size'],
+      ['category', 'ref', 'category'],
+      ['team', 'ref', 'team'],
+      ['added', 'time', 'added'],
+      ['seeders', 'int', 'seeders', 0],
+      ['leechers', 'int', 'leechers', 0],
+      ['times_completed', 'int', 'times_completed', 0],
+      ['owner', 'int', 'owner', 0],
+      ['visible', 'yesno', 'visible', 1],
       ['banned', 'yesno', 'banned', 0],
     ],
     fix: (r) => void (r.added ??= 0),
   },
-  site_torrent_tags: { source: 'torrent_tags', columns: [['id', 'int', 'id'], ['torrent_id', 'int', 'torrent_id'], ['tag_id', 'int', 'tag_id']] },
+  site_torrent_tags: {
+    source: 'torrent_tags',
+    columns: [
+      ['id', 'int', 'id'],
+      ['torrent_id', 'int', 'torrent_id'],
+      ['tag_id', 'int', 'tag_id'],
+    ],
+  },
   site_peers: {
     source: 'peers',
     columns: [
-      ['id', 'int', 'id'], ['torrent', 'int', 'torrent'], ['peer_id', 'hex', 'peer_id'], ['ip', 'text', 'ip', ''], ['port', 'int', 'port', 0],
-      ['uploaded', 'int', 'uploaded', 0], ['downloaded', 'int', 'downloaded', 0], ['to_go', 'int', 'to_go'], ['seeder', 'yesno', 'seeder'],
-      ['started', 'time', 'started'], ['last_action', 'time', 'last_action'], ['prev_action', 'time', 'prev_action'],
-      ['connectable', 'yesno', 'connectable', 1], ['userid', 'int', 'userid'], ['agent', 'text', 'agent', ''],
+      ['id', 'int', 'id'],
+      ['torrent', 'int', 'torrent'],
+      ['peer_id', 'hex', 'peer_id'],
+      ['ip', 'text', 'ip', ''],
+      ['port', 'int', 'port', 0],
+      ['uploaded', 'int', 'uploaded', 0],
+      ['downloaded', 'int', 'downloaded', 0],
+      ['to_go', 'int', 'to_go'],
+      ['seeder', 'yesno', 'seeder'],
+      ['started', 'time', 'started'],
+      ['last_action', 'time', 'last_action'],
+      ['prev_action', 'time', 'prev_action'],
+      ['connectable', 'yesno', 'connectable', 1],
+      ['userid', 'int', 'userid'],
+      ['agent', 'text', 'agent', ''],
       // NexusPHP keeps epoch seconds here (0 = not finished); a fork with a DATETIME works too.
       ['finishedat', 'time', 'finishedat'],
     ],
@@ -78,10 +114,20 @@ export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
   site_snatched: {
     source: 'snatched',
     columns: [
-      ['id', 'int', 'id'], ['torrentid', 'int', 'torrentid'], ['userid', 'int', 'userid'], ['ip', 'text', 'ip', ''], ['port', 'int', 'port', 0],
-      ['uploaded', 'int', 'uploaded', 0], ['downloaded', 'int', 'downloaded', 0], ['to_go', 'int', 'to_go', 0], ['seedtime', 'int', 'seedtime', 0],
-      ['leechtime', 'int', 'leechtime', 0], ['last_action', 'time', 'last_action'], ['startdat', 'time', 'startdat'],
-      ['completedat', 'time', 'completedat'], ['finished', 'yesno', 'finished'],
+      ['id', 'int', 'id'],
+      ['torrentid', 'int', 'torrentid'],
+      ['userid', 'int', 'userid'],
+      ['ip', 'text', 'ip', ''],
+      ['port', 'int', 'port', 0],
+      ['uploaded', 'int', 'uploaded', 0],
+      ['downloaded', 'int', 'downloaded', 0],
+      ['to_go', 'int', 'to_go', 0],
+      ['seedtime', 'int', 'seedtime', 0],
+      ['leechtime', 'int', 'leechtime', 0],
+      ['last_action', 'time', 'last_action'],
+      ['startdat', 'time', 'startdat'],
+      ['completedat', 'time', 'completedat'],
+      ['finished', 'yesno', 'finished'],
     ],
     fix: (r) => {
       r.startdat ??= r.last_action ?? 0
@@ -91,9 +137,15 @@ export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
   site_claims: {
     source: 'claims',
     columns: [
-      ['id', 'int', 'id'], ['uid', 'int', 'uid'], ['torrent_id', 'int', 'torrent_id'], ['snatched_id', 'ref', 'snatched_id'],
-      ['seed_time_begin', 'int', 'seed_time_begin', 0], ['uploaded_begin', 'int', 'uploaded_begin', 0], ['last_settle_at', 'time', 'last_settle_at'],
-      ['created_at', 'time', 'created_at'], ['updated_at', 'time', 'updated_at'],
+      ['id', 'int', 'id'],
+      ['uid', 'int', 'uid'],
+      ['torrent_id', 'int', 'torrent_id'],
+      ['snatched_id', 'ref', 'snatched_id'],
+      ['seed_time_begin', 'int', 'seed_time_begin', 0],
+      ['uploaded_begin', 'int', 'uploaded_begin', 0],
+      ['last_settle_at', 'time', 'last_settle_at'],
+      ['created_at', 'time', 'created_at'],
+      ['updated_at', 'time', 'updated_at'],
     ],
     fix: (r) => {
       r.created_at ??= r.updated_at ?? 0
@@ -124,7 +176,8 @@ export function selectList(table: MirrorTable, schema: SourceSchema): string {
       if (type === undefined) expr = kind === 'yesno' ? String(fallback ?? 0) : literal(fallback)
       else if (kind === 'hex') expr = `LOWER(HEX(${col}))`
       else if (kind === 'yesno') expr = textTypes.has(type) ? `(${col} = 'yes')` : `(${col} <> 0)`
-      else if (kind === 'time') expr = type === 'timestamp' ? laravelTimestamp(col) : timeTypes.has(type) ? `UNIX_TIMESTAMP(${col})` : `NULLIF(${col}, 0)`
+      else if (kind === 'time')
+        expr = type === 'timestamp' ? laravelTimestamp(col) : timeTypes.has(type) ? `UNIX_TIMESTAMP(${col})` : `NULLIF(${col}, 0)`
       else if (kind === 'ref') expr = `NULLIF(${col}, 0)`
       else expr = col
       return `${expr} AS ${quote(name)}`

@@ -42,7 +42,18 @@ async function addMember(db: AppDatabase, username: string, siteUid: number): Pr
   const now = Date.UTC(2025, 0, 1)
   await db.db
     .insertInto('users')
-    .values({ username, username_lower: username, password_hash: 'x', role: 'normal', status: 2, site_uid: siteUid, created_at: now, admin_since: null, last_login_at: null, updated_at: now })
+    .values({
+      username,
+      username_lower: username,
+      password_hash: 'x',
+      role: 'normal',
+      status: 2,
+      site_uid: siteUid,
+      created_at: now,
+      admin_since: null,
+      last_login_at: null,
+      updated_at: now,
+    })
     .execute()
 }
 
@@ -55,7 +66,11 @@ async function statuses(db: AppDatabase): Promise<Record<string, number>> {
 
 /** torrent → "keepers/completion". */
 async function labels(db: AppDatabase): Promise<Record<number, string>> {
-  const { rows } = await sql<{ torrent_id: number; keepers: number; completion: number }>`select torrent_id, keepers, completion from torrent_labels order by torrent_id`.execute(db.db)
+  const { rows } = await sql<{
+    torrent_id: number
+    keepers: number
+    completion: number
+  }>`select torrent_id, keepers, completion from torrent_labels order by torrent_id`.execute(db.db)
   return Object.fromEntries(rows.map((r) => [Number(r.torrent_id), `${r.keepers}/${r.completion}`]))
 }
 
@@ -64,7 +79,9 @@ async function sync(app: FastifyInstance): Promise<void> {
   if (!result.ran) throw new Error('the sync did not run')
 }
 
-const combinations = openTestDatabases().flatMap((backend) => fixtureShapes.map((shape) => ({ backend, shape, name: `${backend.name}, ${shape} site` })))
+const combinations = openTestDatabases().flatMap((backend) =>
+  fixtureShapes.map((shape) => ({ backend, shape, name: `${backend.name}, ${shape} site` })),
+)
 
 describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name', ({ backend, shape }) => {
   beforeEach(() => void (siteShape = shape))
@@ -75,7 +92,11 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     cleanups.push(() => db.cleanup())
     const nexusphp: Config['nexusphp'] = loadConfig({ SOURCE: 'nexusphp', ...env }).nexusphp
     // Without the wage engine: these scenarios are about the mirror and the statuses.
-    const app = await buildTestApp({ database: db.database, config: { ...db.config, source: 'nexusphp', nexusphp }, wages: pendingWageEstimates })
+    const app = await buildTestApp({
+      database: db.database,
+      config: { ...db.config, source: 'nexusphp', nexusphp },
+      wages: pendingWageEstimates,
+    })
     cleanups.push(() => app.close())
     await saveRules(db.database.db, { ...defaultRuleBody, officialTeams: ['CMCT'], targetKeepers: 2 }, Date.UTC(2025, 0, 1), null)
     return { db, app }
@@ -102,7 +123,9 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
       // Each member's client announces again between syncs, in turn (as announce.php updates its own row).
       const announcer = round % 2 === 0 ? 1001 : 1002
       await nx.exec('UPDATE peers SET last_action = NOW(), uploaded = uploaded + 1048576 WHERE torrent = 1 AND userid = ?', [announcer])
-      await nx.exec('UPDATE snatched SET last_action = NOW(), uploaded = uploaded + 1048576 WHERE torrentid = 1 AND userid = ?', [announcer])
+      await nx.exec('UPDATE snatched SET last_action = NOW(), uploaded = uploaded + 1048576 WHERE torrentid = 1 AND userid = ?', [
+        announcer,
+      ])
       await sync(app)
       expect(await statuses(db.database), `sync ${round}`).toEqual({ 'alice:1': SeedingUnclaimed, 'bob:1': SeedingUnclaimed })
       // Two keepers, official, target 2 reached.
@@ -137,12 +160,14 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     expect(await statuses(db.database)).toEqual({ 'alice:1': Seeding })
   })
 
-  it('a claim Laravel wrote while the database server runs ahead of the site\'s zone is picked up by the next incremental sync', async () => {
+  it("a claim Laravel wrote while the database server runs ahead of the site's zone is picked up by the next incremental sync", async () => {
     // The site's PHP runs at -10:00; the database server's own zone (the test server's, UTC or
     // whatever it is) is ahead of it: Laravel's wall-clock text stored as the server's time looks old.
     const zone = '-10:00'
     const nx = await site({ timeZone: zone })
-    const [{ ahead }] = await nx.rows<{ ahead: number }>("SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '-10:00')) < 0 AS ahead")
+    const [{ ahead }] = await nx.rows<{ ahead: number }>(
+      "SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '-10:00')) < 0 AS ahead",
+    )
     expect(Number(ahead)).toBe(1)
     const now = await nx.now()
     await nx.user({ id: 1001, username: 'alice' })
@@ -164,7 +189,11 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     await sync(app)
     expect(await statuses(db.database)).toEqual({ 'alice:1': Seeding, 'alice:2': Seeding })
     // And the claims' times are the instants the site meant, whatever the server's zone.
-    const claims = await db.database.db.selectFrom('site_claims').select(['torrent_id', 'created_at', 'updated_at']).orderBy('torrent_id').execute()
+    const claims = await db.database.db
+      .selectFrom('site_claims')
+      .select(['torrent_id', 'created_at', 'updated_at'])
+      .orderBy('torrent_id')
+      .execute()
     const second = (ms: number) => Math.floor(ms / 1000) * 1000
     expect(claims).toEqual([
       { torrent_id: 1, created_at: second(claimedAt), updated_at: second(claimedAt) },
@@ -172,10 +201,12 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     ])
   })
 
-  it('NEXUSPHP_TIMEZONE unset reads the site\'s times as Asia/Shanghai, not in the database server\'s zone', async () => {
+  it("NEXUSPHP_TIMEZONE unset reads the site's times as Asia/Shanghai, not in the database server's zone", async () => {
     // The fixture writes in +08:00 (NexusPHP's shipped PRC); the database server's zone differs.
     const nx = await site()
-    const [{ differs }] = await nx.rows<{ differs: number }>("SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')) <> 0 AS differs")
+    const [{ differs }] = await nx.rows<{ differs: number }>(
+      "SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')) <> 0 AS differs",
+    )
     expect(Number(differs)).toBe(1)
     const now = await nx.now()
     await nx.user({ id: 1001, username: 'alice' })
@@ -191,7 +222,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     await sync(app)
     expect(await statuses(db.database)).toEqual({ 'alice:1': Stopped, 'alice:2': SeedingUnclaimed })
   })
-  it('/data-sync shows the site\'s time zone and its own peer lifetime against the active window, settings or none', async () => {
+  it("/data-sync shows the site's time zone and its own peer lifetime against the active window, settings or none", async () => {
     const nx = await site()
     await nx.user({ id: 1001, username: 'alice' })
     // Torrents older than anninterthreeage announce every 7,200 s: NexusPHP keeps their peers 156 minutes.
@@ -199,9 +230,17 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     const { db, app } = await console_({ NEXUSPHP_DATABASE_URL: nx.url })
     const status = async () => syncStatusSchema.parse(await readSyncStatus({ db: db.database.db, services: app.services, now: Date.now() }))
     // Before any sync: the zone is known, the lifetime not yet.
-    expect((await status()).site).toEqual({ timeZone: 'Asia/Shanghai', peerLifetimeMinutes: null, activeWindowMinutes: defaultRuleBody.activeWindowMinutes })
+    expect((await status()).site).toEqual({
+      timeZone: 'Asia/Shanghai',
+      peerLifetimeMinutes: null,
+      activeWindowMinutes: defaultRuleBody.activeWindowMinutes,
+    })
     await sync(app)
-    expect((await status()).site).toEqual({ timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 156, activeWindowMinutes: defaultRuleBody.activeWindowMinutes })
+    expect((await status()).site).toEqual({
+      timeZone: 'Asia/Shanghai',
+      peerLifetimeMinutes: 156,
+      activeWindowMinutes: defaultRuleBody.activeWindowMinutes,
+    })
     // No row: NexusPHP's default of 3,600 s (78 minutes). No table (an older version): unknown, and the sync still runs.
     await nx.exec("DELETE FROM settings WHERE name = 'main.anninterthree'")
     await sync(app)

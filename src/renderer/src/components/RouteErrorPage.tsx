@@ -18,5 +18,7 @@ function errorMessage(error: unknown): string | undefined {
 /** Route error element: status 500 with the error's name, or `出错了` when it has none. */
 export default function RouteErrorPage() {
   const error = useRouteError()
-  return <ExceptionResult status="500" title={errorName(error) ?? FALLBACK_ERROR_TITLE} subTitle={errorMessage(error) ?? '抱歉，页面出错了。'} />
+  return (
+    <ExceptionResult status="500" title={errorName(error) ?? FALLBACK_ERROR_TITLE} subTitle={errorMessage(error) ?? '抱歉，页面出错了。'} />
+  )
 }

@@ -10,7 +10,12 @@ export default function TorrentName({ torrent }: { torrent: Pick<Torrent, 'name'
   return (
     <>
       <Tooltip title="站点已禁止此种子：无法做种，不能分配">
-        <Tag color="red" bordered={false} style={{ fontSize: 11, lineHeight: '16px', paddingInline: 4, marginInlineEnd: 4 }} data-testid="banned-mark">
+        <Tag
+          color="red"
+          bordered={false}
+          style={{ fontSize: 11, lineHeight: '16px', paddingInline: 4, marginInlineEnd: 4 }}
+          data-testid="banned-mark"
+        >
           已禁止
         </Tag>
       </Tooltip>

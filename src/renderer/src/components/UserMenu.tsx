@@ -45,7 +45,11 @@ export default function UserMenu({ user }: { user: LoginInfo }) {
       </Dropdown>
       {/* A new server address ends the session: main dropped the token; the login page ends the rest. */}
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
-      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} onServerChanged={() => void navigate(LOGIN_PATH, { replace: true })} />
+      <SettingsDialog
+        open={settingsOpen}
+        onClose={() => setSettingsOpen(false)}
+        onServerChanged={() => void navigate(LOGIN_PATH, { replace: true })}
+      />
     </>
   )
 }

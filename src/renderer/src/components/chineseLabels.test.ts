@@ -10,8 +10,7 @@ const files = import.meta.glob<string>(['../**/*.{ts,tsx}', '!../**/*.test.{ts,t
 describe('Chinese labels', () => {
   it('put a unit in full-width brackets: （小时） not (小时)', () => {
     expect(Object.keys(files).length).toBeGreaterThan(50)
-    const halfWidth = Object.entries(files)
-      .flatMap(([path, text]) => (/\((小时|天|GiB|魔力|个)\)/.test(text) ? [path] : []))
+    const halfWidth = Object.entries(files).flatMap(([path, text]) => (/\((小时|天|GiB|魔力|个)\)/.test(text) ? [path] : []))
     expect(halfWidth).toEqual([])
   })
 })

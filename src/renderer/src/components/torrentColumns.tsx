@@ -11,7 +11,14 @@ import { enumOptions } from '@renderer/utils/enumOptions'
 import { formatBytes } from '@renderer/utils/format'
 
 export function torrentNameColumn<T extends Torrent>(width: number): DataTableColumn<T> {
-  return { title: '种子名称', dataIndex: 'name', width, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' }, render: (_, torrent) => <TorrentName torrent={torrent} /> }
+  return {
+    title: '种子名称',
+    dataIndex: 'name',
+    width,
+    ellipsis: true,
+    search: { type: 'text', placeholder: '名称包含的文字' },
+    render: (_, torrent) => <TorrentName torrent={torrent} />,
+  }
 }
 
 export function torrentSizeColumn<T extends Torrent>(width: number): DataTableColumn<T> {

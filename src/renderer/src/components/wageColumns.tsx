@@ -34,7 +34,13 @@ export function amountColumn<T extends Figures>(extra: Partial<DataTableColumn<T
 /** 达标种子数 and 达标体积; `sortable` sorts them in the browser (the preview is one list). */
 export function qualifiedColumns<T extends Figures>(sortable = false): DataTableColumn<T>[] {
   return [
-    { title: '达标种子数', dataIndex: 'torrentCount', width: 110, align: 'right', sorter: sortable ? (a, b) => a.torrentCount - b.torrentCount : undefined },
+    {
+      title: '达标种子数',
+      dataIndex: 'torrentCount',
+      width: 110,
+      align: 'right',
+      sorter: sortable ? (a, b) => a.torrentCount - b.torrentCount : undefined,
+    },
     {
       title: '达标体积',
       dataIndex: 'totalSize',
@@ -47,7 +53,9 @@ export function qualifiedColumns<T extends Figures>(sortable = false): DataTable
 }
 
 /** 平均做种时长 (what the formula uses) and 累计做种时长 (in days) of a wage record or preview entry. */
-export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(sortable: { average?: boolean; total?: boolean } = {}): DataTableColumn<T>[] {
+export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(
+  sortable: { average?: boolean; total?: boolean } = {},
+): DataTableColumn<T>[] {
   return [
     {
       title: '平均做种时长',
@@ -81,7 +89,12 @@ export interface WageRecordColumnsOptions {
 }
 
 /** The columns of a saved-records table (wages.page). */
-export function wageRecordColumns({ lead, amount, afterPaidAt, ruleVersionHidden = false }: WageRecordColumnsOptions): DataTableColumn<WageRecord>[] {
+export function wageRecordColumns({
+  lead,
+  amount,
+  afterPaidAt,
+  ruleVersionHidden = false,
+}: WageRecordColumnsOptions): DataTableColumn<WageRecord>[] {
   return [
     lead,
     amountColumn<WageRecord>(amount),
@@ -96,7 +109,13 @@ export function wageRecordColumns({ lead, amount, afterPaidAt, ruleVersionHidden
     },
     { title: '发放时间', dataIndex: 'paidAt', width: 150, render: (time: string | null) => formatDateTime(time) },
     afterPaidAt,
-    { title: '规则版本', dataIndex: 'ruleVersion', width: 90, hiddenByDefault: ruleVersionHidden || undefined, render: (version: number) => `v${version}` },
+    {
+      title: '规则版本',
+      dataIndex: 'ruleVersion',
+      width: 90,
+      hiddenByDefault: ruleVersionHidden || undefined,
+      render: (version: number) => `v${version}`,
+    },
     { title: '计算时间', dataIndex: 'computedAt', width: 150, hiddenByDefault: true, render: (time: string) => formatDateTime(time) },
   ]
 }

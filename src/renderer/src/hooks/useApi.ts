@@ -46,7 +46,11 @@ export function useLoad<A, T>(
 }
 
 /** A read made once per key (a dialog's opening, a search): no re-read on focus, reconnect or failure. */
-export const READ_ONCE = { revalidateOnFocus: false, revalidateOnReconnect: false, shouldRetryOnError: false } as const satisfies SWRConfiguration
+export const READ_ONCE = {
+  revalidateOnFocus: false,
+  revalidateOnReconnect: false,
+  shouldRetryOnError: false,
+} as const satisfies SWRConfiguration
 
 /**
  * Which opening of a dialog this is (null while closed). Put in a `useLoad` key, it makes each

@@ -26,7 +26,11 @@ export function isSeeder(user: { role: Role; siteUid: number | null }): boolean 
  * Menu entries in config order: routes marked `menu` that the role may open (`'seeder'` entries only
  * when `seeder`, which defaults to true).
  */
-export function menuEntries(routes: readonly AppRoute[], role: Role | null | undefined, options: { seeder?: boolean; parentPath?: string } = {}): MenuEntry[] {
+export function menuEntries(
+  routes: readonly AppRoute[],
+  role: Role | null | undefined,
+  options: { seeder?: boolean; parentPath?: string } = {},
+): MenuEntry[] {
   const { seeder = true, parentPath = '/' } = options
   const entries: MenuEntry[] = []
   for (const route of routes) {

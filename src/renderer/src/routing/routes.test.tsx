@@ -63,7 +63,9 @@ describe('route guards', () => {
     installFakeApi({ handlers: { 'user.loginInfo': ok(memberUser) } })
     renderRoutes(testRoutes, '/task')
     expect(await screen.findByText('任务列表')).toBeTruthy()
-    const items = within(sideMenu()).getAllByRole('menuitem').map((item) => item.textContent)
+    const items = within(sideMenu())
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent)
     expect(items).toEqual(['首页', '我的任务'])
   })
 
@@ -71,7 +73,9 @@ describe('route guards', () => {
     installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser) } })
     renderRoutes(testRoutes, '/task')
     await screen.findByText('任务列表')
-    const items = within(sideMenu()).getAllByRole('menuitem').map((item) => item.textContent)
+    const items = within(sideMenu())
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent)
     expect(items).toEqual(['首页', '我的任务', '管理员'])
   })
 
@@ -138,8 +142,24 @@ describe('app routes', () => {
     installFakeApi({ handlers: { 'user.loginInfo': ok({ ...adminUser, siteUid: 10010 }) } })
     renderRoutes(routes, '/')
     await screen.findByRole('heading', { name: HOME_GREETING })
-    const productOrder = ['首页', '我的任务', '我的工资', '工资排行', '任务分配', '管理员', '保种员', '工资计算', '工资统计', '官种设置', '操作日志', '数据同步', '更新日志']
-    const items = within(sideMenu()).getAllByRole('menuitem').map((item) => item.textContent)
+    const productOrder = [
+      '首页',
+      '我的任务',
+      '我的工资',
+      '工资排行',
+      '任务分配',
+      '管理员',
+      '保种员',
+      '工资计算',
+      '工资统计',
+      '官种设置',
+      '操作日志',
+      '数据同步',
+      '更新日志',
+    ]
+    const items = within(sideMenu())
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent)
     expect(items.slice(0, 2)).toEqual(['首页', '我的任务'])
     expect(items).toEqual(productOrder.filter((title) => items.includes(title)))
     expect(items).toHaveLength(productOrder.length)
@@ -149,7 +169,9 @@ describe('app routes', () => {
     installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser) } })
     renderRoutes(routes, '/')
     await screen.findByRole('heading', { name: HOME_GREETING })
-    const items = within(sideMenu()).getAllByRole('menuitem').map((item) => item.textContent)
+    const items = within(sideMenu())
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent)
     expect(items.slice(0, 2)).toEqual(['首页', '工资排行'])
     expect(items).not.toContain('我的工资')
   })

@@ -46,7 +46,10 @@ describe('changelog parser', () => {
     const list = release.groups[0]!.blocks[0]!
     expect(list.type).toBe('list')
     if (list.type !== 'list') return
-    expect(list.items.map((item) => item.text)).toEqual(['工资计算：预览、生成、发放和导出（续行）。', '**重要** 见 [文档](https://example.com/docs)'])
+    expect(list.items.map((item) => item.text)).toEqual([
+      '工资计算：预览、生成、发放和导出（续行）。',
+      '**重要** 见 [文档](https://example.com/docs)',
+    ])
     expect(list.items[0]!.children.map((item) => item.text)).toEqual(['子项 `xlsx`'])
     expect(release.groups[1]!.blocks).toEqual([{ type: 'paragraph', text: '说明段落第二行。' }])
   })

@@ -28,7 +28,9 @@ export type WageRecordWithArrival = WageRecord & { siteArrival?: SiteArrival }
  * A wage page with each record's arrival at the site (我的工资). The arrival is extra: when it
  * cannot be read the records are shown without it.
  */
-export function withSiteArrival<A extends unknown[]>(load: (...args: A) => Promise<TableData<WageRecord>>): (...args: A) => Promise<TableData<WageRecordWithArrival>> {
+export function withSiteArrival<A extends unknown[]>(
+  load: (...args: A) => Promise<TableData<WageRecord>>,
+): (...args: A) => Promise<TableData<WageRecordWithArrival>> {
   return async (...args) => {
     const page = await load(...args)
     if (page.data.length === 0) return page

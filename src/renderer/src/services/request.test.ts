@@ -122,7 +122,10 @@ describe('toOrderBy', () => {
 describe('toPagedInput', () => {
   it('renames current to page, drops keyword and empty filters, adds orderBy', () => {
     expect(
-      toPagedInput({ current: 3, pageSize: 50, keyword: 'abc', status: 3, torrentName: '', seedType: undefined, claimState: null }, { field: 'size', order: 'descend' }),
+      toPagedInput(
+        { current: 3, pageSize: 50, keyword: 'abc', status: 3, torrentName: '', seedType: undefined, claimState: null },
+        { field: 'size', order: 'descend' },
+      ),
     ).toEqual({ page: 3, pageSize: 50, status: 3, orderBy: 'size DESC' })
   })
 

@@ -6,7 +6,11 @@ import { request, type RequestOptions } from './request'
 export type AutoAssignResult = EndpointOutput<'task.autoAssign'>
 
 // POST /task/assign
-export function assignTasks(torrentIds: number[], userIds: number[], options?: RequestOptions): Promise<{ created: number; existed: number }> {
+export function assignTasks(
+  torrentIds: number[],
+  userIds: number[],
+  options?: RequestOptions,
+): Promise<{ created: number; existed: number }> {
   return request('task.assign', { torrentIds, userIds }, options)
 }
 

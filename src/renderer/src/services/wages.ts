@@ -21,7 +21,11 @@ export function wageDetail(id: number, options?: RequestOptions): Promise<WageDe
 }
 
 // POST /wages/preview — nothing is saved; with `userId` that member's entry carries its items.
-export function previewWages(period: string, userId?: number, options?: RequestOptions): Promise<{ ruleVersion: number; list: WagePreviewEntry[] }> {
+export function previewWages(
+  period: string,
+  userId?: number,
+  options?: RequestOptions,
+): Promise<{ ruleVersion: number; list: WagePreviewEntry[] }> {
   return request('wages.preview', userId === undefined ? { period } : { period, userId }, options)
 }
 

@@ -35,7 +35,9 @@ export const adminUser: LoginInfo = { ...memberUser, id: 1, username: 'admin', r
 
 export const defaultSettings: Settings = { serverAddress: 'http://127.0.0.1:8080/api/v1', navTheme: 'realDark', updateUrl: '' }
 
-export function installFakeApi(options: { settings?: Partial<Settings>; handlers?: Record<string, FakeHandler | ApiResult<unknown>> } = {}): FakeApi {
+export function installFakeApi(
+  options: { settings?: Partial<Settings>; handlers?: Record<string, FakeHandler | ApiResult<unknown>> } = {},
+): FakeApi {
   const handlers = new Map<string, FakeHandler>()
   const fake: FakeApi = {
     settings: { ...defaultSettings, ...options.settings },

@@ -38,7 +38,8 @@ for (const [property, chartSize] of [
   ['clientWidth', () => CHART_TEST_WIDTH],
   ['clientHeight', (element: HTMLElement) => Number.parseFloat(element.style.height) || 0],
 ] as const) {
-  const original = Object.getOwnPropertyDescriptor(Element.prototype, property) ?? Object.getOwnPropertyDescriptor(HTMLElement.prototype, property)
+  const original =
+    Object.getOwnPropertyDescriptor(Element.prototype, property) ?? Object.getOwnPropertyDescriptor(HTMLElement.prototype, property)
   Object.defineProperty(HTMLElement.prototype, property, {
     configurable: true,
     get(this: HTMLElement) {

@@ -10,7 +10,10 @@ import { chunks } from '../../../util/chunks'
 import { type SyncSession } from './session'
 
 /** Members' tables whose deletions are looked for every sync: [mirror table, source table, uid column]. */
-const watched = [['site_peers', 'peers', 'userid'], ['site_claims', 'claims', 'uid']] as const
+const watched = [
+  ['site_peers', 'peers', 'userid'],
+  ['site_claims', 'claims', 'uid'],
+] as const
 type Watched = (typeof watched)[number]
 
 /**
@@ -23,14 +26,19 @@ const fingerprint = (r: { n: unknown; s: unknown; h: unknown }) => `${Number(r.n
 
 function sourcePrints(connection: NexusphpConnection, [, source, col]: Watched, group: readonly number[]) {
   return connection.query<{ u: number; n: number; s: string; h: string }>(
-    `SELECT ${col} AS u, ${print} FROM ${source} WHERE ${col} IN (${intList(group)}) GROUP BY ${col}`, [], source)
+    `SELECT ${col} AS u, ${print} FROM ${source} WHERE ${col} IN (${intList(group)}) GROUP BY ${col}`,
+    [],
+    source,
+  )
 }
 
 /** The mirror snatches the rolling check looks at this sync, settled when first asked (snatches this sync writes were just read). */
 function rollingSnatches(s: SyncSession): Promise<number[]> {
   return s.once('rolling snatches', async () => {
     const after = s.state.rolling.site_snatched
-    return (await s.db.selectFrom('site_snatched').select('id').where('id', '>', after).orderBy('id').limit(s.tuning.rollingCheckRows).execute()).map((r) => r.id)
+    return (
+      await s.db.selectFrom('site_snatched').select('id').where('id', '>', after).orderBy('id').limit(s.tuning.rollingCheckRows).execute()
+    ).map((r) => r.id)
   })
 }
 
@@ -56,7 +64,8 @@ function presentSnatches(connection: NexusphpConnection, ids: readonly number[])
 
 /** Starts the source's side of removeDeletedRows (read-ahead.ts): the fingerprints and the rolling range. */
 export async function readAheadDeletions(s: SyncSession, members: readonly number[]): Promise<void> {
-  for (const table of watched) for (const group of chunks(members, s.memberGroup(table[1]))) void sourcePrints(s.ahead.planned, table, group)
+  for (const table of watched)
+    for (const group of chunks(members, s.memberGroup(table[1]))) void sourcePrints(s.ahead.planned, table, group)
   for (const run of snatchRuns(s, await rollingSnatches(s))) void presentSnatches(s.ahead.planned, run)
 }
 
@@ -71,7 +80,12 @@ export async function removeDeletedRows(s: SyncSession, members: readonly number
     for (const group of chunks(members, s.memberGroup(source))) {
       for (const row of await sourcePrints(s.source, table, group)) theirs.set(Number(row.u), fingerprint(row))
     }
-    const { rows: ours } = await sql<{ u: number; n: number; s: number; h: number }>`select ${sql.ref(col)} as u, ${sql.raw(print.toLowerCase())}
+    const { rows: ours } = await sql<{
+      u: number
+      n: number
+      s: number
+      h: number
+    }>`select ${sql.ref(col)} as u, ${sql.raw(print.toLowerCase())}
       from ${sql.table(mirror)} group by ${sql.ref(col)}`.execute(s.db)
     const differ = ours.filter((r) => theirs.get(Number(r.u)) !== fingerprint(r)).map((r) => Number(r.u))
     const gone: number[] = []

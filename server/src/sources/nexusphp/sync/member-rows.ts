@@ -51,7 +51,8 @@ async function changedSince(s: SyncSession, table: PairTable, since: number): Pr
     const stored = (column: string) => (columns.get(column) === 'timestamp' ? laravelTimestampBound : 'FROM_UNIXTIME(?)')
     const created = columns.has('created_at') ? ` OR created_at >= ${stored('created_at')}` : ''
     const newest = await s.once('claims: mirror newest id', async () =>
-      Number((await sql<{ m: number | null }>`select max(id) as m from site_claims`.execute(s.db)).rows[0]?.m ?? 0))
+      Number((await sql<{ m: number | null }>`select max(id) as m from site_claims`.execute(s.db)).rows[0]?.m ?? 0),
+    )
     return {
       where: `(id > ? OR updated_at >= ${stored('updated_at')} OR updated_at IS NULL${created})`,
       values: created ? [newest, t, t] : [newest, t],
@@ -79,7 +80,10 @@ export async function syncMemberRows(s: SyncSession, members: readonly number[])
   const known = new Set(p.since === null ? [] : p.known)
   const since = p.since === null ? null : p.since - s.tuning.watermarkSlackMs
   const steps = pairTables.flatMap((table) => (['new', 'known'] as const).map((step) => [table, step] as const))
-  const first = Math.max(0, steps.findIndex(([table, step]) => table === pass.table && step === pass.step))
+  const first = Math.max(
+    0,
+    steps.findIndex(([table, step]) => table === pass.table && step === pass.step),
+  )
   for (let i = first; i < steps.length; i++) {
     const [table, step] = steps[i]
     if (i > first) Object.assign(pass, { table, step, uid: 0, id: 0 })
@@ -114,10 +118,21 @@ async function indexStep(s: SyncSession, table: PairTable, since: number | null,
       const mirrored = await s.mirroredTorrents(torrents.map((t) => t.id))
       torrents = torrents.filter((t) => !mirrored.has(t.id))
     }
-    return { rows, torrents, tags: await tagsOf(s, torrents.map((r) => r.id)) }
+    return {
+      rows,
+      torrents,
+      tags: await tagsOf(
+        s,
+        torrents.map((r) => r.id),
+      ),
+    }
   }
   let read = 0
-  for (const group of memberGroups(s, table, uids.filter((uid) => uid >= pass.uid))) {
+  for (const group of memberGroups(
+    s,
+    table,
+    uids.filter((uid) => uid >= pass.uid),
+  )) {
     let next = page(group, pass.uid, pass.id)
     for (;;) {
       const { rows, torrents, tags } = await next
@@ -152,7 +167,13 @@ function memberGroups(s: SyncSession, table: PairTable, uids: readonly number[])
 }
 
 /** A page of members' rows through the source's member index, keyset (uid, id), through `connection`. */
-function indexPage(s: SyncSession, connection: NexusphpConnection, table: PairTable, changed: ChangedFilter | null, group: readonly number[]) {
+function indexPage(
+  s: SyncSession,
+  connection: NexusphpConnection,
+  table: PairTable,
+  changed: ChangedFilter | null,
+  group: readonly number[],
+) {
   const col = uidColumn(table)
   const mirrorTable = table === 'owned' ? 'site_torrents' : table
   return (uid: number, id: number) => {
@@ -162,7 +183,13 @@ function indexPage(s: SyncSession, connection: NexusphpConnection, table: PairTa
       where.push(changed.where)
       values.push(...changed.values)
     }
-    return readMirrorRows(connection, s.schema, mirrorTable, `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${s.tuning.pageRows}`, values)
+    return readMirrorRows(
+      connection,
+      s.schema,
+      mirrorTable,
+      `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${s.tuning.pageRows}`,
+      values,
+    )
   }
 }
 
@@ -179,7 +206,13 @@ function indexPage(s: SyncSession, connection: NexusphpConnection, table: PairTa
  * Each statement covers an id window of `s.span` ids (unbounded on InnoDB, whose reads lock nothing):
  * on a MyISAM table a scan in one statement held the tracker's UPDATEs back for its whole length.
  */
-async function scanStep(s: SyncSession, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[], pass: PairPass): Promise<void> {
+async function scanStep(
+  s: SyncSession,
+  table: ScanTable,
+  changed: ChangedFilter | null,
+  uids: readonly number[],
+  pass: PairPass,
+): Promise<void> {
   if (!uids.length) return
   // A cursor of the (uid, id) walk (a pass begun by an older version) means nothing here: start over.
   if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
@@ -241,16 +274,26 @@ function scanRanges(s: SyncSession, table: ScanTable, changed: ChangedFilter | n
 }
 
 /** A page of the keyset scan (on `id`) over members' rows in the id window (after, upTo], through `connection`. */
-function scanPage(s: SyncSession, connection: NexusphpConnection, table: ScanTable, changed: ChangedFilter | null, uids: readonly number[]) {
+function scanPage(
+  s: SyncSession,
+  connection: NexusphpConnection,
+  table: ScanTable,
+  changed: ChangedFilter | null,
+  uids: readonly number[],
+) {
   const col = uidColumn(table)
   const members = intList(uids)
   const filter = changed ? ` AND ${changed.where}` : ''
   const ignored = s.memberIndexes[tableSpecs[table].source as keyof MemberIndexes]
   const hint = ignored.length ? `IGNORE INDEX (${ignored.map((i) => `\`${i.replace(/`/g, '``')}\``).join(', ')}) ` : ''
   return async (after: number, upTo: number) => {
-    const rows = await readMirrorRows(connection, s.schema, table,
+    const rows = await readMirrorRows(
+      connection,
+      s.schema,
+      table,
       `${hint}WHERE id > ? AND id <= ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
-      [after, upTo, ...(changed?.values ?? [])])
+      [after, upTo, ...(changed?.values ?? [])],
+    )
     return { rows, upTo }
   }
 }
@@ -274,7 +317,8 @@ export async function readAheadMemberRows(s: SyncSession, members: readonly numb
     }
     const span = s.span(sourceOf(table))
     for (const range of await scanRanges(s, table, changed)) {
-      if (range.after < range.upTo) void scanPage(s, s.ahead.planned, table, changed, uids)(range.after, Math.min(range.upTo, range.after + span))
+      if (range.after < range.upTo)
+        void scanPage(s, s.ahead.planned, table, changed, uids)(range.after, Math.min(range.upTo, range.after + span))
     }
   }
 }
@@ -290,12 +334,23 @@ async function dropFormerMembers(s: SyncSession, members: readonly number[]): Pr
   const memberSet = new Set(members)
   const left = [...new Set([...p.known, ...(p.pass?.members ?? [])])].filter((uid) => !memberSet.has(uid))
   if (p.since !== null && !left.length) return
-  for (const [table, col] of [['site_peers', 'userid'], ['site_snatched', 'userid'], ['site_claims', 'uid']] as const) {
+  for (const [table, col] of [
+    ['site_peers', 'userid'],
+    ['site_snatched', 'userid'],
+    ['site_claims', 'uid'],
+  ] as const) {
     // (`not in ()` is not SQL: with no members at all, every row goes.)
     const former =
-      p.since !== null ? sql`${sql.ref(col)} in (${sql.join(left.map((m) => sql.lit(m)))})`
-      : members.length ? sql`${sql.ref(col)} not in (${sql.join(members.map((m) => sql.lit(m)))})` : sql`true`
+      p.since !== null
+        ? sql`${sql.ref(col)} in (${sql.join(left.map((m) => sql.lit(m)))})`
+        : members.length
+          ? sql`${sql.ref(col)} not in (${sql.join(members.map((m) => sql.lit(m)))})`
+          : sql`true`
     const { rows } = await sql<{ id: number }>`select id from ${sql.table(table)} where ${former}`.execute(s.db)
-    for (const ids of chunks(rows.map((r) => Number(r.id)), s.tuning.idChunk * 5)) await s.commit((trx) => s.remove(trx, table, ids))
+    for (const ids of chunks(
+      rows.map((r) => Number(r.id)),
+      s.tuning.idChunk * 5,
+    ))
+      await s.commit((trx) => s.remove(trx, table, ids))
   }
 }

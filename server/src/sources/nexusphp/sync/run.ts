@@ -25,7 +25,14 @@ import { memberTablesEmpty, memberUids, readAheadMemberRows, syncMemberRows } fr
 import { SyncSession } from './session'
 import { syncMemberAccounts, syncNamedTables, syncSiteUsers } from './site-tables'
 import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
-import { readAheadTorrents, refreshTorrents, snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
+import {
+  readAheadTorrents,
+  refreshTorrents,
+  snapshotTagWatermark,
+  syncNewTorrents,
+  syncNewTorrentTags,
+  syncReferencedTorrents,
+} from './torrents'
 
 export { defaultTuning, type NexusphpSyncTuning } from './state'
 
@@ -52,9 +59,21 @@ const bulkTables = ['site_torrents', 'site_torrent_tags', 'site_peers', 'site_sn
 const keptDuringImport = ['site_torrent_tags_torrent_tag_key']
 const keysDeferredDuringImport = new Set(['site_peers', 'site_snatched', 'site_claims'] as const)
 
-export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncContext, tuning: NexusphpSyncTuning = defaultTuning): Promise<Record<string, number>> {
+export async function syncNexusphp(
+  source: NexusphpConnection,
+  ctx: SourceSyncContext,
+  tuning: NexusphpSyncTuning = defaultTuning,
+): Promise<Record<string, number>> {
   const state = await loadState(ctx.database.db)
-  const s = new SyncSession(source, ctx, tuning, await readSourceSchema(source), await readMemberIndexes(source), state, await readSourceEngines(source))
+  const s = new SyncSession(
+    source,
+    ctx,
+    tuning,
+    await readSourceSchema(source),
+    await readMemberIndexes(source),
+    state,
+    await readSourceEngines(source),
+  )
   // Wall time per step (published with the report below).
   const steps: Record<string, number> = {}
   const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
@@ -105,6 +124,12 @@ export async function syncNexusphp(source: NexusphpConnection, ctx: SourceSyncCo
   s.freshTorrents = false
   await step('torrent refresh', () => refreshTorrents(s))
   await step('deleted rows', () => removeDeletedRows(s, members))
-  if (syncDone.hasSubscribers) syncDone.publish({ rows: s.rows, steps, readAhead: { ...s.ahead.counts, unused: s.ahead.unused }, windows: s.pacedSpans } satisfies NexusphpSyncReport)
+  if (syncDone.hasSubscribers)
+    syncDone.publish({
+      rows: s.rows,
+      steps,
+      readAhead: { ...s.ahead.counts, unused: s.ahead.unused },
+      windows: s.pacedSpans,
+    } satisfies NexusphpSyncReport)
   return s.rows
 }

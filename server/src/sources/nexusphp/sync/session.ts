@@ -16,7 +16,6 @@ import { ReadAhead } from './read-ahead'
 import { chunks } from '../../../util/chunks'
 import type { NexusphpState, NexusphpSyncTuning } from './state'
 
-
 /** Epoch ms → the seconds FROM_UNIXTIME takes. */
 export function fromUnix(ms: number): number {
   return Math.max(0, ms) / 1000
@@ -67,7 +66,10 @@ export class SyncSession {
   /** The source's own row estimate of a table (information_schema; cheap, approximate). */
   async estimate(table: string): Promise<number | null> {
     const rows = await this.source.query<{ n: number | null }>(
-      'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?', [table], 'information_schema')
+      'SELECT TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+      [table],
+      'information_schema',
+    )
     const n = rows[0]?.n
     return n === null || n === undefined ? null : Number(n)
   }
@@ -87,7 +89,10 @@ export class SyncSession {
     if (!this.engines.locking.has(table)) return read
     const pace = this.paceOf(table)
     const started = performance.now()
-    void read.then(() => pace.record(performance.now() - started), () => {})
+    void read.then(
+      () => pace.record(performance.now() - started),
+      () => {},
+    )
     return read
   }
 
@@ -135,7 +140,12 @@ export class SyncSession {
   }
 
   /** Rows that cannot be in the mirror yet (mirror.ts `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
-  async insertFresh<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][], siteUids: readonly number[] = []): Promise<void> {
+  async insertFresh<T extends MirrorTable>(
+    trx: Kysely<DB>,
+    table: T,
+    rows: readonly MirrorRows[T][],
+    siteUids: readonly number[] = [],
+  ): Promise<void> {
     this.note(table, rows)
     const cover = this.fullPass ? 'full pass' : { siteUids }
     this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, cover, { keyDeferred: this.keysDeferred.has(table) }))

@@ -12,7 +12,11 @@ export async function syncNamedTables(s: SyncSession): Promise<void> {
     const stored = await s.db.selectFrom(table).select('id').execute()
     await s.commit(async (trx) => {
       await s.upsert(trx, table, rows)
-      await s.remove(trx, table, stored.map((r) => r.id).filter((id) => !seen.has(id)))
+      await s.remove(
+        trx,
+        table,
+        stored.map((r) => r.id).filter((id) => !seen.has(id)),
+      )
     })
   }
 }
@@ -20,7 +24,8 @@ export async function syncNamedTables(s: SyncSession): Promise<void> {
 /** All site users (admins pick members from them): new ids every sync; all of them (renames, deletions) once per `usersRefreshMs`. */
 export async function syncSiteUsers(s: SyncSession): Promise<void> {
   const state = s.state.users
-  if (!state.refresh && (state.refreshedAt === null || s.ctx.now - state.refreshedAt >= s.tuning.usersRefreshMs)) state.refresh = { afterId: 0 }
+  if (!state.refresh && (state.refreshedAt === null || s.ctx.now - state.refreshedAt >= s.tuning.usersRefreshMs))
+    state.refresh = { afterId: 0 }
   let read = 0
   // A refresh reads the whole table: the source's row estimate is its progress total.
   const total = state.refresh ? await s.estimate('users') : null

@@ -100,7 +100,13 @@ function initialState(): NexusphpState {
   return {
     kind: 'nexusphp',
     users: { maxId: 0, refreshedAt: null, refresh: null },
-    torrents: { maxId: 0, officialKey: '', refreshAfter: 0, referencedChecked: false, changed: { since: null, startedAt: null, afterId: 0 } },
+    torrents: {
+      maxId: 0,
+      officialKey: '',
+      refreshAfter: 0,
+      referencedChecked: false,
+      changed: { since: null, startedAt: null, afterId: 0 },
+    },
     torrentTags: { maxId: 0 },
     pairs: { known: [], since: null, pass: null },
     rolling: { site_snatched: 0 },

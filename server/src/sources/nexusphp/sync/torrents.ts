@@ -26,13 +26,21 @@ export async function snapshotTagWatermark(s: SyncSession): Promise<void> {
 /** Site ids of the rules' official teams and tags (the rules name them; the mirror numbers them). */
 async function officialIds(s: SyncSession): Promise<{ teams: number[]; tags: number[] }> {
   const { officialTeams, officialTags } = s.ctx.rules
-  const teams = officialTeams.length ? await s.db.selectFrom('site_teams').select('id').where('name', 'in', officialTeams).orderBy('id').execute() : []
-  const tags = officialTags.length ? await s.db.selectFrom('site_tags').select('id').where('name', 'in', officialTags).orderBy('id').execute() : []
+  const teams = officialTeams.length
+    ? await s.db.selectFrom('site_teams').select('id').where('name', 'in', officialTeams).orderBy('id').execute()
+    : []
+  const tags = officialTags.length
+    ? await s.db.selectFrom('site_tags').select('id').where('name', 'in', officialTags).orderBy('id').execute()
+    : []
   return { teams: teams.map((t) => t.id), tags: tags.map((t) => t.id) }
 }
 
 /** Reads the torrent_tags of some torrents from the source. */
-export async function tagsOf(s: SyncSession, torrentIds: readonly number[], connection = s.source): Promise<MirrorRows['site_torrent_tags'][]> {
+export async function tagsOf(
+  s: SyncSession,
+  torrentIds: readonly number[],
+  connection = s.source,
+): Promise<MirrorRows['site_torrent_tags'][]> {
   if (!torrentIds.length) return []
   return readMirrorRows(connection, s.schema, 'site_torrent_tags', `WHERE torrent_id IN (${intList(torrentIds)}) ORDER BY id`)
 }
@@ -43,7 +51,12 @@ function torrentsById(s: SyncSession, ids: readonly number[], connection = s.sou
 }
 
 /** Writes torrents with exactly the tags the source gave for them. */
-export async function writeTorrents(s: SyncSession, trx: Kysely<DB>, torrents: MirrorRows['site_torrents'][], tags: MirrorRows['site_torrent_tags'][]): Promise<void> {
+export async function writeTorrents(
+  s: SyncSession,
+  trx: Kysely<DB>,
+  torrents: MirrorRows['site_torrents'][],
+  tags: MirrorRows['site_torrent_tags'][],
+): Promise<void> {
   if (s.freshTorrents) {
     await s.insertFresh(trx, 'site_torrents', torrents)
     await s.insertFresh(trx, 'site_torrent_tags', tags)
@@ -53,8 +66,20 @@ export async function writeTorrents(s: SyncSession, trx: Kysely<DB>, torrents: M
   }
   if (!torrents.length) return
   const seen = new Set(tags.map((t) => t.id))
-  const stored = await trx.selectFrom('site_torrent_tags').select('id').where('torrent_id', 'in', torrents.map((t) => t.id)).execute()
-  await s.remove(trx, 'site_torrent_tags', stored.map((r) => r.id).filter((id) => !seen.has(id)))
+  const stored = await trx
+    .selectFrom('site_torrent_tags')
+    .select('id')
+    .where(
+      'torrent_id',
+      'in',
+      torrents.map((t) => t.id),
+    )
+    .execute()
+  await s.remove(
+    trx,
+    'site_torrent_tags',
+    stored.map((r) => r.id).filter((id) => !seen.has(id)),
+  )
 }
 
 /**
@@ -81,11 +106,22 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
   let read = 0
   for (let later = false; state.maxId < end; later = true) {
     const upTo = Math.min(end, state.maxId + s.span('torrents', later))
-    const torrents = await s.timed('torrents', readMirrorRows(s.source, s.schema, 'site_torrents',
-      `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`, [state.maxId, upTo]))
+    const torrents = await s.timed(
+      'torrents',
+      readMirrorRows(
+        s.source,
+        s.schema,
+        'site_torrents',
+        `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`,
+        [state.maxId, upTo],
+      ),
+    )
     read += torrents.length
     s.progress('site_torrents', read)
-    const tags = await tagsOf(s, torrents.map((t) => t.id))
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
     state.maxId = torrents.length === s.tuning.pageRows ? torrents[torrents.length - 1].id : upTo
     // An empty window only moves the watermark: it is recorded with the next page.
     if (torrents.length || state.maxId >= end) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
@@ -98,22 +134,35 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
  * (torrents leave with their rows): those are looked up by id; otherwise all the mirror's rows.
  */
 export async function syncReferencedTorrents(s: SyncSession, incremental: boolean): Promise<void> {
-  const assigned = await sql<{ id: number }>`select torrent_id as id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(s.db)
+  const assigned = await sql<{
+    id: number
+  }>`select torrent_id as id from assignments x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(s.db)
   const missing = new Set(assigned.rows.map((r) => Number(r.id)))
   if (incremental) {
     const referenced = [...s.referenced]
     const found = await s.mirroredTorrents(referenced)
     for (const id of referenced) if (!found.has(id)) missing.add(id)
   } else {
-    const { rows } = await sql<{ id: number }>`select torrent as id from site_peers x where not exists (select 1 from site_torrents t where t.id = x.torrent)
+    const { rows } = await sql<{
+      id: number
+    }>`select torrent as id from site_peers x where not exists (select 1 from site_torrents t where t.id = x.torrent)
       union select torrentid from site_snatched x where not exists (select 1 from site_torrents t where t.id = x.torrentid)
       union select torrent_id from site_claims x where not exists (select 1 from site_torrents t where t.id = x.torrent_id)`.execute(s.db)
     for (const r of rows) missing.add(Number(r.id))
   }
-  const parts = chunks([...missing].sort((a, b) => a - b), s.lookupChunk('torrents'))
+  const parts = chunks(
+    [...missing].sort((a, b) => a - b),
+    s.lookupChunk('torrents'),
+  )
   const fetch = async (ids: readonly number[]) => {
     const torrents = await torrentsById(s, ids)
-    return { torrents, tags: await tagsOf(s, torrents.map((t) => t.id)) }
+    return {
+      torrents,
+      tags: await tagsOf(
+        s,
+        torrents.map((t) => t.id),
+      ),
+    }
   }
   let read = 0
   // The source reads the next part while this one is written.
@@ -145,10 +194,15 @@ export async function syncNewTorrentTags(s: SyncSession): Promise<void> {
     s.progress('site_torrent_tags', read)
     if (!rows.length) return
     const mirrored = await s.mirroredTorrents([...new Set(rows.map((r) => r.torrent_id))])
-    const missingOfficial = [...new Set(rows.filter((r) => !mirrored.has(r.torrent_id) && officialTags.has(r.tag_id)).map((r) => r.torrent_id))]
+    const missingOfficial = [
+      ...new Set(rows.filter((r) => !mirrored.has(r.torrent_id) && officialTags.has(r.tag_id)).map((r) => r.torrent_id)),
+    ]
     const torrents: MirrorRows['site_torrents'][] = []
     for (const ids of chunks(missingOfficial, s.lookupChunk('torrents'))) torrents.push(...(await torrentsById(s, ids)))
-    const fullTags = await tagsOf(s, torrents.map((t) => t.id))
+    const fullTags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
     const fetched = new Set(torrents.map((t) => t.id))
     const keep = rows.filter((r) => mirrored.has(r.torrent_id) && !fetched.has(r.torrent_id))
     state.maxId = rows[rows.length - 1].id
@@ -174,7 +228,10 @@ export async function refreshTorrents(s: SyncSession): Promise<void> {
   const parts = chunks(ids, s.lookupChunk('torrents'))
   for (const [i, part] of parts.entries()) {
     const torrents = await torrentsById(s, part)
-    const tags = await tagsOf(s, torrents.map((t) => t.id))
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
     read += part.length
     s.progress('site_torrents', read, ids.length)
     const found = new Set(torrents.map((t) => t.id))
@@ -201,7 +258,15 @@ function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }>
     const tracked = s.schema.torrents.has('last_action')
     const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(s.db)).rows[0].n)
     const slice = Math.max(s.tuning.idChunk, Math.ceil(total / (tracked ? s.tuning.slowRefreshSyncs : s.tuning.refreshSyncs)))
-    const ids = (await s.db.selectFrom('site_torrents').select('id').where('id', '>', s.state.torrents.refreshAfter).orderBy('id').limit(slice).execute()).map((r) => r.id)
+    const ids = (
+      await s.db
+        .selectFrom('site_torrents')
+        .select('id')
+        .where('id', '>', s.state.torrents.refreshAfter)
+        .orderBy('id')
+        .limit(slice)
+        .execute()
+    ).map((r) => r.id)
     return { ids, slice }
   })
 }
@@ -229,7 +294,10 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
     const rows = await s.timed('torrents', changedTorrentsPage(s, s.source, c.afterId, upTo, since))
     const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
     const torrents = rows.filter((t) => mirrored.has(t.id))
-    const tags = await tagsOf(s, torrents.map((t) => t.id))
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
     read += torrents.length
     s.progress('site_torrents', read)
     const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : upTo
@@ -258,8 +326,13 @@ function changedTorrentsFrom(s: SyncSession): { afterId: number; since: number }
 }
 
 function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, upTo: number, since: number) {
-  return readMirrorRows(connection, s.schema, 'site_torrents',
-    `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`, [afterId, upTo, since])
+  return readMirrorRows(
+    connection,
+    s.schema,
+    'site_torrents',
+    `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`,
+    [afterId, upTo, since],
+  )
 }
 
 /**
@@ -283,7 +356,11 @@ export async function readAheadTorrents(s: SyncSession): Promise<void> {
 /** Torrents the site deleted leave with their members' rows and tags. */
 async function dropTorrents(s: SyncSession, trx: Kysely<DB>, ids: readonly number[]): Promise<void> {
   const of = async (table: 'site_peers' | 'site_snatched' | 'site_claims' | 'site_torrent_tags', column: string) =>
-    (await sql<{ id: number }>`select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids.map((id) => sql.lit(id)))})`.execute(trx)).rows.map((r) => Number(r.id))
+    (
+      await sql<{
+        id: number
+      }>`select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids.map((id) => sql.lit(id)))})`.execute(trx)
+    ).rows.map((r) => Number(r.id))
   await s.remove(trx, 'site_peers', await of('site_peers', 'torrent'))
   await s.remove(trx, 'site_snatched', await of('site_snatched', 'torrentid'))
   await s.remove(trx, 'site_claims', await of('site_claims', 'torrent_id'))

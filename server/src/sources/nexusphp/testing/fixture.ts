@@ -98,12 +98,27 @@ export class NexusFixture {
     return rows as T[]
   }
 
-  async user(u: { id: number; username: string; class?: number; enabled?: boolean; added?: number | null; lastAccess?: number | null }): Promise<void> {
+  async user(u: {
+    id: number
+    username: string
+    class?: number
+    enabled?: boolean
+    added?: number | null
+    lastAccess?: number | null
+  }): Promise<void> {
     await this.exec(
       `INSERT INTO users (id, username, passhash, email, status, added, last_access, class, enabled, passkey)
         VALUES (?, ?, 'x', ?, 'confirmed', FROM_UNIXTIME(?), FROM_UNIXTIME(?), ?, ?, ?)`,
-      [u.id, u.username, `${u.username}@example.org`, at(u.added === undefined ? Date.UTC(2024, 0, 1) : u.added), at(u.lastAccess), u.class ?? 1,
-        yes(u.enabled, true), randomBytes(16).toString('hex')],
+      [
+        u.id,
+        u.username,
+        `${u.username}@example.org`,
+        at(u.added === undefined ? Date.UTC(2024, 0, 1) : u.added),
+        at(u.lastAccess),
+        u.class ?? 1,
+        yes(u.enabled, true),
+        randomBytes(16).toString('hex'),
+      ],
     )
   }
 
@@ -121,50 +136,109 @@ export class NexusFixture {
 
   /** Returns the info hash as lower-case hex. */
   async torrent(t: {
-    id: number; name?: string; size?: number; category?: number; team?: number; owner?: number; added?: number | null; seeders?: number; leechers?: number
+    id: number
+    name?: string
+    size?: number
+    category?: number
+    team?: number
+    owner?: number
+    added?: number | null
+    seeders?: number
+    leechers?: number
   }): Promise<string> {
     const hash = randomBytes(20)
     await this.exec(
       `INSERT INTO torrents (id, info_hash, name, filename, descr, category, team, size, added, seeders, leechers, times_completed, owner)
         VALUES (?, ?, ?, ?, 'descr', ?, ?, ?, FROM_UNIXTIME(?), ?, ?, 0, ?)`,
-      [t.id, hash, t.name ?? `Torrent.${t.id}.2024.1080p.WEB-DL`, `${t.id}.torrent`, t.category ?? 0, t.team ?? 0, t.size ?? 5 * GIB,
-        at(t.added === undefined ? Date.UTC(2024, 5, 1) : t.added), t.seeders ?? 1, t.leechers ?? 0, t.owner ?? 0],
+      [
+        t.id,
+        hash,
+        t.name ?? `Torrent.${t.id}.2024.1080p.WEB-DL`,
+        `${t.id}.torrent`,
+        t.category ?? 0,
+        t.team ?? 0,
+        t.size ?? 5 * GIB,
+        at(t.added === undefined ? Date.UTC(2024, 5, 1) : t.added),
+        t.seeders ?? 1,
+        t.leechers ?? 0,
+        t.owner ?? 0,
+      ],
     )
     return hash.toString('hex')
   }
 
   async torrentTag(torrentId: number, tagId: number): Promise<number> {
-    return (await this.exec('INSERT INTO torrent_tags (torrent_id, tag_id, created_at, updated_at) VALUES (?, ?, NOW(), NOW())', [torrentId, tagId])).insertId
+    return (
+      await this.exec('INSERT INTO torrent_tags (torrent_id, tag_id, created_at, updated_at) VALUES (?, ?, NOW(), NOW())', [
+        torrentId,
+        tagId,
+      ])
+    ).insertId
   }
 
   /** A peer (an announce); returns its id. */
   async peer(p: {
-    userid: number; torrent: number; seeder: boolean; lastAction: number | null; toGo?: number; uploaded?: number; started?: number | null
-    finishedAt?: number; peerId?: Buffer
+    userid: number
+    torrent: number
+    seeder: boolean
+    lastAction: number | null
+    toGo?: number
+    uploaded?: number
+    started?: number | null
+    finishedAt?: number
+    peerId?: Buffer
   }): Promise<number> {
     const peerId = p.peerId ?? Buffer.concat([Buffer.from('-qB4650-'), randomBytes(12)])
     const result = await this.exec(
       `INSERT INTO peers (torrent, peer_id, ip, port, uploaded, downloaded, to_go, seeder, started, last_action, prev_action, connectable,
           userid, agent, finishedat, passkey)
         VALUES (?, ?, ?, ?, ?, 0, ?, ?, FROM_UNIXTIME(?), FROM_UNIXTIME(?), FROM_UNIXTIME(?), 'yes', ?, 'qBittorrent/4.6.5', ?, 'x')`,
-      [p.torrent, peerId, `10.0.0.${this.nextPeer++ % 250}`, 51413, p.uploaded ?? 0, p.toGo ?? 0, yes(p.seeder, false),
-        at(p.started === undefined ? p.lastAction : p.started), at(p.lastAction), at(p.lastAction === null ? null : p.lastAction - 1800_000),
-        p.userid, Math.round((p.finishedAt ?? 0) / 1000)],
+      [
+        p.torrent,
+        peerId,
+        `10.0.0.${this.nextPeer++ % 250}`,
+        51413,
+        p.uploaded ?? 0,
+        p.toGo ?? 0,
+        yes(p.seeder, false),
+        at(p.started === undefined ? p.lastAction : p.started),
+        at(p.lastAction),
+        at(p.lastAction === null ? null : p.lastAction - 1800_000),
+        p.userid,
+        Math.round((p.finishedAt ?? 0) / 1000),
+      ],
     )
     return result.insertId
   }
 
   /** A snatch (per user × torrent counters); returns its id. */
   async snatch(s: {
-    userid: number; torrent: number; finished: boolean; lastAction: number | null; uploaded?: number; downloaded?: number; seedtime?: number
-    toGo?: number; startdat?: number | null; completedAt?: number | null
+    userid: number
+    torrent: number
+    finished: boolean
+    lastAction: number | null
+    uploaded?: number
+    downloaded?: number
+    seedtime?: number
+    toGo?: number
+    startdat?: number | null
+    completedAt?: number | null
   }): Promise<number> {
     const result = await this.exec(
       `INSERT INTO snatched (torrentid, userid, ip, port, uploaded, downloaded, to_go, seedtime, leechtime, last_action, startdat, completedat, finished)
         VALUES (?, ?, '10.0.0.1', 51413, ?, ?, ?, ?, 600, FROM_UNIXTIME(?), FROM_UNIXTIME(?), FROM_UNIXTIME(?), ?)`,
-      [s.torrent, s.userid, s.uploaded ?? 0, s.downloaded ?? 0, s.toGo ?? (s.finished ? 0 : GIB), s.seedtime ?? 0, at(s.lastAction),
-        at(s.startdat === undefined ? s.lastAction : s.startdat), at(s.completedAt === undefined ? (s.finished ? s.lastAction : null) : s.completedAt),
-        yes(s.finished, false)],
+      [
+        s.torrent,
+        s.userid,
+        s.uploaded ?? 0,
+        s.downloaded ?? 0,
+        s.toGo ?? (s.finished ? 0 : GIB),
+        s.seedtime ?? 0,
+        at(s.lastAction),
+        at(s.startdat === undefined ? s.lastAction : s.startdat),
+        at(s.completedAt === undefined ? (s.finished ? s.lastAction : null) : s.completedAt),
+        yes(s.finished, false),
+      ],
     )
     return result.insertId
   }
@@ -176,7 +250,9 @@ export class NexusFixture {
    */
   async claim(c: { uid: number; torrent: number; snatchedId?: number; createdAt?: number }): Promise<number> {
     const [{ zone, wall }] = await this.rows<{ zone: string; wall: string }>(
-      `SELECT @@session.time_zone AS zone, DATE_FORMAT(FROM_UNIXTIME(?), '%Y-%m-%d %H:%i:%s') AS wall`, [at(c.createdAt ?? Date.now())])
+      `SELECT @@session.time_zone AS zone, DATE_FORMAT(FROM_UNIXTIME(?), '%Y-%m-%d %H:%i:%s') AS wall`,
+      [at(c.createdAt ?? Date.now())],
+    )
     await this.exec('SET time_zone = @@global.time_zone')
     try {
       const result = await this.exec(

@@ -23,7 +23,12 @@ export default function ColumnSettings({ columns, hidden, onChange, onReset }: C
       {columns.map(({ key, title }) => {
         const visible = !hidden.includes(key)
         return (
-          <Checkbox key={key} checked={visible} disabled={visible && visibleCount === 1} onChange={(event) => toggle(key, event.target.checked)}>
+          <Checkbox
+            key={key}
+            checked={visible}
+            disabled={visible && visibleCount === 1}
+            onChange={(event) => toggle(key, event.target.checked)}
+          >
             {title}
           </Checkbox>
         )

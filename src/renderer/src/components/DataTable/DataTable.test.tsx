@@ -19,7 +19,19 @@ const rows = (count: number, from = 1): Row[] =>
 const columns: DataTableColumn<Row>[] = [
   { title: '名称', dataIndex: 'name', search: { type: 'text', name: 'torrentName' } },
   { title: '体积', dataIndex: 'size' },
-  { title: '类型', dataIndex: 'kind', search: { type: 'select', name: 'seedType', label: '种子类型', options: [{ label: '官种', value: 1 }, { label: '非官种', value: 2 }] } },
+  {
+    title: '类型',
+    dataIndex: 'kind',
+    search: {
+      type: 'select',
+      name: 'seedType',
+      label: '种子类型',
+      options: [
+        { label: '官种', value: 1 },
+        { label: '非官种', value: 2 },
+      ],
+    },
+  },
   { title: '备注', dataIndex: 'note', hiddenByDefault: true },
 ]
 

@@ -41,7 +41,12 @@ export default function SearchForm({ items, initialValues, onSearch }: SearchFor
   }
 
   return (
-    <Form form={form} initialValues={initialValues} onFinish={(submitted) => onSearch(cleanValues(submitted))} data-testid="data-table-search">
+    <Form
+      form={form}
+      initialValues={initialValues}
+      onFinish={(submitted) => onSearch(cleanValues(submitted))}
+      data-testid="data-table-search"
+    >
       <Row gutter={[16, 0]}>
         {items.map((item) => (
           <Col key={item.name} xs={24} sm={12} lg={8} xxl={6}>

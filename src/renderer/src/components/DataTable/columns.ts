@@ -15,6 +15,8 @@ export interface SearchItem {
 
 export function searchItems<T>(columns: readonly DataTableColumn<T>[]): SearchItem[] {
   return columns.flatMap((column) =>
-    column.search ? [{ name: column.search.name ?? columnKey(column), label: column.search.label ?? column.title, field: column.search }] : [],
+    column.search
+      ? [{ name: column.search.name ?? columnKey(column), label: column.search.label ?? column.title, field: column.search }]
+      : [],
   )
 }

@@ -59,7 +59,9 @@ const PAGE_READS = { ...READ_ONCE, dedupingInterval: 0, keepPreviousData: true }
 
 /** antd's sorter without its column objects: the query is a cache key, compared by value. */
 const plainSort = (sorter: TableSorter | TableSorter[]): TableSort =>
-  Array.isArray(sorter) ? sorter.map(plainSort) as TableSorter[] : { field: sorter.field, columnKey: sorter.columnKey, order: sorter.order }
+  Array.isArray(sorter)
+    ? (sorter.map(plainSort) as TableSorter[])
+    : { field: sorter.field, columnKey: sorter.columnKey, order: sorter.order }
 
 export default function DataTable<T extends object>({
   tableKey,
@@ -76,14 +78,33 @@ export default function DataTable<T extends object>({
 }: DataTableProps<T>) {
   // Fixed params by value: `params={{ userId }}` is a new object on every render.
   const paramsKey = JSON.stringify(params ?? {})
-  const [query, setQuery] = useState<Query>(() => ({ paramsKey, current: 1, pageSize: defaultPageSize, search: initialSearch ?? {}, filters: {} }))
+  const [query, setQuery] = useState<Query>(() => ({
+    paramsKey,
+    current: 1,
+    pageSize: defaultPageSize,
+    search: initialSearch ?? {},
+    filters: {},
+  }))
   if (query.paramsKey !== paramsKey) setQuery({ ...query, paramsKey, current: 1 })
   // Each query is read once; while the next one loads, the last answer stays on screen.
-  const { data: answered, isValidating: loading, mutate } = useLoad(`table:${tableKey}`, query, async (asked: Query) => {
-    const { paramsKey: fixed, current, pageSize, search, sort, filters } = asked
-    const answer = await request({ ...(JSON.parse(fixed) as Record<string, unknown>), ...search, current, pageSize }, sort, filters).catch(() => FAILED)
-    return { asked, answer }
-  }, PAGE_READS)
+  const {
+    data: answered,
+    isValidating: loading,
+    mutate,
+  } = useLoad(
+    `table:${tableKey}`,
+    query,
+    async (asked: Query) => {
+      const { paramsKey: fixed, current, pageSize, search, sort, filters } = asked
+      const answer = await request(
+        { ...(JSON.parse(fixed) as Record<string, unknown>), ...search, current, pageSize },
+        sort,
+        filters,
+      ).catch(() => FAILED)
+      return { asked, answer }
+    },
+    PAGE_READS,
+  )
   const result: TableData<T> | null = answered?.answer ?? null
   const reload = useCallback(() => void mutate(), [mutate])
   const showRow = useCallback(
@@ -142,7 +163,11 @@ export default function DataTable<T extends object>({
     <Flex vertical gap={16}>
       {items.length > 0 && (
         <Card size="small" styles={{ body: { paddingBottom: 0 } }}>
-          <SearchForm items={items} initialValues={initialSearch ?? {}} onSearch={(search) => setQuery((previous) => ({ ...previous, current: 1, search }))} />
+          <SearchForm
+            items={items}
+            initialValues={initialSearch ?? {}}
+            onSearch={(search) => setQuery((previous) => ({ ...previous, current: 1, search }))}
+          />
         </Card>
       )}
       <Card size="small">

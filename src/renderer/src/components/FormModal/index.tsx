@@ -31,7 +31,19 @@ export function errorMessage(error: unknown): string {
   return error instanceof RequestError ? error.msg : messages.requestFailed
 }
 
-export default function FormModal<V extends object>({ open, title, okText = '确定', danger, initialValues, onSubmit, onClose, children, width, form: outerForm, name }: FormModalProps<V>) {
+export default function FormModal<V extends object>({
+  open,
+  title,
+  okText = '确定',
+  danger,
+  initialValues,
+  onSubmit,
+  onClose,
+  children,
+  width,
+  form: outerForm,
+  name,
+}: FormModalProps<V>) {
   const uniqueId = useId()
   const formName = name ?? `modal${uniqueId.replace(/[^a-zA-Z0-9]/g, '')}`
   const [ownForm] = Form.useForm<V>()
@@ -70,7 +82,15 @@ export default function FormModal<V extends object>({ open, title, okText = '确
       destroyOnHidden
       width={width}
     >
-      <Form<V> form={form} name={formName} layout="vertical" initialValues={initialValues} onFinish={finish} preserve={false} style={{ marginTop: 16 }}>
+      <Form<V>
+        form={form}
+        name={formName}
+        layout="vertical"
+        initialValues={initialValues}
+        onFinish={finish}
+        preserve={false}
+        style={{ marginTop: 16 }}
+      >
         {error && <Alert type="error" showIcon title={error} role="alert" data-testid="form-error" style={{ marginBottom: 16 }} />}
         {children}
         {/* Enter in any field submits the form (implicit submission needs a submit button). */}

@@ -87,8 +87,19 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
       forceRender
       data-testid="settings-dialog"
     >
-      <Form<SettingsValues> form={form} layout="vertical" requiredMark={false} onFinish={(values) => void save(values)} initialValues={{ serverAddress, navTheme, updateUrl }}>
-        <Form.Item label="服务器地址" name="serverAddress" rules={[{ required: true, whitespace: true }]} extra="例如 http://127.0.0.1:8080/api/v1">
+      <Form<SettingsValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(values) => void save(values)}
+        initialValues={{ serverAddress, navTheme, updateUrl }}
+      >
+        <Form.Item
+          label="服务器地址"
+          name="serverAddress"
+          rules={[{ required: true, whitespace: true }]}
+          extra="例如 http://127.0.0.1:8080/api/v1"
+        >
           <Input prefix={<LinkOutlined />} placeholder="http://host:8080/api/v1" autoComplete="url" onPressEnter={() => form.submit()} />
         </Form.Item>
         <Form.Item label="主题" name="navTheme">
@@ -102,7 +113,12 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
           />
         </Form.Item>
         <Form.Item label="更新服务器地址" name="updateUrl" extra="发布新版本安装包的地址（由管理员提供）；留空则不检查更新">
-          <Input prefix={<LinkOutlined />} placeholder="https://example.org/seeding-console/" autoComplete="url" onPressEnter={() => form.submit()} />
+          <Input
+            prefix={<LinkOutlined />}
+            placeholder="https://example.org/seeding-console/"
+            autoComplete="url"
+            onPressEnter={() => form.submit()}
+          />
         </Form.Item>
         <Alert type="info" showIcon title="更改服务器地址后需要重新登录。" />
       </Form>

@@ -14,8 +14,25 @@ const detail = wageDetail({
   partial: true,
   items: [
     wageItem({ torrentId: 1, torrentName: 'Alpha.2019.1080p', size: 40 * 1024 ** 3, seedHours: 700, value: 210.25, keeperRank: 1 }),
-    wageItem({ torrentId: 2, torrentName: 'Bravo.S01.720p', size: 2 * 1024 ** 3, seedHours: 12, value: 0, keeperRank: 0, qualified: false, reason: '体积不足（2 GiB < 5 GiB）' }),
-    wageItem({ torrentId: 3, torrentName: 'Charlie.2021.2160p', size: 90 * 1024 ** 3, seedHours: 310, value: 55.5, keeperRank: 2, partial: true }),
+    wageItem({
+      torrentId: 2,
+      torrentName: 'Bravo.S01.720p',
+      size: 2 * 1024 ** 3,
+      seedHours: 12,
+      value: 0,
+      keeperRank: 0,
+      qualified: false,
+      reason: '体积不足（2 GiB < 5 GiB）',
+    }),
+    wageItem({
+      torrentId: 3,
+      torrentName: 'Charlie.2021.2160p',
+      size: 90 * 1024 ** 3,
+      seedHours: 310,
+      value: 55.5,
+      keeperRank: 2,
+      partial: true,
+    }),
   ],
 })
 
@@ -49,7 +66,9 @@ describe('工资明细 drawer', { timeout: 20_000 }, () => {
 
   it('shows - for the keeper rank of a torrent that did not qualify, and flags 部分月份 per torrent', async () => {
     await openDrawer()
-    const rows = within(screen.getByTestId('wage-items')).getAllByRole('row').filter((row) => row.classList.contains('ant-table-row'))
+    const rows = within(screen.getByTestId('wage-items'))
+      .getAllByRole('row')
+      .filter((row) => row.classList.contains('ant-table-row'))
     const rankCell = (row: HTMLElement) => row.querySelectorAll('td')[5]!.textContent
     expect(rows.map(rankCell)).toEqual(['1', '-', '2'])
     expect(within(rows[2]!).getByText('部分月份')).toBeTruthy()
@@ -80,7 +99,9 @@ describe('工资明细 drawer', { timeout: 20_000 }, () => {
 
     const table = screen.getByTestId('wage-items')
     fireEvent.click(table.querySelector('.ant-table-filter-trigger')!)
-    fireEvent.click(await screen.findByText('未达标', { selector: '.ant-dropdown-menu-title-content span, .ant-dropdown-menu-title-content' }))
+    fireEvent.click(
+      await screen.findByText('未达标', { selector: '.ant-dropdown-menu-title-content span, .ant-dropdown-menu-title-content' }),
+    )
     fireEvent.click(screen.getByRole('button', { name: /确\s*定|OK/ }))
     await waitFor(() => expect(itemNames()).toEqual(['Bravo.S01.720p']))
   })

@@ -49,12 +49,40 @@ const columns: TableColumnsType<WageItem> = [
       </>
     ),
   },
-  { title: '体积', dataIndex: 'size', width: 100, align: 'right', render: (size: number) => formatBytes(size), sorter: (a, b) => a.size - b.size },
+  {
+    title: '体积',
+    dataIndex: 'size',
+    width: 100,
+    align: 'right',
+    render: (size: number) => formatBytes(size),
+    sorter: (a, b) => a.size - b.size,
+  },
   { title: '做种人数', dataIndex: 'seeders', width: 90, align: 'right', sorter: (a, b) => a.seeders - b.seeders },
-  { title: '做种时长', dataIndex: 'seedHours', width: 110, align: 'right', render: (hours: number) => formatHours(hours), sorter: (a, b) => a.seedHours - b.seedHours },
-  { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded), sorter: (a, b) => a.uploaded - b.uploaded },
+  {
+    title: '做种时长',
+    dataIndex: 'seedHours',
+    width: 110,
+    align: 'right',
+    render: (hours: number) => formatHours(hours),
+    sorter: (a, b) => a.seedHours - b.seedHours,
+  },
+  {
+    title: '上传量',
+    dataIndex: 'uploaded',
+    width: 100,
+    align: 'right',
+    render: (uploaded: number) => formatBytes(uploaded),
+    sorter: (a, b) => a.uploaded - b.uploaded,
+  },
   { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right', render: (_, item) => keeperRankText(item) },
-  { title: '价值', dataIndex: 'value', width: 100, align: 'right', render: (value: number) => formatAmount(value), sorter: (a, b) => a.value - b.value },
+  {
+    title: '价值',
+    dataIndex: 'value',
+    width: 100,
+    align: 'right',
+    render: (value: number) => formatAmount(value),
+    sorter: (a, b) => a.value - b.value,
+  },
   {
     title: '达标',
     key: 'qualified',
@@ -92,7 +120,12 @@ export default function WageItemsTable({ items }: { items: WageItem[] }) {
         scroll={{ x: 1040 }}
         sticky
         data-testid="wage-items"
-        pagination={{ defaultPageSize: 50, showSizeChanger: true, pageSizeOptions: ['20', '50', '100', '200'], showTotal: (total) => `共 ${total} 条` }}
+        pagination={{
+          defaultPageSize: 50,
+          showSizeChanger: true,
+          pageSizeOptions: ['20', '50', '100', '200'],
+          showTotal: (total) => `共 ${total} 条`,
+        }}
       />
     </Flex>
   )

@@ -81,7 +81,9 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
             <Descriptions.Item label="规则版本">v{data.ruleVersion}</Descriptions.Item>
             <Descriptions.Item label="达标种子数">{data.torrentCount}</Descriptions.Item>
             <Descriptions.Item label="达标体积">{formatBytes(data.totalSize)}</Descriptions.Item>
-            <Descriptions.Item label={<HelpTitle title="平均做种时长" help={AVERAGE_HOURS_HELP} />}>{formatHours(averageSeedHours(data))}</Descriptions.Item>
+            <Descriptions.Item label={<HelpTitle title="平均做种时长" help={AVERAGE_HOURS_HELP} />}>
+              {formatHours(averageSeedHours(data))}
+            </Descriptions.Item>
             <Descriptions.Item label="累计做种时长">{formatDaysHours(data.seedHours)}</Descriptions.Item>
             {data.payment !== undefined && (
               <Descriptions.Item label="发放状态">

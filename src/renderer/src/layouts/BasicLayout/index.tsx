@@ -80,13 +80,7 @@ function LayoutFrame({ user }: { user: LoginInfo }) {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sider
-        collapsible
-        collapsed={collapsed}
-        onCollapse={setCollapsed}
-        theme={siderTheme}
-        width={208}
-      >
+      <Sider collapsible collapsed={collapsed} onCollapse={setCollapsed} theme={siderTheme} width={208}>
         <Logo collapsed={collapsed} />
         <Menu
           theme={siderTheme}

@@ -112,7 +112,12 @@ export default function AdminUserPage() {
           table.current?.reload()
         }}
       >
-        <Form.Item name="userId" label="保种员" rules={[{ required: true, message: '请选择保种员' }]} extra="管理员可以进入全部管理页面；该账号下次操作时生效">
+        <Form.Item
+          name="userId"
+          label="保种员"
+          rules={[{ required: true, message: '请选择保种员' }]}
+          extra="管理员可以进入全部管理页面；该账号下次操作时生效"
+        >
           <Select
             showSearch={{ optionFilterProp: 'label' }}
             loading={options === null}

@@ -5,16 +5,33 @@
  */
 import { Fragment, useMemo } from 'react'
 import { Card, Empty, Flex, Tag, Timeline, Typography, theme } from 'antd'
-import { bundledChangelog, inlineTokens, parseChangelog, type ChangelogBlock, type ChangelogBullet, type ChangelogRelease } from '@renderer/services/changelog'
+import {
+  bundledChangelog,
+  inlineTokens,
+  parseChangelog,
+  type ChangelogBlock,
+  type ChangelogBullet,
+  type ChangelogRelease,
+} from '@renderer/services/changelog'
 
 function Inline({ text }: { text: string }) {
   return (
     <>
       {inlineTokens(text).map((token, index) => {
-        if (token.type === 'code') return <Typography.Text key={index} code>{token.text}</Typography.Text>
+        if (token.type === 'code')
+          return (
+            <Typography.Text key={index} code>
+              {token.text}
+            </Typography.Text>
+          )
         if (token.type === 'strong') return <strong key={index}>{token.text}</strong>
         // Links stay text: the app does not navigate to outside pages.
-        if (token.type === 'link') return <Typography.Text key={index} underline title={token.href}>{token.text}</Typography.Text>
+        if (token.type === 'link')
+          return (
+            <Typography.Text key={index} underline title={token.href}>
+              {token.text}
+            </Typography.Text>
+          )
         return <Fragment key={index}>{token.text}</Fragment>
       })}
     </>

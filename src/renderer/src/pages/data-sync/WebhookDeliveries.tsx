@@ -27,7 +27,12 @@ export function lastAnswer(delivery: Pick<WebhookDelivery, 'lastStatus' | 'lastE
 
 const columns: TableColumnsType<WebhookDelivery> = [
   { title: '工资记录', dataIndex: 'wageId', width: 180, render: (_, d) => `#${d.wageId} ${d.username}（${d.period}）` },
-  { title: '幂等键（Idempotency-Key）', dataIndex: 'idempotencyKey', ellipsis: true, render: (key: string) => <Typography.Text copyable={{ text: key }}>{key}</Typography.Text> },
+  {
+    title: '幂等键（Idempotency-Key）',
+    dataIndex: 'idempotencyKey',
+    ellipsis: true,
+    render: (key: string) => <Typography.Text copyable={{ text: key }}>{key}</Typography.Text>,
+  },
   { title: '尝试次数', dataIndex: 'attempts', width: 90, align: 'right' },
   {
     title: '最近应答',

@@ -83,7 +83,7 @@ describe('数据同步', { timeout: 30_000 }, () => {
     expect(screen.getByText('上次同步没有写入数据')).toBeTruthy()
   })
 
-  it('shows a NexusPHP site\'s time zone and peer lifetime, and warns when the site keeps peers longer than the active window', async () => {
+  it("shows a NexusPHP site's time zone and peer lifetime, and warns when the site keeps peers longer than the active window", async () => {
     const site = { timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 156, activeWindowMinutes: 80 }
     api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site }))
     await openPage()
@@ -95,15 +95,21 @@ describe('数据同步', { timeout: 30_000 }, () => {
     expect(warning.textContent).toContain('至少 156 分钟')
   })
 
-  it('no warning when the window covers the site\'s peer lifetime', async () => {
-    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { timeZone: '+08:00', peerLifetimeMinutes: 78, activeWindowMinutes: 80 } }))
+  it("no warning when the window covers the site's peer lifetime", async () => {
+    api.handle(
+      'sync.status',
+      ok({ ...idle, source: 'nexusphp', site: { timeZone: '+08:00', peerLifetimeMinutes: 78, activeWindowMinutes: 80 } }),
+    )
     await openPage()
     expect(screen.getByTestId('sync-site-peer-life').textContent).toBe('78 分钟')
     expect(screen.queryByTestId('sync-site-warning')).toBeNull()
   })
 
-  it('no warning when the site\'s settings could not be read', async () => {
-    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { timeZone: 'Asia/Shanghai', peerLifetimeMinutes: null, activeWindowMinutes: 80 } }))
+  it("no warning when the site's settings could not be read", async () => {
+    api.handle(
+      'sync.status',
+      ok({ ...idle, source: 'nexusphp', site: { timeZone: 'Asia/Shanghai', peerLifetimeMinutes: null, activeWindowMinutes: 80 } }),
+    )
     await openPage()
     expect(screen.getByTestId('sync-site-peer-life').textContent).toBe('未读到站点设置')
     expect(screen.queryByTestId('sync-site-warning')).toBeNull()

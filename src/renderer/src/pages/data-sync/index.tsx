@@ -84,7 +84,9 @@ function ProgressLine({ progress }: { progress: SyncProgress | null }) {
           正在<Typography.Text strong>{step}</Typography.Text>
           {known ? `：${count(read)} / ${count(total)}` : '…'}
         </Typography.Text>
-        {known && <Progress percent={Math.min(100, Math.floor((read / total) * 100))} status="active" size="small" aria-label={`${step}进度`} />}
+        {known && (
+          <Progress percent={Math.min(100, Math.floor((read / total) * 100))} status="active" size="small" aria-label={`${step}进度`} />
+        )}
       </Flex>
     )
   return (
@@ -93,7 +95,14 @@ function ProgressLine({ progress }: { progress: SyncProgress | null }) {
         正在读取 <Typography.Text strong>{tableLabel(table)}</Typography.Text>：{count(read)}
         {total !== null ? ` / ${count(total)}` : ' 行'}
       </Typography.Text>
-      {known && <Progress percent={Math.min(100, Math.floor((read / total) * 100))} status="active" size="small" aria-label={`${tableLabel(table)}同步进度`} />}
+      {known && (
+        <Progress
+          percent={Math.min(100, Math.floor((read / total) * 100))}
+          status="active"
+          size="small"
+          aria-label={`${tableLabel(table)}同步进度`}
+        />
+      )}
     </Flex>
   )
 }
@@ -116,7 +125,12 @@ const rowsColumns: TableColumnsType<RowsEntry> = [
 ]
 
 export default function DataSyncPage() {
-  const { data: status, error, isValidating, mutate } = useApi('sync.status', undefined, {
+  const {
+    data: status,
+    error,
+    isValidating,
+    mutate,
+  } = useApi('sync.status', undefined, {
     silent: true,
     // Every second while a sync runs; the global 2 s dedupe would halve that.
     dedupingInterval: 500,
@@ -160,7 +174,13 @@ export default function DataSyncPage() {
       <Card
         title="数据同步"
         extra={
-          <Button type="primary" icon={<SyncOutlined spin={status.running} />} loading={starting} disabled={status.running} onClick={() => void start()}>
+          <Button
+            type="primary"
+            icon={<SyncOutlined spin={status.running} />}
+            loading={starting}
+            disabled={status.running}
+            onClick={() => void start()}
+          >
             立即同步
           </Button>
         }
@@ -187,7 +207,9 @@ export default function DataSyncPage() {
           )}
           {status.site && (
             <Descriptions.Item label="站点做种连接保留">
-              <span data-testid="sync-site-peer-life">{status.site.peerLifetimeMinutes === null ? '未读到站点设置' : minutes(status.site.peerLifetimeMinutes)}</span>
+              <span data-testid="sync-site-peer-life">
+                {status.site.peerLifetimeMinutes === null ? '未读到站点设置' : minutes(status.site.peerLifetimeMinutes)}
+              </span>
             </Descriptions.Item>
           )}
         </Descriptions>

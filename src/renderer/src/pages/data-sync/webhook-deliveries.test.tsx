@@ -62,7 +62,9 @@ const deliveries: WebhookDeliveries = {
 
 let api: FakeApi
 const install = (source: SyncStatus['source'], log: WebhookDeliveries) => {
-  api = installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser), 'sync.status': ok(status(source)), 'wages.payoutDeliveries': ok(log) } })
+  api = installFakeApi({
+    handlers: { 'user.loginInfo': ok(adminUser), 'sync.status': ok(status(source)), 'wages.payoutDeliveries': ok(log) },
+  })
 }
 const calls = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint)
 
@@ -90,8 +92,24 @@ describe('数据同步 · 工资推送记录', { timeout: 30_000 }, () => {
       return found
     })
     const cells = (row: HTMLElement) => [...row.querySelectorAll('td')].map((td) => td.textContent)
-    expect(cells(rows[0]!)).toEqual(['#12 alice（2026-01）', 'seeding-console:wage:12', '2', 'HTTP 503', formatDateTime('2026-02-10T04:01:00.000Z'), formatDateTime('2026-02-10T04:01:20.000Z'), '待送达'])
-    expect(cells(rows[1]!)).toEqual(['#13 bob（2026-01）', 'seeding-console:wage:13', '1', 'HTTP 200', formatDateTime('2026-02-10T04:00:30.000Z'), '-', '已送达'])
+    expect(cells(rows[0]!)).toEqual([
+      '#12 alice（2026-01）',
+      'seeding-console:wage:12',
+      '2',
+      'HTTP 503',
+      formatDateTime('2026-02-10T04:01:00.000Z'),
+      formatDateTime('2026-02-10T04:01:20.000Z'),
+      '待送达',
+    ])
+    expect(cells(rows[1]!)).toEqual([
+      '#13 bob（2026-01）',
+      'seeding-console:wage:13',
+      '1',
+      'HTTP 200',
+      formatDateTime('2026-02-10T04:00:30.000Z'),
+      '-',
+      '已送达',
+    ])
     expect(cells(rows[2]!)[3]).toBe('无法连接')
     expect(within(card).queryByText(/未设置 PAYOUT_WEBHOOK_URL/)).toBeNull()
   })

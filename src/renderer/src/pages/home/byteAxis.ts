@@ -18,7 +18,10 @@ export function binaryStep(max: number, splits = 4): number {
 }
 
 /** `min`, `max` and `interval` of a value axis of bytes showing `values`; nothing when all are 0. */
-export function byteAxisRange(values: readonly number[], splits = 4): { min: number; max: number; interval: number } | Record<string, never> {
+export function byteAxisRange(
+  values: readonly number[],
+  splits = 4,
+): { min: number; max: number; interval: number } | Record<string, never> {
   const max = Math.max(0, ...values.filter(Number.isFinite))
   if (max === 0) return {}
   const interval = binaryStep(max, splits)

@@ -40,7 +40,12 @@ describe('dashboard chart options', () => {
 
   it('labels the completion donut in Chinese', () => {
     const data = firstSeries(completionOption({ 1: 10, 2: 20, 3: 30, 4: 40 }, palette)).data as { name: string; value: number }[]
-    expect(data.map(({ name, value }) => `${name}=${value}`)).toEqual(['官种已完成=10', '官种未完成=20', '非官种已完成=30', '非官种未完成=40'])
+    expect(data.map(({ name, value }) => `${name}=${value}`)).toEqual([
+      '官种已完成=10',
+      '官种未完成=20',
+      '非官种已完成=30',
+      '非官种未完成=40',
+    ])
   })
 
   it('puts wage rank 1 at the top and keeps ten', () => {
@@ -74,10 +79,17 @@ describe('dashboard chart options', () => {
       return out
     }
     // The dashboard's 30 days of team volume, topping out at 818.5 TiB.
-    const daily = Array.from({ length: 30 }, (_, i) => ({ date: `2026-11-${String(i + 1).padStart(2, '0')}`, seedingCount: 1000 + i, seedingSize: (700 + i * 4.1) * TiB }))
+    const daily = Array.from({ length: 30 }, (_, i) => ({
+      date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+      seedingCount: 1000 + i,
+      seedingSize: (700 + i * 4.1) * TiB,
+    }))
     const team = teamDailyOption(daily, palette).yAxis as { min?: number; max?: number; interval?: number }[]
     expect(ticks(team[0]!)).toEqual(['0 B', '200 TiB', '400 TiB', '600 TiB', '800 TiB', '1000 TiB'])
-    const mine = myDailyOption(daily.map((day) => ({ ...day, uploaded: 37 * 1024 ** 3 })), palette).yAxis as { min?: number; max?: number; interval?: number }[]
+    const mine = myDailyOption(
+      daily.map((day) => ({ ...day, uploaded: 37 * 1024 ** 3 })),
+      palette,
+    ).yAxis as { min?: number; max?: number; interval?: number }[]
     expect(ticks(mine[1]!)).toEqual(['0 B', '10 GiB', '20 GiB', '30 GiB', '40 GiB'])
     expect(binaryStep(3 * 1024 ** 5)).toBe(1024 ** 5)
     expect(binaryStep(900)).toBe(200)

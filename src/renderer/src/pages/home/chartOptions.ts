@@ -117,7 +117,10 @@ export function teamDailyOption(daily: AllSeedingStats['daily'], palette: Palett
 
 /** This month's wage rank, top 10: rank 1 at the top. */
 export function topWagesOption(topWages: readonly WageRankEntry[], palette: Palette): ChartOption {
-  const top = [...topWages].sort((a, b) => a.rank - b.rank).slice(0, 10).reverse()
+  const top = [...topWages]
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, 10)
+    .reverse()
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (value) => `${formatAmount(Number(value))} 魔力` },
     grid: { left: 8, right: 72, top: 8, bottom: 8 },
@@ -147,11 +150,33 @@ export function myDailyOption(daily: UserSeedingStats['daily'], palette: Palette
     // Uploaded bytes are far smaller than the volume kept: their own axis keeps the line readable.
     yAxis: [
       { type: 'value', name: '做种体积', axisLabel: { formatter: axisBytes }, ...byteAxisRange(days.map((day) => day.seedingSize)) },
-      { type: 'value', name: '上传量', axisLabel: { formatter: axisBytes }, splitLine: { show: false }, ...byteAxisRange(days.map((day) => day.uploaded)) },
+      {
+        type: 'value',
+        name: '上传量',
+        axisLabel: { formatter: axisBytes },
+        splitLine: { show: false },
+        ...byteAxisRange(days.map((day) => day.uploaded)),
+      },
     ],
     series: [
-      { type: 'line', name: '做种体积', smooth: true, showSymbol: false, areaStyle: { opacity: 0.15 }, color: palette.primary, data: days.map((day) => day.seedingSize) },
-      { type: 'line', name: '上传量', yAxisIndex: 1, smooth: true, showSymbol: false, color: palette.purple, data: days.map((day) => day.uploaded) },
+      {
+        type: 'line',
+        name: '做种体积',
+        smooth: true,
+        showSymbol: false,
+        areaStyle: { opacity: 0.15 },
+        color: palette.primary,
+        data: days.map((day) => day.seedingSize),
+      },
+      {
+        type: 'line',
+        name: '上传量',
+        yAxisIndex: 1,
+        smooth: true,
+        showSymbol: false,
+        color: palette.purple,
+        data: days.map((day) => day.uploaded),
+      },
     ],
   }
 }

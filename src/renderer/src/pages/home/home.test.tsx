@@ -42,7 +42,12 @@ const myStats: UserSeedingStats = {
   uploaded: 20 * TiB,
   estimatedWage: 321.5,
   rank: 12,
-  daily: dailyDates(30).map((date, index) => ({ date, seedingCount: 120 + index, seedingSize: 3 * TiB + index * GiB, uploaded: index * 50 * GiB })),
+  daily: dailyDates(30).map((date, index) => ({
+    date,
+    seedingCount: 120 + index,
+    seedingSize: 3 * TiB + index * GiB,
+    uploaded: index * 50 * GiB,
+  })),
 }
 
 let api: FakeApi

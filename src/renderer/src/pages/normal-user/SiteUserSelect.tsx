@@ -73,7 +73,10 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
 
   const typedUid = parseUid(search)
   const options = useMemo<Option[]>(() => {
-    if (!search.trim()) return current === null ? [] : [{ value: current, label: labels[current] ?? `UID ${current}`, title: labels[current] ?? `UID ${current}` }]
+    if (!search.trim())
+      return current === null
+        ? []
+        : [{ value: current, label: labels[current] ?? `UID ${current}`, title: labels[current] ?? `UID ${current}` }]
     const list: Option[] = (found ?? []).map((user) => {
       const label = siteUserLabel(user)
       const taken = user.memberId !== null && user.memberId !== memberId
@@ -91,7 +94,8 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
           }
         : { value: user.uid, label, title: label }
     })
-    if (typedUid !== null && !list.some((option) => option.value === typedUid)) list.push({ value: typedUid, label: `使用 UID ${typedUid}`, title: `使用 UID ${typedUid}` })
+    if (typedUid !== null && !list.some((option) => option.value === typedUid))
+      list.push({ value: typedUid, label: `使用 UID ${typedUid}`, title: `使用 UID ${typedUid}` })
     return list
   }, [search, found, typedUid, current, labels, memberId])
 

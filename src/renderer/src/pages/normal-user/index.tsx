@@ -42,7 +42,11 @@ export function requestMembers(params: TableParams, sort?: TableSort) {
 
 /** `memberId`: the member being edited (their own site user is not shown as taken). */
 const siteUidField = (memberId?: number) => (
-  <Form.Item name="siteUid" label="站点 UID" extra="会员在站点上的用户 ID，用于匹配做种数据：按站点用户名或 UID 搜索已同步的站点用户，也可直接输入 UID">
+  <Form.Item
+    name="siteUid"
+    label="站点 UID"
+    extra="会员在站点上的用户 ID，用于匹配做种数据：按站点用户名或 UID 搜索已同步的站点用户，也可直接输入 UID"
+  >
     <SiteUserSelect memberId={memberId} />
   </Form.Item>
 )
@@ -89,7 +93,13 @@ export default function NormalUserPage() {
           </Typography.Link>
         ),
       },
-      { title: '站点 UID', dataIndex: 'siteUid', width: 100, search: { type: 'text', placeholder: '完整的站点 UID' }, render: (uid: number | null) => uid ?? '-' },
+      {
+        title: '站点 UID',
+        dataIndex: 'siteUid',
+        width: 100,
+        search: { type: 'text', placeholder: '完整的站点 UID' },
+        render: (uid: number | null) => uid ?? '-',
+      },
       {
         title: '账号状态',
         dataIndex: 'status',
@@ -114,7 +124,13 @@ export default function NormalUserPage() {
               编辑
             </Button>
             {user.status === AccountStatus.Banned ? (
-              <Popconfirm title={`解封 ${user.username}？`} description="解封后该账号可以重新登录。" okText="解封" cancelText="取消" onConfirm={() => changeStatus(user, AccountStatus.Normal, '已解封')}>
+              <Popconfirm
+                title={`解封 ${user.username}？`}
+                description="解封后该账号可以重新登录。"
+                okText="解封"
+                cancelText="取消"
+                onConfirm={() => changeStatus(user, AccountStatus.Normal, '已解封')}
+              >
                 <Button type="link" size="small">
                   解封
                 </Button>
@@ -196,7 +212,12 @@ export default function NormalUserPage() {
         onClose={() => setCreating(false)}
         onSubmit={async (values) => {
           const user = await createUser(
-            { username: values.username.trim(), password: values.password, siteUid: values.siteUid ?? null, remark: values.remark?.trim() ?? '' },
+            {
+              username: values.username.trim(),
+              password: values.password,
+              siteUid: values.siteUid ?? null,
+              remark: values.remark?.trim() ?? '',
+            },
             { silent: true },
           )
           toastSuccess(`已创建保种员 ${user.username}`)
@@ -206,7 +227,12 @@ export default function NormalUserPage() {
         <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true }, usernameLength]}>
           <Input autoComplete="off" placeholder="2–32 个字符：文字、数字、下划线、点、短横线" />
         </Form.Item>
-        <Form.Item name="password" label="初始密码" rules={[{ required: true }, passwordLength]} extra={`至少 ${passwordLength.min} 个字符，请告知保种员登录后自行修改`}>
+        <Form.Item
+          name="password"
+          label="初始密码"
+          rules={[{ required: true }, passwordLength]}
+          extra={`至少 ${passwordLength.min} 个字符，请告知保种员登录后自行修改`}
+        >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
         {siteUidField()}

@@ -102,11 +102,15 @@ describe('保种员', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('user.setStatus')).toEqual([{ id: 2, status: 0 }]))
 
     fireEvent.click(within(rowOf('bob')).getByRole('button', { name: spaced('解封') }))
-    fireEvent.click(within((await screen.findByText('解封 bob？')).closest('.ant-popover')! as HTMLElement).getByRole('button', { name: spaced('解封') }))
+    fireEvent.click(
+      within((await screen.findByText('解封 bob？')).closest('.ant-popover')! as HTMLElement).getByRole('button', { name: spaced('解封') }),
+    )
     await waitFor(() => expect(inputs('user.setStatus').at(-1)).toEqual({ id: 3, status: 2 }))
 
     fireEvent.click(within(rowOf('bob')).getByRole('button', { name: spaced('删除') }))
-    fireEvent.click(within((await screen.findByText('删除 bob？')).closest('.ant-popover')! as HTMLElement).getByRole('button', { name: spaced('删除') }))
+    fireEvent.click(
+      within((await screen.findByText('删除 bob？')).closest('.ant-popover')! as HTMLElement).getByRole('button', { name: spaced('删除') }),
+    )
     await waitFor(() => expect(inputs('user.setStatus').at(-1)).toEqual({ id: 3, status: 1 }))
   })
 
@@ -150,7 +154,14 @@ describe('保种员', { timeout: 30_000 }, () => {
 
   it('picks the site uid from the synced site users by name; one tied to another member cannot be picked', async () => {
     api.handle('site.users', (input) =>
-      ok((input as { keyword: string }).keyword === 'dor' ? [{ uid: 501, username: 'dora', memberId: null }, { uid: 502, username: 'doris', memberId: 7 }] : []),
+      ok(
+        (input as { keyword: string }).keyword === 'dor'
+          ? [
+              { uid: 501, username: 'dora', memberId: null },
+              { uid: 502, username: 'doris', memberId: 7 },
+            ]
+          : [],
+      ),
     )
     api.handle('user.create', ok(member({ id: 9, username: 'dora' })))
     await openPage()
@@ -175,7 +186,9 @@ describe('保种员', { timeout: 30_000 }, () => {
   })
 
   it('finds a site user by uid without offering the same uid twice; a number too large is not a uid', async () => {
-    api.handle('site.users', (input) => ok((input as { keyword: string }).keyword === '501' ? [{ uid: 501, username: 'dora', memberId: null }] : []))
+    api.handle('site.users', (input) =>
+      ok((input as { keyword: string }).keyword === '501' ? [{ uid: 501, username: 'dora', memberId: null }] : []),
+    )
     await openPage()
     fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
     const dialog = await screen.findByRole('dialog')
@@ -200,7 +213,10 @@ describe('保种员', { timeout: 30_000 }, () => {
 
   it('opens the member detail with their counts, chart and records', async () => {
     api.handle('user.detail', ok({ ...member(), byStatus: { 1: 0, 2: 1, 3: 7, 4: 2, 5: 0, 6: 0, 7: 3, 8: 0 } }))
-    api.handle('statistics.user', ok({ userId: 2, byStatus: {}, seedingCount: 7, seedingSize: 0, uploaded: 0, estimatedWage: 0, rank: null, daily: [] }))
+    api.handle(
+      'statistics.user',
+      ok({ userId: 2, byStatus: {}, seedingCount: 7, seedingSize: 0, uploaded: 0, estimatedWage: 0, rank: null, daily: [] }),
+    )
     api.handle('user.pageSeed', ok({ list: [], total: 0 }))
     await openPage()
     fireEvent.click(screen.getByText('alice', { selector: 'a' }))

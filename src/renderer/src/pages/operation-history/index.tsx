@@ -90,7 +90,13 @@ export default function OperationHistoryPage() {
           <Row gutter={[16, 0]}>
             <Col xs={24} sm={12} lg={6}>
               <Form.Item name="operatorId" label="操作人" style={{ marginBottom: 16 }}>
-                <Select allowClear showSearch={{ optionFilterProp: 'label' }} loading={loadingOperators} options={operatorOptions} placeholder="请选择操作人" />
+                <Select
+                  allowClear
+                  showSearch={{ optionFilterProp: 'label' }}
+                  loading={loadingOperators}
+                  options={operatorOptions}
+                  placeholder="请选择操作人"
+                />
               </Form.Item>
             </Col>
             <Col xs={24} sm={12} lg={6}>

@@ -17,9 +17,41 @@ beforeEach(() => {
       'user.list': ok([{ id: 1, username: 'admin' }]),
       'operationLog.page': ok({
         list: [
-          { id: 9, at: '2025-03-01T10:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'user.set-status', targetType: 'user', targetId: '7', detail: '状态：正常 → 封禁', ip: '127.0.0.1' },
-          { id: 8, at: '2025-03-01T09:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'task.assign', targetType: 'torrent', targetId: '11', targetName: 'Planet.Earth.II.2016.2160p', detail: '分配', ip: '127.0.0.1' },
-          { id: 7, at: '2025-03-01T08:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'user.update', targetType: 'user', targetId: '204', targetName: 'alice', detail: '备注', ip: '127.0.0.1' },
+          {
+            id: 9,
+            at: '2025-03-01T10:00:00+08:00',
+            operatorId: 1,
+            operatorName: 'admin',
+            action: 'user.set-status',
+            targetType: 'user',
+            targetId: '7',
+            detail: '状态：正常 → 封禁',
+            ip: '127.0.0.1',
+          },
+          {
+            id: 8,
+            at: '2025-03-01T09:00:00+08:00',
+            operatorId: 1,
+            operatorName: 'admin',
+            action: 'task.assign',
+            targetType: 'torrent',
+            targetId: '11',
+            targetName: 'Planet.Earth.II.2016.2160p',
+            detail: '分配',
+            ip: '127.0.0.1',
+          },
+          {
+            id: 7,
+            at: '2025-03-01T08:00:00+08:00',
+            operatorId: 1,
+            operatorName: 'admin',
+            action: 'user.update',
+            targetType: 'user',
+            targetId: '204',
+            targetName: 'alice',
+            detail: '备注',
+            ip: '127.0.0.1',
+          },
         ],
         total: 3,
       }),
@@ -51,7 +83,9 @@ describe('操作日志', { timeout: 30_000 }, () => {
     fireEvent.mouseDown(selects[1]!)
     fireEvent.click(await screen.findByTitle('添加管理员'))
     fireEvent.click(within(form).getByRole('button', { name: /查\s*询/ }))
-    await waitFor(() => expect(inputs('operationLog.page').at(-1)).toEqual({ page: 1, pageSize: 20, operatorId: 1, action: 'config.add-admin' }))
+    await waitFor(() =>
+      expect(inputs('operationLog.page').at(-1)).toEqual({ page: 1, pageSize: 20, operatorId: 1, action: 'config.add-admin' }),
+    )
   })
 
   it('turns the range into ISO times with offset covering whole days', () => {

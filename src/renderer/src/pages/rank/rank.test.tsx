@@ -52,9 +52,14 @@ describe('工资排行', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/salary-computed'))
   })
 
-  it('marks the user\'s own row, shows the answered month in the picker, and finds the user on a later page', async () => {
+  it("marks the user's own row, shows the answered month in the picker, and finds the user on a later page", async () => {
     const everyone = Array.from({ length: 45 }, (_, i) =>
-      rankEntry({ rank: i + 1, userId: i === 31 ? memberUser.id : 100 + i, username: i === 31 ? memberUser.username : `member${i}`, amount: 5000 - i }),
+      rankEntry({
+        rank: i + 1,
+        userId: i === 31 ? memberUser.id : 100 + i,
+        username: i === 31 ? memberUser.username : `member${i}`,
+        amount: 5000 - i,
+      }),
     )
     api.handle('wages.rank', (input) => {
       const { page, pageSize } = input as { page: number; pageSize: number }
@@ -83,7 +88,8 @@ describe('工资排行', { timeout: 20_000 }, () => {
     fireEvent.focus(picker)
     fireEvent.mouseDown(picker)
     fireEvent.click(picker)
-    const cellOf = (month: dayjs.Dayjs) => document.querySelector<HTMLElement>(`.ant-picker-dropdown td[title="${month.format('YYYY-MM')}"]`)
+    const cellOf = (month: dayjs.Dayjs) =>
+      document.querySelector<HTMLElement>(`.ant-picker-dropdown td[title="${month.format('YYYY-MM')}"]`)
     await waitFor(() => expect(cellOf(dayjs())).toBeTruthy())
     expect(cellOf(dayjs())!.className).not.toContain('ant-picker-cell-disabled')
     expect(cellOf(dayjs().subtract(1, 'month'))?.className ?? '').not.toContain('ant-picker-cell-disabled')

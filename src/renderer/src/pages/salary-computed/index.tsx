@@ -33,7 +33,13 @@ interface Preview {
 export const lastMonth = (now: Dayjs = dayjs()) => now.subtract(1, 'month').startOf('month')
 
 const previewColumns: TableColumnsType<WagePreviewEntry> = [
-  { title: '保种员', dataIndex: 'username', width: 180, ellipsis: true, sorter: (a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0) },
+  {
+    title: '保种员',
+    dataIndex: 'username',
+    width: 180,
+    ellipsis: true,
+    sorter: (a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0),
+  },
   amountColumn<WagePreviewEntry>({ sorter: (a, b) => a.amount - b.amount, defaultSortOrder: 'descend' }),
   ...qualifiedColumns<WagePreviewEntry>(true),
   ...seedHoursColumns<WagePreviewEntry>({ average: true, total: true }),
@@ -258,8 +264,16 @@ export default function SalaryComputedPage() {
                 columns={previewColumns}
                 dataSource={currentPreview.list}
                 scroll={{ x: 830 }}
-                onRow={(entry) => ({ onClick: () => setBreakdown({ kind: 'preview', period, userId: entry.userId }), style: { cursor: 'pointer' } })}
-                pagination={{ defaultPageSize: 20, showSizeChanger: true, pageSizeOptions: ['20', '50', '100', '200'], showTotal: (total) => `共 ${total} 条` }}
+                onRow={(entry) => ({
+                  onClick: () => setBreakdown({ kind: 'preview', period, userId: entry.userId }),
+                  style: { cursor: 'pointer' },
+                })}
+                pagination={{
+                  defaultPageSize: 20,
+                  showSizeChanger: true,
+                  pageSizeOptions: ['20', '50', '100', '200'],
+                  showTotal: (total) => `共 ${total} 条`,
+                }}
               />
             </Flex>
           )}
@@ -287,10 +301,20 @@ export default function SalaryComputedPage() {
               标记已发放{selected.length > 0 ? ` (${selected.length})` : ''}
             </Button>
             <PayoutToSite period={period} selected={selected} onPaid={() => (setSelected([]), tableRef.current?.reload())} />
-            <Button icon={<DownloadOutlined />} loading={exporting === 'xlsx'} disabled={exporting !== null} onClick={() => void runExport('xlsx')}>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exporting === 'xlsx'}
+              disabled={exporting !== null}
+              onClick={() => void runExport('xlsx')}
+            >
               导出 Excel
             </Button>
-            <Button icon={<DownloadOutlined />} loading={exporting === 'csv'} disabled={exporting !== null} onClick={() => void runExport('csv')}>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={exporting === 'csv'}
+              disabled={exporting !== null}
+              onClick={() => void runExport('csv')}
+            >
               导出 CSV
             </Button>
           </Space>

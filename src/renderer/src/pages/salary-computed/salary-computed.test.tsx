@@ -18,15 +18,32 @@ beforeEach(() => {
       'user.loginInfo': ok(adminUser),
       'wages.preview': (input) => {
         const { userId } = input as { period: string; userId?: number }
-        if (userId) return ok({ ruleVersion: 3, list: [previewEntry({ period, userId, username: 'bob', items: [wageItem({ qualified: false, value: 0, reason: '种子体积低于最小体积' })] })] })
+        if (userId)
+          return ok({
+            ruleVersion: 3,
+            list: [
+              previewEntry({
+                period,
+                userId,
+                username: 'bob',
+                items: [wageItem({ qualified: false, value: 0, reason: '种子体积低于最小体积' })],
+              }),
+            ],
+          })
         return ok({
           ruleVersion: 3,
-          list: [previewEntry({ period, userId: 2, username: 'alice', amount: 500 }), previewEntry({ period, userId: 3, username: 'bob', amount: 0, belowMinimum: true })],
+          list: [
+            previewEntry({ period, userId: 2, username: 'alice', amount: 500 }),
+            previewEntry({ period, userId: 3, username: 'bob', amount: 0, belowMinimum: true }),
+          ],
         })
       },
       'wages.compute': ok({ ruleVersion: 3, saved: 2, keptPaid: 1 }),
       'wages.page': ok({
-        list: [wageRecord({ id: 7, period, username: 'alice', amount: 500 }), wageRecord({ id: 8, userId: 3, period, username: 'bob', amount: 0 })],
+        list: [
+          wageRecord({ id: 7, period, username: 'alice', amount: 500 }),
+          wageRecord({ id: 8, userId: 3, period, username: 'bob', amount: 0 }),
+        ],
         total: 2,
       }),
       'wages.pay': ok({ paid: 2, alreadyPaid: 0 }),
@@ -61,14 +78,22 @@ describe('工资计算', { timeout: 30_000 }, () => {
   })
 
   it('shows seed hours as the formula uses them: the average per qualified torrent, the total in days', async () => {
-    api.handle('wages.preview', ok({ ruleVersion: 3, list: [previewEntry({ period, userId: 2, username: 'carol', seedHours: 447_405, torrentCount: 1562, avgSeedHours: 286.43 })] }))
+    api.handle(
+      'wages.preview',
+      ok({
+        ruleVersion: 3,
+        list: [previewEntry({ period, userId: 2, username: 'carol', seedHours: 447_405, torrentCount: 1562, avgSeedHours: 286.43 })],
+      }),
+    )
     await openPage()
     fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
     const preview = screen.getByTestId('wage-preview')
     const row = (await within(preview).findByText('carol')).closest('tr')!
-    expect(within(preview).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(
-      expect.arrayContaining(['平均做种时长', '累计做种时长']),
-    )
+    expect(
+      within(preview)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(expect.arrayContaining(['平均做种时长', '累计做种时长']))
     expect(row.textContent).toContain('286.4 小时')
     expect(row.textContent).toContain('18,641 天 21 小时')
     expect(row.textContent).not.toContain('447,405')

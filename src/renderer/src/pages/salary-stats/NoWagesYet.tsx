@@ -14,7 +14,11 @@ export default function NoWagesYet({ description }: { description: string }) {
   const navigate = useNavigate()
   const admin = user?.role === 'admin'
   return (
-    <Empty description={admin ? `${description}，请先在「工资计算」中预览并生成` : `${description}。管理员在「工资计算」中生成后，这里会显示结果。`}>
+    <Empty
+      description={
+        admin ? `${description}，请先在「工资计算」中预览并生成` : `${description}。管理员在「工资计算」中生成后，这里会显示结果。`
+      }
+    >
       {admin && (
         <Button type="primary" icon={<CalculatorOutlined />} onClick={() => void navigate(COMPUTE_PATH)}>
           前往工资计算

@@ -26,8 +26,22 @@ export function totalsOption(months: WageStats['months'], colours: StatsColours)
     xAxis: { type: 'category', data: months.map((month) => month.period) },
     yAxis: { type: 'value', axisLabel: { formatter: axisAmount } },
     series: [
-      { type: 'bar', name: '已发放', stack: 'total', barMaxWidth: 36, itemStyle: { color: colours.paid }, data: months.map((month) => month.paid) },
-      { type: 'bar', name: '未发放', stack: 'total', barMaxWidth: 36, itemStyle: { color: colours.unpaid }, data: months.map((month) => month.unpaid) },
+      {
+        type: 'bar',
+        name: '已发放',
+        stack: 'total',
+        barMaxWidth: 36,
+        itemStyle: { color: colours.paid },
+        data: months.map((month) => month.paid),
+      },
+      {
+        type: 'bar',
+        name: '未发放',
+        stack: 'total',
+        barMaxWidth: 36,
+        itemStyle: { color: colours.unpaid },
+        data: months.map((month) => month.unpaid),
+      },
     ],
   }
 }
@@ -41,8 +55,24 @@ export function averagesOption(months: WageStats['months'], colours: StatsColour
     xAxis: { type: 'category', boundaryGap: false, data: months.map((month) => month.period) },
     yAxis: { type: 'value', axisLabel: { formatter: axisAmount } },
     series: [
-      { type: 'line', name: '平均工资', smooth: true, showSymbol: true, symbolSize: 8, itemStyle: { color: colours.average }, data: months.map((month) => month.average) },
-      { type: 'line', name: '中位工资', smooth: true, showSymbol: true, symbolSize: 8, itemStyle: { color: colours.median }, data: months.map((month) => month.median) },
+      {
+        type: 'line',
+        name: '平均工资',
+        smooth: true,
+        showSymbol: true,
+        symbolSize: 8,
+        itemStyle: { color: colours.average },
+        data: months.map((month) => month.average),
+      },
+      {
+        type: 'line',
+        name: '中位工资',
+        smooth: true,
+        showSymbol: true,
+        symbolSize: 8,
+        itemStyle: { color: colours.median },
+        data: months.map((month) => month.median),
+      },
     ],
   }
 }
@@ -55,7 +85,12 @@ export function distributionOption(distribution: WageStats['distribution'], colo
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (value) => `${Number(value)} 人` },
     grid: { left: 8, right: 16, top: 24, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', name: '魔力', data: distribution.map(binLabel), axisLabel: { interval: 0, rotate: distribution.length > 6 ? 30 : 0 } },
+    xAxis: {
+      type: 'category',
+      name: '魔力',
+      data: distribution.map(binLabel),
+      axisLabel: { interval: 0, rotate: distribution.length > 6 ? 30 : 0 },
+    },
     yAxis: { type: 'value', name: '人数', minInterval: 1 },
     series: [
       {

@@ -22,7 +22,13 @@ const columns: TableColumnsType<Month> = [
   { title: '月份', dataIndex: 'period', width: 100 },
   { title: '已发放', dataIndex: 'paid', width: 140, align: 'right', render: amount },
   { title: '未发放', dataIndex: 'unpaid', width: 140, align: 'right', render: amount },
-  { title: '合计', key: 'total', width: 140, align: 'right', render: (_, month) => amount(Math.round((month.paid + month.unpaid) * 100) / 100) },
+  {
+    title: '合计',
+    key: 'total',
+    width: 140,
+    align: 'right',
+    render: (_, month) => amount(Math.round((month.paid + month.unpaid) * 100) / 100),
+  },
   {
     title: '领取人数',
     dataIndex: 'paidMembers',
@@ -31,7 +37,13 @@ const columns: TableColumnsType<Month> = [
     onHeaderCell: () => ({ title: '已发放工资的保种员人数' }),
     render: (paid: number | undefined) => paid ?? '-',
   },
-  { title: '有工资人数', dataIndex: 'members', width: 110, align: 'right', onHeaderCell: () => ({ title: '工资大于 0 的保种员人数（含未发放）' }) },
+  {
+    title: '有工资人数',
+    dataIndex: 'members',
+    width: 110,
+    align: 'right',
+    onHeaderCell: () => ({ title: '工资大于 0 的保种员人数（含未发放）' }),
+  },
   { title: '平均工资', dataIndex: 'average', width: 130, align: 'right', render: amount },
   { title: '中位工资', dataIndex: 'median', width: 130, align: 'right', render: amount },
 ]
@@ -85,7 +97,11 @@ export default function SalaryStatsPage() {
           </Card>
         </Col>
         <Col span={24}>
-          <Card size="small" title={`${latest?.period ?? ''} 工资分布`} extra={<Typography.Text type="secondary">只统计工资大于 0 的保种员</Typography.Text>}>
+          <Card
+            size="small"
+            title={`${latest?.period ?? ''} 工资分布`}
+            extra={<Typography.Text type="secondary">只统计工资大于 0 的保种员</Typography.Text>}
+          >
             {data.distribution.length === 0 ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="该月没有工资大于 0 的保种员" />
             ) : (

@@ -69,7 +69,9 @@ describe('工资统计 page', { timeout: 20_000 }, () => {
   it('counts as 领取人数 the members who were paid, next to those with a wage', async () => {
     renderRoutes(routes, '/salary-stats')
     const table = await screen.findByTestId('wage-stats-table', undefined, { timeout: 8000 })
-    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent)
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent)
     const cells = [...table.querySelectorAll('tbody tr.ant-table-row')[0]!.querySelectorAll('td')].map((cell) => cell.textContent)
     expect(cells[headers.indexOf('领取人数')]).toBe('2')
     expect(cells[headers.indexOf('有工资人数')]).toBe('187')

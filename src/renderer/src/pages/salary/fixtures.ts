@@ -37,7 +37,16 @@ export const wageItem = (patch: Partial<WageItem> = {}): WageItem => ({
 
 export const wageDetail = (patch: Partial<WageDetail> = {}): WageDetail => ({
   ...wageRecord(),
-  items: [wageItem(), wageItem({ torrentId: 12, torrentName: 'Some.Show.S01.1080p', qualified: false, value: 0, reason: '做种时长不足 720 小时且上传量不足' })],
+  items: [
+    wageItem(),
+    wageItem({
+      torrentId: 12,
+      torrentName: 'Some.Show.S01.1080p',
+      qualified: false,
+      value: 0,
+      reason: '做种时长不足 720 小时且上传量不足',
+    }),
+  ],
   ...patch,
 })
 

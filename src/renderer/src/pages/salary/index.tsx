@@ -28,7 +28,12 @@ const columns = wageRecordColumns({
       </>
     ),
   },
-  afterPaidAt: { title: '到账站点', key: 'siteArrival', width: 200, render: (_, record) => siteArrivalCell((record as WageRecordWithArrival).siteArrival) },
+  afterPaidAt: {
+    title: '到账站点',
+    key: 'siteArrival',
+    width: 200,
+    render: (_, record) => siteArrivalCell((record as WageRecordWithArrival).siteArrival),
+  },
   ruleVersionHidden: true,
 })
 

@@ -15,7 +15,18 @@ beforeEach(() => {
     handlers: {
       'user.loginInfo': ok(memberUser),
       'wages.page': ok({
-        list: [wageRecord({ seedHours: 447_405, torrentCount: 1562, avgSeedHours: 286.43 }), wageRecord({ id: 100, period: '2025-01', amount: 88, payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin', partial: true })],
+        list: [
+          wageRecord({ seedHours: 447_405, torrentCount: 1562, avgSeedHours: 286.43 }),
+          wageRecord({
+            id: 100,
+            period: '2025-01',
+            amount: 88,
+            payment: 1,
+            paidAt: '2025-02-03T10:00:00+08:00',
+            paidBy: 'admin',
+            partial: true,
+          }),
+        ],
         total: 2,
       }),
       'wages.detail': ok(wageDetail()),

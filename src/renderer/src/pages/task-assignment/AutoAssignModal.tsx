@@ -31,7 +31,11 @@ async function namePlan(plan: AutoAssignResult['plan']): Promise<PlanRow[]> {
       const names = new Map<number, string>()
       const wanted = new Set(plan.map((item) => item.torrentId))
       for (let page = 1; page <= NAME_PAGES && [...wanted].some((id) => !names.has(id)); page += 1) {
-        const answer = await pageTorrents({ current: page, pageSize: 200, seedType: SeedType.Official, assigned: AssignmentLabel.Unassigned }, null, { silent: true })
+        const answer = await pageTorrents(
+          { current: page, pageSize: 200, seedType: SeedType.Official, assigned: AssignmentLabel.Unassigned },
+          null,
+          { silent: true },
+        )
         for (const torrent of answer.data) names.set(torrent.id, torrent.name)
         if (!answer.success || answer.data.length < 200) break
       }

@@ -13,7 +13,13 @@ import { SeedType } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import FormModal from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
-import { assignmentColumn, completionColumn, seedersColumn, torrentNameColumn, torrentSizeColumn } from '@renderer/components/torrentColumns'
+import {
+  assignmentColumn,
+  completionColumn,
+  seedersColumn,
+  torrentNameColumn,
+  torrentSizeColumn,
+} from '@renderer/components/torrentColumns'
 import type { TableData, TableParams, TableSort } from '@renderer/services/request'
 import { assignTasks, keeperOptions, torrentAssignees, unassignTasks } from '@renderer/services/tasks'
 import { pageTorrents } from '@renderer/services/torrents'
@@ -168,7 +174,12 @@ export default function TaskAssignmentPage() {
           reload()
         }}
       >
-        <Form.Item name="userIds" label="保种员" rules={[{ required: true, message: '请选择保种员' }]} extra="只列出状态正常且绑定了站点 UID 的保种员；每个选中的种子都会分配给每位选中的保种员">
+        <Form.Item
+          name="userIds"
+          label="保种员"
+          rules={[{ required: true, message: '请选择保种员' }]}
+          extra="只列出状态正常且绑定了站点 UID 的保种员；每个选中的种子都会分配给每位选中的保种员"
+        >
           <MemberPicker members={members} />
         </Form.Item>
       </FormModal>

@@ -15,7 +15,10 @@ beforeEach(() => {
   api = installFakeApi({
     handlers: {
       'user.loginInfo': ok(adminUser),
-      'torrent.page': ok({ list: [torrent({}), torrent({ id: 12, name: 'Cosmos.2019.1080p', assigned: 1, completion: 1, keepers: 3 })], total: 2 }),
+      'torrent.page': ok({
+        list: [torrent({}), torrent({ id: 12, name: 'Cosmos.2019.1080p', assigned: 1, completion: 1, keepers: 3 })],
+        total: 2,
+      }),
       'task.members': ok([
         { id: 2, username: 'alice', role: 'normal', assignedCount: 4, seedingCount: 12 },
         { id: 3, username: 'bob', role: 'normal', assignedCount: 0, seedingCount: 3 },
@@ -112,12 +115,20 @@ describe('任务分配', { timeout: 30_000 }, () => {
 
   it('previews the auto-assign plan and commits it on 确认分配', async () => {
     api.handle('task.autoAssign', (input) =>
-      ok((input as { preview: boolean }).preview ? { plan: [{ torrentId: 11, userId: 3 }], created: 0 } : { plan: [{ torrentId: 11, userId: 3 }], created: 1 }),
+      ok(
+        (input as { preview: boolean }).preview
+          ? { plan: [{ torrentId: 11, userId: 3 }], created: 0 }
+          : { plan: [{ torrentId: 11, userId: 3 }], created: 1 },
+      ),
     )
     await openPage()
     fireEvent.click(screen.getByRole('button', { name: /自动分配/ }))
     const dialog = await screen.findByRole('dialog')
-    expect(await within(dialog).findByText('共 1 项分配，涉及 1 个种子、1 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止的种子不参与；确认后才会写入。')).toBeTruthy()
+    expect(
+      await within(dialog).findByText(
+        '共 1 项分配，涉及 1 个种子、1 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止的种子不参与；确认后才会写入。',
+      ),
+    ).toBeTruthy()
     expect(within(dialog).getByText('Planet.Earth.II.2016.2160p')).toBeTruthy()
     expect(within(dialog).getByText('bob')).toBeTruthy()
     expect(inputs('task.autoAssign')).toEqual([{ preview: true }])

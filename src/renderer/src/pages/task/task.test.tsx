@@ -93,7 +93,16 @@ describe('我的任务', () => {
     fireEvent.click(search.getByRole('button', { name: '查询' }))
 
     await waitFor(() =>
-      expect(lastPageSeedInput()).toEqual({ page: 1, pageSize: 20, userId: memberUser.id, status: 7, seedType: 1, claimState: 2, assigned: 1, torrentName: 'Planet' }),
+      expect(lastPageSeedInput()).toEqual({
+        page: 1,
+        pageSize: 20,
+        userId: memberUser.id,
+        status: 7,
+        seedType: 1,
+        claimState: 2,
+        assigned: 1,
+        torrentName: 'Planet',
+      }),
     )
   })
 

@@ -31,8 +31,19 @@ export default function PayoutClaimsSection() {
           </Form.Item>
         </Col>
         <Col xs={24} md={12} xl={8}>
-          <Form.Item name="claimRemoveDeduction" label={fieldLabels.claimRemoveDeduction} extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_DEDUCTION}（NexusPHP 的默认值）。`}>
-            <InputNumber min={0} max={1_000_000_000} placeholder={String(DEFAULT_DEDUCTION)} disabled={!on} suffix="魔力" style={{ width: '100%' }} />
+          <Form.Item
+            name="claimRemoveDeduction"
+            label={fieldLabels.claimRemoveDeduction}
+            extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_DEDUCTION}（NexusPHP 的默认值）。`}
+          >
+            <InputNumber
+              min={0}
+              max={1_000_000_000}
+              placeholder={String(DEFAULT_DEDUCTION)}
+              disabled={!on}
+              suffix="魔力"
+              style={{ width: '100%' }}
+            />
           </Form.Item>
         </Col>
       </Row>

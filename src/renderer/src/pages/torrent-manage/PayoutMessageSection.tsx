@@ -26,7 +26,11 @@ export const examplePayoutValues: PayoutTemplateValues = {
   达标数: '12',
   达标体积: '1.50 TiB',
   未达标数: '2',
-  未达标明细: ['未达标的种子（2 个，不计工资）：', '- 星河 Official.2024.1080p：做种 120.0 小时，未达到 300 小时', '- 远山 Official.2023.720p：站点账号已禁用'].join('\n'),
+  未达标明细: [
+    '未达标的种子（2 个，不计工资）：',
+    '- 星河 Official.2024.1080p：做种 120.0 小时，未达到 300 小时',
+    '- 远山 Official.2023.720p：站点账号已禁用',
+  ].join('\n'),
   排名: '第 3 名（共 20 人）',
   舍入说明: '（工资按站点魔力保留一位小数：1234.56 → 1234.6）',
 }
@@ -35,7 +39,8 @@ const subjectPath: ['payoutMessageTemplate', 'subject'] = ['payoutMessageTemplat
 const bodyPath: ['payoutMessageTemplate', 'body'] = ['payoutMessageTemplate', 'body']
 
 /** The form's value: the saved template, or the default for rules without one. */
-export const templateForForm = (saved: PayoutMessageTemplate | undefined): PayoutMessageTemplate => saved ?? { ...defaultPayoutMessageTemplate }
+export const templateForForm = (saved: PayoutMessageTemplate | undefined): PayoutMessageTemplate =>
+  saved ?? { ...defaultPayoutMessageTemplate }
 
 /** The default is saved as "no template", so later versions of the default reach such sites. */
 export const templateToSave = (value: PayoutMessageTemplate | undefined): PayoutMessageTemplate | undefined =>
@@ -68,14 +73,20 @@ export default function PayoutMessageSection({ form }: { form: FormInstance<Rule
       }
     >
       <Typography.Paragraph type="secondary">
-        工资发放到站点时发给每位保种员的站内信。点击占位符插入到正文末尾；发放前在「工资计算 → 发放到站点」的预览中可以看到每个人实际收到的内容。
+        工资发放到站点时发给每位保种员的站内信。点击占位符插入到正文末尾；发放前在「工资计算 →
+        发放到站点」的预览中可以看到每个人实际收到的内容。
       </Typography.Paragraph>
       <Row gutter={24}>
         <Col xs={24} xl={12}>
           <Form.Item name={subjectPath} label="站内信标题" rules={templateRules('站内信标题')}>
             <Input maxLength={PAYOUT_SUBJECT_MAX} />
           </Form.Item>
-          <Form.Item name={bodyPath} label="站内信正文" rules={templateRules('站内信正文')} extra="只有占位符的一行在其内容为空时（例如全部达标时的 {未达标明细}）整行省略。">
+          <Form.Item
+            name={bodyPath}
+            label="站内信正文"
+            rules={templateRules('站内信正文')}
+            extra="只有占位符的一行在其内容为空时（例如全部达标时的 {未达标明细}）整行省略。"
+          >
             <Input.TextArea autoSize={{ minRows: 8, maxRows: 20 }} maxLength={PAYOUT_BODY_MAX} />
           </Form.Item>
           <Typography.Text type="secondary">可用的占位符：</Typography.Text>
@@ -92,7 +103,10 @@ export default function PayoutMessageSection({ form }: { form: FormInstance<Rule
         </Col>
         <Col xs={24} xl={12}>
           <Typography.Text strong>预览（示例会员）</Typography.Text>
-          <div data-testid="payout-template-preview" style={{ marginTop: 8, padding: 12, border: '1px solid rgba(128,128,128,0.3)', borderRadius: 6 }}>
+          <div
+            data-testid="payout-template-preview"
+            style={{ marginTop: 8, padding: 12, border: '1px solid rgba(128,128,128,0.3)', borderRadius: 6 }}
+          >
             {problem ? (
               <Typography.Text type="danger">{problem}</Typography.Text>
             ) : (
@@ -100,7 +114,10 @@ export default function PayoutMessageSection({ form }: { form: FormInstance<Rule
                 <Typography.Text strong data-testid="payout-template-preview-subject">
                   {renderPayoutTemplate(subject ?? '', examplePayoutValues)}
                 </Typography.Text>
-                <pre data-testid="payout-template-preview-body" style={{ whiteSpace: 'pre-wrap', fontFamily: 'inherit', margin: '8px 0 0' }}>
+                <pre
+                  data-testid="payout-template-preview-body"
+                  style={{ whiteSpace: 'pre-wrap', fontFamily: 'inherit', margin: '8px 0 0' }}
+                >
                   {renderPayoutTemplate(body ?? '', examplePayoutValues)}
                 </pre>
               </>

@@ -17,11 +17,16 @@ import PayoutMessageSection, { templateForForm, templateToSave } from './PayoutM
 import { ruleGroups, ruleLabel, type RuleField, type RuleFieldSpec } from './ruleFields'
 
 /** The form's values: the saved template, or the default shown for rules without one. */
-const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({ ...body, payoutMessageTemplate: templateForForm(body.payoutMessageTemplate) })
+const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({
+  ...body,
+  payoutMessageTemplate: templateForForm(body.payoutMessageTemplate),
+})
 
 /** Tags typed into the factors box arrive as text; numbers stay numbers, the rest is left for the validator. */
 export const toFactors = (values: readonly (string | number)[] | undefined): (string | number)[] =>
-  (values ?? []).map((value) => (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value))
+  (values ?? []).map((value) =>
+    typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value,
+  )
 
 /** The synced site names a tags field offers (teams for 官方制作组, tags for 官方标签). */
 /** The rules field a server message names first (`<label>：…`), if any. */
@@ -42,7 +47,17 @@ function control(field: RuleFieldSpec, names: SiteOptions) {
     case 'tags': {
       const offered = siteNamesFor(field, names)
       // Without synced names (demo, nothing synced yet) there is no list to open: typing only.
-      if (!offered.length) return <Select mode="tags" tokenSeparators={[',', '，']} open={false} suffixIcon={null} placeholder="输入后按回车添加" style={{ width: '100%' }} />
+      if (!offered.length)
+        return (
+          <Select
+            mode="tags"
+            tokenSeparators={[',', '，']}
+            open={false}
+            suffixIcon={null}
+            placeholder="输入后按回车添加"
+            style={{ width: '100%' }}
+          />
+        )
       return (
         <Select
           mode="tags"
@@ -54,14 +69,36 @@ function control(field: RuleFieldSpec, names: SiteOptions) {
       )
     }
     case 'factors':
-      return <Select mode="tags" tokenSeparators={[',', '，', ' ']} open={false} suffixIcon={null} placeholder="例如 1, 0.8, 0.6, 0.3" style={{ width: '100%' }} />
+      return (
+        <Select
+          mode="tags"
+          tokenSeparators={[',', '，', ' ']}
+          open={false}
+          suffixIcon={null}
+          placeholder="例如 1, 0.8, 0.6, 0.3"
+          style={{ width: '100%' }}
+        />
+      )
     case 'text':
       return <Input />
     case 'mode':
       // No mode saved (rules older than the choice) means this product's own rules.
-      return <Select options={wageModes.map((mode) => ({ value: mode, label: wageModeLabels[mode] }))} placeholder={wageModeLabels.team} style={{ width: '100%' }} />
+      return (
+        <Select
+          options={wageModes.map((mode) => ({ value: mode, label: wageModeLabels[mode] }))}
+          placeholder={wageModeLabels.team}
+          style={{ width: '100%' }}
+        />
+      )
     default:
-      return <InputNumber {...ruleBounds(field.name)} precision={field.kind === 'integer' ? 0 : undefined} suffix={field.unit} style={{ width: '100%' }} />
+      return (
+        <InputNumber
+          {...ruleBounds(field.name)}
+          precision={field.kind === 'integer' ? 0 : undefined}
+          suffix={field.unit}
+          style={{ width: '100%' }}
+        />
+      )
   }
 }
 
@@ -90,7 +127,12 @@ export interface RulesFormProps {
 export default function RulesForm({ onSaved }: RulesFormProps) {
   const [form] = Form.useForm<RuleBody>()
   const { token } = theme.useToken()
-  const { data: rules, error: loadError, isValidating: reloading, mutate: mutateRules } = useApi('config.rules', undefined, { silent: true })
+  const {
+    data: rules,
+    error: loadError,
+    isValidating: reloading,
+    mutate: mutateRules,
+  } = useApi('config.rules', undefined, { silent: true })
   const [saveError, setSaveError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   // The site's team and tag names, offered by the two official-torrent lists (free typing stays;
@@ -102,7 +144,12 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
     setSaveError(null)
     try {
       const saved = await saveRules(
-        { ...values, keeperRankFactors: toFactors(values.keeperRankFactors) as number[], payoutMessageTemplate: templateToSave(values.payoutMessageTemplate), ...claimsToSave(values) },
+        {
+          ...values,
+          keeperRankFactors: toFactors(values.keeperRankFactors) as number[],
+          payoutMessageTemplate: templateToSave(values.payoutMessageTemplate),
+          ...claimsToSave(values),
+        },
         { silent: true },
       )
       void mutateRules(saved, { revalidate: false })
@@ -153,16 +200,29 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
     >
       <Flex justify="space-between" align="center" style={{ marginBottom: 16 }}>
         <Typography.Text>
-          当前规则版本 <Tag color="blue" data-testid="rules-version">v{rules.version}</Tag>
+          当前规则版本{' '}
+          <Tag color="blue" data-testid="rules-version">
+            v{rules.version}
+          </Tag>
         </Typography.Text>
       </Flex>
-      <Alert type="info" showIcon style={{ marginBottom: 16 }} title="保存后生成新的规则版本，种子的官种标签和做种记录会按新规则重新判定；已发放的工资不受影响。" />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        title="保存后生成新的规则版本，种子的官种标签和做种记录会按新规则重新判定；已发放的工资不受影响。"
+      />
       <Flex vertical gap={16}>
         {ruleGroups.map((group) => (
           <Card key={group.title} size="small" title={group.title}>
             <Row gutter={24}>
               {group.fields.map((field) => (
-                <Col key={field.name} xs={24} md={field.kind === 'tags' || field.kind === 'factors' ? 24 : 12} xl={field.kind === 'tags' || field.kind === 'factors' ? 12 : 8}>
+                <Col
+                  key={field.name}
+                  xs={24}
+                  md={field.kind === 'tags' || field.kind === 'factors' ? 24 : 12}
+                  xl={field.kind === 'tags' || field.kind === 'factors' ? 12 : 8}
+                >
                   <Form.Item
                     name={field.name}
                     label={ruleLabel(field.name)}
@@ -185,7 +245,15 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
         vertical
         gap={8}
         data-testid="rules-actions"
-        style={{ position: 'sticky', bottom: 0, zIndex: 2, marginTop: 16, padding: '12px 0', background: token.colorBgContainer, borderTop: `1px solid ${token.colorBorderSecondary}` }}
+        style={{
+          position: 'sticky',
+          bottom: 0,
+          zIndex: 2,
+          marginTop: 16,
+          padding: '12px 0',
+          background: token.colorBgContainer,
+          borderTop: `1px solid ${token.colorBorderSecondary}`,
+        }}
       >
         {saveError && <Alert type="error" showIcon title={saveError} role="alert" data-testid="rules-error" />}
         <Flex gap={8} justify="flex-end">

@@ -8,7 +8,13 @@ import type { Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { SeedType, seedTypeLabels } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
-import { assignmentColumn, completionColumn, seedersColumn, torrentNameColumn, torrentSizeColumn } from '@renderer/components/torrentColumns'
+import {
+  assignmentColumn,
+  completionColumn,
+  seedersColumn,
+  torrentNameColumn,
+  torrentSizeColumn,
+} from '@renderer/components/torrentColumns'
 import { SeedTypeTag } from '@renderer/components/StatusTags'
 import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
 import { enumOptions } from '@renderer/utils/enumOptions'
@@ -25,7 +31,14 @@ export const keepersText = (torrent: Pick<Torrent, 'keepers' | 'targetKeepers' |
 const columns: DataTableColumn<Torrent>[] = [
   torrentNameColumn(240),
   torrentSizeColumn(100),
-  { title: '制作组', dataIndex: 'team', width: 110, ellipsis: true, search: { type: 'text', placeholder: '完整的制作组名' }, render: (team: string | null) => team ?? '-' },
+  {
+    title: '制作组',
+    dataIndex: 'team',
+    width: 110,
+    ellipsis: true,
+    search: { type: 'text', placeholder: '完整的制作组名' },
+    render: (team: string | null) => team ?? '-',
+  },
   { title: '发布时间', dataIndex: 'addedAt', width: 150, render: (time: string) => formatDateTime(time) },
   seedersColumn(84),
   { title: '下载数', dataIndex: 'leechers', width: 84, align: 'right', hiddenByDefault: true },

@@ -32,7 +32,9 @@ let api: FakeApi
 const saves = () => api.call.mock.calls.filter(([name]) => name === 'config.saveRules').map(([, input]) => input as Rules)
 
 function install(current: Rules) {
-  api = installFakeApi({ handlers: { 'user.loginInfo': ok(adminUser), 'config.rules': ok(current), 'torrent.page': ok({ list: [], total: 0 }) } })
+  api = installFakeApi({
+    handlers: { 'user.loginInfo': ok(adminUser), 'config.rules': ok(current), 'torrent.page': ok({ list: [], total: 0 }) },
+  })
   api.handle('config.saveRules', (input) => ok({ ...(input as object), version: current.version + 1 }))
 }
 
@@ -84,7 +86,10 @@ describe('官种设置 · 站内信模板', { timeout: 30_000 }, () => {
     )
     fireEvent.submit(screen.getByTestId('rules-form'))
     await waitFor(() => expect(saves()).toHaveLength(1))
-    expect(saves()[0]!.payoutMessageTemplate).toEqual({ subject: '{月份} 保种工资', body: '{用户名}：{月份} 工资 {金额}\n{未达标明细}\n排名 {排名}' })
+    expect(saves()[0]!.payoutMessageTemplate).toEqual({
+      subject: '{月份} 保种工资',
+      body: '{用户名}：{月份} 工资 {金额}\n{未达标明细}\n排名 {排名}',
+    })
     expect(await screen.findByText('v4')).toBeTruthy()
   })
 

@@ -24,10 +24,23 @@ export const ruleGroups: RuleGroup[] = [
   {
     title: '官种判定',
     fields: [
-      { name: 'officialTeams', kind: 'tags', help: '发布制作组在此列表中的种子算作官种；从站点已同步的制作组中选择，或输入组名后按回车添加，可添加多个。' },
-      { name: 'officialTags', kind: 'tags', help: '带有这些站点标签之一的种子也算作官种（与制作组任一满足即可）；从站点已同步的标签中选择，或输入后按回车添加。' },
+      {
+        name: 'officialTeams',
+        kind: 'tags',
+        help: '发布制作组在此列表中的种子算作官种；从站点已同步的制作组中选择，或输入组名后按回车添加，可添加多个。',
+      },
+      {
+        name: 'officialTags',
+        kind: 'tags',
+        help: '带有这些站点标签之一的种子也算作官种（与制作组任一满足即可）；从站点已同步的标签中选择，或输入后按回车添加。',
+      },
       { name: 'minSizeGiB', kind: 'number', unit: 'GiB', help: '体积小于此值的种子不算官种，也不计工资；0 表示不限。' },
-      { name: 'targetKeepers', kind: 'integer', unit: '人', help: '每个官种希望有多少位保种员在做种；做种的保种员达到此人数才算“官种已完成”，自动分配也按此补足。' },
+      {
+        name: 'targetKeepers',
+        kind: 'integer',
+        unit: '人',
+        help: '每个官种希望有多少位保种员在做种；做种的保种员达到此人数才算“官种已完成”，自动分配也按此补足。',
+      },
       { name: 'activeWindowMinutes', kind: 'integer', unit: '分钟', help: '做种者最近一次汇报在此分钟数内才算在做种；超过即视为已停止。' },
     ],
   },
@@ -53,7 +66,12 @@ export const ruleGroups: RuleGroup[] = [
   {
     title: '工资公式参数',
     fields: [
-      { name: 't0Weeks', kind: 'number', unit: '周', help: '种子年龄参数：发布越久的种子价值越接近满值，T0 越大增长越慢（NexusPHP 默认 4）。' },
+      {
+        name: 't0Weeks',
+        kind: 'number',
+        unit: '周',
+        help: '种子年龄参数：发布越久的种子价值越接近满值，T0 越大增长越慢（NexusPHP 默认 4）。',
+      },
       { name: 'n0', kind: 'number', help: '做种人数参数：做种人越少加成越高，N0 决定加成随人数衰减的快慢（须大于 1，默认 7）。' },
       { name: 'b0', kind: 'number', unit: '魔力/小时', help: '基础魔力：每小时魔力的上限部分，随总价值 A 增长逐渐接近此值（默认 100）。' },
       { name: 'l', kind: 'number', help: '总价值参数 L：总价值 A 达到 L 时约得到一半的基础魔力（默认 300）。' },

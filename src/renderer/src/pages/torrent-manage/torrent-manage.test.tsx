@@ -39,7 +39,10 @@ beforeEach(() => {
     handlers: {
       'user.loginInfo': ok(adminUser),
       'config.rules': ok(rules),
-      'torrent.page': ok({ list: [torrent({}), torrent({ id: 12, name: 'Manual.One', seedType: 2, seedTypeSource: 'manual', completion: 4, banned: true })], total: 2 }),
+      'torrent.page': ok({
+        list: [torrent({}), torrent({ id: 12, name: 'Manual.One', seedType: 2, seedTypeSource: 'manual', completion: 4, banned: true })],
+        total: 2,
+      }),
     },
   })
 })
@@ -48,7 +51,16 @@ describe('官种设置', { timeout: 30_000 }, () => {
   it('shows every rule with its Chinese label, help text and the current version', async () => {
     renderRoutes(routes, '/torrent-manage')
     expect(await screen.findByText('v3', undefined, { timeout: 8000 })).toBeTruthy()
-    for (const label of ['官方制作组', '官方标签', '最小体积（GiB）', '目标保种人数', '活跃判定窗口（分钟）', '保种顺位系数', '基础魔力 B0', '时区'])
+    for (const label of [
+      '官方制作组',
+      '官方标签',
+      '最小体积（GiB）',
+      '目标保种人数',
+      '活跃判定窗口（分钟）',
+      '保种顺位系数',
+      '基础魔力 B0',
+      '时区',
+    ])
       expect(screen.getByText(label, { selector: 'label' })).toBeTruthy()
     expect(screen.getByText('做种者最近一次汇报在此分钟数内才算在做种；超过即视为已停止。')).toBeTruthy()
     expect(screen.getByTitle('FRDS')).toBeTruthy()
@@ -106,7 +118,11 @@ describe('官种设置', { timeout: 30_000 }, () => {
 
     fireEvent.submit(screen.getByTestId('rules-form'))
     await waitFor(() => expect(inputs('config.saveRules')).toHaveLength(1))
-    expect(inputs('config.saveRules')[0]).toEqual({ ...body, officialTeams: ['FRDS', 'CHD', 'HDSky', 'NewTeam'], officialTags: ['官方', '中字'] })
+    expect(inputs('config.saveRules')[0]).toEqual({
+      ...body,
+      officialTeams: ['FRDS', 'CHD', 'HDSky', 'NewTeam'],
+      officialTags: ['官方', '中字'],
+    })
   })
 
   it('the preset 「NexusPHP 认领结算」 brings NexusPHP parameters with it', async () => {

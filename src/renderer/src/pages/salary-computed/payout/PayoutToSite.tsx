@@ -16,7 +16,13 @@ import { toastSuccess } from '@renderer/utils/feedback'
 /** Records per call: the progress moves member group by member group. */
 const CHUNK = 10
 
-const statusColors: Record<PayoutResult['status'], string> = { paid: 'green', already: 'default', in_doubt: 'orange', failed: 'red', pending: 'blue' }
+const statusColors: Record<PayoutResult['status'], string> = {
+  paid: 'green',
+  already: 'default',
+  in_doubt: 'orange',
+  failed: 'red',
+  pending: 'blue',
+}
 const readyTags: Record<PayoutPreviewEntry['status'], { color: string; text: string }> = {
   ready: { color: 'blue', text: '将发放' },
   already: { color: 'default', text: '已发放过' },
@@ -33,7 +39,9 @@ function MessagePreview({ entry }: { entry: PayoutPreviewEntry }) {
       trigger="click"
       placement="left"
       title={entry.subject}
-      content={<Typography.Paragraph style={{ whiteSpace: 'pre-wrap', maxWidth: 520, marginBottom: 0 }}>{entry.message}</Typography.Paragraph>}
+      content={
+        <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', maxWidth: 520, marginBottom: 0 }}>{entry.message}</Typography.Paragraph>
+      }
     >
       <Typography.Link>{entry.subject}</Typography.Link>
     </Popover>
@@ -180,7 +188,12 @@ export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteP
   const resultColumns: TableColumnsType<PayoutResult> = [
     { title: '保种员', dataIndex: 'username', width: 130, ellipsis: true },
     { title: '到站魔力', dataIndex: 'credit', width: 110, align: 'right' },
-    { title: '结果', dataIndex: 'status', width: 90, render: (status: PayoutResult['status']) => <Tag color={statusColors[status]}>{payoutStatusLabels[status]}</Tag> },
+    {
+      title: '结果',
+      dataIndex: 'status',
+      width: 90,
+      render: (status: PayoutResult['status']) => <Tag color={statusColors[status]}>{payoutStatusLabels[status]}</Tag>,
+    },
     { title: '原因', dataIndex: 'reason', render: (reason: string | null) => reason ?? '-' },
     { title: '魔力 发放前 → 发放后', key: 'bonus', width: 200, render: (_, row) => bonusChange(row.bonusBefore, row.bonusAfter) },
     { title: '魔力记录', dataIndex: 'logId', width: 90, render: (id: number | null) => (id === null ? '-' : `#${id}`) },
@@ -206,7 +219,11 @@ export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteP
     phase === 'preview' ? (
       <Space>
         <Button onClick={() => setPhase('closed')}>取消</Button>
-        <Button type="primary" disabled={!preview || preview.disabledReason !== null || (toPay.length === 0 && inDoubt === 0)} onClick={() => void pay()}>
+        <Button
+          type="primary"
+          disabled={!preview || preview.disabledReason !== null || (toPay.length === 0 && inDoubt === 0)}
+          onClick={() => void pay()}
+        >
           {toPay.length || inDoubt === 0 ? `确认发放${toPay.length ? ` (${toPay.length} 人)` : ''}` : `处理待核对 (${inDoubt} 人)`}
         </Button>
       </Space>

@@ -50,14 +50,25 @@ describe('发放到站点', { timeout: 30_000 }, () => {
     api = installFakeApi({
       handlers: {
         'user.loginInfo': ok(adminUser),
-        'wages.page': ok({ list: [wageRecord({ id: 7, period, username: 'alice' }), wageRecord({ id: 8, userId: 3, period, username: 'bob' })], total: 2 }),
+        'wages.page': ok({
+          list: [wageRecord({ id: 7, period, username: 'alice' }), wageRecord({ id: 8, userId: 3, period, username: 'bob' })],
+          total: 2,
+        }),
         'wages.payoutPreview': ok({
           target: 'nexusphp',
           targetLabel: 'NexusPHP 站点',
           disabledReason: null,
-          list: [entry({}), entry({ wageId: 8, userId: 3, username: 'bob', credit: '20.0', rounding: null, bonusBefore: '5.0', bonusAfter: '25.0' })],
+          list: [
+            entry({}),
+            entry({ wageId: 8, userId: 3, username: 'bob', credit: '20.0', rounding: null, bonusBefore: '5.0', bonusAfter: '25.0' }),
+          ],
         }),
-        'wages.payout': ok({ list: [result({}), result({ wageId: 8, userId: 3, username: 'bob', status: 'in_doubt', reason: '上次发放在写入站点途中中断', logId: 32 })] }),
+        'wages.payout': ok({
+          list: [
+            result({}),
+            result({ wageId: 8, userId: 3, username: 'bob', status: 'in_doubt', reason: '上次发放在写入站点途中中断', logId: 32 }),
+          ],
+        }),
         'wages.payoutResolve': ok(result({ wageId: 8, userId: 3, username: 'bob', logId: 32 })),
       },
     })
@@ -93,7 +104,12 @@ describe('发放到站点', { timeout: 30_000 }, () => {
   it('a month with only 待核对 left goes straight to settling, without paying anyone again', async () => {
     api.handle(
       'wages.payoutPreview',
-      ok({ target: 'nexusphp', targetLabel: 'NexusPHP 站点', disabledReason: null, list: [entry({ wageId: 8, userId: 3, username: 'bob', status: 'in_doubt', note: '魔力记录 #32 已写入' })] }),
+      ok({
+        target: 'nexusphp',
+        targetLabel: 'NexusPHP 站点',
+        disabledReason: null,
+        list: [entry({ wageId: 8, userId: 3, username: 'bob', status: 'in_doubt', note: '魔力记录 #32 已写入' })],
+      }),
     )
     renderRoutes(routes, '/salary-computed')
     await screen.findByText('alice', undefined, { timeout: 8000 })
@@ -112,7 +128,13 @@ describe('发放到站点', { timeout: 30_000 }, () => {
 
   it('我的工资 says whether and when the wage reached the site', async () => {
     api.handle('user.loginInfo', ok(memberUser))
-    api.handle('wages.page', ok({ list: [wageRecord({ id: 100, period: '2025-01', payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin' })], total: 1 }))
+    api.handle(
+      'wages.page',
+      ok({
+        list: [wageRecord({ id: 100, period: '2025-01', payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin' })],
+        total: 1,
+      }),
+    )
     api.handle('wages.payoutStatus', ok([{ wageId: 100, state: 'done', doneAt: '2025-02-03T10:00:00+08:00' }]))
     renderRoutes(routes, '/salary')
     expect(await screen.findByText('已到账', undefined, { timeout: 8000 })).toBeTruthy()
