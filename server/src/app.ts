@@ -100,7 +100,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: loggerOption(options),
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    // Only the listed load balancers may name the client (X-Forwarded-For); nobody when TRUST_PROXY is unset.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Time to receive a whole request (slow-client protection); not the handler's time. Node checks
     // it every connectionsCheckingInterval, so that interval bounds how late a slow client is cut.
     requestTimeout,

@@ -75,4 +75,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ ADMIN_PASSWORD: ' spaced pass ' }).adminPassword).toBe(' spaced pass ')
     expect(() => loadConfig({ ADMIN_PASSWORD: 'x'.repeat(129) })).toThrow(/ADMIN_PASSWORD/)
   })
+
+  it('reads TRUST_PROXY as a list of balancer addresses and refuses anything else, naming it', () => {
+    expect(loadConfig({}).trustProxy).toEqual([])
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      '::1',
+      'loopback',
+    ])
+    for (const TRUST_PROXY of ['true', '*', '10.0.0.0/33', 'nginx', '10.0.0.1/8/9', '1']) {
+      expect(() => loadConfig({ TRUST_PROXY })).toThrow(/TRUST_PROXY/)
+    }
+  })
 })

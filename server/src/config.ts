@@ -3,6 +3,7 @@
  * contract (engineering.md §6). Every value is checked here, so a typo stops the server at start
  * with a message naming the variable instead of failing later in a request.
  */
+import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sourceKindValues, type SourceKind } from '@shared/entities'
@@ -50,6 +51,12 @@ export interface Config {
   logLevel: LogLevel
   /** ACCESS_LOG=1: one log line per request (otherwise only failed and slow ones). */
   accessLog: boolean
+  /**
+   * TRUST_PROXY: the addresses of the load balancers in front of the server. Only a request that
+   * arrives from one of them has its client address taken from X-Forwarded-For (for the login limit,
+   * the operation log and the access log); empty (the default) trusts no header.
+   */
+  trustProxy: string[]
 }
 
 export class ConfigError extends Error {
@@ -158,6 +165,8 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = oneOf(env, 'LOG_LEVEL', logLevels, 'info')
   const accessLog = oneOf(env, 'ACCESS_LOG', ['0', '1'] as const, '0') === '1'
 
+  const trustProxy = proxyList(env)
+
   return {
     port,
     host,
@@ -173,5 +182,25 @@ export function loadConfig(env: Env = process.env): Config {
     ingestKeys,
     logLevel,
     accessLog,
+    trustProxy,
   }
+}
+
+/** proxy-addr's names for address ranges, accepted beside single addresses and CIDR blocks. */
+const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal']
+
+function proxyList(env: Env): string[] {
+  const list = (read(env, 'TRUST_PROXY') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  for (const entry of list) {
+    const [address, bits, extra] = entry.split('/')
+    const family = isIP(address)
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32))
+    if (!(proxyRangeNames.includes(entry) || (family !== 0 && validBits && extra === undefined))) {
+      throw new ConfigError(`TRUST_PROXY 只能是以逗号分隔的 IP 地址、CIDR 网段或 loopback/linklocal/uniquelocal，"${entry}" 不是`)
+    }
+  }
+  return list
 }
