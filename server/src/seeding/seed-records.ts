@@ -16,7 +16,7 @@ import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
 import type { CountCache } from '../paging/count-cache'
-import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, torrentIdsNamed } from '../paging/name-search'
+import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, recordTorrentIdsNamed } from '../paging/name-search'
 import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
 
 /** The parsed page-seed request (the route forces a member's userId to their own). */
@@ -50,7 +50,7 @@ function conditions(dialect: DialectName, q: SeedRecordQuery, match: NameMatch |
   if (q.torrentName !== undefined) {
     // Broad: an expression, not the column, so neither planner reads the match through the torrent index.
     const column = broadName ? (dialect === 'sqlite' ? sql`+r.torrent_id` : sql`(r.torrent_id + 0)`) : sql`r.torrent_id`
-    parts.push(match?.ids ? inIdList(dialect, column, match.ids) : sql`${column} in (${torrentIdsNamed(dialect, q.torrentName)})`)
+    parts.push(match?.ids ? inIdList(dialect, column, match.ids) : sql`${column} in (${recordTorrentIdsNamed(dialect, q.torrentName)})`)
   }
   return parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``
 }

@@ -20,6 +20,7 @@ import m0014 from './0014_wage_baselines'
 import m0015 from './0015_payout_ledger'
 import m0017 from './0017_site_bans_and_active_window'
 import m0019 from './0019_login_attempts'
+import m0020 from './0020_torrent_labels_name_trgm'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -39,5 +40,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0015_payout_ledger': m0015(dialect),
     '0017_site_bans_and_active_window': m0017(dialect),
     '0019_login_attempts': m0019(dialect),
+    '0020_torrent_labels_name_trgm': m0020(dialect),
   }
 }
