@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util'
 import { type Dialect } from './dataset'
 import { percentile } from './measure'
 import { benchDialects, labelledRuns, saveResults, writeSection } from './report'
-import { gitCommit, login, startServerProcess } from './server-process'
+import { gitCommit, login, procStatusMb, startServerProcess } from './server-process'
 
 const { values } = parseArgs({
   options: {
@@ -91,6 +91,8 @@ export interface HeavyReport {
   windowSec: number
   cores: number
   load: [number, number]
+  /** The server process's peak resident memory over the whole run (VmHWM), MB. */
+  peakRssMb?: number | null
   phases: PhaseResult[]
 }
 
@@ -323,6 +325,8 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
     await phase('baseline (no job)', null)
     for (const job of jobs) await phase(job.name, job)
     await phase('baseline again (no job, last)', null)
+    const peakRssMb = procStatusMb(server.child.pid!, 'VmHWM')
+    log(`[${dialect}] server peak RSS ${peakRssMb ?? '?'} MB`)
     return {
       dialect,
       label: values.label ?? null,
@@ -336,6 +340,7 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
       windowSec,
       cores: cpus().length,
       load: [loadBefore, loadavg()[0]],
+      peakRssMb,
       phases,
     }
   } finally {
@@ -379,7 +384,8 @@ function render(): string {
     for (const run of runs) {
       lines.push(
         `**${runName(run)}** — ${run.date.slice(0, 16).replace('T', ' ')} UTC · DEMO_SIZE=${run.size} · wages of ${run.period} · ${run.ratePerStream} req/s per stream over ${run.connections} connections · ` +
-          `${run.windowSec} s per job · load average ${run.load[0].toFixed(1)} → ${run.load[1].toFixed(1)} on ${run.cores} cores${run.note ? ` · ${run.note}` : ''}`,
+          `${run.windowSec} s per job · load average ${run.load[0].toFixed(1)} → ${run.load[1].toFixed(1)} on ${run.cores} cores` +
+          `${run.peakRssMb ? ` · server peak RSS ${run.peakRssMb} MB` : ''}${run.note ? ` · ${run.note}` : ''}`,
         '',
         '| phase | job: runs × mean (max) | /health p50 | p95 | p99 | max | page-seed p50 | p95 | p99 | max |',
         '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -35,6 +35,8 @@ interface DialectReport {
   buildSec: number | null
   /** 1-minute load average before and after the measurements: other work on the machine skews them. */
   load?: [number, number]
+  /** Peak resident memory of this process (the server runs in it, with its database driver), MiB. */
+  peakRssMiB?: number
   results: BenchResults
 }
 
@@ -72,6 +74,8 @@ for (const dialect of values['render-only'] ? [] : dialects) {
     const loadBefore = loadavg()[0]
     const results = await runBenchmarks(server, { n, log })
     const report: DialectReport = { dialect, date: new Date().toISOString(), size, buildSec, load: [loadBefore, loadavg()[0]], results }
+    // The server runs in this process: its peak RSS is the process's (the data set's build included when it ran now).
+    report.peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024)
     // A rebuilt set reports its build time; a reused one keeps the time of the build.
     const file = resultsFile('seeding', dialect)
     if (buildSec === null && existsSync(file)) report.buildSec = (JSON.parse(readFileSync(file, 'utf8')) as DialectReport).buildSec
@@ -125,7 +129,8 @@ function render(): string {
       `${r.date.slice(0, 10)} · ${r.size.records.toLocaleString('en')} seed records · ${r.size.torrents.toLocaleString('en')} torrents ` +
         `(${r.size.official.toLocaleString('en')} official) · ${r.size.members.toLocaleString('en')} members` +
         (r.buildSec !== null ? ` · data set built in ${(r.buildSec / 60).toFixed(1)} min` : '') +
-        (r.load ? ` · load average ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} on ${cpu.length} cores during the run` : ''),
+        (r.load ? ` · load average ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)} on ${cpu.length} cores during the run` : '') +
+        (r.peakRssMiB ? ` · peak RSS ${r.peakRssMiB} MiB (server and bench in one process)` : ''),
       '',
       '| page-seed case | p50 ms | p95 ms | max ms | total | target |',
       '|---|---:|---:|---:|---:|---|',

@@ -41,7 +41,8 @@ export async function postgresUrl(base: string, name: string): Promise<string> {
 }
 
 /** kB → MB of a /proc/<pid>/status field (Linux); null elsewhere. */
-export function procStatusMb(pid: number, field: 'VmRSS'): number | null {
+/** A size field of /proc/<pid>/status in MB: VmRSS (now) or VmHWM (the peak since the process started). */
+export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
     return match ? Math.round(Number(match[1]) / 1024) : null
