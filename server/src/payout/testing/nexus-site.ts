@@ -1,31 +1,34 @@
 /**
  * A throw-away NexusPHP site for the payout tests: a uniquely named database on the MariaDB of
- * NEXUSPHP_TEST_DATABASE_URL with the tables paying writes — `users` (seedbonus decimal(10,1) as v1.6
- * installed it, decimal(20,1) after the later migration), `bonus_logs` and `messages`, and for settleClaims `claims` with the `snatched` and
- * `torrents` columns it reads, as NexusPHP's migrations define them — in InnoDB (a
- * migrated install) or MyISAM (a v1.6 install), and a write account holding exactly the grants
- * README lists (or one fewer, to test a missing grant).
+ * NEXUSPHP_TEST_DATABASE_URL with the tables paying writes or reads, and a write account holding
+ * exactly the grants README lists (or one fewer, to test a missing grant).
+ *
+ * `users`, and for settleClaims `claims`, `snatched` and `torrents`, come from the connector's
+ * fixture schemas, so the payout is tested against the same NexusPHP tables the sync reads:
+ * 'InnoDB' is a migrated install (nexusphp-schema.sql, seedbonus decimal(20,1)), 'MyISAM' a v1.6
+ * install upgraded in place (nexusphp-schema-v16.sql: users, torrents and snatched MyISAM, seedbonus
+ * decimal(10,1) as v1.6 installed it; claims, added by a later migration, InnoDB). `bonus_logs` and
+ * `messages`, which only paying touches, are defined here in the site's engine.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import mysql from 'mysql2/promise'
 import type { Connection, ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import { schemaStatements, type FixtureShape } from '../../sources/nexusphp/testing/fixture'
 
 export type SiteEngine = 'InnoDB' | 'MyISAM'
 
 /** The largest seedbonus the site's column holds less one point: v1.6's decimal(10,1), a migrated site's decimal(20,1). */
 export const nearMaxBonus = (engine: SiteEngine) => (engine === 'MyISAM' ? '999999990.0' : '9999999999999999990.0')
 
+const fixtureShape: Record<SiteEngine, FixtureShape> = { InnoDB: 'innodb', MyISAM: 'v16' }
+const fixtureTables = new Set(['users', 'torrents', 'snatched', 'claims'])
+
+/** The CREATE TABLE statements of `fixtureTables` in the fixture schema of the site's shape. */
+const tablesFromFixture = (engine: SiteEngine) =>
+  schemaStatements(fixtureShape[engine]).filter((statement) => fixtureTables.has(/^CREATE TABLE (\w+)/.exec(statement)?.[1] ?? ''))
+
 const tables = (engine: SiteEngine) => [
-  `CREATE TABLE users (
-    id int unsigned NOT NULL AUTO_INCREMENT,
-    username varchar(40) NOT NULL DEFAULT '',
-    added datetime DEFAULT NULL,
-    class tinyint unsigned NOT NULL DEFAULT '1',
-    seedbonus ${engine === 'MyISAM' ? 'decimal(10,1)' : 'decimal(20,1)'} NOT NULL DEFAULT '0.0',
-    enabled enum('yes','no') NOT NULL DEFAULT 'yes',
-    PRIMARY KEY (id),
-    UNIQUE KEY username (username)
-  ) ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
+  ...tablesFromFixture(engine),
   `CREATE TABLE bonus_logs (
     id bigint unsigned NOT NULL AUTO_INCREMENT,
     business_type int NOT NULL DEFAULT '0',
@@ -52,40 +55,6 @@ const tables = (engine: SiteEngine) => [
     PRIMARY KEY (id),
     KEY sender (sender),
     KEY receiver (receiver)
-  ) ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
-  // The claim settlement's tables (settleClaims), the columns it reads or writes as NexusPHP has them.
-  `CREATE TABLE torrents (
-    id mediumint unsigned NOT NULL AUTO_INCREMENT,
-    name varchar(255) NOT NULL DEFAULT '',
-    size bigint unsigned NOT NULL DEFAULT '0',
-    added datetime DEFAULT NULL,
-    PRIMARY KEY (id)
-  ) ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
-  `CREATE TABLE snatched (
-    id bigint unsigned NOT NULL AUTO_INCREMENT,
-    torrentid mediumint unsigned NOT NULL DEFAULT '0',
-    userid mediumint unsigned NOT NULL DEFAULT '0',
-    uploaded bigint unsigned NOT NULL DEFAULT '0',
-    downloaded bigint unsigned NOT NULL DEFAULT '0',
-    seedtime int unsigned NOT NULL DEFAULT '0',
-    last_action datetime DEFAULT NULL,
-    finished enum('yes','no') NOT NULL DEFAULT 'no',
-    PRIMARY KEY (id),
-    UNIQUE KEY torrentid_userid (torrentid, userid)
-  ) ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
-  `CREATE TABLE claims (
-    id bigint unsigned NOT NULL AUTO_INCREMENT,
-    uid int NOT NULL,
-    torrent_id int NOT NULL,
-    snatched_id int NOT NULL,
-    seed_time_begin bigint NOT NULL DEFAULT '0',
-    uploaded_begin bigint NOT NULL DEFAULT '0',
-    last_settle_at datetime DEFAULT NULL,
-    created_at timestamp NULL DEFAULT NULL,
-    updated_at timestamp NULL DEFAULT NULL,
-    PRIMARY KEY (id),
-    UNIQUE KEY claims_uid_torrent_id_unique (uid, torrent_id),
-    KEY claims_snatched_id_index (snatched_id)
   ) ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
 ]
 
@@ -166,8 +135,10 @@ export class NexusSite {
       lastSettleAt?: string
     },
   ): Promise<number> {
-    await this.conn.query('INSERT IGNORE INTO torrents (id, name, size, added) VALUES (?, ?, ?, ?)', [
+    // info_hash is NOT NULL without a default in NexusPHP; any 20 bytes unique to the torrent do.
+    await this.conn.query('INSERT IGNORE INTO torrents (id, info_hash, name, size, added) VALUES (?, ?, ?, ?, ?)', [
       torrentId,
+      createHash('sha1').update(`torrent ${torrentId}`).digest(),
       `种子 ${torrentId}.2024.1080p`,
       c.size,
       '2025-06-01 00:00:00',
