@@ -50,7 +50,7 @@ export function render(): string {
   const cpu = cpus()
   const lines = [
     '<!-- heavy:begin -->',
-    '## Requests while heavy work runs (issue 14)',
+    '## Requests while heavy work runs',
     '',
     '`npm run bench:heavy` (bench/heavy-work.ts) starts the real server as bench:load does (its own process,',
     '`NODE_ENV=production`, loopback, the demo data at `DEMO_SIZE=default`: 200 members, 20,000 torrents, ~218,000',

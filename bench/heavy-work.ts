@@ -1,6 +1,6 @@
 /**
- * `npm run bench:heavy` — how long a reader waits while heavy work runs (issue 14, "heavy work never
- * holds the request path"). The real server in its own process (bench/server-process.ts, as
+ * `npm run bench:heavy` — how long a reader waits while heavy work runs (the target: heavy work never
+ * holds the request path). The real server in its own process (bench/server-process.ts, as
  * bench:load starts it) on the demo data; then, phase after phase: no job (the baseline), and each
  * heavy job run over and over through the API for a window — statistics refresh, wage preview, wage
  * compute, a rules change and back (two full derivation passes), a sync — while two request streams

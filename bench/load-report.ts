@@ -50,7 +50,7 @@ export function render(connections: number): string {
   const cpu = cpus()
   const lines = [
     '<!-- load:begin -->',
-    '## Under load: requests per second (issue 14)',
+    '## Under load: requests per second',
     '',
     '`npm run bench:load` (bench/load.ts) starts the real server as `npm run server` does (its own process,',
     '`NODE_ENV=production`, `LOG_LEVEL=info`, the log read from its stdout) on loopback with the demo data',
@@ -112,7 +112,7 @@ export function render(connections: number): string {
 }
 
 const LOAD_NOTES = `
-### What a request cost, and what was cut (issue 14)
+### What a request cost, and what was cut
 
 Found by profiling the server under this load (\`node --cpu-prof\`) and measured by the runs of the step table:
 

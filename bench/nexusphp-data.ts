@@ -1,5 +1,5 @@
 /**
- * The NexusPHP benchmark database (issue 6): NexusPHP's tables (server/src/sources/nexusphp/testing/
+ * The NexusPHP benchmark database (the connector at site scale): NexusPHP's tables (server/src/sources/nexusphp/testing/
  * nexusphp-schema-v16.sql, or nexusphp-schema.sql: BENCH_SHAPE) in a MariaDB database of their own, filled with a deterministic site —
  * 20,000 users of whom 2,000 are the team's members, 200,000 torrents (12 release teams, 3 of them
  * official, and an official tag), 1,000,000 snatches (85% the members'), 300,000 peers (a subset of

@@ -1,5 +1,5 @@
 /** The findings behind the NexusPHP sync figures, rendered under them in BENCHMARKS.md (prose, one constant). */
-export const NOTES = `**The tracker's wait on a v1.6 site** (issue 11; SQLite, this machine, session of 2026-11-24 — in every run the
+export const NOTES = `**The tracker's wait on a v1.6 site** (a long read of a MyISAM or MEMORY table makes the tracker's UPDATEs wait; SQLite, this machine, session of 2026-11-24 — in every run the
 load average was 11–13 on the 2 cores, other engineers' test runs). Before (commit 1ebf8dd: each table read in as few
 statements as possible — the incremental sync scanned the 1 M snatches in one statement, MEMORY peers by \`ORDER BY id\`
 over a hash key): during the incremental sync an announce UPDATE of snatched took up to **3,983 ms**, of torrents
@@ -29,7 +29,7 @@ wait yet); the source's part of the full sync 45.3 s = 36,108 rows/s, of the inc
   site answering fast the windows grew (to 2,500–6,100 ids; 1,377 statements for the full sync). Full sync: source part
   25.3 s = **64,774 rows/s** ✅; the tracker's table-lock wait worst **27.7 / 19.9 / 17.0 ms** (snatched / peers /
   torrents), p99 6.4 / 0 / 0.5 ms ✅. Incremental, 1% changed: worst **17.1 / 9.3 / 12.2 ms** ✅, source part 5.3 s (the
-  ≤ 2 s of issue 6 is still missed on this shape). With no sync, the same UPDATEs took up to 4 ms.
+  ≤ 2 s incremental target is still missed on this shape). With no sync, the same UPDATEs took up to 4 ms.
 - Tried and dropped: two windows at a time (both short) — no faster on this machine (full source part 108.6 s) and lock
   waits up to 323 ms on torrents.
 Why the worst case stays above 50 ms on a loaded machine: with the load at 6–12 on 2 cores the thread holding a read lock is descheduled

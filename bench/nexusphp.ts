@@ -1,5 +1,5 @@
 /**
- * `npm run bench:nexusphp` — the NexusPHP connector at site scale (issue 6): a MariaDB database with
+ * `npm run bench:nexusphp` — the NexusPHP connector at site scale: a MariaDB database with
  * NexusPHP's tables, 200,000 torrents, 1,000,000 snatches, 300,000 peers and 2,000 team members
  * (bench/nexusphp-data.ts, built once, reused), synced into a fresh database of ours by the real
  * server running in-process with SOURCE=nexusphp: the full first sync, then an incremental one after

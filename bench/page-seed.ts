@@ -1,5 +1,5 @@
 /**
- * The measurements of issue 3, through the real HTTP path (a listening server, fetch with
+ * The seeding-data measurements (page-seed, statistics, derivation), through the real HTTP path (a listening server, fetch with
  * keep-alive, login, the contract's validation, JSON both ways): page-seed in four shapes, the
  * statistics refresh, a full derivation pass (steady, and after a rules change), and one sync.
  */

@@ -119,7 +119,7 @@ function render(): string {
     'when `DATABASE_URL` points at one.',
     '',
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, Node ${process.version}.`,
-    'Targets (issue 3, at 2,000,000 seed records): every page-seed case p95 ≤ 50 ms, statistics refresh ≤ 2 s, full derivation ≤ 30 s.',
+    'Targets at 2,000,000 seed records: every page-seed case p95 ≤ 50 ms, statistics refresh ≤ 2 s, full derivation ≤ 30 s.',
     '',
   ]
   for (const r of reports) {

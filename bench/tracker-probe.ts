@@ -1,5 +1,5 @@
 /**
- * The tracker's side of a sync (issue 11): while a sync runs, a process of its own (so this process's
+ * The tracker's side of a sync (a sync must not stall the site's tracker): while a sync runs, a process of its own (so this process's
  * busy event loop does not count) issues announce-style UPDATEs — snatched by (torrentid, userid),
  * peers by id, torrents' seeders/leechers by id — each table on its own connection, in a loop, and
  * records how long each one took. On a v1.6 site (MyISAM, MEMORY peers) an UPDATE waits for every

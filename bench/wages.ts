@@ -1,5 +1,5 @@
 /**
- * `npm run bench:wages` — the wage engine at the large data set (issue 5): `preview` and `compute`
+ * `npm run bench:wages` — the wage engine at the large data set: `preview` and `compute`
  * of one month over HTTP, next to one hand-written SQL aggregate over the same rows (the floor:
  * the same joins — official torrents × claimed-or-assigned records × start and end snapshots —
  * summed per member in the database), and the peak RSS of the process (the bench runs the server
@@ -159,7 +159,7 @@ function section(): string {
     '## Wages',
     '',
     'Measured by `npm run bench:wages` (bench/wages.ts) on the same large data set, through HTTP as an admin.',
-    'Targets (issue 5): compute ≤ 10 s and ≤ 3× the floor; peak memory of the server process reported.',
+    'Targets: compute ≤ 10 s and ≤ 3× the floor; peak memory of the server process reported.',
     'The floor is one hand-written SQL aggregate over the same rows (official torrents × claimed-or-assigned records ×',
     "start and end snapshot, summed per member; the faster of the planner's plan and a sequential-scan form); preview",
     'and compute read the same rows (see below), run the formula per torrent in JS, and compute also writes the items',
@@ -179,7 +179,7 @@ function section(): string {
   return lines.join('\n')
 }
 
-const NOTES = `Notes: the rows are the claimed-or-assigned records of official torrents of current members (domain.md §4);
+const NOTES = `Notes: the rows are the claimed-or-assigned records of official torrents of current members (what the wage formula pays for);
 the other records of the 2,000,000 are skipped by the scan's filter. The machine: 2 cores, other engineers' runs
 mostly idle during the measurement (load average ~1).
 
