@@ -205,6 +205,30 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       }
     })
 
+    it('with a torrent name, sorts and pages the same way (PostgreSQL reads a narrow match first, then sorts)', async () => {
+      const named = all.filter((r) => r.torrentName.toLowerCase().includes('harbor'))
+      expect(named.length).toBeGreaterThan(4)
+      const key: Record<string, (r: SeedRecord) => number> = {
+        uploaded: (r) => r.uploaded,
+        lastAction: (r) => (r.lastAction ? Date.parse(r.lastAction) : 0),
+        status: (r) => r.status,
+      }
+      for (const [field, of] of Object.entries(key)) {
+        for (const direction of ['ASC', 'DESC'] as const) {
+          const sign = direction === 'ASC' ? 1 : -1
+          const expected = [...named].sort((a, b) => sign * (of(a) - of(b) || a.id - b.id)).map((r) => r.id)
+          const body = { pageSize: 3, torrentName: 'harbor', orderBy: `${field} ${direction}` }
+          const first = await pageSeed(tokens.admin, { page: 1, ...body })
+          const second = await pageSeed(tokens.admin, { page: 2, ...body })
+          expect(
+            [...first.list, ...second.list].map((r) => r.id),
+            `${field} ${direction}`,
+          ).toEqual(expected.slice(0, 6))
+          expect(first.total).toBe(named.length)
+        }
+      }
+    })
+
     it('filters by status, seed type, claim state, assignment, torrent and torrent name, with exact totals', async () => {
       const cases: [object, (r: SeedRecord) => boolean][] = [
         [{ status: 3 }, (r) => r.status === 3],

@@ -86,9 +86,14 @@ export async function pageSeedRecords(
   const where = conditions(dialect, q, match, broadName)
   const sort = sortOf('pageSeed', q.orderBy, sortColumns, defaultSort)
   const order = deferredOrder(sort, sql`r.id`)
+  const pageIds = readMatchFirst(dialect, match, broadName)
+    ? // Every matching record through the torrent index (a fence: the subquery is planned on its own), then sorted.
+      sql`select m.id, m.sort_key from (select r.id, ${order.key} from seed_records r ${where} offset 0) m
+        order by m.sort_key ${sortDirection(sort)}, m.id ${sortDirection(sort)}`
+    : sql`select r.id, ${order.key} from seed_records r ${where} ${order.inner}`
   const { rows } = await sql<Row>`select r.id, r.user_id, u.username, r.torrent_id, t.name as torrent_name, r.size, r.seed_type, r.status,
       r.claim_state, r.assigned, r.uploaded, r.downloaded, r.seed_time_sec, r.last_action, r.assigned_at
-    from (select r.id, ${order.key} from seed_records r ${where} ${order.inner} limit ${q.pageSize} offset ${offsetOf(q.page, q.pageSize)}) p
+    from (${pageIds} limit ${q.pageSize} offset ${offsetOf(q.page, q.pageSize)}) p
       join seed_records r on r.id = p.id
       left join users u on u.id = r.user_id
       left join site_torrents t on t.id = r.torrent_id
@@ -121,6 +126,21 @@ export async function pageSeedRecords(
     total,
   }
 }
+
+/**
+ * PostgreSQL, a narrow name match: the planner estimates the matching records as a share of the whole
+ * table and walks the sort index backwards testing each record's torrent — when the matching torrents'
+ * records are not among the newest it reads ~100,000 records for 20 (150 ms for a name matching 27
+ * torrents). Their record count is known from the match, so when it is small they are read through the
+ * torrent index and sorted, whatever the planner guesses. SQLite plans this case well already.
+ */
+const READ_MATCH_FIRST_RECORDS = 20_000
+
+function readMatchFirst(dialect: DialectName, match: NameMatch | undefined, broadName: boolean): boolean {
+  return dialect === 'postgres' && match !== undefined && !broadName && match.records <= READ_MATCH_FIRST_RECORDS
+}
+
+const sortDirection = (sort: { direction: 'ASC' | 'DESC' }) => sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')
 
 async function totalOf(db: Kysely<DB>, counts: CountCache, q: SeedRecordQuery, where: RawBuilder<unknown>): Promise<number> {
   if (q.torrentId === undefined && q.torrentName === undefined) {
