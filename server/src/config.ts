@@ -1,6 +1,6 @@
 /**
  * Server configuration from environment variables. The variable names are part of the public
- * contract (engineering.md §6). Every value is checked here, so a typo stops the server at start
+ * contract (README「服务端配置」lists them). Every value is checked here, so a typo stops the server at start
  * with a message naming the variable instead of failing later in a request.
  */
 import { isIP } from 'node:net'
@@ -37,7 +37,7 @@ export interface Config {
   source: SourceKind
   /** `timezone`: the zone NexusPHP writes its DATETIMEs in (NEXUSPHP_TIMEZONE; loadConfig fills in DEFAULT_NEXUSPHP_TIMEZONE). */
   nexusphp: { databaseUrl: string | undefined; timezone: string | undefined }
-  /** Paying wages into the site (domain.md §7): off unless the write account or the webhook is set. */
+  /** Paying wages into the site (README「发放到站点」): off unless the write account or the webhook is set. */
   payout: { writeDatabaseUrl: string | undefined; webhookUrl: string | undefined; webhookSecret: string | undefined }
   syncIntervalSec: number
   /** Demo source: size of the community generated at first start (DEMO_SIZE). */

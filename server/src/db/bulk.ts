@@ -1,7 +1,7 @@
 /**
  * Bulk loads (demo and benchmark data, later the first import of a connector): many rows in few
  * round trips, and secondary indexes built once after the load instead of maintained per row
- * (engineering.md §5: ~85k rows/s without indexes, ~28k/s with them).
+ * (measured on the 2-core development machine: ~85k rows/s without indexes, ~28k/s with them).
  */
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { AppDatabase } from './database'

@@ -1,4 +1,4 @@
-/** Torrent labels (domain.md §3), in TypeScript (reference) and SQL (what the derivation runs). */
+/** Torrent labels (docs/domain.md §3), in TypeScript (reference) and SQL (what the derivation runs). */
 import { type RawBuilder, sql } from 'kysely'
 import { CompletionLabel, SeedType } from '@shared/enums'
 

@@ -1,5 +1,5 @@
 /**
- * Seeding status of a seed record (domain.md §2): the first rule that matches wins. The same table
+ * Seeding status of a seed record (docs/domain.md §2): the first rule that matches wins. The same table
  * is written twice on purpose — `seedStatus` (plain TypeScript, the readable reference, used by
  * tests) and `seedStatusSql` (the set-based form the derivation runs over millions of rows) — and
  * a test checks that they agree on every combination of facts.
@@ -30,7 +30,7 @@ export interface SnatchFacts {
 }
 
 /**
- * "Complete snatch" (domain.md §2): finished, or nothing left to download. A client that starts
+ * "Complete snatch" (docs/domain.md §2): finished, or nothing left to download. A client that starts
  * with the data already there (cross-seeding) never sends `completed`, so its row keeps
  * `finished = no` with `to_go = 0` — it holds the whole torrent all the same.
  */
@@ -38,7 +38,7 @@ export function snatchComplete(s: SnatchFacts): boolean {
   return s.finished || s.toGo === 0
 }
 
-/** Why a claimed, seeding record earns nothing this period (status 5 instead of 3; domain.md §2). */
+/** Why a claimed, seeding record earns nothing this period (status 5 instead of 3; docs/domain.md §2). */
 export interface Disqualification {
   /** Banned or deleted here (account status other than 正常). */
   memberInactive: boolean
@@ -48,7 +48,7 @@ export interface Disqualification {
   torrentBanned: boolean
   /** The torrent is below `minSizeGiB`. */
   belowMinSize: boolean
-  /** The member is below this month's wage minimums (domain.md §4). */
+  /** The member is below this month's wage minimums (docs/domain.md §4). */
   belowWageMinimum: boolean
 }
 
@@ -95,5 +95,5 @@ export function seedStatusSql(f: RecordFactsSql): RawBuilder<number> {
   end`
 }
 
-/** Keepers of a torrent are members whose record says they seed it now (domain.md §3). */
+/** Keepers of a torrent are members whose record says they seed it now (docs/domain.md §3). */
 export const keeperStatuses = [SeedStatus.Seeding, SeedStatus.SeedingUnclaimed] as const

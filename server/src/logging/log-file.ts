@@ -1,6 +1,6 @@
 /**
  * Where the server's log goes: every line to stdout (for a process manager or a terminal) and to
- * `DATA_DIR/logs/server.log` (engineering.md §6: DATA_DIR holds the logs). The file is rotated once
+ * `DATA_DIR/logs/server.log` (DATA_DIR holds the logs). The file is rotated once
  * it passes `maxBytes`: the previous one stays as `server.log.1`, so the log never fills the disk.
  * Writes are synchronous, as pino's default: a crash loses no line. A file that cannot be written
  * (disk full, permissions) never stops the server; stdout still gets every line.
