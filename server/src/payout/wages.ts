@@ -5,9 +5,11 @@
 import type { Kysely } from 'kysely'
 import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
+import { notFound } from '../errors'
 import { readItemSet } from '../wages/item-sets'
 import { periodRank } from '../wages/queries'
 import { wageDb } from '../wages/tables'
+import type { LedgerEntry } from './ledger'
 
 export interface PayoutWage {
   id: number
@@ -48,6 +50,18 @@ export async function selectWages(db: Kysely<DB>, selection: WageSelection): Pro
   const found = new Set(wages.map((w) => w.id))
   return { wages, missing: selection.ids ? [...new Set(selection.ids)].filter((id) => !found.has(id)) : [] }
 }
+
+/** selectWages for a payout: an unknown id, or a month with nothing to pay, is a 404. */
+export async function loadWages(db: Kysely<DB>, selection: WageSelection): Promise<PayoutWage[]> {
+  const { wages, missing } = await selectWages(db, selection)
+  if (missing.length) throw notFound(`工资记录不存在：${missing.slice(0, 20).join(', ')}`)
+  if (selection.period && wages.length === 0) throw notFound(`${selection.period} 没有可发放的工资记录`)
+  return wages
+}
+
+/** A record marked 已发放 by hand (POST /wages/pay) without an entry was paid outside the console: never paid again. */
+export const paidByHand = (wage: PayoutWage, entry: LedgerEntry | undefined) => wage.payment === 1 && !entry
+export const HAND_PAID = '已在控制台标记为已发放（未经「发放到站点」），不会再发放到站点'
 
 /** What the member's message tells besides the amount. */
 export interface WageFacts {

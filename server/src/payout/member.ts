@@ -1,0 +1,24 @@
+/** One member's payout as a target receives it: the ledger entry, the wage, the credit and how to word it. */
+import type { LedgerEntry } from './ledger'
+import type { PayoutRules } from './rules'
+import type { MemberPayout } from './target'
+import { payoutTexts } from './texts'
+import { creditTenths } from './tenths'
+import type { PayoutWage, WageFacts } from './wages'
+
+export function memberPayout(entry: LedgerEntry, wage: PayoutWage, facts: WageFacts | undefined, rules: PayoutRules): MemberPayout {
+  const credit = creditTenths(entry.amount)
+  return {
+    entry,
+    wage,
+    credit,
+    texts: (before, after, note) =>
+      payoutTexts(
+        wage,
+        facts ?? { items: [], rank: null, rankOf: 0 },
+        { key: entry.ledger_key, credit, before, after, note },
+        rules.template,
+      ),
+    claims: rules.settleClaims && { period: wage.period, ...rules.settleClaims },
+  }
+}

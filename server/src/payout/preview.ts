@@ -1,0 +1,97 @@
+/**
+ * The dry run of 发放到站点: per wage record, what paying would credit, the bonus before and after
+ * as the site has it now, the log comment and message as they would be written, and whether it is
+ * ready, already paid, 待核对 or blocked. Reads the site, writes nothing.
+ */
+import type { Kysely } from 'kysely'
+import type { PayoutPreview, PayoutPreviewEntry } from '@shared/payout'
+import type { DB } from '../db/schema'
+import { entriesOf } from './ledger'
+import { payoutRules } from './rules'
+import { PayoutError, type PayoutTarget } from './target'
+import { payoutTexts, roundingNote } from './texts'
+import { creditTenths, formatTenths } from './tenths'
+import { HAND_PAID, loadWages, paidByHand, wageFacts, type WageSelection } from './wages'
+
+export interface PreviewTarget {
+  target: PayoutTarget | null
+  /** The target's name as the admin sees it. */
+  label: string
+  disabledReason: string | null
+}
+
+export async function previewPayout(
+  db: Kysely<DB>,
+  { target, label, disabledReason }: PreviewTarget,
+  selection: WageSelection,
+): Promise<PayoutPreview> {
+  const wages = await loadWages(db, selection)
+  const entries = await entriesOf(
+    db,
+    wages.map((w) => w.id),
+  )
+  const facts = await wageFacts(db, wages)
+  const rules = await payoutRules(db)
+  let bonus: Map<number, bigint> | null = null
+  let bonusProblem: string | null = null
+  // settleClaims: what it will do to each member's claims, in the message as it will be sent.
+  let claimNotes: Map<number, string | null> | null = null
+  if (target) {
+    try {
+      bonus = await target.bonusOf(wages.flatMap((w) => (w.siteUid === null ? [] : [w.siteUid])))
+      if (rules.settleClaims && target.previewClaims) {
+        const open = wages.filter((w) => w.siteUid !== null && entries.get(w.id)?.state !== 'done')
+        claimNotes = await target.previewClaims(
+          open.map((w) => ({ wageId: w.id, uid: w.siteUid!, claims: { period: w.period, ...rules.settleClaims! } })),
+        )
+      }
+    } catch (error) {
+      bonusProblem = error instanceof PayoutError ? error.message : String(error)
+    }
+  }
+  const list = wages.map((wage): PayoutPreviewEntry => {
+    const entry = entries.get(wage.id)
+    const credit = creditTenths(entry?.amount ?? wage.amount)
+    const before = wage.siteUid !== null ? (bonus?.get(wage.siteUid) ?? null) : null
+    const after = before === null ? null : before + credit
+    const texts = payoutTexts(
+      wage,
+      facts.get(wage.id)!,
+      {
+        key: entry?.ledger_key ?? `seeding-console:wage:${wage.id}`,
+        credit,
+        before,
+        after,
+        note: claimNotes?.get(wage.id) ?? undefined,
+      },
+      rules.template,
+    )
+    let status: PayoutPreviewEntry['status'] = 'ready'
+    let note: string | null = null
+    if (entry?.state === 'done') [status, note] = ['already', '已发放到站点']
+    else if (entry?.state === 'in_doubt') [status, note] = ['in_doubt', entry.reason]
+    else if (paidByHand(wage, entry)) [status, note] = ['already', HAND_PAID]
+    else if (wage.siteUid === null) [status, note] = ['blocked', '该保种员没有绑定站点 UID']
+    else if (bonusProblem) note = bonusProblem
+    else if (bonus && before === null) [status, note] = ['blocked', `站点上找不到该会员（UID ${wage.siteUid}）`]
+    else if (entry?.state === 'pending') note = entry.reason ? `上次未完成：${entry.reason}` : '上次未完成，发放时先核对站点'
+    return {
+      wageId: wage.id,
+      userId: wage.userId,
+      username: wage.username,
+      period: wage.period,
+      siteUid: wage.siteUid,
+      amount: wage.amount,
+      credit: formatTenths(credit),
+      rounding: roundingNote(wage.amount, credit),
+      bonusBefore: before === null ? null : formatTenths(before),
+      bonusAfter: after === null ? null : formatTenths(after),
+      logComment: texts.comment,
+      subject: texts.subject,
+      message: texts.message,
+      status,
+      note,
+    }
+  })
+  return { target: target?.name ?? null, targetLabel: label, disabledReason, list }
+}

@@ -1,0 +1,98 @@
+/**
+ * What a member's payout comes to: the site's outcome recorded on the ledger entry by a
+ * conditional transition (a wage record becomes 已发放 in the same transaction that marks its
+ * entry done), and the result the admin sees.
+ */
+import type { PayoutResult } from '@shared/payout'
+import { payoutStatusLabels } from '@shared/payout'
+import type { AppDatabase } from '../db/database'
+import type { PayoutState } from '../db/schema'
+import { lockPeriods } from '../wages/engine'
+import { transition, type LedgerEntry } from './ledger'
+import type { PayOutcome } from './target'
+import { creditTenths, formatTenths } from './tenths'
+import { markWagePaid, type PayoutWage } from './wages'
+
+export const resultOf = (
+  wage: PayoutWage,
+  status: PayoutResult['status'],
+  reason: string | null,
+  entry?: Pick<LedgerEntry, 'bonus_before' | 'bonus_after' | 'log_id' | 'message_id'>,
+): PayoutResult => ({
+  wageId: wage.id,
+  userId: wage.userId,
+  username: wage.username,
+  status,
+  reason,
+  credit: formatTenths(creditTenths(wage.amount)),
+  bonusBefore: entry?.bonus_before ?? null,
+  bonusAfter: entry?.bonus_after ?? null,
+  logId: entry?.log_id ?? null,
+  messageId: entry?.message_id ?? null,
+})
+
+const statusOfState: Record<PayoutState, PayoutResult['status']> = {
+  done: 'already',
+  in_doubt: 'in_doubt',
+  failed: 'failed',
+  pending: 'pending',
+}
+export const statusOf = (entry: LedgerEntry): PayoutResult['status'] =>
+  entry.state === 'pending' && entry.target !== 'webhook' ? 'failed' : statusOfState[entry.state]
+
+/** The run's results counted by status, for the operation log. */
+export const resultSummary = (results: PayoutResult[]) =>
+  (Object.keys(payoutStatusLabels) as PayoutResult['status'][])
+    .map((s) => [payoutStatusLabels[s], results.filter((r) => r.status === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([name, n]) => `${name} ${n}`)
+    .join('，')
+
+/** Records what the site said, moving the entry from `from`; a done entry makes its wage record 已发放 in the same transaction. */
+export async function recordOutcome(
+  database: AppDatabase,
+  now: number,
+  entry: LedgerEntry,
+  wage: PayoutWage,
+  outcome: PayOutcome,
+  from: PayoutState,
+  paidBy: { id: number | null; username: string },
+  settledBy?: string,
+): Promise<PayoutResult> {
+  return database.db.transaction().execute(async (trx) => {
+    // After a running compute of the month (the wage engine's lock), as POST /wages/pay does.
+    await lockPeriods(trx, database.dialect, [wage.period])
+    const evidence = 'evidence' in outcome ? outcome.evidence : undefined
+    const to: PayoutState = outcome.state
+    const moved = await transition(trx, entry.id, from, to, {
+      reason: 'reason' in outcome ? outcome.reason : null,
+      evidence,
+      now,
+      settledBy,
+      attempted: true,
+      nextAttemptAt: outcome.state === 'pending' ? (outcome.retryAt ?? null) : null,
+    })
+    const after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
+    // Another payout recorded it first; if this one did the writing, it still reports 成功.
+    if (!moved)
+      return outcome.state === 'done' && !outcome.already && after.state === 'done'
+        ? resultOf(wage, 'paid', null, after)
+        : resultOf(wage, statusOf(after), after.reason, after)
+    if (to === 'done') await markWagePaid(trx, wage.id, now, paidBy)
+    // A pending site write (the outcome of a cut commit is unknown) is a failure to the admin; the next payout checks the site first.
+    const status: PayoutResult['status'] =
+      outcome.state === 'done'
+        ? outcome.already
+          ? 'already'
+          : 'paid'
+        : outcome.state === 'pending' && entry.target !== 'webhook'
+          ? 'failed'
+          : outcome.state
+    return resultOf(
+      wage,
+      status,
+      outcome.state === 'done' ? (outcome.already ? '站点上已有这笔发放（此前的发放已写入），未重复发放' : null) : outcome.reason,
+      after,
+    )
+  })
+}
