@@ -30,6 +30,14 @@ function parts(ms: number, timeZone: string): { y: number; m: number; d: number;
 }
 
 /** The local date of `ms` in `timeZone`, as yyyymmdd. */
+const two = (n: number) => String(n).padStart(2, '0')
+
+/** Wall-clock time in the zone as text, e.g. "2026-02-03 10:00:00" (exports, messages). */
+export function localDateTime(ms: number, timeZone: string): string {
+  const p = parts(ms, timeZone)
+  return `${p.y}-${two(p.m)}-${two(p.d)} ${two(p.h)}:${two(p.min)}:${two(p.s)}`
+}
+
 export function localDay(ms: number, timeZone: string): number {
   const { y, m, d } = parts(ms, timeZone)
   return y * 10000 + m * 100 + d
@@ -68,5 +76,5 @@ export function monthStart(day: number): number {
 /** 20260105 → "2026-01-05" */
 export function dayToIso(day: number): string {
   const { year, month, date } = dayParts(day)
-  return `${year}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`
+  return `${year}-${two(month)}-${two(date)}`
 }

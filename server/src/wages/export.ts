@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs'
 import { GIB } from '../rules/rules'
 import { averageSeedHours } from './hours'
 import type { ExportRecord } from './queries'
+import { localDateTime } from '../domain/local-day'
 
 // 平均做种时长 is what the formula multiplies by; the total over all qualified torrents reads in days.
 export const exportHeaders = [
@@ -30,19 +31,7 @@ const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100
 const gib = (bytes: number) => round2(bytes / GIB)
 
 /** Local time text in the rules' zone, e.g. "2026-02-03 10:00:00". */
-function localTime(iso: string | null, timeZone: string): string {
-  if (!iso) return ''
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(iso))
-}
+const localTime = (iso: string | null, timeZone: string) => (iso ? localDateTime(Date.parse(iso), timeZone) : '')
 
 export function exportRow(rank: number, r: ExportRecord, timeZone: string): (string | number)[] {
   return [
