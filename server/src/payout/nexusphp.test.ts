@@ -13,7 +13,7 @@ import { createPayoutService, type PayoutService, type PayoutServiceOptions } fr
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
 import { NexusSite, nearMaxBonus, type SiteEngine } from './testing/nexus-site'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
-import { ROLE_WORK_SALARY } from './nexusphp-writer'
+import { ROLE_WORK_SALARY } from './nexusphp-rows'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }

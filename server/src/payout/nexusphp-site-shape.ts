@@ -1,0 +1,62 @@
+/**
+ * What the NexusPHP writer checks before paying anyone: the tables exist and which engine holds
+ * them (all InnoDB: one transaction per member; otherwise statement by statement), the size of
+ * users.seedbonus, and every grant the payout needs — so a missing one stops the payout before the
+ * first member instead of between two statements of a non-transactional site.
+ */
+import type { Pool, RowDataPacket } from 'mysql2/promise'
+import { claimGrantProbes } from './nexusphp-claims'
+import { writeErrorReason } from './nexusphp-errors'
+import { PayoutError } from './target'
+
+const TABLES = ['users', 'bonus_logs', 'messages']
+/** Written by the claim settlement; snatched and torrents are only read. */
+const CLAIM_TABLES = ['claims', 'snatched', 'torrents']
+
+export interface SiteShape {
+  transactional: boolean
+  /** The claim tables were checked (settleClaims). */
+  claims: boolean
+  /** Largest seedbonus the column holds, in tenths. */
+  maxBonus: bigint
+}
+
+export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteShape> {
+  const wanted = claims ? [...TABLES, ...CLAIM_TABLES] : TABLES
+  const [tables] = await pool.query<RowDataPacket[]>(
+    'SELECT TABLE_NAME AS name, ENGINE AS engine FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?)',
+    [wanted],
+  )
+  const engines = new Map(tables.map((t) => [String(t.name), String(t.engine)]))
+  const absent = wanted.filter((t) => !engines.has(t))
+  if (absent.length)
+    throw new PayoutError(`站点数据库缺少数据表，或写入账号没有它们的权限（GRANT 见 README「发放到站点」）：${absent.join('、')}`)
+  const [columns] = await pool.query<RowDataPacket[]>(
+    "SELECT NUMERIC_PRECISION AS p, NUMERIC_SCALE AS s FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'users' AND COLUMN_NAME = 'seedbonus'",
+  )
+  const p = Number(columns[0]?.p ?? 20)
+  const s = Number(columns[0]?.s ?? 1)
+  if (s !== 1) throw new PayoutError(`站点 users.seedbonus 的小数位为 ${s}，发放只支持 NexusPHP 的一位小数（decimal(…,1)）`)
+  const written = claims ? [...TABLES, 'claims'] : TABLES
+  return { transactional: written.every((t) => engines.get(t)?.toLowerCase() === 'innodb'), claims, maxBonus: 10n ** BigInt(p) - 1n }
+}
+
+/** The grants, tried without writing anything (`WHERE 1 = 0`). */
+export async function checkGrants(pool: Pool, claims: boolean): Promise<void> {
+  const base = [
+    'SELECT id, seedbonus FROM users WHERE 1 = 0',
+    'UPDATE users SET seedbonus = seedbonus WHERE 1 = 0',
+    'SELECT id, uid, comment, old_total_value, new_total_value FROM bonus_logs WHERE 1 = 0',
+    'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) SELECT 0, 0, 0, 0, 0, NULL, NOW(), NOW() FROM DUAL WHERE 1 = 0',
+    'SELECT id, receiver, msg FROM messages WHERE 1 = 0',
+    "INSERT INTO messages (sender, receiver, added, subject, msg) SELECT 0, 0, NOW(), '', '' FROM DUAL WHERE 1 = 0",
+  ]
+  const probes = claims ? [...base, ...claimGrantProbes] : base
+  for (const probe of probes) {
+    try {
+      await pool.query(probe)
+    } catch (error) {
+      throw new PayoutError(writeErrorReason(error))
+    }
+  }
+}
