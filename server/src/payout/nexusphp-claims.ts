@@ -1,6 +1,6 @@
 /**
  * NexusPHP's monthly claim bookkeeping, done by the payout when the rules say `settleClaims`
- * (domain.md §7), so the site's claim pages stay right and its claim cron can be switched off.
+ * so the site's claim pages stay right and its claim cron can be switched off.
  * Written from what NexusPHP's ClaimRepository::settleUser does to a member's claims:
  *
  * - a claim that reached the standard (seed time or uploaded since its begins), and a claim made

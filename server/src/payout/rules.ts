@@ -1,5 +1,5 @@
 /**
- * What the rules say about paying (domain.md §7), read from the newest rule version when a payout
+ * What the rules say about paying, read from the newest rule version when a payout
  * runs: the member's message template and NexusPHP's claim bookkeeping (`settleClaims`).
  */
 import type { Kysely } from 'kysely'

@@ -1,5 +1,5 @@
 /**
- * 发放到站点 (domain.md §7): preview, pay, settle. The ledger entry of each wage record is written
+ * 发放到站点 (closing the month into the site): preview, pay, settle. The ledger entry of each wage record is written
  * before its site is touched and moved only by conditional transitions; a wage record becomes
  * 已发放 (paid at/by) in the same transaction that marks its entry done (record-outcome.ts).
  * Which site is paid: choose-target.ts; the dry run: preview.ts.

@@ -1,5 +1,5 @@
 /**
- * The member's message of a payout comes from the rules' template (domain.md §7): saved with the
+ * The member's message of a payout comes from the rules' template: saved with the
  * rules through the API, applied by the dry run and by the payout (demo site), refused with a
  * Chinese message when it names a placeholder that does not exist, and back to the Chinese
  * default when the field is removed.

@@ -1,5 +1,5 @@
 /**
- * The counting window and baseline of domain.md §4 (issue 11 items 1 and 9), as a site runs: syncs
+ * The counting window and baseline (window.ts), as a site runs: syncs
  * (derivation + the sync's snapshot step) on the 1st, mid-month and on the next 1st, with snatches and
  * claims written the way NexusPHP writes them (a claim notes the snatch's counters when it is made).
  */

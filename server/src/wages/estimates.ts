@@ -1,6 +1,7 @@
 /**
  * This month's estimated wages for the statistics (dashboard total and top of the rank, each
- * member's estimate and rank) and the status-5 flags (domain.md §2 rule 3, §4 minimums).
+ * member's estimate and rank) and the below-minimum flags behind status 5 (无工资: a claimed record
+ * seeded right now that cannot earn this month).
  *
  * The estimate is the running month so far: the period's start snapshot → the live counters of
  * the last sync, through the same engine as `compute`. One judgement differs on purpose: the

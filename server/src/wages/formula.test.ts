@@ -1,5 +1,5 @@
 /**
- * The wage formula against hand-computed examples (domain.md §4). Each expected number is written
+ * The wage formula (formula.ts) against hand-computed examples. Each expected number is written
  * as the arithmetic that produces it, next to its rounded value, so a reader can check it by hand.
  */
 import { describe, expect, it } from 'vitest'

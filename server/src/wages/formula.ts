@@ -1,5 +1,5 @@
 /**
- * The wage computation of domain.md §4, pure: rules and a period's per-record gains in,
+ * The monthly wage computation, pure: rules and a period's per-record gains in,
  * per-member results with per-torrent items out. No database, no clock.
  *
  * It streams: records arrive grouped by torrent (`addTorrent`), so keeper ranks — which compare
@@ -82,7 +82,7 @@ const round4 = (n: number): number => Math.round((n + Number.EPSILON) * 10_000) 
 const hours = (sec: number): number => sec / 3600
 const fmt = (n: number): string => String(round2(n))
 
-/** Why a record does not earn, or null when it qualifies (domain.md §4 "qualified"). */
+/** Why a record does not earn, or null when it qualifies. */
 export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
   if (member.status === 0) return '账号封禁'
   if (member.status === 1) return '账号已删除'

@@ -1,5 +1,5 @@
 /**
- * Parity with NexusPHP's monthly claim settlement (domain.md §4 "Parity", issue 11 item 9): under the
+ * Parity with NexusPHP's monthly claim settlement: under the
  * preset 「NexusPHP 认领结算」 the console's wage of every member equals, to 0.1 point, what NexusPHP
  * would credit for the same month — computed here by a reference written from NexusPHP's documented rule
  * (ClaimRepository::settleUser and calculate_seed_bonus), not from our engine.

@@ -1,6 +1,7 @@
 /**
- * Issue 16 item 1: a wage record keeps its identity across recomputes, pays and computes of a month
- * serialize, and "already paid" only ever means paid — on SQLite and PostgreSQL, through the API.
+ * Paying while a month computes: a wage record keeps its identity across recomputes, pays and
+ * computes of a month serialize, and "already paid" only ever means paid — on SQLite and
+ * PostgreSQL, through the API.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { WageRecord } from '@shared/entities'

@@ -1,4 +1,4 @@
-/** Wage periods: calendar months (YYYY-MM) in the rules' time zone (domain.md §4). */
+/** Wage periods: calendar months (YYYY-MM) in the rules' time zone. */
 import { dayStart, localDay } from '../domain/local-day'
 
 export interface PeriodBounds {

@@ -1,5 +1,5 @@
 /**
- * Issue 11 item 7, the wage part: a member whose site account is disabled (`users.enabled = 'no'`,
+ * Site bans in the wages: a member whose site account is disabled (`users.enabled = 'no'`,
  * mirrored as site_users.enabled = 0) and a torrent the site banned (`torrents.banned = 'yes'`) earn
  * nothing, each with its reason — on SQLite and PostgreSQL, through the API.
  */

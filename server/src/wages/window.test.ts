@@ -1,4 +1,4 @@
-/** The counting window and baseline rules of domain.md §4, one case per branch (hours as counters). */
+/** The counting window and baseline rules of window.ts, one case per branch (hours as counters). */
 import { describe, expect, it } from 'vitest'
 import { windowGain, type RecordHistory } from './window'
 

@@ -1,5 +1,5 @@
 /**
- * The counting window and baseline of one record in a period (domain.md §4), pure.
+ * The counting window and baseline of one record in a period, pure.
  *
  * The window runs from the later of the period start and the moment the tie began — the claim's
  * creation, else the assignment — to the period end. The baseline is the record's counters at the

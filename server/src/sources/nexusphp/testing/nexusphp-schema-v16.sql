@@ -1,7 +1,7 @@
 -- NexusPHP's tables in the shape of a site installed from v1.6 (`_db/dbstructure_v1.6.sql`) and upgraded
 -- in place: the install's own tables keep their engines — users, teams, categories, torrents, snatched and
 -- settings MyISAM, peers MEMORY with HASH indexes (table-level locks: a long read blocks the tracker's
--- UPDATEs, domain.md §5) — and their v1.6 column types and keys (peers' ids are int, snatched's id signed,
+-- UPDATEs, so the connector must read in short windows) — and their v1.6 column types and keys (peers' ids are int, snatched's id signed,
 -- its (torrentid, userid) key not unique, no index on any last_action); the tables later versions added
 -- (tags, torrent_tags, claims) are created by Laravel's migrations, InnoDB.
 -- The other shape, a migrated InnoDB install, is nexusphp-schema.sql. The subset of columns kept is the one

@@ -1,5 +1,5 @@
--- NexusPHP's tables as the connector reads them (domain.md §5), for tests and benchmarks.
--- Written from the facts in domain.md §5 and NexusPHP's own migrations (1.7+/1.8): column names and
+-- NexusPHP's tables as the connector reads them, for tests and benchmarks.
+-- Written from NexusPHP's install SQL and its own migrations (1.7+/1.8): column names and
 -- types, binary hashes, enum('yes','no'), DATETIMEs in the site's local time (nullable: old rows hold
 -- NULL or '0000-00-00 00:00:00'), unique keys. Columns the connector does not read are kept where a
 -- real install has them (passkey, offsets, hit_and_run_id, …) to prove it tolerates extra columns.
