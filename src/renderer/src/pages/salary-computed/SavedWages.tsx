@@ -1,0 +1,159 @@
+/**
+ * The month's saved wage records: select → 标记已发放 or 发放到站点; export the month as .xlsx or
+ * .csv through main's save dialog. Highest amount first, like the preview, until another sort is chosen.
+ */
+import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
+import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons'
+import { App, Button, Space } from 'antd'
+import type { WageRecord } from '@shared/entities'
+import { sortableWageFields } from '@shared/endpoints'
+import { WagePayment } from '@shared/enums'
+import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
+import { PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
+import { wageRecordColumns } from '@renderer/components/wageColumns'
+import { toOrderBy, type TableSort } from '@renderer/services/request'
+import { exportWages, payWages, wagePage, type WageExportFormat } from '@renderer/services/wages'
+import { toastSuccess } from '@renderer/utils/feedback'
+import PayoutToSite from './payout/PayoutToSite'
+
+export const RECORDS_TABLE_KEY = 'salary.computed.records'
+
+const recordColumns = wageRecordColumns({
+  lead: {
+    title: '保种员',
+    dataIndex: 'username',
+    width: 200,
+    ellipsis: true,
+    render: (name: string, record) => (
+      <>
+        {name}
+        <PartialMonthTag partial={record.partial} />
+      </>
+    ),
+  },
+  amount: { defaultSortOrder: 'descend', sortDirections: ['descend', 'ascend', 'descend'] },
+  afterPaidAt: { title: '发放人', dataIndex: 'paidBy', width: 110, render: (name: string | null) => name ?? '-' },
+})
+
+export const BY_AMOUNT: TableSort = { amount: 'descend' }
+const isSorted = (sort: TableSort | undefined) => toOrderBy(sort) !== undefined
+const savedRecordsPage: DataTableRequest<WageRecord> = (params, sort) => wagePage(params, isSorted(sort) ? sort : BY_AMOUNT)
+
+export interface SavedWagesActions {
+  /** The records changed (the month was generated anew): read them again, nothing selected. */
+  reload(): void
+}
+
+export interface SavedWagesProps {
+  period: string
+  /** 查看 on a record: open its breakdown. */
+  onOpen(wageId: number): void
+  ref?: Ref<SavedWagesActions>
+}
+
+export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
+  const { modal } = App.useApp()
+  const table = useRef<DataTableActions>(null)
+  // A selection belongs to its month: another month starts with none.
+  const [selection, setSelection] = useState<{ period: string; ids: number[] }>({ period, ids: [] })
+  if (selection.period !== period) setSelection({ period, ids: [] })
+  const selected = selection.period === period ? selection.ids : []
+  const select = (ids: number[]) => setSelection({ period, ids })
+  const [paying, setPaying] = useState(false)
+  const [exporting, setExporting] = useState<WageExportFormat | null>(null)
+  const params = useMemo(() => ({ period }), [period])
+
+  function reload() {
+    select([])
+    table.current?.reload()
+  }
+  useImperativeHandle(ref, () => ({ reload }))
+
+  const columns = useMemo<DataTableColumn<WageRecord>[]>(
+    () => [
+      ...recordColumns,
+      {
+        title: '明细',
+        key: 'detail',
+        width: 80,
+        // In view however wide the row: it opens the breakdown.
+        fixed: 'right',
+        render: (_, record) => (
+          <Button type="link" size="small" style={{ paddingInline: 0 }} onClick={() => onOpen(record.id)}>
+            查看
+          </Button>
+        ),
+      },
+    ],
+    [onOpen],
+  )
+
+  function confirmPay() {
+    const ids = [...selected]
+    modal.confirm({
+      title: `确认将选中的 ${ids.length} 条工资标记为已发放？`,
+      content: '标记后这些记录不会再被重新计算替换。已发放的记录不会重复发放。',
+      okText: '标记已发放',
+      cancelText: '取消',
+      onOk: async () => {
+        setPaying(true)
+        try {
+          const result = await payWages(ids)
+          toastSuccess(`已发放 ${result.paid} 条${result.alreadyPaid > 0 ? `，${result.alreadyPaid} 条此前已发放` : ''}`)
+          reload()
+        } catch {
+          // toasted by request()
+        } finally {
+          setPaying(false)
+        }
+      },
+    })
+  }
+
+  async function runExport(format: WageExportFormat) {
+    setExporting(format)
+    try {
+      const result = await exportWages(period, format)
+      if (result.saved) toastSuccess(`已保存 ${result.fileName}`)
+    } catch {
+      // toasted by request()
+    } finally {
+      setExporting(null)
+    }
+  }
+
+  const exportButton = (format: WageExportFormat, label: string) => (
+    <Button icon={<DownloadOutlined />} loading={exporting === format} disabled={exporting !== null} onClick={() => void runExport(format)}>
+      {label}
+    </Button>
+  )
+
+  return (
+    <DataTable<WageRecord>
+      ref={table}
+      tableKey={RECORDS_TABLE_KEY}
+      title={`${period} 已生成的工资`}
+      rowKey="id"
+      columns={columns}
+      sortableFields={sortableWageFields.wagesPage}
+      params={params}
+      request={savedRecordsPage}
+      rowSelection={{
+        selectedRowKeys: selected,
+        preserveSelectedRowKeys: true,
+        onChange: (keys) => select(keys as number[]),
+        getCheckboxProps: (record) => ({ disabled: record.payment === WagePayment.Paid, 'aria-label': `选择 ${record.username}` }),
+      }}
+      toolbar={
+        <Space size={8}>
+          <Button type="primary" icon={<CheckCircleOutlined />} disabled={selected.length === 0} loading={paying} onClick={confirmPay}>
+            标记已发放{selected.length > 0 ? ` (${selected.length})` : ''}
+          </Button>
+          <PayoutToSite period={period} selected={selected} onPaid={reload} />
+          {exportButton('xlsx', '导出 Excel')}
+          {exportButton('csv', '导出 CSV')}
+        </Space>
+      }
+    />
+  )
+}

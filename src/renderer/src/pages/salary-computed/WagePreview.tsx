@@ -1,0 +1,140 @@
+/**
+ * 预览计算: every member's wage for the month as the rules would compute it now, nothing saved.
+ * The hook holds the preview asked for; the card shows it, each row opening its breakdown.
+ */
+import { useRef, useState } from 'react'
+import { Alert, Card, Flex, Spin, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd'
+import type { WagePreviewEntry } from '@shared/entities'
+import { PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
+import { amountColumn, qualifiedColumns, seedHoursColumns } from '@renderer/components/wageColumns'
+import { RequestError } from '@renderer/services/request'
+import { previewWages } from '@renderer/services/wages'
+import { formatAmount } from '@renderer/utils/format'
+
+export interface WagePreview {
+  period: string
+  ruleVersion: number
+  list: WagePreviewEntry[]
+}
+
+/** Cents added as integers: thousands of two-decimal amounts do not drift. */
+export const sumAmounts = (list: readonly WagePreviewEntry[]) =>
+  list.reduce((cents, entry) => cents + Math.round(entry.amount * 100), 0) / 100
+
+const previewColumns: TableColumnsType<WagePreviewEntry> = [
+  {
+    title: '保种员',
+    dataIndex: 'username',
+    width: 180,
+    ellipsis: true,
+    sorter: (a, b) => (a.username < b.username ? -1 : a.username > b.username ? 1 : 0),
+  },
+  amountColumn<WagePreviewEntry>({ sorter: (a, b) => a.amount - b.amount, defaultSortOrder: 'descend' }),
+  ...qualifiedColumns<WagePreviewEntry>(true),
+  ...seedHoursColumns<WagePreviewEntry>({ average: true, total: true }),
+  {
+    title: '说明',
+    dataIndex: 'belowMinimum',
+    width: 130,
+    filters: [{ text: '低于最低要求', value: true }],
+    onFilter: (value, entry) => entry.belowMinimum === value,
+    render: (below: boolean, entry) => (
+      <>
+        {below ? <Tag color="red">低于最低要求</Tag> : null}
+        <PartialMonthTag partial={entry.partial} />
+      </>
+    ),
+  },
+]
+
+export interface WagePreviewState {
+  /** The preview of `period`, once asked for (another month's is not shown). */
+  preview: WagePreview | null
+  previewing: boolean
+  error: string | null
+  /** Computes the month anew (can take seconds). */
+  run(): void
+  /** A month change: the old month's failure is not shown over the new one. */
+  clearError(): void
+}
+
+export function useWagePreview(period: string): WagePreviewState {
+  const [preview, setPreview] = useState<WagePreview | null>(null)
+  const [previewing, setPreviewing] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const latest = useRef(0)
+
+  async function run() {
+    const call = ++latest.current
+    setPreviewing(true)
+    setError(null)
+    try {
+      const answer = await previewWages(period, undefined, { silent: true })
+      if (call === latest.current) setPreview({ period, ...answer })
+    } catch (failure) {
+      if (call === latest.current) setError(failure instanceof RequestError ? failure.msg : '预览失败')
+    } finally {
+      if (call === latest.current) setPreviewing(false)
+    }
+  }
+
+  return {
+    // The preview on screen belongs to the month picked; another month starts over.
+    preview: preview?.period === period ? preview : null,
+    previewing,
+    error,
+    run: () => void run(),
+    clearError: () => setError(null),
+  }
+}
+
+export interface WagePreviewCardProps {
+  period: string
+  state: WagePreviewState
+  /** A row was clicked: open that member's breakdown. */
+  onOpen(userId: number): void
+}
+
+export default function WagePreviewCard({ period, state, onOpen }: WagePreviewCardProps) {
+  const { preview, previewing, error } = state
+  const totalAmount = sumAmounts(preview?.list ?? [])
+  const below = preview?.list.filter((entry) => entry.belowMinimum).length ?? 0
+
+  return (
+    <Card size="small" title={`${period} 预览结果`} data-testid="wage-preview">
+      <Spin spinning={previewing} description="正在计算…" size="large">
+        {error ? (
+          <Alert type="error" showIcon title={error} />
+        ) : !preview ? (
+          <Flex justify="center" style={{ padding: previewing ? 48 : 16 }}>
+            <Typography.Text type="secondary">选择月份后点击「预览计算」，查看每位保种员的工资（不会保存）。</Typography.Text>
+          </Flex>
+        ) : (
+          <Flex vertical gap={12}>
+            <Flex gap={32} wrap>
+              <Statistic title="规则版本" value={`v${preview.ruleVersion}`} data-testid="preview-rule-version" />
+              <Statistic title="保种员" value={preview.list.length} />
+              <Statistic title="工资总额" value={formatAmount(totalAmount)} suffix="魔力" />
+              <Statistic title="低于最低要求" value={below} />
+            </Flex>
+            <Table<WagePreviewEntry>
+              size="middle"
+              rowKey="userId"
+              sticky
+              columns={previewColumns}
+              dataSource={preview.list}
+              scroll={{ x: 830 }}
+              onRow={(entry) => ({ onClick: () => onOpen(entry.userId), style: { cursor: 'pointer' } })}
+              pagination={{
+                defaultPageSize: 20,
+                showSizeChanger: true,
+                pageSizeOptions: ['20', '50', '100', '200'],
+                showTotal: (total) => `共 ${total} 条`,
+              }}
+            />
+          </Flex>
+        )}
+      </Spin>
+    </Card>
+  )
+}
