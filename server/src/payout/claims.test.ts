@@ -5,13 +5,13 @@
  * a write account of README's grants. Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../config'
 import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules } from '../rules/rules'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
-import { createPayoutService, type PayoutService, type PayoutServiceOptions } from './service'
+import type { PayoutService, PayoutServiceOptions } from './service'
+import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
 import { buildWageMonth, AFTER_MONTH, type WageMonth } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
@@ -33,12 +33,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
     const ids: Record<string, number> = {}
 
     const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
-      const config = {
-        ...loadConfig({ DATA_DIR: db.dataDir }),
-        source: 'nexusphp' as const,
-        payout: { writeDatabaseUrl: url, webhookUrl: undefined, webhookSecret: undefined },
-      }
-      const created = createPayoutService({ database: db.database, config, clock: () => AFTER_MONTH, ...extra })
+      const created = nexusphpPayoutService(db, url, { clock: () => AFTER_MONTH, ...extra })
       services.push(created)
       return created
     }

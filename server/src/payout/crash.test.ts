@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PayoutResult } from '@shared/payout'
 import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
-import { createPayoutService } from './service'
 import { buildWageMonth, type WageMonth } from './testing/wage-month'
+import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
@@ -123,12 +123,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
 
     // The admin looks at the site and settles each 待核对 by one click: the bonus is there → 确认已到账,
     // it is not → 补发剩余部分. Then everyone is paid exactly once, with one message each.
-    const config = {
-      ...db.config,
-      source: 'nexusphp' as const,
-      payout: { writeDatabaseUrl: writerUrl, webhookUrl: undefined, webhookSecret: undefined },
-    }
-    const service = createPayoutService({ database: db.database, config, clock: () => Date.now() })
+    const service = nexusphpPayoutService(db, writerUrl, { clock: () => Date.now() })
     try {
       for (const uid of cut) {
         const landed = (await site.bonus(uid)) !== startBonus(uid)

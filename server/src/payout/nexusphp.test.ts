@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PayoutResult } from '@shared/payout'
-import { loadConfig } from '../config'
 import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { wageDb } from '../wages/tables'
-import { createPayoutService, type PayoutService, type PayoutServiceOptions } from './service'
+import type { PayoutService, PayoutServiceOptions } from './service'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
+import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, nearMaxBonus, type SiteEngine } from './testing/nexus-site'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
@@ -30,12 +30,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
   const services: PayoutService[] = []
 
   const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
-    const config = {
-      ...loadConfig({ DATA_DIR: db.dataDir }),
-      source: 'nexusphp' as const,
-      payout: { writeDatabaseUrl: url, webhookUrl: undefined, webhookSecret: undefined },
-    }
-    const created = createPayoutService({ database: db.database, config, clock: () => AFTER_MONTH, ...extra })
+    const created = nexusphpPayoutService(db, url, { clock: () => AFTER_MONTH, ...extra })
     services.push(created)
     return created
   }

@@ -5,11 +5,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { WageDetail, WageRecord } from '@shared/entities'
-import { derive } from '../derive'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
-import { takeDailySnapshot } from '../snapshots/write'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
 const H = 3600
@@ -25,11 +24,7 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
   const ids = { alice: 0, bob: 0, carol: 0, dave: 0, erin: 0 }
   let token = ''
 
-  /** One sync at `now`: derivation, then the snapshot step (first observations, day snapshot). */
-  async function sync(now: number) {
-    await derive(t.db.database, { now })
-    await takeDailySnapshot(t.db.database, { now, timeZone: ZONE })
-  }
+  const sync = (now: number) => syncAt(t.db.database, now, ZONE)
 
   beforeAll(async () => {
     const { db } = t.db.database

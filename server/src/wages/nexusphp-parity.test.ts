@@ -11,11 +11,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { nexusphpClaimsPreset, type WagePreviewEntry } from '@shared/entities'
-import { derive } from '../derive'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
-import { takeDailySnapshot } from '../snapshots/write'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
 const H = 3600
@@ -126,10 +125,7 @@ describe.each(openTestDatabases())('「NexusPHP 认领结算」 parity on $name'
   const userIds = new Map<number, number>()
   let token = ''
 
-  async function sync(now: number) {
-    await derive(t.db.database, { now })
-    await takeDailySnapshot(t.db.database, { now, timeZone: ZONE })
-  }
+  const sync = (now: number) => syncAt(t.db.database, now, ZONE)
 
   beforeAll(async () => {
     const { db } = t.db.database
