@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { act, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import { fail, installFakeApi, memberUser, ok } from '@renderer/test/fakeApi'
 import { renderWithProviders } from '@renderer/test/render'
 import { useUserStore } from '@renderer/stores/user'
-import { useApi } from './useApi'
+import { request } from '@renderer/services/request'
+import { useApi, useAskedLoad } from './useApi'
 
 function Who() {
   const { data, error } = useApi('user.loginInfo', undefined, { silent: true, shouldRetryOnError: false })
@@ -34,5 +35,35 @@ describe('useApi', () => {
     act(() => useUserStore.getState().endSession())
     expect(await screen.findByText('用户：alice')).toBeTruthy()
     expect(api.call).toHaveBeenCalledTimes(2)
+  })
+})
+
+function Asked() {
+  const asked = useAskedLoad('test.asked', (days: number) => request('statistics.user', { days }))
+  return (
+    <>
+      <button onClick={() => asked.ask(7)}>预览</button>
+      <p>{asked.loading ? '计算中' : asked.data ? `天数：${asked.asked}` : '未预览'}</p>
+    </>
+  )
+}
+
+describe('useAskedLoad', () => {
+  it('reads nothing until asked, then reads afresh on every ask', async () => {
+    const api = installFakeApi({ handlers: { 'statistics.user': ok({}) } })
+    renderWithProviders(<Asked />)
+    expect(screen.getByText('未预览')).toBeTruthy()
+    expect(api.call).not.toHaveBeenCalled()
+
+    fireEvent.click(screen.getByRole('button', { name: '预览' }))
+    expect(await screen.findByText('天数：7')).toBeTruthy()
+    // The same args again, within SWR's dedupe window: still a new read.
+    fireEvent.click(screen.getByRole('button', { name: '预览' }))
+    await screen.findByText('计算中')
+    expect(await screen.findByText('天数：7')).toBeTruthy()
+    expect(api.call.mock.calls.map(([name, input]) => [name, input])).toEqual([
+      ['statistics.user', { days: 7 }],
+      ['statistics.user', { days: 7 }],
+    ])
   })
 })

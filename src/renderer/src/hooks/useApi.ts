@@ -3,7 +3,7 @@
  * (stores/user), so after a logout or a new login every hook asks anew: nothing cached, failed or
  * still in flight from the previous session can answer for the next one.
  */
-import { useState } from 'react'
+import { useCallback, useState } from 'react'
 import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr'
 import type { EndpointInput, EndpointName, EndpointOutput } from '@shared/endpoints'
 import { request, type RequestError, type RequestOptions } from '@renderer/services/request'
@@ -60,4 +60,35 @@ export function useOpening(open: boolean): number | null {
   const [seen, setSeen] = useState({ open, count: open ? 1 : 0 })
   if (seen.open !== open) setSeen({ open, count: open ? seen.count + 1 : seen.count })
   return open ? seen.count : null
+}
+
+/** An ask is its args and its number: asking the same args again is another key. */
+type Ask<A> = { args: A; count: number }
+
+export interface AskedLoad<A, T> {
+  /** The args of the latest ask; null until the first. */
+  asked: A | null
+  /** Reads afresh for `args`, even the same args again. */
+  ask(args: A): void
+  data: T | undefined
+  error: RequestError | undefined
+  /** The latest ask is being read. */
+  loading: boolean
+}
+
+/**
+ * A read the user asks for with a button (a preview: it computes, can take seconds, and must show
+ * the data of the moment it was asked): nothing is read until `ask(args)`, and each ask is its own
+ * `useLoad` key, so asking again reads again while re-renders, focus and reconnects never do. The
+ * args are kept as asked: a dialog's preview does not follow a selection that changes behind it.
+ */
+export function useAskedLoad<A, T>(
+  name: string,
+  load: (args: A) => Promise<T>,
+  config: SWRConfiguration<NoInfer<T>, RequestError> = {},
+): AskedLoad<A, T> {
+  const [asked, setAsked] = useState<Ask<A> | null>(null)
+  const { data, error, isValidating } = useLoad<Ask<A>, T>(name, asked, (current) => load(current.args), { ...READ_ONCE, ...config })
+  const ask = useCallback((args: A) => setAsked((last) => ({ args, count: (last?.count ?? 0) + 1 })), [])
+  return { asked: asked?.args ?? null, ask, data, error, loading: isValidating }
 }

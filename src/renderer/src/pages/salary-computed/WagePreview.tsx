@@ -2,10 +2,10 @@
  * 预览计算: every member's wage for the month as the rules would compute it now, nothing saved.
  * The hook holds the preview asked for; the card shows it, each row opening its breakdown.
  */
-import { useRef, useState } from 'react'
 import { Alert, Card, Flex, Spin, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd'
 import type { WagePreviewEntry } from '@shared/entities'
 import { PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
+import { useAskedLoad } from '@renderer/hooks/useApi'
 import { amountColumn, qualifiedColumns, seedHoursColumns } from '@renderer/components/wageColumns'
 import { RequestError } from '@renderer/services/request'
 import { previewWages } from '@renderer/services/wages'
@@ -54,37 +54,25 @@ export interface WagePreviewState {
   error: string | null
   /** Computes the month anew (can take seconds). */
   run(): void
-  /** A month change: the old month's failure is not shown over the new one. */
-  clearError(): void
 }
 
+/**
+ * 预览计算 is a read the admin asks for: it runs the whole month's computation, so it is read on the
+ * button only (never on mount or focus), and each click computes again with the data of that moment.
+ */
 export function useWagePreview(period: string): WagePreviewState {
-  const [preview, setPreview] = useState<WagePreview | null>(null)
-  const [previewing, setPreviewing] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const latest = useRef(0)
-
-  async function run() {
-    const call = ++latest.current
-    setPreviewing(true)
-    setError(null)
-    try {
-      const answer = await previewWages(period, undefined, { silent: true })
-      if (call === latest.current) setPreview({ period, ...answer })
-    } catch (failure) {
-      if (call === latest.current) setError(failure instanceof RequestError ? failure.msg : '预览失败')
-    } finally {
-      if (call === latest.current) setPreviewing(false)
-    }
-  }
-
+  const { asked, ask, data, error, loading } = useAskedLoad(
+    'wages.preview',
+    async (month: string): Promise<WagePreview> => ({ period: month, ...(await previewWages(month, undefined, { silent: true })) }),
+    // While the month is computed again, the last preview stays under the spinner.
+    { keepPreviousData: true },
+  )
+  // The preview on screen belongs to the month picked; another month starts over.
   return {
-    // The preview on screen belongs to the month picked; another month starts over.
-    preview: preview?.period === period ? preview : null,
-    previewing,
-    error,
-    run: () => void run(),
-    clearError: () => setError(null),
+    preview: data?.period === period ? data : null,
+    previewing: loading,
+    error: asked === period && error ? (error instanceof RequestError ? error.msg : '预览失败') : null,
+    run: () => ask(period),
   }
 }
 

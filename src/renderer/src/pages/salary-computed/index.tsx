@@ -29,7 +29,6 @@ export default function SalaryComputedPage() {
   function changeMonth(value: Dayjs | null) {
     if (!value) return
     setMonth(value)
-    preview.clearError()
   }
 
   return (

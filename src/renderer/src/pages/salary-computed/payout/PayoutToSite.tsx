@@ -7,8 +7,9 @@
 import { useState } from 'react'
 import { CloudUploadOutlined } from '@ant-design/icons'
 import { Alert, Button, Flex, Modal, Progress, Space, Spin, Typography } from 'antd'
-import type { PayoutPreview, PayoutResult } from '@shared/payout'
-import { previewPayout } from '@renderer/services/payout'
+import type { PayoutResult } from '@shared/payout'
+import { useAskedLoad } from '@renderer/hooks/useApi'
+import { previewPayout, type PayoutSelection } from '@renderer/services/payout'
 import { RequestError } from '@renderer/services/request'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { payInChunks, payoutPlan } from './payInChunks'
@@ -27,22 +28,19 @@ type Phase = 'closed' | 'preview' | 'paying' | 'done'
 
 export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteProps) {
   const [phase, setPhase] = useState<Phase>('closed')
-  const [preview, setPreview] = useState<PayoutPreview | null>(null)
-  const [previewError, setPreviewError] = useState<string | null>(null)
+  // Each opening reads the dry run afresh (the bonus is read live from the site), for the records
+  // selected when it opened: paying clears the selection behind the open dialog.
+  const dryRun = useAskedLoad('wages.payoutPreview', (selection: PayoutSelection) => previewPayout(selection, { silent: true }))
+  const preview = dryRun.data ?? null
+  const previewError = dryRun.error ? (dryRun.error instanceof RequestError ? dryRun.error.msg : '预览失败') : null
   const [results, setResults] = useState<PayoutResult[]>([])
   const [progress, setProgress] = useState({ done: 0, total: 0 })
   const { toPay, skipped, inDoubt } = payoutPlan(preview)
 
-  async function open() {
+  function open() {
     setPhase('preview')
-    setPreview(null)
-    setPreviewError(null)
     setResults([])
-    try {
-      setPreview(await previewPayout(selected.length ? { ids: selected } : { period }, { silent: true }))
-    } catch (error) {
-      setPreviewError(error instanceof RequestError ? error.msg : '预览失败')
-    }
+    dryRun.ask(selected.length ? { ids: selected } : { period })
   }
 
   async function pay() {
@@ -83,7 +81,7 @@ export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteP
 
   return (
     <>
-      <Button icon={<CloudUploadOutlined />} onClick={() => void open()}>
+      <Button icon={<CloudUploadOutlined />} onClick={open}>
         发放到站点{selected.length ? ` (${selected.length})` : '（整月）'}
       </Button>
       <Modal
