@@ -14,6 +14,7 @@ import { createIpcHandlers } from '@main/ipc/handlers'
 import { registerIpcHandlers, type IpcMainLike } from '@main/ipc/register'
 import { createSenderCheck } from '@main/ipc/sender'
 import { createSettingsStore } from '@main/settings-store'
+import { ipcChannels, type RendererApi } from '@shared/ipc'
 
 type Listener = (event: { senderFrame: { url: string; parent: unknown } | null }, arg?: unknown) => unknown
 
@@ -71,15 +72,29 @@ export function createMainBridge(options: { appUrl: string; defaultServerAddress
   }
 }
 
+/**
+ * Each IPC channel's `window.api` method as the preload defines it, in page-side JS (`invoke(channel,
+ * arg)` reaches the bridge above). Keyed by the shared channel list, so a channel added there fails to
+ * compile here until the shim forwards it too.
+ */
+const forwards = {
+  apiCall: { method: 'call', forward: '(endpoint, input) => invoke(channel, { endpoint, input })' },
+  settingsGet: { method: 'getSettings', forward: '() => invoke(channel)' },
+  settingsSet: { method: 'setSettings', forward: '(patch) => invoke(channel, patch)' },
+} as const satisfies Record<keyof typeof ipcChannels, { method: keyof RendererApi; forward: string }>
+
+const shimMethods = (Object.keys(forwards) as (keyof typeof ipcChannels)[]).map((key) => {
+  const { method, forward } = forwards[key]
+  return `${method}: ((channel) => ${forward})(${JSON.stringify(ipcChannels[key])}),`
+})
+
 /** Runs in the page before its own scripts: the same `window.api` the preload exposes. */
 export const bridgeShim = `
   (() => {
     const invoke = (channel, arg) => window.__seedingIpc(channel, arg);
     Object.defineProperty(window, 'api', {
       value: Object.freeze({
-        call: (endpoint, input) => invoke('api:call', { endpoint, input }),
-        getSettings: () => invoke('settings:get'),
-        setSettings: (patch) => invoke('settings:set', patch),
+        ${shimMethods.join('\n        ')}
       }),
     });
   })();
