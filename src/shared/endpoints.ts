@@ -1,12 +1,13 @@
 /**
- * The list of callable `/api/v1` endpoints — the contract (api.md). The server registers a route
- * for each entry and validates the request with `input`; the main process sends only calls named
- * here, validates `input` before sending and `output` before answering the renderer.
+ * The list of callable `/api/v1` endpoints — the contract (docs/api.md is generated from it). The
+ * server registers a route for each entry and validates the request with `input`; the main process
+ * sends only calls named here, validates `input` before sending and `output` before answering the renderer.
  *
  * Travel of `input`: GET → query string (values arrive as strings, so GET schemas coerce);
  * POST → JSON body. `{name}` segments in `path` are filled from the input field of that name.
  *
- * Long by design: one declarative entry per call, in one table that server, main and docs/api.md read.
+ * One file by design: a declarative table, one entry per call, that server, main and the docs
+ * generator read whole; its order is the order of docs/api.md.
  */
 import { z } from './validation'
 import {

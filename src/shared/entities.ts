@@ -1,4 +1,8 @@
-/** Runtime schemas of the entities that cross the wire (docs/api.md "Shapes"). Long by design: declarations only, one per shape. */
+/**
+ * Runtime schemas of the entities that cross the wire (docs/api.md "Shapes"). One file by design:
+ * declarations only, one per shape, several built from another (a user from the login info, a
+ * preview entry from a wage record), so the domains reference each other.
+ */
 import { z } from './validation'
 import { roleValues, seedStatusValues } from './enums'
 import { payoutMessageTemplateSchema } from './payout-template'
@@ -32,7 +36,7 @@ export function pagedResult<T extends z.ZodType>(item: T) {
 }
 export type Paged<T> = { list: T[]; total: number }
 
-// ---- Seeding data (issue: seeding data, statuses, statistics) ----
+// ---- Seeding data: records, statuses, statistics ----
 
 const id = z.number().int().positive()
 const count = z.number().int().nonnegative()
@@ -162,7 +166,7 @@ export const userSeedingStatsSchema = z.object({
 })
 export type UserSeedingStats = z.infer<typeof userSeedingStatsSchema>
 
-// ---- Admin actions (issue: members, admins, assignments, rules, operation log) ----
+// ---- Admin actions: members, admins, assignments, rules, operation log ----
 
 const nonNegative = z.number().finite().nonnegative()
 const label = z.string().trim().min(1).max(100)
@@ -257,7 +261,7 @@ export const operationLogSchema = z.object({
 })
 export type OperationLog = z.infer<typeof operationLogSchema>
 
-// ---- Wages (issue: the wage engine) ----
+// ---- Wages: the engine's records, previews and statistics ----
 
 export const periodSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: '月份格式应为 YYYY-MM' })
 
@@ -327,7 +331,7 @@ export const wageStatsSchema = z.object({
 })
 export type WageStats = z.infer<typeof wageStatsSchema>
 
-// ---- Site data sources (issue: NexusPHP sync and push ingest) ----
+// ---- Site data sources: NexusPHP sync and push ingest ----
 
 export const sourceKindValues = ['demo', 'nexusphp', 'ingest'] as const
 export type SourceKind = (typeof sourceKindValues)[number]
