@@ -1,5 +1,5 @@
 /**
- * The admin pages end to end (issue 4) on the demo community: 保种员 (create, ban → cannot log in),
+ * The admin pages end to end on the demo community: 保种员 (create, ban → cannot log in),
  * 管理员 (add, remove), 任务分配 (assign, auto-assign preview), 官种设置 (a rule change re-labels
  * torrents), 操作日志 (every action above is logged). One server, one browser, steps in order.
  */

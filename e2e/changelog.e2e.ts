@@ -1,6 +1,6 @@
 /**
  * 更新日志 shows the bundled CHANGELOG.md with the current version's notes on top, and the 设置
- * dialog (issue 7) shows main's refusal of a bad server address on the field. Screenshots 34–35.
+ * dialog shows main's refusal of a bad server address on the field. Screenshots 34–35.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'

@@ -1,5 +1,5 @@
 /**
- * 数据同步 end to end (issue 6) on the demo community: the page names the source, shows the last
+ * 数据同步 end to end on the demo community: the page names the source, shows the last
  * run, and 立即同步 runs one through the real server (同步中 → 正常, a new end time, rows per
  * table, an operation-log row). The member form finds the synced site users by name. Screenshots 40–41.
  */

@@ -3,7 +3,7 @@
  * member: a screenshot of each (e2e/screenshots/layout-*.png), and for each visible table its key
  * columns — the first one, which names the row, and a fixed 操作 column — must be in view and not
  * covered by anything (a sticky header, a fixed column, a drawer's edge): a wide table scrolls
- * sideways with those columns fixed instead of clipping them (issue 13 item 2).
+ * sideways with those columns fixed instead of clipping them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
 /**
- * 发放到站点 on the demo source (issue 12): an admin computes last month, opens the dry run of the
+ * 发放到站点 on the demo source: an admin computes last month, opens the dry run of the
  * whole month (bonus before → after, log line, message per member; nothing written), confirms,
  * and gets a result per member; the demo's simulated site then holds one log row per paid member,
  * the records are 已发放, and paying again offers nothing. A paid member sees 已到账 in 我的工资.

@@ -1,5 +1,5 @@
 /**
- * The wage flow on the demo community (issue 5): an admin previews and computes LAST month, pays
+ * The wage flow on the demo community: an admin previews and computes LAST month, pays
  * two members, sees it in 工资统计 and exports the month (xlsx + csv); one of the paid members
  * then sees the record as 已发放 in 我的工资 with its breakdown, and the numbers agree between
  * the preview, the rank and 我的工资. Screenshots 30–33 land in e2e/screenshots/.

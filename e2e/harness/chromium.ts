@@ -1,4 +1,4 @@
-/** Debian's Chromium, launched the way this machine allows (engineering.md §5). */
+/** Debian's Chromium (the Electron binary cannot be downloaded here), with the flags a headless container needs. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const chromiumArgs = [
   '--headless',

@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the app (engineering.md §2). Runs in the main process: it alone knows the
+ * The one HTTP client of the app. Runs in the main process: it alone knows the
  * server address and the token. Every call answers `{ ok: true, data } | { ok: false, code, msg }`
  * — HTTP errors, network failures, time-outs and malformed answers included; it never throws.
  */
@@ -56,7 +56,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const log = options.log ?? (() => {})
 
   async function call<N extends EndpointName>(name: N, rawInput?: unknown): Promise<ApiResult<EndpointOutput<N>>> {
-    // Logging out ends the local session whatever the server answers (product.md §3).
+    // Logging out ends the local session whatever the server answers: an unreachable server must not keep the user logged in.
     if (name === 'user.logout') {
       const result = await send(name, rawInput)
       options.tokens.clearToken()
@@ -71,7 +71,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (!parsedInput.success) return fail(400, formatZodError(parsedInput.error))
 
     const token = options.tokens.getToken()
-    // Without a token no authenticated call leaves the machine (product.md §2).
+    // Without a token no authenticated call leaves the machine: the server would only refuse it, so main answers 请先登录 itself.
     if (endpoint.access !== 'public' && !token) return fail(401, messages.notLoggedIn)
 
     const input = parsedInput.data as Record<string, unknown> | undefined
@@ -125,7 +125,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
 
     if (name === 'user.login') {
-      // The token stays in main (engineering.md §2: the renderer never learns it); the caller learns only that it worked.
+      // The token stays in main (a compromised page cannot steal it); the caller learns only that it worked.
       options.tokens.setToken(output.data as string)
       return { ok: true, data: null as EndpointOutput<N> }
     }

@@ -100,7 +100,7 @@ const textFilter = (max: number) =>
     .transform((value) => value || undefined)
     .optional()
 
-/** Sortable fields of each paged call (api.md: anything else is a 400). */
+/** Sortable fields of each paged call (anything else is a 400: `orderBy` reaches SQL only through these names). */
 export const sortableFields = {
   pageAdmin: ['username', 'siteUid', 'adminSince', 'lastLoginAt', 'createdAt'],
   pageNormal: ['username', 'siteUid', 'status', 'seedingCount', 'seedingSize', 'assignedCount', 'createdAt', 'lastLoginAt'],
@@ -479,7 +479,7 @@ export const endpoints = {
     output: fileSaveResultSchema,
     download: true,
   }),
-  // 发放到站点 (domain.md §7; api.md "wages.payout*")
+  // 发放到站点: wages credited to the members' bonus on the site, each record at most once
   'wages.payoutPreview': endpoint({
     method: 'POST',
     path: '/wages/payout/preview',
@@ -529,8 +529,8 @@ export const endpoints = {
     output: syncStatusSchema,
   }),
   'sync.run': endpoint({ method: 'POST', path: '/sync/run', access: 'admin', title: '立即同步', input: noInput, output: syncStatusSchema }),
-  // Not in api.md (its gaps: admins pick members "from the synced site users", the rules offer
-  // "the synced team and tag names"): the two lookups those forms need.
+  // The two lookups the admin forms need: a member's site user picked from the synced site users,
+  // the rules' official teams and tags from the synced names.
   'site.users': endpoint({
     method: 'GET',
     path: '/site/users',

@@ -122,7 +122,7 @@ export const torrentSchema = z.object({
   completion: completionSchema,
   assigned: assignmentLabelSchema,
   ownerUserId: id.nullable(),
-  /** Banned on the site (NexusPHP `torrents.banned = yes`): nobody can keep it, so it cannot be assigned (domain.md §3). */
+  /** Banned on the site (NexusPHP `torrents.banned = yes`): nobody can keep it, so it cannot be assigned. */
   banned: z.boolean(),
 })
 export type Torrent = z.infer<typeof torrentSchema>
@@ -172,7 +172,7 @@ const nonNegative = z.number().finite().nonnegative()
 const label = z.string().trim().min(1).max(100)
 
 /**
- * How wages are settled (domain.md §4): `team` — this product's rules (claimed or assigned official
+ * How wages are settled: `team` — this product's rules (claimed or assigned official
  * torrents, keeper ranks); `nexusphpClaims` — the preset 「NexusPHP 认领结算」 (claimed torrents only,
  * official or not, as NexusPHP's own monthly claim settlement). Absent = `team`.
  */
@@ -201,7 +201,7 @@ export const nexusphpClaimsPreset = {
   multiplier: 1,
 } satisfies Partial<RuleBody>
 
-/** The official-torrent and wage rules (api.md `Rules` without `version`; domain.md §3–§4). */
+/** The official-torrent and wage rules (`Rules` without its `version`). */
 export const ruleBodySchema = z.object({
   mode: z.enum(wageModes).optional(),
   officialTeams: z.array(label).max(500),
@@ -226,9 +226,9 @@ export const ruleBodySchema = z.object({
   maxSeeding: z.number().int().nonnegative().max(1_000_000),
   multiplier: nonNegative.max(1000),
   timezone: z.string().max(64).refine(isTimeZone, { message: '不是有效的时区' }),
-  /** The member's message when paid into the site (domain.md §7); absent = the Chinese default. */
+  /** The member's message when paid into the site; absent = the Chinese default. */
   payoutMessageTemplate: payoutMessageTemplateSchema.optional(),
-  /** Paying into a NexusPHP site also does its claim settlement (domain.md §7); absent = off. */
+  /** Paying into a NexusPHP site also does its claim settlement; absent = off. */
   settleClaims: z.boolean().optional(),
   /** Bonus deducted per claim removed unreached by `settleClaims` (NexusPHP's claim_remove_deduct_user_bonus); absent = 600. */
   claimRemoveDeduction: nonNegative.max(1_000_000_000).optional(),
@@ -341,7 +341,7 @@ export const syncProgressSchema = z.object({ table: z.string(), read: count, tot
 export type SyncProgress = z.infer<typeof syncProgressSchema>
 
 /**
- * The site as the NexusPHP source reads it (domain.md §5): the time zone its DATETIMEs are read in,
+ * The site as the NexusPHP source reads it: the time zone its DATETIMEs are read in,
  * the peer lifetime of its own settings (1.3 × `main.anninterthree`; null when unreadable) and the
  * rules' active window — /data-sync warns when the site keeps peers longer than the window.
  */

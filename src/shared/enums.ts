@@ -1,5 +1,5 @@
 /**
- * Enumerations of the product with their wire values and Chinese labels (product.md §4).
+ * Enumerations of the product with their wire values and Chinese labels (one label per value everywhere).
  * The numbers are the wire values of the original console; never renumber them.
  */
 
@@ -109,7 +109,7 @@ export const operationActionLabels = {
 export type OperationActionName = keyof typeof operationActionLabels
 export const operationActionNames = Object.keys(operationActionLabels) as [OperationActionName, ...OperationActionName[]]
 
-/** Where the site data comes from (SOURCE, api.md `SyncStatus.source`). */
+/** Where the site data comes from (the server's SOURCE; `SyncStatus.source`). */
 export const sourceKindLabels = { nexusphp: 'NexusPHP 数据库', ingest: '推送接入', demo: '演示数据' } as const satisfies Record<
   string,
   string

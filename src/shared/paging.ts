@@ -1,5 +1,5 @@
 /**
- * Paged requests: `{ page, pageSize, orderBy?, ...filters }` (api.md "Conventions").
+ * Paged requests: `{ page, pageSize, orderBy?, ...filters }`, the same for every paged call.
  * Each paged endpoint names the fields it may be sorted by; anything else is refused with 400.
  */
 import { z } from './validation'
@@ -38,7 +38,7 @@ export function parseOrderBy<F extends string>(orderBy: string | undefined): { f
  * Builds the schema of a paged request from its filters and sortable fields. Strict: a misspelt
  * filter (`stauts: 3`) is refused with 400 naming the field, rather than dropped — which would
  * answer with every row as if the filter had matched. `keyword` is the one extra field accepted
- * (the seed's clients send it with every paged call; api.md says it is dropped): no handler reads it.
+ * (the original console's clients send it with every paged call): no handler reads it.
  */
 export function pagedRequest<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortable: F, filters: S) {
   return z.strictObject({ ...pagingShape, orderBy: orderBySchema(sortable).optional(), keyword: z.unknown().optional(), ...filters })

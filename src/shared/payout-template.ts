@@ -1,5 +1,5 @@
 /**
- * The member's monthly message when wages are paid into the site (domain.md §7): a subject and a
+ * The member's monthly message when wages are paid into the site: a subject and a
  * body with {占位符}, part of the rules (`payoutMessageTemplate`; absent = the Chinese default).
  * Shared so the rules form previews exactly what the server will write.
  */

@@ -1,5 +1,5 @@
 /**
- * Paying wages into the site (domain.md §7): the shapes of the 发放到站点 calls. Amounts credited
+ * Paying wages into the site (each member's bonus credited there): the shapes of the 发放到站点 calls. Amounts credited
  * to the site are decimal strings with NexusPHP's one decimal ("123.5"), exact as the site stores them.
  */
 import { periodSchema } from './entities'

@@ -1,4 +1,4 @@
-/** The exception results (product.md §2), shared by the exception pages and the access guard. */
+/** The exception results (403, 404, 500 with a way home), shared by the exception pages and the access guard. */
 import type { ReactNode } from 'react'
 import { Button, Result, type ResultProps } from 'antd'
 import { useNavigate } from 'react-router-dom'

@@ -1,4 +1,4 @@
-/** Tags for enum values, with the contract's Chinese labels and fixed colours (product.md §4). */
+/** Tags for enum values, with the contract's Chinese labels and fixed colours (a status looks the same on every page). */
 import { Tag } from 'antd'
 import {
   accountStatusLabels,

@@ -1,6 +1,6 @@
 /**
  * A torrent's name in the torrent tables (种子列表, 任务分配), preceded by a red 已禁止 mark when the
- * site has banned it: announce refuses it, so nobody can keep it and it cannot be assigned (domain.md §3).
+ * site has banned it: announce refuses it, so nobody can keep it and it cannot be assigned.
  */
 import { Tag, Tooltip } from 'antd'
 import type { Torrent } from '@shared/entities'

@@ -1,5 +1,5 @@
 /**
- * Chinese form validation messages (product.md §2). `${label}`, `${len}` … are antd's
+ * Chinese form validation messages (the whole interface is Chinese). `${label}`, `${len}` … are antd's
  * placeholders, filled in by the form — these are plain strings, not template literals.
  */
 import type { FormProps } from 'antd'

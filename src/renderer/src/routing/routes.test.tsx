@@ -138,7 +138,7 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { name: HOME_GREETING })).toBeTruthy()
   })
 
-  it('orders the menu as product.md §3 does, 首页 then 我的任务 first (an admin who seeds)', async () => {
+  it('orders the menu 首页 then 我的任务 first (an admin who seeds)', async () => {
     installFakeApi({ handlers: { 'user.loginInfo': ok({ ...adminUser, siteUid: 10010 }) } })
     renderRoutes(routes, '/')
     await screen.findByRole('heading', { name: HOME_GREETING })

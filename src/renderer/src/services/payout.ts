@@ -1,4 +1,4 @@
-/** 发放到站点 calls of `/api/v1/wages/payout*` (issue 12, domain.md §7). */
+/** 发放到站点 calls of `/api/v1/wages/payout*`: wages credited to the members' bonus on the site. */
 import type { WageRecord } from '@shared/entities'
 import type { PayoutPreview, PayoutResult } from '@shared/payout'
 import { request, RequestError, type RequestOptions, type TableData } from './request'

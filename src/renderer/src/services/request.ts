@@ -1,5 +1,5 @@
 /**
- * The one request wrapper (engineering.md §2). Every call goes through `window.api.call`; a
+ * The one request wrapper: the renderer reaches the server only through main. Every call goes through `window.api.call`; a
  * failed call becomes an error toast (unless silent), a 401 sends the user to the login page,
  * and the caller gets the data or a thrown `RequestError`.
  */
@@ -135,7 +135,7 @@ export function toOrderBy(sort: TableSort | null | undefined): string | undefine
 }
 
 /**
- * antd table params → the paged payload of api.md: `current` → `page`, `keyword` dropped,
+ * antd table params → the contract's paged payload: `current` → `page`, `keyword` dropped,
  * empty filters dropped (an empty search box means "no filter", not "equals ''").
  */
 export function toPagedInput(params: TableParams, sort?: TableSort | null): Record<string, unknown> {

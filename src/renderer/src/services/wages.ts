@@ -1,4 +1,4 @@
-/** Wage calls of `/api/v1/wages` (issue 5). */
+/** Wage calls of `/api/v1/wages`. */
 import type { FileSaveResult } from '@shared/endpoints'
 import type { WageDetail, WagePreviewEntry, WageRankEntry, WageRecord, WageStats } from '@shared/entities'
 import { pagedRequest, request, type RequestOptions, type TableData, type TableParams, type TableSort } from './request'

@@ -1,5 +1,5 @@
 /**
- * Display formats used across the console (product.md §2): sizes in binary units,
+ * Display formats used across the console, one per kind of value: sizes in binary units,
  * durations in 天/小时, times as `YYYY-MM-DD HH:mm` in the user's local time.
  * Missing or unusable values render as `-` so tables never show `NaN` or `Invalid Date`.
  */

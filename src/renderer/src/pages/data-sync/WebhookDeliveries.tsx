@@ -1,5 +1,5 @@
 /**
- * 工资推送记录 on 数据同步: the wage records last POSTed to PAYOUT_WEBHOOK_URL (domain.md §7) with
+ * 工资推送记录 on 数据同步: the wage records last POSTed to PAYOUT_WEBHOOK_URL (how ingest sites receive paid wages) with
  * their idempotency key, attempts, the receiver's last answer, the next retry and the state. Shown
  * for ingest sites and wherever the webhook is the payout target; refreshed every 15 seconds.
  */
