@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
-import { INGEST_BODY_LIMIT, ingestKeyMatches } from './ingest'
+import { ingestKeyMatches } from '../auth/ingest-key'
+import { INGEST_BODY_LIMIT } from './ingest'
 
 const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
 const KEY = 'ingest-key-0123456789abcdef'

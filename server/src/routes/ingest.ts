@@ -4,10 +4,10 @@
  * (src/shared/endpoints.ts): the desktop app never calls it, and its caller holds an ingest key,
  * not a session. Answers in the same envelope as every call.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { API_PREFIX } from '@shared/endpoints'
 import { formatZodError } from '@shared/validation'
+import { ingestKeyMatches } from '../auth/ingest-key'
 import { AppError } from '../errors'
 import { success } from '../http/envelope'
 import { applySnapshot } from '../sources/ingest/ingest'
@@ -16,16 +16,6 @@ import { ingestSnapshotSchema } from '../sources/ingest/schema'
 export const INGEST_KEY_HEADER = 'X-Ingest-Key'
 /** Largest body accepted: ~50,000 peer rows. Bigger snapshots are pushed in several requests. */
 export const INGEST_BODY_LIMIT = 16 * 1024 * 1024
-
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
-
-/** Constant time whatever the key: every configured key is compared, by digest (equal lengths). */
-export function ingestKeyMatches(given: string, keys: readonly string[]): boolean {
-  const candidate = digest(given)
-  let match = false
-  for (const key of keys) match = timingSafeEqual(candidate, digest(key)) || match
-  return match
-}
 
 /** The header exactly as sent: a key with spaces around it is another key. */
 function presentedKey(request: FastifyRequest): string {

@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/password'
 import { openTestDatabases, testClock, testScrypt, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
 import { escapeLike } from '../db/sql-fragments'
-import { prefixMatches } from './site'
+import { prefixMatches } from '../users/site-user-search'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
 const PASSWORD = 'Member-pass-1'

@@ -11,7 +11,7 @@ import { SyncRunner } from '../jobs/sync'
 import type { Source, SourceSyncContext } from '../sources/source'
 import { openTestDatabases, testClock, testScrypt, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
-import { parseRows } from './sync'
+import { parseRows } from '../jobs/sync-status'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
 const PASSWORD = 'Member-pass-1'

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { TOKEN_HEADER } from '@shared/endpoints'
 import { login } from '../auth/login'
-import { revokeSession } from '../auth/sessions'
+import { logout } from '../auth/logout'
 import { toIso } from '../db/time'
 import { registerEndpoint } from '../http/endpoint'
-import { OperationAction, recordOperation } from '../operation-log/record'
 import { forbidden, notFound } from '../errors'
 import { CountCache } from '../paging/count-cache'
 import { pageSeedRecords } from '../seeding/seed-records'
@@ -20,14 +19,7 @@ export function userRoutes(app: FastifyInstance): void {
 
   // POST /user/logout — ends the session the call was made with.
   registerEndpoint(app, 'user.logout', async (_input, ctx) => {
-    await ctx.db.transaction().execute(async (trx) => {
-      await revokeSession(trx, ctx.sessionId, ctx.now)
-      await recordOperation(
-        trx,
-        { operator: ctx.user, action: OperationAction.Logout, targetType: 'user', targetId: ctx.user.id, ip: ctx.ip },
-        ctx.now,
-      )
-    })
+    await logout(ctx)
     return null
   })
 

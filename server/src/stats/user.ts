@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely'
 import type { UserSeedingStats } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { addDays, dayToIso, localDay } from '../domain/local-day'
-import type { Rules } from '../rules/rules'
+import { notFound } from '../errors'
+import { currentRules, type Rules } from '../rules/rules'
 import type { WageEstimates } from '../wages/estimates'
 import { byStatusOf } from './all'
 
@@ -49,4 +50,15 @@ export async function computeUserStats(
     rank: wage.rank,
     daily,
   }
+}
+
+/** A user's figures under the current rules; an unknown user id is a 404. */
+export async function userSeedingStats(
+  db: Kysely<DB>,
+  userId: number,
+  options: { now: number; days: number; wages: WageEstimates },
+): Promise<UserSeedingStats> {
+  const exists = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()
+  if (!exists) throw notFound('用户不存在')
+  return computeUserStats(db, userId, { ...options, rules: await currentRules(db) })
 }
