@@ -1,8 +1,10 @@
 /**
  * The jobs (jobs/) sit above what they run: nothing jobs/ reaches may import jobs/ back. The sync
- * bookkeeping that readers need (the data version, the lease) lives here in db/, below both. The
- * graph is the run-time one of server/src (value imports, `import type` erased; tests and test
- * helpers left out), one node per top folder.
+ * bookkeeping that readers need (the data version, the lease) lives here in db/, below both.
+ * db/ is the floor: the sync lease and the admin write lock (write-lock.ts) live there so that
+ * every writer can take them, and db/ imports no other folder at run time. The graph is the
+ * run-time one of server/src (value imports, `import type` erased; tests and test helpers left
+ * out), one node per top folder.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -60,5 +62,10 @@ describe('import layers', () => {
     // The check sees the graph: jobs/ does reach the readers of the data version.
     expect(reached).toContain('stats/')
     expect(reached).toContain('db/')
+  })
+
+  it('db/ imports no other folder at run time', () => {
+    const edges = folderGraph().get('db/') ?? new Map<string, string[]>()
+    expect([...edges.values()].flat()).toEqual([])
   })
 })

@@ -7,8 +7,8 @@ import { fieldLabels } from '@shared/validation'
 import { wageModeLabels, type WageMode } from '@shared/entities'
 import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
-import { AdminLock, lockFor } from '../admin/lock'
-import { relabel } from '../admin/relabel'
+import { AdminLock, lockFor } from '../db/write-lock'
+import { relabel } from '../derive/relabel'
 import { currentRules, saveRules, type RuleBody, type Rules } from './rules'
 
 type Ctx = RequestContext<AuthUser>

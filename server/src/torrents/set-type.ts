@@ -8,8 +8,8 @@ import { seedTypeLabels, type SeedType } from '@shared/enums'
 import { queueTorrents } from '../derive/queue'
 import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
-import { AdminLock, lockFor } from '../admin/lock'
-import { relabel } from '../admin/relabel'
+import { AdminLock, lockFor } from '../db/write-lock'
+import { relabel } from '../derive/relabel'
 import { assertTorrentsExist, listIds, uniqueSorted } from '../assignments/assign'
 
 type Ctx = RequestContext<AuthUser>

@@ -1,12 +1,13 @@
 /**
- * Serialising admin actions that check-then-write (the last-admin guard, unique site uids, rule
- * version numbers). SQLite needs nothing: the app has one connection and Kysely runs one
- * transaction on it at a time. PostgreSQL takes a transaction-scoped advisory lock, so a second
- * writer waits until the first commits and then sees its result.
+ * The admin write lock: serialises admin actions that check-then-write (the last-admin guard,
+ * unique site uids, rule version numbers, assignments, manual seed types). SQLite needs nothing:
+ * the app has one connection and Kysely runs one transaction on it at a time. PostgreSQL takes a
+ * transaction-scoped advisory lock, so a second writer waits until the first commits and then
+ * sees its result.
  */
 import { type Kysely, sql } from 'kysely'
-import type { DialectName } from '../db/database'
-import type { DB } from '../db/schema'
+import type { DialectName } from './database'
+import type { DB } from './schema'
 
 export const AdminLock = {
   /** Every change of a users row (create, update, status, role, password). */

@@ -15,7 +15,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDatabase } from '../db/database'
-import { derive } from '../derive'
+import { derive } from './index'
 import { acquireLease } from '../db/lease'
 
 export interface RelabelOutcome {
