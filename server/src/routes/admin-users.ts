@@ -1,7 +1,8 @@
 /** Member management (issue 4): create, update, account status, passwords. */
 import type { FastifyInstance } from 'fastify'
 import { registerEndpoint } from '../http/endpoint'
-import { changeOwnPassword, createUser, resetPassword, setUserStatus, updateUser } from '../users/admin'
+import { createUser, setUserStatus, updateUser } from '../users/member-accounts'
+import { changeOwnPassword, resetPassword } from '../users/passwords'
 
 export function adminUserRoutes(app: FastifyInstance): void {
   registerEndpoint(app, 'user.create', (input, ctx) => createUser(ctx, input))

@@ -7,7 +7,7 @@ import { z } from '@shared/validation'
 import { registerEndpoint } from '../http/endpoint'
 import { changeRules } from '../rules/change'
 import { currentRules } from '../rules/rules'
-import { addAdmin, delAdmin } from '../users/admin'
+import { addAdmin, delAdmin } from '../users/admin-role'
 
 /** The POST form takes a JSON number (no coercion: `true` or `"7"` are not ids). */
 const adminTargetBody = z.object({ userId: z.number().int().positive().max(2_147_483_647) })
