@@ -6,6 +6,7 @@
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 import type { AccountStatus, Role } from '@shared/enums'
+import type { MirrorTableType } from '../sources/mirror/columns'
 
 /** Epoch milliseconds. */
 export type EpochMs = number
@@ -60,96 +61,16 @@ export interface OperationLogTable {
   ip: string
 }
 
-// ---- Mirror of the site (names as NexusPHP's; ids are the site's; 'yes'/'no' → 1/0) ----
+// ---- Mirror of the site: its columns are listed once, in sources/mirror/columns.ts ----
 
-export interface SiteUsersTable {
-  id: number
-  username: string
-  class: Generated<number>
-  enabled: Generated<0 | 1>
-  status: Generated<string>
-  added: EpochMs
-  last_access: EpochMs | null
-}
-
-export interface SiteNamedTable {
-  id: number
-  name: string
-  sort_index: Generated<number>
-}
-
-export interface SiteTorrentsTable {
-  id: number
-  /** Lower-case hex of the 20-byte info hash. */
-  info_hash: string
-  name: string
-  size: number
-  category: number | null
-  team: number | null
-  added: EpochMs
-  seeders: Generated<number>
-  leechers: Generated<number>
-  times_completed: Generated<number>
-  /** Site uid of the uploader (0 = none). */
-  owner: Generated<number>
-  visible: Generated<0 | 1>
-  banned: Generated<0 | 1>
-}
-
-export interface SiteTorrentTagsTable {
-  id: number
-  torrent_id: number
-  tag_id: number
-}
-
-export interface SitePeersTable {
-  id: number
-  torrent: number
-  peer_id: string
-  ip: Generated<string>
-  port: Generated<number>
-  uploaded: Generated<number>
-  downloaded: Generated<number>
-  to_go: Generated<number>
-  seeder: Generated<0 | 1>
-  started: EpochMs
-  last_action: EpochMs
-  prev_action: EpochMs
-  connectable: Generated<0 | 1>
-  userid: number
-  agent: Generated<string>
-  finishedat: EpochMs | null
-}
-
-export interface SiteSnatchedTable {
-  id: number
-  torrentid: number
-  userid: number
-  ip: Generated<string>
-  port: Generated<number>
-  uploaded: Generated<number>
-  downloaded: Generated<number>
-  to_go: Generated<number>
-  /** Seconds. */
-  seedtime: Generated<number>
-  leechtime: Generated<number>
-  last_action: EpochMs
-  startdat: EpochMs
-  completedat: EpochMs | null
-  finished: Generated<0 | 1>
-}
-
-export interface SiteClaimsTable {
-  id: number
-  uid: number
-  torrent_id: number
-  snatched_id: number | null
-  seed_time_begin: Generated<number>
-  uploaded_begin: Generated<number>
-  last_settle_at: EpochMs | null
-  created_at: EpochMs
-  updated_at: EpochMs
-}
+export type SiteUsersTable = MirrorTableType<'site_users'>
+/** Teams, categories and tags. */
+export type SiteNamedTable = MirrorTableType<'site_teams'>
+export type SiteTorrentsTable = MirrorTableType<'site_torrents'>
+export type SiteTorrentTagsTable = MirrorTableType<'site_torrent_tags'>
+export type SitePeersTable = MirrorTableType<'site_peers'>
+export type SiteSnatchedTable = MirrorTableType<'site_snatched'>
+export type SiteClaimsTable = MirrorTableType<'site_claims'>
 
 // ---- System of record ----
 

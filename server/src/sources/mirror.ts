@@ -14,123 +14,15 @@ import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { inIntegers } from '../db/sql-fragments'
 import { queueTorrents } from '../derive/queue'
+import { byMirrorTable, type MirrorColumn, mirrorColumnsOf, mirrorTables, type MirrorTable, mirrorUniqueKey } from './mirror/columns'
 
 /** A full row of each mirror table, as the mirror stores it. */
 export type MirrorRows = { [T in MirrorTable]: Selectable<DB[T]> }
 
-export const mirrorTables = [
-  'site_users',
-  'site_teams',
-  'site_categories',
-  'site_tags',
-  'site_torrents',
-  'site_torrent_tags',
-  'site_peers',
-  'site_snatched',
-  'site_claims',
-] as const
-export type MirrorTable = (typeof mirrorTables)[number]
+export { mirrorTables, type MirrorTable }
 
-type ColumnType = 'int' | 'text'
-/** [name, type, nullable] — the migration's columns, for validation and statement building. */
-type Column = readonly [string, ColumnType, boolean]
-
-const named: readonly Column[] = [
-  ['id', 'int', false],
-  ['name', 'text', false],
-  ['sort_index', 'int', false],
-]
-
-export const mirrorColumns: { readonly [T in MirrorTable]: readonly Column[] } = {
-  site_users: [
-    ['id', 'int', false],
-    ['username', 'text', false],
-    ['class', 'int', false],
-    ['enabled', 'int', false],
-    ['status', 'text', false],
-    ['added', 'int', false],
-    ['last_access', 'int', true],
-  ],
-  site_teams: named,
-  site_categories: named,
-  site_tags: named,
-  site_torrents: [
-    ['id', 'int', false],
-    ['info_hash', 'text', false],
-    ['name', 'text', false],
-    ['size', 'int', false],
-    ['category', 'int', true],
-    ['team', 'int', true],
-    ['added', 'int', false],
-    ['seeders', 'int', false],
-    ['leechers', 'int', false],
-    ['times_completed', 'int', false],
-    ['owner', 'int', false],
-    ['visible', 'int', false],
-    ['banned', 'int', false],
-  ],
-  site_torrent_tags: [
-    ['id', 'int', false],
-    ['torrent_id', 'int', false],
-    ['tag_id', 'int', false],
-  ],
-  site_peers: [
-    ['id', 'int', false],
-    ['torrent', 'int', false],
-    ['peer_id', 'text', false],
-    ['ip', 'text', false],
-    ['port', 'int', false],
-    ['uploaded', 'int', false],
-    ['downloaded', 'int', false],
-    ['to_go', 'int', false],
-    ['seeder', 'int', false],
-    ['started', 'int', false],
-    ['last_action', 'int', false],
-    ['prev_action', 'int', false],
-    ['connectable', 'int', false],
-    ['userid', 'int', false],
-    ['agent', 'text', false],
-    ['finishedat', 'int', true],
-  ],
-  site_snatched: [
-    ['id', 'int', false],
-    ['torrentid', 'int', false],
-    ['userid', 'int', false],
-    ['ip', 'text', false],
-    ['port', 'int', false],
-    ['uploaded', 'int', false],
-    ['downloaded', 'int', false],
-    ['to_go', 'int', false],
-    ['seedtime', 'int', false],
-    ['leechtime', 'int', false],
-    ['last_action', 'int', false],
-    ['startdat', 'int', false],
-    ['completedat', 'int', true],
-    ['finished', 'int', false],
-  ],
-  site_claims: [
-    ['id', 'int', false],
-    ['uid', 'int', false],
-    ['torrent_id', 'int', false],
-    ['snatched_id', 'int', true],
-    ['seed_time_begin', 'int', false],
-    ['uploaded_begin', 'int', false],
-    ['last_settle_at', 'int', true],
-    ['created_at', 'int', false],
-    ['updated_at', 'int', false],
-  ],
-}
-
-/**
- * Unique keys besides `id` (the migrations' unique indexes). Peers: NexusPHP's own key since its
- * 2023-04 migration — two members may announce one peer_id on one torrent, and both are kept.
- */
-export const uniqueKeys: Partial<Record<MirrorTable, readonly string[]>> = {
-  site_torrent_tags: ['torrent_id', 'tag_id'],
-  site_peers: ['torrent', 'peer_id', 'userid'],
-  site_snatched: ['userid', 'torrentid'],
-  site_claims: ['uid', 'torrent_id'],
-}
+/** Unique keys besides `id`, by table (see `MirrorTableDefinition.uniqueKey`). */
+export const uniqueKeys: Partial<Record<MirrorTable, readonly string[]>> = byMirrorTable(mirrorUniqueKey)
 
 /** Tables whose rows tie a site user to a torrent: [site uid column, torrent column]. */
 const pairColumns: Partial<Record<MirrorTable, readonly [string, string]>> = {
@@ -153,7 +45,7 @@ type Pair = { uid: number; torrent: number }
  */
 export async function upsertMirror<T extends MirrorTable>(db: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<number> {
   if (rows.length === 0) return 0
-  const columns = mirrorColumns[table]
+  const columns = mirrorColumnsOf(table)
   const unique = dedupe(table, rows as unknown as readonly AnyRow[])
   for (const row of unique) checkRow(table, columns, row)
   return inTransaction(db, async (trx) => {
@@ -191,14 +83,14 @@ export async function insertMirrorFresh<T extends MirrorTable>(
 ): Promise<number> {
   let written = 0
   if (rows.length) {
-    const columns = mirrorColumns[table]
+    const columns = mirrorColumnsOf(table)
     // SQLite: no dedupe — `insert or replace` row after row already lets the last row win for an id or a
     // key. PostgreSQL: one statement may not meet a row twice, so the batch is deduplicated first, and
     // rows holding an incoming unique key under another id (re-created at the site) go first.
     const all = database.dialect === 'sqlite' ? (rows as unknown as readonly AnyRow[]) : dedupe(table, rows as unknown as readonly AnyRow[])
     // One pass: each row is checked while its array (the statement's column order) is built.
     const arrays = all.map((row) => checkedArray(table, columns, row))
-    const bulkColumns: BulkColumns = columns.map(([name, type]) => [name, type === 'int' ? 'bigint' : 'text'] as const)
+    const bulkColumns: BulkColumns = columns.map(({ name, sql }) => [name, sql === 'text' ? 'text' : 'bigint'] as const)
     const key = uniqueKeys[table]
     // (`keyDeferred`: the table's unique key is dropped for a bulk load — db/bulk.ts keeps the newest row
     // of each key when it rebuilds it — so there is nothing to look them up by, and nothing to refuse them.)
@@ -216,7 +108,8 @@ export async function insertMirrorFresh<T extends MirrorTable>(
 
 /** PostgreSQL bulk path: deletes rows that hold one of the incoming rows' unique keys under another id. */
 async function deleteKeyHolders(trx: Kysely<DB>, table: MirrorTable, key: readonly string[], rows: readonly AnyRow[]): Promise<void> {
-  const type = (column: string) => (mirrorColumns[table].find(([name]) => name === column)?.[1] === 'int' ? sql`bigint[]` : sql`text[]`)
+  const type = (column: string) =>
+    mirrorColumnsOf(table).find(({ name }) => name === column)?.sql === 'text' ? sql`text[]` : sql`bigint[]`
   const arrays = key.map((k) => sql`${rows.map((r) => r[k])}::${type(k)}`)
   const names = key.map((_, i) => sql.raw(`k${i}`))
   await sql`delete from ${sql.table(table)} x using unnest(${rows.map((r) => r.id)}::bigint[], ${sql.join(arrays)}) as v(id, ${sql.join(names)})
@@ -269,24 +162,24 @@ function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
  * A wrong type would be stored as is by SQLite and refused by PostgreSQL: refuse it on both, by name.
  * Returns the row's values in `columns` order (missing ones as null), for the bulk path.
  */
-function checkedArray(table: MirrorTable, columns: readonly Column[], row: AnyRow): (string | number | null)[] {
+function checkedArray(table: MirrorTable, columns: readonly MirrorColumn[], row: AnyRow): (string | number | null)[] {
   const values = new Array<string | number | null>(columns.length)
   for (let i = 0; i < columns.length; i++) {
-    const [name, type, nullable] = columns[i]
+    const { name, sql: type, nullable } = columns[i]
     const value = row[name]
     if (value === null || value === undefined) {
       if (!nullable) throw new Error(`${table}.${name} must not be empty (id ${String(row.id)})`)
       values[i] = null
-    } else if (type === 'int' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
+    } else if (type !== 'text' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
       throw new Error(
-        `${table}.${name} must be ${type === 'int' ? 'an integer' : 'text'}, got ${JSON.stringify(value)} (id ${String(row.id)})`,
+        `${table}.${name} must be ${type !== 'text' ? 'an integer' : 'text'}, got ${JSON.stringify(value)} (id ${String(row.id)})`,
       )
     } else values[i] = value as string | number
   }
   return values
 }
 
-function checkRow(table: MirrorTable, columns: readonly Column[], row: AnyRow): void {
+function checkRow(table: MirrorTable, columns: readonly MirrorColumn[], row: AnyRow): void {
   checkedArray(table, columns, row)
 }
 
@@ -310,7 +203,7 @@ function upsertStatement(
   returning: readonly string[],
   unchanged: readonly string[],
 ): CompiledQuery {
-  const columns = mirrorColumns[table].map(([name]) => name)
+  const columns = mirrorColumnsOf(table).map(({ name }) => name)
   const updates = columns.filter((c) => c !== 'id' && !unchanged.includes(c))
   const q = (c: string) => `"${c}"`
   // Nothing left to SET (a tag row whose torrent and tag stay): a stored row is left as it is.

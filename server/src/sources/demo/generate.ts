@@ -10,6 +10,8 @@
 import type { AppDatabase } from '../../db/database'
 import { bulkInsert, type BulkColumns, type BulkRow, withDeferredIndexes } from '../../db/bulk'
 import { GIB } from '../../rules/rules'
+import type { MirrorRows } from '../mirror'
+import { byMirrorTable, mirrorColumnsOf, mirrorTables, type MirrorTable } from '../mirror/columns'
 import {
   clientAgents,
   demoCategories,
@@ -80,86 +82,8 @@ interface MemberDraft {
   uploader: boolean
 }
 
+/** Tables of ours the demo fills next to the mirror (the mirror's columns are in mirror/columns.ts). */
 const columns = {
-  siteUsers: [
-    ['id', 'integer'],
-    ['username', 'text'],
-    ['class', 'integer'],
-    ['enabled', 'smallint'],
-    ['status', 'text'],
-    ['added', 'bigint'],
-    ['last_access', 'bigint'],
-  ],
-  named: [
-    ['id', 'integer'],
-    ['name', 'text'],
-    ['sort_index', 'integer'],
-  ],
-  torrents: [
-    ['id', 'integer'],
-    ['info_hash', 'text'],
-    ['name', 'text'],
-    ['size', 'bigint'],
-    ['category', 'integer'],
-    ['team', 'integer'],
-    ['added', 'bigint'],
-    ['seeders', 'integer'],
-    ['leechers', 'integer'],
-    ['times_completed', 'integer'],
-    ['owner', 'integer'],
-    ['visible', 'smallint'],
-    ['banned', 'smallint'],
-  ],
-  torrentTags: [
-    ['id', 'integer'],
-    ['torrent_id', 'integer'],
-    ['tag_id', 'integer'],
-  ],
-  peers: [
-    ['id', 'bigint'],
-    ['torrent', 'integer'],
-    ['peer_id', 'text'],
-    ['ip', 'text'],
-    ['port', 'integer'],
-    ['uploaded', 'bigint'],
-    ['downloaded', 'bigint'],
-    ['to_go', 'bigint'],
-    ['seeder', 'smallint'],
-    ['started', 'bigint'],
-    ['last_action', 'bigint'],
-    ['prev_action', 'bigint'],
-    ['connectable', 'smallint'],
-    ['userid', 'integer'],
-    ['agent', 'text'],
-    ['finishedat', 'bigint'],
-  ],
-  snatched: [
-    ['id', 'bigint'],
-    ['torrentid', 'integer'],
-    ['userid', 'integer'],
-    ['ip', 'text'],
-    ['port', 'integer'],
-    ['uploaded', 'bigint'],
-    ['downloaded', 'bigint'],
-    ['to_go', 'bigint'],
-    ['seedtime', 'bigint'],
-    ['leechtime', 'bigint'],
-    ['last_action', 'bigint'],
-    ['startdat', 'bigint'],
-    ['completedat', 'bigint'],
-    ['finished', 'smallint'],
-  ],
-  claims: [
-    ['id', 'bigint'],
-    ['uid', 'integer'],
-    ['torrent_id', 'integer'],
-    ['snatched_id', 'bigint'],
-    ['seed_time_begin', 'bigint'],
-    ['uploaded_begin', 'bigint'],
-    ['last_settle_at', 'bigint'],
-    ['created_at', 'bigint'],
-    ['updated_at', 'bigint'],
-  ],
   assignments: [
     ['torrent_id', 'integer'],
     ['user_id', 'integer'],
@@ -189,6 +113,11 @@ class Sink {
     private readonly limit = 100_000,
   ) {}
 
+  /** A mirror row, written in the mirror's column order. */
+  async addMirror<T extends MirrorTable>(table: T, row: MirrorRows[T]): Promise<void> {
+    await this.add(table, mirrorBulkColumns[table], mirrorBulkRow(table, row))
+  }
+
   async add(table: string, cols: BulkColumns, row: BulkRow): Promise<void> {
     let buffer = this.buffers.get(table)
     if (!buffer) this.buffers.set(table, (buffer = []))
@@ -204,21 +133,20 @@ class Sink {
   }
 }
 
-const mirrorTables = [
-  'site_users',
-  'site_teams',
-  'site_categories',
-  'site_tags',
-  'site_torrents',
-  'site_torrent_tags',
-  'site_peers',
-  'site_snatched',
-  'site_claims',
-  'assignments',
-]
+/** Each mirror table's bulk columns: the mirror's columns with the migrations' SQL types. */
+const mirrorBulkColumns = byMirrorTable((table): BulkColumns => mirrorColumnsOf(table).map(({ name, sql }) => [name, sql] as const))
+
+/** A mirror row as a bulk row (values in the mirror's column order). */
+function mirrorBulkRow<T extends MirrorTable>(table: T, row: MirrorRows[T]): BulkRow {
+  const cols = mirrorBulkColumns[table]
+  const values: Record<string, string | number | null> = row
+  const out = new Array<string | number | null>(cols.length)
+  for (let i = 0; i < cols.length; i++) out[i] = values[cols[i][0]]
+  return out
+}
 
 export async function generateCommunity(database: AppDatabase, options: GenerateOptions): Promise<GeneratedCounts> {
-  return withDeferredIndexes(database, mirrorTables, [], () => generate(database, options))
+  return withDeferredIndexes(database, [...mirrorTables, 'assignments'], [], () => generate(database, options))
 }
 
 async function generate(database: AppDatabase, options: GenerateOptions): Promise<GeneratedCounts> {
@@ -242,19 +170,19 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
   await bulkInsert(
     database,
     'site_teams',
-    columns.named,
+    mirrorBulkColumns.site_teams,
     demoTeams.map((t, i) => [i + 1, t.name, i]),
   )
   await bulkInsert(
     database,
     'site_categories',
-    columns.named,
+    mirrorBulkColumns.site_categories,
     demoCategories.map((c, i) => [401 + i, c.name, i]),
   )
   await bulkInsert(
     database,
     'site_tags',
-    columns.named,
+    mirrorBulkColumns.site_tags,
     demoTags.map((name, i) => [i + 1, name, i]),
   )
   const officialTagIds = new Set(officialDemoTags.map((name) => demoTags.indexOf(name) + 1))
@@ -269,17 +197,17 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
     siteNames.push(name)
     const added = now - Math.round(rng.next() ** 0.7 * 8 * YEAR)
     const lastAccess = now - Math.round(rng.next() ** 3 * 200 * DAY)
-    await sink.add('site_users', columns.siteUsers, [
-      FIRST_SITE_UID + i,
-      name,
-      rng.pick([1, 1, 2, 3, 4, 5, 6]),
-      rng.chance(0.97) ? 1 : 0,
-      'confirmed',
+    await sink.addMirror('site_users', {
+      id: FIRST_SITE_UID + i,
+      username: name,
+      class: rng.pick([1, 1, 2, 3, 4, 5, 6]),
+      enabled: rng.chance(0.97) ? 1 : 0,
+      status: 'confirmed',
       added,
-      lastAccess,
-    ])
+      last_access: lastAccess,
+    })
   }
-  await sink.flush('site_users', columns.siteUsers)
+  await sink.flush('site_users', mirrorBulkColumns.site_users)
   counts.siteUsers = scale.siteUsers
 
   // ---- our members and admins: distinct site users
@@ -386,24 +314,24 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
   ) => {
     counts.peers++
     const started = lastAction - rng.int(1, 240) * HOUR
-    await sink.add('site_peers', columns.peers, [
-      peerId++,
-      torrent.id,
-      rng.hex(20),
-      `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
-      rng.int(10_000, 65_000),
+    await sink.addMirror('site_peers', {
+      id: peerId++,
+      torrent: torrent.id,
+      peer_id: rng.hex(20),
+      ip: `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+      port: rng.int(10_000, 65_000),
       uploaded,
-      seeding ? 0 : torrent.size - toGo,
-      toGo,
-      seeding ? 1 : 0,
+      downloaded: seeding ? 0 : torrent.size - toGo,
+      to_go: toGo,
+      seeder: seeding ? 1 : 0,
       started,
-      lastAction,
-      lastAction - rng.int(5, 30) * 60_000,
-      rng.chance(0.8) ? 1 : 0,
-      m.siteUid,
-      rng.pick(clientAgents),
-      finishedAt,
-    ])
+      last_action: lastAction,
+      prev_action: lastAction - rng.int(5, 30) * 60_000,
+      connectable: rng.chance(0.8) ? 1 : 0,
+      userid: m.siteUid,
+      agent: rng.pick(clientAgents),
+      finishedat: finishedAt,
+    })
     const index = torrent.id - FIRST_TORRENT_ID
     if (seeding) memberSeeders[index]++
     else memberLeechers[index]++
@@ -428,7 +356,17 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
         } else {
           counts.claims++
           const at = now - rng.int(1, 60) * DAY
-          await sink.add('site_claims', columns.claims, [claimId++, m.siteUid, torrent.id, null, 0, 0, null, at, at])
+          await sink.addMirror('site_claims', {
+            id: claimId++,
+            uid: m.siteUid,
+            torrent_id: torrent.id,
+            snatched_id: null,
+            seed_time_begin: 0,
+            uploaded_begin: 0,
+            last_settle_at: null,
+            created_at: at,
+            updated_at: at,
+          })
         }
         continue
       }
@@ -453,39 +391,39 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
             : Math.min(now - 2 * HOUR, since + Math.round(seedtime * 1000 + rng.next() * 30 * DAY))
       counts.snatches++
       const snatched = snatchId++
-      await sink.add('site_snatched', columns.snatched, [
-        snatched,
-        torrent.id,
-        m.siteUid,
-        `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
-        rng.int(10_000, 65_000),
+      await sink.addMirror('site_snatched', {
+        id: snatched,
+        torrentid: torrent.id,
+        userid: m.siteUid,
+        ip: `${rng.int(1, 223)}.${rng.int(0, 255)}.${rng.int(0, 255)}.${rng.int(1, 254)}`,
+        port: rng.int(10_000, 65_000),
         uploaded,
-        Math.round(torrent.size * progress * (1 + rng.next() * 0.05)),
-        toGo,
+        downloaded: Math.round(torrent.size * progress * (1 + rng.next() * 0.05)),
+        to_go: toGo,
         seedtime,
-        Math.round(leechHours * 3600),
-        lastAction,
+        leechtime: Math.round(leechHours * 3600),
+        last_action: lastAction,
         startdat,
         completedat,
-        finished ? 1 : 0,
-      ])
+        finished: finished ? 1 : 0,
+      })
       if (activeSeeding || stalePeer) await peer(torrent, m, true, lastAction, 0, Math.round(uploaded * rng.next() * 0.3), completedat)
       else if (leeching) await peer(torrent, m, false, lastAction, toGo, 0, null)
 
       if (rng.chance(torrent.official ? m.claimRate : 0.05)) {
         counts.claims++
         const at = Math.min(now - HOUR, (completedat ?? startdat) + rng.int(0, 20) * DAY)
-        await sink.add('site_claims', columns.claims, [
-          claimId++,
-          m.siteUid,
-          torrent.id,
-          snatched,
-          Math.round(seedtime * rng.next() * 0.5),
-          Math.round(uploaded * rng.next() * 0.5),
-          null,
-          at,
-          at,
-        ])
+        await sink.addMirror('site_claims', {
+          id: claimId++,
+          uid: m.siteUid,
+          torrent_id: torrent.id,
+          snatched_id: snatched,
+          seed_time_begin: Math.round(seedtime * rng.next() * 0.5),
+          uploaded_begin: Math.round(uploaded * rng.next() * 0.5),
+          last_settle_at: null,
+          created_at: at,
+          updated_at: at,
+        })
       }
       if (torrent.official && rng.chance(0.1)) {
         counts.assignments++
@@ -507,34 +445,34 @@ async function generate(database: AppDatabase, options: GenerateOptions): Promis
     const outsideSeeders = Math.round(t.popularity * rng.next() * 12)
     const seeders = memberSeeders[index] + outsideSeeders
     const leechers = memberLeechers[index] + (rng.chance(0.15) ? rng.int(1, 6) : 0)
-    await sink.add('site_torrents', columns.torrents, [
-      t.id,
-      rng.hex(20),
-      torrentName(
+    await sink.addMirror('site_torrents', {
+      id: t.id,
+      info_hash: rng.hex(20),
+      name: torrentName(
         rng,
         t.kind,
         new Date(t.added).getUTCFullYear() - (rng.chance(0.4) ? rng.int(0, 30) : 0),
         t.team ? demoTeams[t.team - 1].name : null,
       ),
-      t.size,
-      t.category,
-      t.team,
-      t.added,
+      size: t.size,
+      category: t.category,
+      team: t.team,
+      added: t.added,
       seeders,
       leechers,
-      seeders * rng.int(2, 6) + rng.int(0, 40),
-      t.owner,
-      1,
-      0,
-    ])
-    for (const tag of t.tags) await sink.add('site_torrent_tags', columns.torrentTags, [tagRowId++, t.id, tag])
+      times_completed: seeders * rng.int(2, 6) + rng.int(0, 40),
+      owner: t.owner,
+      visible: 1,
+      banned: 0,
+    })
+    for (const tag of t.tags) await sink.addMirror('site_torrent_tags', { id: tagRowId++, torrent_id: t.id, tag_id: tag })
   }
   for (const [table, cols] of [
-    ['site_torrents', columns.torrents],
-    ['site_torrent_tags', columns.torrentTags],
-    ['site_peers', columns.peers],
-    ['site_snatched', columns.snatched],
-    ['site_claims', columns.claims],
+    ['site_torrents', mirrorBulkColumns.site_torrents],
+    ['site_torrent_tags', mirrorBulkColumns.site_torrent_tags],
+    ['site_peers', mirrorBulkColumns.site_peers],
+    ['site_snatched', mirrorBulkColumns.site_snatched],
+    ['site_claims', mirrorBulkColumns.site_claims],
     ['assignments', columns.assignments],
   ] as const) {
     await sink.flush(table, cols)

@@ -9,7 +9,8 @@
  *   (ids and counts of torrents, users, tags… up to 2,147,483,647; byte counts and peer ids larger).
  */
 import { z } from '@shared/validation'
-import type { MirrorRows, MirrorTable } from '../mirror'
+import type { MirrorRows } from '../mirror'
+import type { MirrorColumnName, MirrorTable } from '../mirror/columns'
 
 /**
  * A push that leaves out `to_go` (bytes left): 0 only for a row that says it is complete (a
@@ -50,7 +51,13 @@ const time = z.union(
 )
 const text = (max: number) => z.string().max(max)
 
-const named = z.object({ id, name: text(255).min(1), sort_index: int4.default(0) })
+/**
+ * How the push format gives each column of a mirror table: every column, and only those (the
+ * mirror's column list is in mirror/columns.ts).
+ */
+type Fields<T extends MirrorTable> = { [C in MirrorColumnName<T>]: z.ZodType }
+
+const named = z.object({ id, name: text(255).min(1), sort_index: int4.default(0) } satisfies Fields<'site_teams'>)
 const bool = (value: 'yes' | 'no') => (value === 'yes' ? 1 : 0)
 
 /** One schema per entity: parses a row as the tracker sends it into a mirror row. */
@@ -64,7 +71,7 @@ export const ingestRowSchemas = {
       status: z.enum(['pending', 'confirmed']).default('confirmed'),
       added: time,
       last_access: time.nullable().default(null),
-    })
+    } satisfies Fields<'site_users'>)
     .transform((r): MirrorRows['site_users'] => ({ ...r, enabled: bool(r.enabled) })),
   teams: named,
   categories: named,
@@ -84,9 +91,9 @@ export const ingestRowSchemas = {
       owner: ref.default(0),
       visible: yesNo.default('yes'),
       banned: yesNo.default('no'),
-    })
+    } satisfies Fields<'site_torrents'>)
     .transform((r): MirrorRows['site_torrents'] => ({ ...r, visible: bool(r.visible), banned: bool(r.banned) })),
-  torrent_tags: z.object({ id, torrent_id: id, tag_id: id }),
+  torrent_tags: z.object({ id, torrent_id: id, tag_id: id } satisfies Fields<'site_torrent_tags'>),
   peers: z
     .object({
       id: bigId,
@@ -105,7 +112,7 @@ export const ingestRowSchemas = {
       userid: id,
       agent: text(255).default(''),
       finishedat: time.nullable().default(null),
-    })
+    } satisfies Fields<'site_peers'>)
     .transform((r): MirrorRows['site_peers'] => ({
       ...r,
       to_go: r.to_go ?? bytesLeftUnknown(r.seeder === 'yes'),
@@ -129,7 +136,7 @@ export const ingestRowSchemas = {
       startdat: time,
       completedat: time.nullable().default(null),
       finished: yesNo,
-    })
+    } satisfies Fields<'site_snatched'>)
     .transform((r): MirrorRows['site_snatched'] => ({
       ...r,
       to_go: r.to_go ?? bytesLeftUnknown(r.finished === 'yes'),
@@ -145,7 +152,7 @@ export const ingestRowSchemas = {
     last_settle_at: time.nullable().default(null),
     created_at: time,
     updated_at: time,
-  }),
+  } satisfies Fields<'site_claims'>),
 } as const
 
 export type IngestEntity = keyof typeof ingestRowSchemas

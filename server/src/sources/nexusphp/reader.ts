@@ -10,18 +10,18 @@
  * UNIX_TIMESTAMP in the session's zone (the site's) makes it the instant the site meant — whatever
  * the server's zone is.
  */
+import type { MirrorRows } from '../mirror'
+import { byMirrorTable, type MirrorColumnName, type MirrorKind, mirrorColumnsOf, type MirrorTable } from '../mirror/columns'
+import type { NexusphpConnection, SourceRow } from './connection'
+import type { SourceSchema, SourceTable } from './schema-check'
 
 /** A Laravel TIMESTAMP column → epoch seconds (see above). */
 const laravelTimestamp = (col: string) => `UNIX_TIMESTAMP(CONVERT_TZ(${col}, @@session.time_zone, @@global.time_zone))`
 /** An instant (epoch seconds, a parameter) as Laravel would have stored it, to compare a TIMESTAMP column with. */
 export const laravelTimestampBound = 'CONVERT_TZ(FROM_UNIXTIME(?), @@global.time_zone, @@session.time_zone)'
-import type { MirrorRows, MirrorTable } from '../mirror'
-import type { NexusphpConnection, SourceRow } from './connection'
-import type { SourceSchema, SourceTable } from './schema-check'
 
-type Kind = 'int' | 'text' | 'yesno' | 'time' | 'hex' | 'ref'
-/** [mirror column, kind, source column, default when the source lacks the column] */
-type ColumnSpec = readonly [string, Kind, string, (number | string)?]
+/** [mirror column, kind, source column, value when the source lacks the column] */
+type ColumnSpec = readonly [string, MirrorKind, string, (number | string)?]
 
 interface TableSpec {
   source: SourceTable
@@ -30,81 +30,35 @@ interface TableSpec {
   fix?(row: Record<string, unknown>): void
 }
 
-const named = (source: SourceTable, sortColumn = 'sort_index'): TableSpec => ({
-  source,
-  columns: [
-    ['id', 'int', 'id'],
-    ['name', 'text', 'name'],
-    ['sort_index', 'int', sortColumn, 0],
-  ],
-})
+/** How a mirror table is read from NexusPHP; its columns are the mirror's (mirror/columns.ts). */
+interface SourceOf<T extends MirrorTable> {
+  source: SourceTable
+  /** Source columns named otherwise than the mirror's. */
+  renamed?: Partial<Record<MirrorColumnName<T>, string>>
+  /** Values for a source that lacks the column, where the mirror's default would not do. */
+  fallbacks?: Partial<Record<MirrorColumnName<T>, number | string>>
+  fix?(row: Record<string, unknown>): void
+}
 
-export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
+const sources: { [T in MirrorTable]: SourceOf<T> } = {
   site_users: {
     source: 'users',
-    columns: [
-      ['id', 'int', 'id'],
-      ['username', 'text', 'username'],
-      ['class', 'int', 'class', 1],
-      ['enabled', 'yesno', 'enabled', 1],
-      ['status', 'text', 'status', 'confirmed'],
-      ['added', 'time', 'added'],
-      ['last_access', 'time', 'last_access'],
-    ],
+    // A site without classes: everyone is an ordinary user (NexusPHP's UC_USER).
+    fallbacks: { class: 1 },
     fix: (r) => void (r.added ??= 0),
   },
-  site_teams: named('teams'),
-  site_categories: named('categories'),
+  site_teams: { source: 'teams' },
+  site_categories: { source: 'categories' },
   // NexusPHP's tags are ordered by priority.
-  site_tags: named('tags', 'priority'),
+  site_tags: { source: 'tags', renamed: { sort_index: 'priority' } },
   site_torrents: {
     source: 'torrents',
-    columns: [
-      ['id', 'int', 'id'],
-      ['info_hash', 'hex', 'info_hash'],
-      ['name', 'text', 'name'],
-      ['size', 'int', 'size'],
-      ['category', 'ref', 'category'],
-      ['team', 'ref', 'team'],
-      ['added', 'time', 'added'],
-      ['seeders', 'int', 'seeders', 0],
-      ['leechers', 'int', 'leechers', 0],
-      ['times_completed', 'int', 'times_completed', 0],
-      ['owner', 'int', 'owner', 0],
-      ['visible', 'yesno', 'visible', 1],
-      ['banned', 'yesno', 'banned', 0],
-    ],
     fix: (r) => void (r.added ??= 0),
   },
-  site_torrent_tags: {
-    source: 'torrent_tags',
-    columns: [
-      ['id', 'int', 'id'],
-      ['torrent_id', 'int', 'torrent_id'],
-      ['tag_id', 'int', 'tag_id'],
-    ],
-  },
+  site_torrent_tags: { source: 'torrent_tags' },
+  // finishedat: NexusPHP keeps epoch seconds there (0 = not finished); a fork with a DATETIME works too.
   site_peers: {
     source: 'peers',
-    columns: [
-      ['id', 'int', 'id'],
-      ['torrent', 'int', 'torrent'],
-      ['peer_id', 'hex', 'peer_id'],
-      ['ip', 'text', 'ip', ''],
-      ['port', 'int', 'port', 0],
-      ['uploaded', 'int', 'uploaded', 0],
-      ['downloaded', 'int', 'downloaded', 0],
-      ['to_go', 'int', 'to_go'],
-      ['seeder', 'yesno', 'seeder'],
-      ['started', 'time', 'started'],
-      ['last_action', 'time', 'last_action'],
-      ['prev_action', 'time', 'prev_action'],
-      ['connectable', 'yesno', 'connectable', 1],
-      ['userid', 'int', 'userid'],
-      ['agent', 'text', 'agent', ''],
-      // NexusPHP keeps epoch seconds here (0 = not finished); a fork with a DATETIME works too.
-      ['finishedat', 'time', 'finishedat'],
-    ],
     fix: (r) => {
       r.last_action ??= 0
       r.started ??= r.last_action
@@ -113,22 +67,6 @@ export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
   },
   site_snatched: {
     source: 'snatched',
-    columns: [
-      ['id', 'int', 'id'],
-      ['torrentid', 'int', 'torrentid'],
-      ['userid', 'int', 'userid'],
-      ['ip', 'text', 'ip', ''],
-      ['port', 'int', 'port', 0],
-      ['uploaded', 'int', 'uploaded', 0],
-      ['downloaded', 'int', 'downloaded', 0],
-      ['to_go', 'int', 'to_go', 0],
-      ['seedtime', 'int', 'seedtime', 0],
-      ['leechtime', 'int', 'leechtime', 0],
-      ['last_action', 'time', 'last_action'],
-      ['startdat', 'time', 'startdat'],
-      ['completedat', 'time', 'completedat'],
-      ['finished', 'yesno', 'finished'],
-    ],
     fix: (r) => {
       r.startdat ??= r.last_action ?? 0
       r.last_action ??= r.startdat
@@ -136,23 +74,23 @@ export const tableSpecs: { [T in MirrorTable]: TableSpec } = {
   },
   site_claims: {
     source: 'claims',
-    columns: [
-      ['id', 'int', 'id'],
-      ['uid', 'int', 'uid'],
-      ['torrent_id', 'int', 'torrent_id'],
-      ['snatched_id', 'ref', 'snatched_id'],
-      ['seed_time_begin', 'int', 'seed_time_begin', 0],
-      ['uploaded_begin', 'int', 'uploaded_begin', 0],
-      ['last_settle_at', 'time', 'last_settle_at'],
-      ['created_at', 'time', 'created_at'],
-      ['updated_at', 'time', 'updated_at'],
-    ],
     fix: (r) => {
       r.created_at ??= r.updated_at ?? 0
       r.updated_at ??= r.created_at
     },
   },
 }
+
+function tableSpec<T extends MirrorTable>(table: T): TableSpec {
+  const { source, renamed, fallbacks, fix }: SourceOf<T> = sources[table]
+  const columns = mirrorColumnsOf(table).map(({ name, kind, default: fallback }): ColumnSpec => {
+    const column = name as MirrorColumnName<T>
+    return [name, kind, renamed?.[column] ?? name, fallbacks?.[column] ?? fallback]
+  })
+  return { source, columns, fix }
+}
+
+export const tableSpecs = byMirrorTable(tableSpec)
 
 const textTypes = new Set(['enum', 'set', 'char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext', 'binary', 'varbinary'])
 const timeTypes = new Set(['datetime', 'timestamp', 'date'])
