@@ -1,7 +1,8 @@
 /** /task: assigning torrents to members, by hand and automatically. */
 import type { FastifyInstance } from 'fastify'
 import { registerEndpoint } from '../http/endpoint'
-import { assign, autoAssign, unassign } from '../assignments/assign'
+import { autoAssign } from '../assignments/auto-assign'
+import { assign, unassign } from '../assignments/manual'
 import { assigneesOf, keeperOptions } from '../assignments/assignees'
 
 export function taskRoutes(app: FastifyInstance): void {

@@ -10,7 +10,7 @@ import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { AdminLock, lockFor } from '../db/write-lock'
 import { relabel } from '../derive/relabel'
-import { assertTorrentsExist, listIds, uniqueSorted } from '../assignments/assign'
+import { assertTorrentsExist, listIds, uniqueSorted } from '../assignments/targets'
 
 type Ctx = RequestContext<AuthUser>
 
