@@ -1,7 +1,8 @@
 /**
  * A torrent the site has banned (NexusPHP `torrents.banned = yes`) cannot be kept, so it cannot be
  * assigned: /task/assign refuses it by name, /task/auto-assign leaves it out (and says so in the log),
- * and /torrent/page marks it — also when an admin's 官种 override keeps it official (domain.md §3).
+ * and /torrent/page marks it — also when an admin's 官种 override keeps it official (the override
+ * decides the seed type, not whether anyone can seed it).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { torrentSchema } from '@shared/entities'

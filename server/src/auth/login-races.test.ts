@@ -1,5 +1,5 @@
 /**
- * Logins sent in parallel, and logins racing an admin's password reset (issue 16, items 3 and 5):
+ * Logins sent in parallel, and logins racing an admin's password reset:
  * a guesser must not get more judged attempts by sending them at once, from one server process
  * or two, and a session must never outlive the reset that should have ended it.
  */

@@ -7,7 +7,8 @@
  *   the queue — nothing is lost; the answer then shows the labels of the last pass.
  * - In this process the calls are chained, so two admin actions at once derive one after the other.
  * - The pass runs at the last sync time (`derived_at`), not the request's: "active" is judged against
- *   the mirror's time (domain.md §2), and an admin action must not age peers out of the window.
+ *   the mirror's time (a peer is active when its last_action is within the active window of the
+ *   sync time), and an admin action must not age peers out of the window.
  * - A new rule version makes the pass full (derive() compares the version it last used).
  *
  * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for

@@ -1,5 +1,5 @@
 /**
- * A full disk under the database (issue 16 item 8), made real on SQLite with max_page_count: the
+ * A full disk under the database, made real on SQLite with max_page_count: the
  * failed write answers a Chinese message that says so, /health reports it, and the log keeps the
  * real cause (not "cannot rollback").
  */

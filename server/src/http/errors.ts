@@ -39,7 +39,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     const fastifyCode = 'code' in error && typeof error.code === 'string' ? error.code : undefined
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500
     if (fastifyCode && fastifyCode in fastifyClientErrors) {
-      // api.md has no 413/415: a body we cannot take is invalid input (400).
+      // The API's codes (docs/api.md "Conventions") have no 413/415: a body we cannot take is invalid input (400).
       return reply.code(400).send(failure(400, fastifyClientErrors[fastifyCode]))
     }
     if (status >= 400 && status < 500) {

@@ -1,5 +1,5 @@
 /**
- * Requests an outside attacker sent (issue 16, items 4, 6 and 7): every answer is the envelope with
+ * Requests an outside attacker sent: every answer is the envelope with
  * a Chinese message, nothing reaches a 500, and a HEAD never runs a state-changing GET.
  */
 import { connect } from 'node:net'

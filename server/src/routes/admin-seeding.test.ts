@@ -1,5 +1,5 @@
 /**
- * Issue 4, seeding side: assignments (manual and automatic), rule versions and manual seed types,
+ * Admin actions on the seeding side: assignments (manual and automatic), rule versions and manual seed types,
  * each re-labelling torrents and records; bad input writes nothing; one log row per mutation.
  */
 import { beforeAll, describe, expect, it } from 'vitest'

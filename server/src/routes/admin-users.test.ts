@@ -1,5 +1,5 @@
 /**
- * Issue 4, members and admins: authorization matrix of every admin-action endpoint, bad input
+ * Members and admins: authorization matrix of every admin-action endpoint, bad input
  * (nothing written), member management, password changes, the admin role with its guards
  * (including two admins removing each other at once), and the operation log of each mutation.
  */

@@ -1,4 +1,4 @@
-/** Member management (issue 4): create, update, account status, passwords. */
+/** Member management: create, update, account status, passwords. */
 import type { FastifyInstance } from 'fastify'
 import { registerEndpoint } from '../http/endpoint'
 import { createUser, setUserStatus, updateUser } from '../users/member-accounts'

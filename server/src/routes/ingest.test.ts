@@ -1,5 +1,5 @@
 /**
- * Issue 6, push ingest: POST /ingest/snapshot with X-Ingest-Key — a good batch lands and is derived,
+ * Push ingest: POST /ingest/snapshot with X-Ingest-Key — a good batch lands and is derived,
  * a mixed batch lands its good rows and reports each bad one, wrong or missing key → 401, a source
  * that is not ingest → 403, oversize body and malformed JSON → clear 400s, duplicate rows and a
  * repeated push change nothing twice, deletions of peers remove them.

@@ -1,6 +1,6 @@
 /**
- * POST /api/v1/ingest/snapshot — trackers that are not NexusPHP push their rows (domain.md §5
- * "Ingest"; format in sources/ingest/schema.ts and the README). Not part of the app's contract
+ * POST /api/v1/ingest/snapshot — trackers that are not NexusPHP push their rows (SOURCE=ingest;
+ * format in sources/ingest/schema.ts and the README). Not part of the app's contract
  * (src/shared/endpoints.ts): the desktop app never calls it, and its caller holds an ingest key,
  * not a session. Answers in the same envelope as every call.
  */

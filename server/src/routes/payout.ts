@@ -1,5 +1,5 @@
 /**
- * 发放到站点 (domain.md §7, src/payout): preview, pay, settle 待核对, and each member's view of
+ * 发放到站点 (the engine is src/payout): preview, pay, settle 待核对, and each member's view of
  * whether their wage reached the site. The service lives as long as the app (its webhook retries
  * run in the background and its site connection closes with the app).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 6, lookups into the site mirror: site users by name or uid (member form) and the site's
+ * Lookups into the site mirror: site users by name or uid (member form) and the site's
  * team and tag names (rules form). Admin only; case-insensitive; LIKE wildcards typed by the admin
  * are plain text; the name prefix is an index range scan.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 6, /sync: the status (source, running, progress, last runs, rows, error) and "sync now".
+ * /sync: the status (source, running, progress, last runs, rows, error) and "sync now".
  * A run goes to the background and the answer comes at once; progress shows while it runs; a
  * failing source leaves the previous data and shows its error; a running sync (here or in another
  * process) is not started twice. The tests swap the app's runner for one over a source they steer.

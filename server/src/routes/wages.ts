@@ -1,5 +1,5 @@
 /**
- * Wage endpoints (api.md "wages.*", domain.md §4). The engine is src/wages; here: access rules
+ * Wage endpoints (`wages.*` in docs/api.md). The engine is src/wages; here: access rules
  * (members see only their own records), input shapes and the export download.
  */
 import type { FastifyInstance } from 'fastify'

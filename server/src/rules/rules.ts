@@ -1,7 +1,8 @@
 /**
- * Rule versions (api.md `Rules`, domain.md §3–§4). Every change creates a new version; whatever
- * used a version (a derivation pass, a wage record) stores its number, so results can be explained
- * and reproduced. Version 1 holds domain.md's defaults and is created at first start.
+ * Rule versions (`Rules` in docs/api.md): what makes a torrent official and how wages are computed.
+ * Every change creates a new version; whatever used a version (a derivation pass, a wage record)
+ * stores its number, so results can be explained and reproduced. Version 1 holds the defaults
+ * below and is created at first start.
  */
 import type { Kysely } from 'kysely'
 import { ruleBodySchema, type RuleBody, type Rules } from '@shared/entities'
@@ -12,7 +13,7 @@ import type { DB } from '../db/schema'
 export { ruleBodySchema }
 export type { RuleBody, Rules }
 
-/** domain.md §4 (NexusPHP's own values where it has one). */
+/** The first version's values: NexusPHP's own where it has one. */
 export const defaultRuleBody: RuleBody = {
   officialTeams: [],
   officialTags: [],
@@ -86,5 +87,8 @@ export async function saveRules(db: Kysely<DB>, body: RuleBody, now: number, by:
   return db.isTransaction ? write(db) : db.transaction().execute(write)
 }
 
-/** The rules are the preset 「NexusPHP 认领结算」 (domain.md §4 "Parity"). */
+/**
+ * The rules are the preset 「NexusPHP 认领结算」: only claimed torrents count, computed as NexusPHP
+ * settles claims (wages/nexusphp-parity.test.ts).
+ */
 export const isNexusphpClaims = (rules: Pick<RuleBody, 'mode'>): boolean => rules.mode === 'nexusphpClaims'

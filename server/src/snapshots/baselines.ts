@@ -1,6 +1,6 @@
 /**
- * Baselines the daily snapshots cannot give (domain.md §4 "Baseline"), written by every sync after
- * its derivation (migration 0014):
+ * Baselines the daily snapshots cannot give (a record's counters where its wage window starts),
+ * written by every sync after its derivation (migration 0014):
  *
  * - a record's first observation: its counters at the sync that created it. A record missing from
  *   its window's start snapshot counts from here (部分月份), never from 0.

@@ -1,6 +1,6 @@
 /**
- * Counter snapshots: what the wage engine needs to compute any month (domain.md §4) without
- * keeping a dense daily copy of millions of records forever.
+ * Counter snapshots: what the wage engine needs to compute any month (each record's gain in it)
+ * without keeping a dense daily copy of millions of records forever.
  *
  * - A snapshot of day D holds every seed record's (seed_time_sec, uploaded) as of the first sync
  *   on or after D 00:00 in the rules' time zone (the sync runs every SYNC_INTERVAL, so at most

@@ -9,7 +9,8 @@
  * A month's gain of a record is countersAt(first snapshot of the next month) − countersAt(first
  * snapshot of the month); for the running month use the live seed_records counters as the end.
  * A record missing from the start snapshot was first seen later: its baseline is its first
- * observation (./baselines.ts; domain.md §4), never 0.
+ * observation (./baselines.ts), never 0: counting from 0 would credit this month with everything
+ * it uploaded before it was first seen.
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
