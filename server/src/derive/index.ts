@@ -15,10 +15,12 @@ import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { int, yieldToEventLoop } from '../db/sql-fragments'
 import { currentRules } from '../rules/rules'
-import { activeSince, passContext, type PassContext } from './context'
+import { activeSince, passContext } from './context'
 import { rebuildCounts } from './counts'
-import { analyzeScratch, judgeRange, memberRanges, scopeMembers, scopeQueued, workRanges } from './records'
-import { judgeEverything } from './whole-pass'
+import { judgeRange } from './records'
+import { analyzeScratch, memberRanges, scopeMembers, scopeQueued, workRanges } from './scope'
+import { deriveWhole } from './whole-pass'
+import { bumpDataVersion, clearScratch, inTransaction, type PassRun } from './pass'
 import { countKeepers, labelTorrents, scopeAllTorrents, scopeQueuedTorrents, scopeTorrentsOfWork, torrentRanges } from './torrent-labels'
 
 export interface DeriveOptions {
@@ -83,7 +85,7 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
   // Queue rows up to here belong to this pass; rows added meanwhile wait for the next one.
   const maxQueueId = Number((await sql<{ m: number | null }>`select max(id) as m from derive_queue`.execute(db)).rows[0]?.m ?? 0)
 
-  const finish = async (trx: Kysely<DB>, rebuild: boolean) => {
+  const finish = async (trx: Kysely<DB>, rebuild: boolean): Promise<void> => {
     if (rebuild) {
       await rebuildCounts(trx)
       progress('counts', 1, 1)
@@ -94,55 +96,27 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
       data_version = data_version + 1 where id = 1`.execute(trx)
   }
 
-  // PostgreSQL: when the queue touches more than a few percent of the records (a sync on a busy
-  // site: every active seeder's counters grow), judging everything in one whole-table pass is
-  // cheaper than ranges that each scan the sources again (at 2M records: ~30 s against ~265 s).
-  let whole = full
-  if (!full && database.dialect === 'postgres') {
-    const queued = Number(
-      (await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${maxQueueId}`.execute(db)).rows[0].n,
-    )
-    const records = Number(
-      (await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where user_id = 0`.execute(db)).rows[0].n ?? 0,
-    )
-    whole = queued > (options.wholeShare ?? WHOLE_PASS_SHARE) * records
+  const run: PassRun = { ctx, finish, lap, progress }
+  if (full ? database.dialect === 'postgres' : await wholePassPays(database, maxQueueId, options.wholeShare ?? WHOLE_PASS_SHARE)) {
+    const outcome = await deriveWhole(run)
+    return { full, whole: true, rulesVersion: rules.version, ...outcome, ms: Math.round(performance.now() - started), steps }
   }
 
-  if (whole && database.dialect === 'postgres') {
-    // One transaction of whole-table statements (see whole-pass.ts).
-    const outcome = await inTransaction(ctx, async (trx) => {
-      const inner = { ...ctx, db: trx }
-      await clearScratch(inner)
-      await scopeAllTorrents(trx)
-      await analyzeScratch(inner, 'derive_torrents')
-      const bounds = (
-        await sql<{
-          lo: number | null
-          hi: number | null
-        }>`select min(torrent_id) as lo, max(torrent_id) as hi from derive_torrents`.execute(trx)
-      ).rows[0]
-      if (bounds?.lo != null && bounds.hi != null) await labelTorrents(inner, [Number(bounds.lo), Number(bounds.hi)], false)
-      const torrentCount = Number((await sql<{ n: number }>`select count(*) as n from derive_torrents`.execute(trx)).rows[0].n)
-      lap('torrents')
-      const outcome = await judgeEverything(inner)
-      lap('records')
-      await finish(trx, false) // judgeEverything rebuilt the counts
-      lap('finish')
-      return { ...outcome, torrents: torrentCount }
-    })
-    progress('records', 1, 1)
-    return {
-      full,
-      whole: true,
-      rulesVersion: rules.version,
-      torrents: outcome.torrents,
-      judged: outcome.judged,
-      changed: outcome.changed,
-      ms: Math.round(performance.now() - started),
-      steps,
-    }
-  }
+  const prevSince = state?.derived_at != null ? activeSince(state.derived_at, rules) : null
+  const outcome = await deriveInRanges(run, { full, batch, maxQueueId, prevSince })
+  return { full, whole: false, rulesVersion: rules.version, ...outcome, ms: Math.round(performance.now() - started), steps }
+}
 
+/**
+ * The pass in short transactions: torrent labels, then records one member range at a time, then the
+ * torrents' keepers, with the event loop free in between. `prevSince`: where the active window began
+ * at the last pass (peers that aged out since are judged again), null when there was none.
+ */
+async function deriveInRanges(
+  { ctx, finish, lap, progress }: PassRun,
+  { full, batch, maxQueueId, prevSince }: { full: boolean; batch: number; maxQueueId: number; prevSince: number | null },
+): Promise<{ torrents: number; judged: number; changed: number }> {
+  const { db } = ctx
   await clearScratch(ctx)
   if (full) await scopeAllTorrents(db)
   else await scopeQueuedTorrents(db, maxQueueId)
@@ -165,7 +139,6 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
   if (full) {
     ranges = await memberRanges(db, batch)
   } else {
-    const prevSince = state?.derived_at != null ? activeSince(state.derived_at, rules) : null
     await scopeQueued(ctx, maxQueueId, prevSince)
     await scopeTorrentsOfWork(db)
     await analyzeScratch(ctx, 'derive_work')
@@ -206,31 +179,21 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
   await inTransaction(ctx, (trx) => finish(trx, full))
   lap('finish')
 
-  return { full, whole: false, rulesVersion: rules.version, torrents, judged, changed, ms: Math.round(performance.now() - started), steps }
-}
-
-async function clearScratch({ db, dialect }: PassContext): Promise<void> {
-  // Leftovers of a pass that died half-way: its queue rows are still queued, so nothing is lost.
-  // (PostgreSQL: truncate, which also drops the dead rows the previous pass's deletes left.)
-  if (dialect === 'postgres') await sql`truncate derive_work, derive_batch, derive_torrents`.execute(db)
-  else for (const table of ['derive_work', 'derive_batch', 'derive_torrents']) await sql`delete from ${sql.table(table)}`.execute(db)
+  return { torrents, judged, changed }
 }
 
 /**
- * One batch's transaction. PostgreSQL: hash joins of whole tables get memory instead of spilling
- * to disk, and commits do not wait for the WAL flush — derived rows can always be derived again,
- * and the queue rows a lost commit covered are only deleted by the pass's last transaction.
+ * PostgreSQL, incremental pass: when the queue touches more than `share` of the records (a sync on a
+ * busy site: every active seeder's counters grow), judging everything in one whole-table pass is
+ * cheaper than ranges that each scan the sources again (at 2M records: ~30 s against ~265 s).
+ * SQLite always judges in ranges.
  */
-function inTransaction<T>(ctx: PassContext, work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-  return ctx.db.transaction().execute(async (trx) => {
-    if (ctx.dialect === 'postgres') {
-      await sql`set local work_mem = '128MB'`.execute(trx)
-      await sql`set local synchronous_commit = off`.execute(trx)
-    }
-    return work(trx)
-  })
-}
-
-async function bumpDataVersion({ db }: PassContext): Promise<void> {
-  await sql`update sync_state set data_version = data_version + 1 where id = 1`.execute(db)
+async function wholePassPays(database: AppDatabase, maxQueueId: number, share: number): Promise<boolean> {
+  if (database.dialect !== 'postgres') return false
+  const { db } = database
+  const queued = Number((await sql<{ n: number }>`select count(*) as n from derive_queue where id <= ${maxQueueId}`.execute(db)).rows[0].n)
+  const records = Number(
+    (await sql<{ n: number | null }>`select sum(records) as n from seed_record_counts where user_id = 0`.execute(db)).rows[0].n ?? 0,
+  )
+  return queued > share * records
 }

@@ -15,7 +15,10 @@ import { completionLabelSql } from '../domain/labels'
 import { inIntegers } from '../db/sql-fragments'
 import type { PassContext } from './context'
 import { rebuildCounts } from './counts'
+import { clearScratch, inTransaction, type PassRun } from './pass'
 import { recordValuesSql } from './records'
+import { analyzeScratch } from './scope'
+import { labelTorrents, scopeAllTorrents } from './torrent-labels'
 
 export interface WholePassOutcome {
   judged: number
@@ -36,6 +39,35 @@ const columns = [
   'assigned_at',
   'claimed_at',
 ] as const
+
+/**
+ * The whole pass in one transaction: every torrent labelled, every record judged, the counts rebuilt,
+ * the queue emptied. Returns the torrents labelled and the pairs judged and records changed.
+ */
+export async function deriveWhole({ ctx, finish, lap, progress }: PassRun): Promise<WholePassOutcome & { torrents: number }> {
+  const outcome = await inTransaction(ctx, async (trx) => {
+    const inner = { ...ctx, db: trx }
+    await clearScratch(inner)
+    await scopeAllTorrents(trx)
+    await analyzeScratch(inner, 'derive_torrents')
+    const bounds = (
+      await sql<{
+        lo: number | null
+        hi: number | null
+      }>`select min(torrent_id) as lo, max(torrent_id) as hi from derive_torrents`.execute(trx)
+    ).rows[0]
+    if (bounds?.lo != null && bounds.hi != null) await labelTorrents(inner, [Number(bounds.lo), Number(bounds.hi)], false)
+    const torrents = Number((await sql<{ n: number }>`select count(*) as n from derive_torrents`.execute(trx)).rows[0].n)
+    lap('torrents')
+    const { judged, changed } = await judgeEverything(inner)
+    lap('records')
+    await finish(trx, false) // judgeEverything rebuilt the counts
+    lap('finish')
+    return { torrents, judged, changed }
+  })
+  progress('records', 1, 1)
+  return outcome
+}
 
 /** Runs inside the caller's transaction, after the torrent labels' seed types are current. */
 export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcome> {

@@ -2,6 +2,7 @@
  * Names that look like a Chinese PT site: usernames mixing pinyin, latin handles and Chinese
  * nicknames; torrent names in scene style with year, resolution, source, codec and a release
  * group. Teams, titles and artists are made up.
+ * Long by design: nearly all of it is word lists, each next to the small function that draws from it.
  */
 import type { Prng } from './prng'
 

@@ -9,14 +9,12 @@
  * domain.md §5): a scan reads bounded id windows, an index read a few members at a time.
  */
 import { sql } from 'kysely'
-import type { MirrorRows } from '../../mirror'
-import type { NexusphpConnection } from '../connection'
-import { intList, laravelTimestampBound, readMirrorRows, tableSpecs } from '../reader'
-import type { MemberIndexes, SourceTable } from '../schema-check'
 import { chunks } from '../../../util/chunks'
-import { fromUnix, type SyncSession } from './session'
-import { pairTables, type PairPass, type PairTable } from './state'
-import { tagsOf, writeTorrents } from './torrents'
+import { indexPage, indexStep, memberGroups } from './member-index'
+import { scanPage, scanRanges, scanStep } from './member-scan'
+import { changedSince, sourceOf } from './member-tables'
+import type { SyncSession } from './session'
+import { pairTables, type PairPass } from './state'
 
 /** Our members' site uids, sorted. */
 export async function memberUids(s: SyncSession): Promise<number[]> {
@@ -31,40 +29,6 @@ export async function memberTablesEmpty(s: SyncSession): Promise<boolean> {
   }
   return true
 }
-
-type ChangedFilter = { where: string; values: unknown[] }
-type ScanTable = 'site_peers' | 'site_snatched' | 'site_claims'
-
-const sourceOf = (table: PairTable): SourceTable => (table === 'owned' ? 'torrents' : tableSpecs[table].source)
-
-/**
- * The source filter of rows changed since `since` (ms), or null when the table cannot tell. Claims:
- * their times compared as Laravel stored them (reader.ts `laravelTimestamp`), and every claim past the
- * mirror's newest id besides — a new claim is found even should its times still be read wrong.
- */
-async function changedSince(s: SyncSession, table: PairTable, since: number): Promise<ChangedFilter | null> {
-  const t = fromUnix(since)
-  if (table === 'site_peers' || table === 'site_snatched') return { where: 'last_action >= FROM_UNIXTIME(?)', values: [t] }
-  if (table === 'site_claims') {
-    const columns = s.schema.claims
-    if (!columns.has('updated_at')) return null
-    const stored = (column: string) => (columns.get(column) === 'timestamp' ? laravelTimestampBound : 'FROM_UNIXTIME(?)')
-    const created = columns.has('created_at') ? ` OR created_at >= ${stored('created_at')}` : ''
-    const newest = await s.once('claims: mirror newest id', async () =>
-      Number((await sql<{ m: number | null }>`select max(id) as m from site_claims`.execute(s.db)).rows[0]?.m ?? 0),
-    )
-    return {
-      where: `(id > ? OR updated_at >= ${stored('updated_at')} OR updated_at IS NULL${created})`,
-      values: created ? [newest, t, t] : [newest, t],
-    }
-  }
-  return null
-}
-
-const uidColumn = (table: PairTable) => (table === 'owned' ? 'owner' : table === 'site_claims' ? 'uid' : 'userid')
-
-/** The distinct uids of a page (whose records to queue). */
-const uidsOf = (rows: readonly unknown[], col: string) => [...new Set(rows.map((r) => Number((r as Record<string, unknown>)[col])))]
 
 /**
  * Members' rows: everything of members never read before, the changes of the others since the last
@@ -102,200 +66,6 @@ export async function syncMemberRows(s: SyncSession, members: readonly number[])
   }
   s.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }
   await s.commit(async () => {})
-}
-
-/** Members' rows through the source's (uid) index, keyset (uid, id); `since` null: all of them (a backfill). */
-async function indexStep(s: SyncSession, table: PairTable, since: number | null, uids: readonly number[], pass: PairPass): Promise<void> {
-  const col = uidColumn(table)
-  const changed = since === null ? null : await changedSince(s, table, since)
-  const page = async (group: readonly number[], uid: number, id: number) => {
-    const rows = await indexPage(s, s.source, table, changed, group)(uid, id)
-    if (table !== 'owned') return { rows, tags: [] }
-    // First import: new torrents already brought members' uploads in (`owner IN (members)`); the
-    // bulk path would write them again. Only those missing go (the rolling refresh updates the rest).
-    let torrents = rows as MirrorRows['site_torrents'][]
-    if (s.freshTorrents && torrents.length) {
-      const mirrored = await s.mirroredTorrents(torrents.map((t) => t.id))
-      torrents = torrents.filter((t) => !mirrored.has(t.id))
-    }
-    return {
-      rows,
-      torrents,
-      tags: await tagsOf(
-        s,
-        torrents.map((r) => r.id),
-      ),
-    }
-  }
-  let read = 0
-  for (const group of memberGroups(
-    s,
-    table,
-    uids.filter((uid) => uid >= pass.uid),
-  )) {
-    let next = page(group, pass.uid, pass.id)
-    for (;;) {
-      const { rows, torrents, tags } = await next
-      read += rows.length
-      s.progress(table === 'owned' ? 'site_torrents' : table, read)
-      const more = rows.length === s.tuning.pageRows
-      if (rows.length) {
-        const last = rows[rows.length - 1] as Record<string, unknown>
-        pass.uid = Number(last[col])
-        pass.id = Number(last.id)
-      }
-      // The source reads the next page (on its own core) while this one is written.
-      if (more) {
-        next = page(group, pass.uid, pass.id)
-        next.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
-      }
-      await s.commit(async (trx) => {
-        if (table === 'owned') await writeTorrents(s, trx, torrents ?? [], tags)
-        // A member's first read (backfill): rows of a member never read cannot be in the mirror yet
-        // (a former member's rows left with dropFormerMembers) — the bulk path.
-        else if (since === null) await s.insertFresh(trx, table, rows as MirrorRows[typeof table][], uidsOf(rows, col))
-        else await s.upsert(trx, table, rows as MirrorRows[typeof table][])
-      })
-      if (!more) break
-    }
-  }
-}
-
-/** The members a statement through `table`'s member index looks up at a time. */
-function memberGroups(s: SyncSession, table: PairTable, uids: readonly number[]): number[][] {
-  return chunks(uids, s.memberGroup(sourceOf(table)))
-}
-
-/** A page of members' rows through the source's member index, keyset (uid, id), through `connection`. */
-function indexPage(
-  s: SyncSession,
-  connection: NexusphpConnection,
-  table: PairTable,
-  changed: ChangedFilter | null,
-  group: readonly number[],
-) {
-  const col = uidColumn(table)
-  const mirrorTable = table === 'owned' ? 'site_torrents' : table
-  return (uid: number, id: number) => {
-    const where = [`${col} IN (${intList(group)})`, `(${col} > ? OR (${col} = ? AND id > ?))`]
-    const values: unknown[] = [uid, uid, id]
-    if (changed) {
-      where.push(changed.where)
-      values.push(...changed.values)
-    }
-    return readMirrorRows(
-      connection,
-      s.schema,
-      mirrorTable,
-      `WHERE ${where.join(' AND ')} ORDER BY ${col}, id LIMIT ${s.tuning.pageRows}`,
-      values,
-    )
-  }
-}
-
-/**
- * Members' rows (`changed`: those changed since the last pass; null: all, the first import) by
- * keyset on `id`, the members' index ignored. NexusPHP has no index on snatched.last_action (nor on
- * claims' dates), so a walk of the (userid) index would fetch every member row by primary key to test
- * the date — all of them, every sync — and MariaDB takes that walk for an IN list of ≥ 1,000 values
- * (`in_predicate_conversion_threshold` turns it into a join). Without it MariaDB chooses between the
- * primary-key scan (reads the table in key order: 1 M snatches in ~0.5 s against ~8.8 s for the walk)
- * and, where the table has one, the last_action index (peers: ~2 ms when few rows changed, where the
- * scan took ~0.15 s; the scan again when many did).
- *
- * Each statement covers an id window of `s.span` ids (unbounded on InnoDB, whose reads lock nothing):
- * on a MyISAM table a scan in one statement held the tracker's UPDATEs back for its whole length.
- */
-async function scanStep(
-  s: SyncSession,
-  table: ScanTable,
-  changed: ChangedFilter | null,
-  uids: readonly number[],
-  pass: PairPass,
-): Promise<void> {
-  if (!uids.length) return
-  // A cursor of the (uid, id) walk (a pass begun by an older version) means nothing here: start over.
-  if (pass.uid !== 0) Object.assign(pass, { uid: 0, id: 0 })
-  const col = uidColumn(table)
-  const { pageRows } = s.tuning
-  const source = sourceOf(table)
-  let read = 0
-  // Ranges in id order: the cursor only moves forward, so a resumed pass starts where it stopped.
-  for (const range of await scanRanges(s, table, changed)) {
-    if (pass.id >= range.upTo) continue
-    const page = scanPage(s, s.source, table, changed, uids)
-    const window = (after: number, later: boolean) => s.timed(source, page(after, Math.min(range.upTo, after + s.span(source, later))))
-    let next = window(Math.max(pass.id, range.after), false)
-    // Windows' rows gather into pages of about `pageRows` (one transaction each), the cursor with them.
-    let batch: MirrorRows[typeof table][] = []
-    for (;;) {
-      const { rows, upTo } = await next
-      read += rows.length
-      s.progress(table, read)
-      // A full page ends at its last row; otherwise the window was read to its end.
-      pass.id = rows.length === pageRows ? rows[rows.length - 1].id : upTo
-      const more = pass.id < range.upTo
-      if (more) {
-        next = window(pass.id, true)
-        next.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
-      }
-      for (const row of rows) batch.push(row as MirrorRows[typeof table])
-      if (batch.length >= pageRows || (!more && batch.length)) {
-        const pageOf = batch
-        batch = []
-        await s.commit(async (trx) => {
-          if (changed) await s.upsert(trx, table, pageOf)
-          else await s.insertFresh(trx, table, pageOf, uidsOf(pageOf, col))
-        })
-      }
-      if (!more) break
-    }
-  }
-}
-
-/**
- * The id ranges a scan reads, up to the source's highest id when the sync first asked (rows added
- * past it have a last_action after the pass began: the next pass reads them): changed rows in
- * `scanParts` ranges of the mirror's ids (InnoDB), whose first pages the read-ahead starts side by side —
- * the table scan (the sync's longest source read: 1 M snatches) then takes the site's cores, not one; the
- * first import in one range. Settled once per sync, so plan and step agree.
- */
-function scanRanges(s: SyncSession, table: ScanTable, changed: ChangedFilter | null): Promise<{ after: number; upTo: number }[]> {
-  return s.once(`scan ranges ${table} ${changed ? 'changed' : 'all'}`, async () => {
-    const end = await s.sourceMaxId(sourceOf(table))
-    if (!changed) return [{ after: 0, upTo: end }]
-    const max = Number((await sql<{ m: number | null }>`select max(id) as m from ${sql.table(table)}`.execute(s.db)).rows[0]?.m ?? 0)
-    // Where reads lock the table, one range: two readers side by side would share the site's cores and
-    // each hold the tracker's UPDATE back longer.
-    const parts = s.engines.locking.has(sourceOf(table)) ? 1 : Math.max(1, s.tuning.scanParts)
-    const bounds = Array.from({ length: parts - 1 }, (_, i) => Math.min(end, Math.floor((max * (i + 1)) / parts)))
-    return [0, ...bounds].map((after, i) => ({ after, upTo: i < bounds.length ? bounds[i] : end }))
-  })
-}
-
-/** A page of the keyset scan (on `id`) over members' rows in the id window (after, upTo], through `connection`. */
-function scanPage(
-  s: SyncSession,
-  connection: NexusphpConnection,
-  table: ScanTable,
-  changed: ChangedFilter | null,
-  uids: readonly number[],
-) {
-  const col = uidColumn(table)
-  const members = intList(uids)
-  const filter = changed ? ` AND ${changed.where}` : ''
-  const ignored = s.memberIndexes[tableSpecs[table].source as keyof MemberIndexes]
-  const hint = ignored.length ? `IGNORE INDEX (${ignored.map((i) => `\`${i.replace(/`/g, '``')}\``).join(', ')}) ` : ''
-  return async (after: number, upTo: number) => {
-    const rows = await readMirrorRows(
-      connection,
-      s.schema,
-      table,
-      `${hint}WHERE id > ? AND id <= ? AND ${col} IN (${members})${filter} ORDER BY id LIMIT ${s.tuning.pageRows}`,
-      [after, upTo, ...(changed?.values ?? [])],
-    )
-    return { rows, upTo }
-  }
 }
 
 /**

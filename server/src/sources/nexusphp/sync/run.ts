@@ -25,14 +25,8 @@ import { memberTablesEmpty, memberUids, readAheadMemberRows, syncMemberRows } fr
 import { SyncSession } from './session'
 import { syncMemberAccounts, syncNamedTables, syncSiteUsers } from './site-tables'
 import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
-import {
-  readAheadTorrents,
-  refreshTorrents,
-  snapshotTagWatermark,
-  syncNewTorrents,
-  syncNewTorrentTags,
-  syncReferencedTorrents,
-} from './torrents'
+import { readAheadTorrents, refreshTorrents } from './torrent-refresh'
+import { snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
 
 export { defaultTuning, type NexusphpSyncTuning } from './state'
 

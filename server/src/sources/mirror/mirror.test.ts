@@ -1,12 +1,12 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { SeedStatus } from '@shared/enums'
-import { withDeferredIndexes } from '../db/bulk'
-import { derive } from '../derive'
-import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
-import { openTestDatabases } from '../test/harness'
-import { useSeedingDb } from '../test/seeding-db'
-import { deleteMirror, insertMirrorFresh, type MirrorRows, nextPassIsFull, upsertMirror } from './mirror'
+import { withDeferredIndexes } from '../../db/bulk'
+import { derive } from '../../derive'
+import { defaultRuleBody, GIB, saveRules } from '../../rules/rules'
+import { openTestDatabases } from '../../test/harness'
+import { useSeedingDb } from '../../test/seeding-db'
+import { deleteMirror, insertMirrorFresh, type MirrorRows, nextPassIsFull, upsertMirror } from '.'
 
 const NOW = Date.UTC(2026, 0, 15, 4, 0, 0)
 const MIN = 60_000

@@ -1,0 +1,80 @@
+/**
+ * One sync of the demo source: the community lives on. Seeders keep announcing and their counters
+ * grow with the time since the last sync, a few stop (they age out of the active window, and the
+ * tracker's cleanup drops them two hours later), some stopped snatches start seeding again, members
+ * start new downloads and finish running ones, claims appear, new torrents are released, seeder
+ * counts drift. Set-based SQL for what touches many rows (in id ranges: each statement is synchronous on
+ * SQLite), a seeded PRNG for the few new rows.
+ * Every change queues its keys for the derivation in the same transaction.
+ */
+import { sql } from 'kysely'
+import type { AppDatabase } from '../../../db/database'
+import { int } from '../../../db/sql-fragments'
+import { Prng } from '../prng'
+import { newDownloads, newTorrents } from './new-rows'
+import { dropStalePeers, driftTorrentCounts, finishLeechers, growAnnouncing, newClaims, restartSeeding, type SetStep } from './set-steps'
+import { hashSeed, idRanges, rnd } from './sql'
+
+/** Growth is simulated for at most this long, however long the server was down. */
+const MAX_ELAPSED_MS = 2 * 24 * 3600_000
+
+export interface DemoState {
+  seed: string
+  size: string
+  syncs: number
+  lastAdvanceAt: number
+}
+
+export interface AdvanceOptions {
+  now: number
+  activeWindowMinutes: number
+  /** Rows written so far per table, as each step ends (the sync's progress on /data-sync). */
+  progress?: (table: string, rows: number) => void
+}
+
+export async function advanceDemo(
+  database: AppDatabase,
+  state: DemoState,
+  options: AdvanceOptions,
+): Promise<{ state: DemoState; rows: Record<string, number> }> {
+  const { now } = options
+  const elapsedMs = Math.max(0, Math.min(MAX_ELAPSED_MS, now - state.lastAdvanceAt))
+  const e = Math.round(elapsedMs / 1000)
+  const window = options.activeWindowMinutes * 60_000
+  const prevSince = state.lastAdvanceAt - window
+  const since = now - window
+  const sync = state.syncs + 1
+  const salt = (sync * 7_654_321 + hashSeed(state.seed)) % 1_000_000
+  const rng = new Prng(`${state.seed}/sync/${sync}`)
+  const rows: Record<string, number> = {}
+  const count = (table: string, n: bigint | number | undefined) => {
+    rows[table] = (rows[table] ?? 0) + Number(n ?? 0)
+    options.progress?.(table, rows[table])
+  }
+
+  await database.db.transaction().execute(async (db) => {
+    const step: SetStep = {
+      db,
+      dialect: database.dialect,
+      now,
+      elapsedSec: e,
+      since,
+      salt,
+      continues: sql`p.last_action >= ${int(prevSince)} and ${rnd(sql`p.id`, salt)} >= 300`,
+      peerRanges: await idRanges(db, 'site_peers'),
+      snatchRanges: await idRanges(db, 'site_snatched'),
+      count,
+    }
+    await growAnnouncing(step)
+    await finishLeechers(step)
+    await dropStalePeers(step)
+    await restartSeeding(step)
+    await newClaims(step)
+    await driftTorrentCounts(step)
+    // New downloads and new releases: few rows, from the PRNG.
+    await newDownloads(db, rng, now, count)
+    await newTorrents(db, rng, now, count)
+  })
+
+  return { state: { ...state, syncs: sync, lastAdvanceAt: now }, rows }
+}

@@ -1,0 +1,165 @@
+/**
+ * Keeping the mirrored torrents up to date: those whose `last_action` moved (when the source has the
+ * column), plus a rolling refresh for edits and deletions (a 36th of the mirror's torrents per sync;
+ * a sixth without the column), each with its torrent_tags.
+ */
+import { type Kysely, sql } from 'kysely'
+import type { DB } from '../../../db/schema'
+import type { NexusphpConnection } from '../connection'
+import { readMirrorRows } from '../reader'
+import { chunks } from '../../../util/chunks'
+import { fromUnix, type SyncSession } from './session'
+import { newTagsPage, tagsOf, torrentsById, writeTorrents } from './torrents'
+
+/**
+ * Re-reads a slice of the mirror's torrents (seeders, names, tags; torrents the site deleted go,
+ * with their members' rows — NexusPHP deletes those with the torrent).
+ */
+export async function refreshTorrents(s: SyncSession): Promise<void> {
+  const state = s.state.torrents
+  const tracked = s.schema.torrents.has('last_action')
+  if (tracked) await syncChangedTorrents(s)
+  const { ids, slice } = await refreshSlice(s)
+  let read = 0
+  const parts = chunks(ids, s.lookupChunk('torrents'))
+  for (const [i, part] of parts.entries()) {
+    const torrents = await torrentsById(s, part)
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
+    read += part.length
+    s.progress('site_torrents', read, ids.length)
+    const found = new Set(torrents.map((t) => t.id))
+    const gone = part.filter((id) => !found.has(id))
+    // Wrap around after the last slice.
+    state.refreshAfter = i === parts.length - 1 && ids.length < slice ? 0 : part[part.length - 1]
+    await s.commit(async (trx) => {
+      await writeTorrents(s, trx, torrents, tags)
+      if (gone.length) await dropTorrents(s, trx, gone)
+    })
+  }
+  if (!ids.length && state.refreshAfter !== 0) {
+    state.refreshAfter = 0
+    await s.commit(async () => {})
+  }
+}
+
+/**
+ * The mirror torrents the rolling refresh re-reads this sync (`slice` of them, or the rest up to the
+ * end), settled when first asked (torrents this sync brings in were just read).
+ */
+function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }> {
+  return s.once('refresh slice', async () => {
+    const tracked = s.schema.torrents.has('last_action')
+    const total = Number((await sql<{ n: number }>`select count(*) as n from site_torrents`.execute(s.db)).rows[0].n)
+    const slice = Math.max(s.tuning.idChunk, Math.ceil(total / (tracked ? s.tuning.slowRefreshSyncs : s.tuning.refreshSyncs)))
+    const ids = (
+      await s.db
+        .selectFrom('site_torrents')
+        .select('id')
+        .where('id', '>', s.state.torrents.refreshAfter)
+        .orderBy('id')
+        .limit(slice)
+        .execute()
+    ).map((r) => r.id)
+    return { ids, slice }
+  })
+}
+
+/**
+ * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
+ * the counters): a primary-key scan of the source's torrents (no index on last_action), the
+ * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
+ * rolling refresh has just read them); name, tag and other edits that leave last_action alone, and
+ * deletions, come with the (slower) rolling refresh.
+ */
+async function syncChangedTorrents(s: SyncSession): Promise<void> {
+  const c = s.state.torrents.changed
+  const from = changedTorrentsFrom(s)
+  if (!from) {
+    c.since = s.ctx.now
+    return
+  }
+  if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: from.afterId })
+  const { since } = from
+  const end = await s.sourceMaxId('torrents')
+  let read = 0
+  for (let later = false; ; later = true) {
+    const upTo = changedTorrentsWindow(s, c.afterId, end, later)
+    const rows = await s.timed('torrents', changedTorrentsPage(s, s.source, c.afterId, upTo, since))
+    const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
+    const torrents = rows.filter((t) => mirrored.has(t.id))
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
+    read += torrents.length
+    s.progress('site_torrents', read)
+    const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : upTo
+    const done = reached >= end
+    if (done) Object.assign(c, { since: c.startedAt, startedAt: null, afterId: 0 })
+    else c.afterId = reached
+    // A window with nothing to write only moves the cursor: it is recorded with the next page.
+    if (torrents.length || done) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+    if (done) return
+  }
+}
+
+/** Where the id window of the changed-torrents statement after `afterId` ends (short where the tracker waits for it; the first as planned). */
+function changedTorrentsWindow(s: SyncSession, afterId: number, end: number, later = false): number {
+  return Math.min(end, afterId + s.span('torrents', later))
+}
+
+/**
+ * Where this sync's changed-torrents pass reads from: the id it resumes after (0 for a new pass) and the
+ * watermark less the slack, in FROM_UNIXTIME seconds; null before the first pass set a watermark.
+ */
+function changedTorrentsFrom(s: SyncSession): { afterId: number; since: number } | null {
+  const c = s.state.torrents.changed
+  if (c.since === null) return null
+  return { afterId: c.startedAt === null ? 0 : c.afterId, since: fromUnix(c.since - s.tuning.watermarkSlackMs) }
+}
+
+function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, upTo: number, since: number) {
+  return readMirrorRows(
+    connection,
+    s.schema,
+    'site_torrents',
+    `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`,
+    [afterId, upTo, since],
+  )
+}
+
+/**
+ * Starts what the torrent steps after members' rows will read first (read-ahead.ts): new tag rows,
+ * changed torrents, the rolling refresh's slice and its tags.
+ */
+export async function readAheadTorrents(s: SyncSession): Promise<void> {
+  const planned = s.ahead.planned
+  void newTagsPage(s, planned, s.state.torrentTags.maxId)
+  const from = changedTorrentsFrom(s)
+  if (s.schema.torrents.has('last_action') && from) {
+    const end = await s.sourceMaxId('torrents')
+    if (from.afterId < end) void changedTorrentsPage(s, planned, from.afterId, changedTorrentsWindow(s, from.afterId, end), from.since)
+  }
+  for (const part of chunks((await refreshSlice(s)).ids, s.lookupChunk('torrents'))) {
+    void torrentsById(s, part, planned)
+    void tagsOf(s, part, planned)
+  }
+}
+
+/** Torrents the site deleted leave with their members' rows and tags. */
+async function dropTorrents(s: SyncSession, trx: Kysely<DB>, ids: readonly number[]): Promise<void> {
+  const of = async (table: 'site_peers' | 'site_snatched' | 'site_claims' | 'site_torrent_tags', column: string) =>
+    (
+      await sql<{
+        id: number
+      }>`select id from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(ids.map((id) => sql.lit(id)))})`.execute(trx)
+    ).rows.map((r) => Number(r.id))
+  await s.remove(trx, 'site_peers', await of('site_peers', 'torrent'))
+  await s.remove(trx, 'site_snatched', await of('site_snatched', 'torrentid'))
+  await s.remove(trx, 'site_claims', await of('site_claims', 'torrent_id'))
+  await s.remove(trx, 'site_torrent_tags', await of('site_torrent_tags', 'torrent_id'))
+  await s.remove(trx, 'site_torrents', ids)
+}
