@@ -23,7 +23,7 @@ const SQLITE_ROWS_PER_TRANSACTION = 50_000
  * primary key or a unique key (delete triggers do not fire); PostgreSQL: `on conflict ("id") do update`
  * (tables keyed by `id`; no id twice in one call, and rows holding a unique key under another id are
  * the caller's to remove first). `checked`: the caller has already
- * refused non-integers in the integer columns (mirror.ts checks every row), so they are not checked again.
+ * refused non-integers in the integer columns (the mirror writer, sources/mirror/, checks every row), so they are not checked again.
  */
 export async function bulkInsert(
   database: AppDatabase,

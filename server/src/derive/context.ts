@@ -7,7 +7,7 @@ import { GIB, type Rules } from '../rules/rules'
 export interface PassContext {
   db: Kysely<DB>
   dialect: DialectName
-  /** The sync time: "active" is judged against it, never against the server clock (domain.md §2). */
+  /** The sync time: "active" is judged against it, never against the server clock (peers' times are the site's). */
   now: number
   /** Peers with last_action ≥ since are active. */
   since: number

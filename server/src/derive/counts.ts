@@ -3,7 +3,7 @@
  *
  * page-seed must answer an exact `total` for any mix of its enumerable filters (status, seed type,
  * claim state, assignment label; optionally one member) without counting millions of rows per
- * request (engineering.md §5: an exact COUNT over 180k rows blocks SQLite's loop for 15 ms). The
+ * request (an exact COUNT over 180k rows blocks SQLite's loop for 15 ms, and every request waits). The
  * cube holds one row per (member, status, seed type, claim state, assigned) with its record count,
  * seeding count and size and uploaded sum; user_id 0 is the whole team. Any such total is then a
  * sum over at most 64 rows. The derivation keeps it exact with deltas: before a range's records

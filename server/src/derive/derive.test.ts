@@ -22,7 +22,7 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
     return { w, alice }
   }
 
-  describe('status (domain.md §2, one test per row)', () => {
+  describe('status (one test per row of the status rules)', () => {
     it('1 — the uploader: 发布者 (6)', async () => {
       const { w, alice } = await basic()
       await w.torrent(2, { owner: 1001 })
@@ -220,7 +220,7 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
     })
   })
 
-  describe('torrent labels (domain.md §3)', () => {
+  describe('torrent labels', () => {
     async function officialRules(extra: Partial<typeof defaultRuleBody> = {}) {
       await saveRules(t.db.database.db, { ...defaultRuleBody, officialTeams: ['CedarHD'], officialTags: ['官方'], ...extra }, NOW, null)
     }

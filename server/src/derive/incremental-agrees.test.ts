@@ -1,6 +1,6 @@
 /**
  * The incremental derivation a sync runs and a full pass must leave the same records, labels and
- * counts (domain.md §2–§3: whichever path computed them). The demo community lives on between syncs
+ * counts (a record's status and a torrent's labels do not depend on which path computed them). The demo community lives on between syncs
  * — counters grow, peers stop and age out of the window, leechers finish, claims and releases appear.
  */
 import { sql } from 'kysely'

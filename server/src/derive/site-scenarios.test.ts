@@ -1,6 +1,6 @@
 /**
  * Issue 11 items 5–7 as a NexusPHP site produces them: peers and snatched rows as announce writes
- * them, accounts and torrents as the sync mirrors them (sources/mirror.ts, the one writer every source
+ * them, accounts and torrents as the sync mirrors them (sources/mirror/, the one writer every source
  * uses), then the derivation — full and incremental.
  */
 import { describe, expect, it } from 'vitest'

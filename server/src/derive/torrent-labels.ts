@@ -1,7 +1,7 @@
 /**
- * Torrent labels (domain.md §3) in two steps around the records: seed type first (records copy it),
- * then keepers, completion and assignment label (they count records). Both work on the torrents
- * listed in the scratch table `derive_torrents`, one id range per transaction.
+ * Torrent labels in two steps around the records: seed type first (records copy it), then keepers,
+ * completion and assignment label (they count records). Both work on the torrents listed in the
+ * scratch table `derive_torrents`, one id range per transaction.
  */
 import { type Kysely, sql } from 'kysely'
 import { SeedType } from '@shared/enums'

@@ -1,4 +1,4 @@
-/** A source of site data (domain.md §5): brings the mirror up to a sync time and queues what changed. */
+/** A source of site data (the demo, a NexusPHP database, pushes): brings the mirror up to a sync time and queues what changed. */
 import type { SyncProgress } from '@shared/entities'
 import type { SourceKind } from '../config'
 import type { AppDatabase } from '../db/database'
@@ -17,7 +17,8 @@ export interface Source {
   kind: SourceKind
   /**
    * The source's own clock, when it has one: the sync time is then the source database's NOW(),
-   * not this server's (domain.md §5 — "active" is judged against the site's clock).
+   * not this server's: peers' last_action is the site's clock, and "active" compares with it, so a
+   * server clock that runs ahead or behind must not make peers look stale or fresh.
    */
   clock?(): Promise<number>
   /** Updates the mirror; returns rows written per table (shown by /sync/status). */

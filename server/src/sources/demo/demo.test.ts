@@ -77,7 +77,7 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
     const { db, outcome } = await generated()
     const { counts } = outcome
     expect(counts).toMatchObject({ members: 12, admins: 2, torrents: 400, siteUsers: 150 })
-    // ≈ a quarter of the torrents official (domain.md §5: ≈ 5,000 of 20,000).
+    // ≈ a quarter of the torrents official (the default community: ≈ 5,000 of 20,000).
     expect(counts.officialCandidates / counts.torrents).toBeGreaterThan(0.15)
     expect(counts.officialCandidates / counts.torrents).toBeLessThan(0.4)
     // ≈ recordsPerMember per member and admin who seeds.

@@ -1,4 +1,4 @@
-/** How big a demo community is. `default` is domain.md §5's first-run community; `large` the benchmark's. */
+/** How big a demo community is. `default` is the first-run community (about 200 members, 20,000 torrents); `large` the benchmark's. */
 export interface DemoScale {
   /** Team members (role normal) with a site uid. */
   members: number

@@ -1,7 +1,7 @@
 /**
  * Applies a pushed snapshot to the mirror: every row checked on its own, the good rows of each
  * entity written in one transaction (all of that entity's good rows or none), the derivation queued
- * with them (mirror.ts). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
+ * with them (mirror/). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
  * …) in one request: the last row wins, the earlier one is reported as rejected.
  */
 import type { Kysely } from 'kysely'

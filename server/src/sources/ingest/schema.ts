@@ -1,5 +1,5 @@
 /**
- * The push-ingest format (POST /api/v1/ingest/snapshot): the entities of domain.md §5 as JSON, with
+ * The push-ingest format (POST /api/v1/ingest/snapshot): the mirror's entities as JSON, with
  * NexusPHP's field names, so a tracker that is not NexusPHP can feed the mirror. Each row is checked
  * on its own (a bad row is reported, the good ones land) and converted to mirror terms.
  *
@@ -15,7 +15,7 @@ import type { MirrorColumnName, MirrorTable } from '../mirror/columns'
 /**
  * A push that leaves out `to_go` (bytes left): 0 only for a row that says it is complete (a
  * seeder, a finished snatch), else 1 — "some left". A default of 0 would make every such snatch
- * count as complete (domain.md §2: a snatch with to_go = 0 is complete even when not finished).
+ * count as complete (a snatch with to_go = 0 is complete even when not finished).
  */
 function bytesLeftUnknown(complete: boolean): number {
   return complete ? 0 : 1

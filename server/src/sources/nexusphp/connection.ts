@@ -11,7 +11,7 @@
  * UNIX_TIMESTAMP() of a DATETIME is the instant the site meant; the sync time is the source's own clock.
  * (Laravel's TIMESTAMP columns are another matter: reader.ts `laravelTimestamp`.)
  *
- * The GRANT that is enough (read-only, the tables of domain.md §5 only):
+ * The GRANT that is enough (read-only, only the tables the mirror copies):
  *   GRANT SELECT ON site_db.users TO 'console'@'host';  -- and the same for teams, categories, tags,
  *   torrents, torrent_tags, peers, snatched, claims
  */

@@ -20,7 +20,7 @@ export function nexusphpSource(config: Config['nexusphp'], options: NexusphpSour
   const site: SourceSite = { timeZone: config.timezone || DEFAULT_NEXUSPHP_TIMEZONE, peerLifetimeMinutes: null }
   return {
     kind: 'nexusphp',
-    // "Active" is judged against the site's clock (domain.md §5), never this server's.
+    // "Active" is judged against the site's clock (peers' last_action is written by it), never this server's.
     clock: () => connection.now(),
     async sync(ctx) {
       // Every sync: an admin may change the site's announce intervals at any time.

@@ -148,7 +148,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     cleanups.push(() => db.cleanup())
     const config: Config = { ...db.config, source: 'nexusphp', nexusphp: { timezone: undefined, ...nexusphp } }
     // Without the wage engine: its below-minimum flag would turn claimed seeding into status 5 once
-    // estimates exist (domain.md §4) — these tests are about the mirror.
+    // estimates exist — these tests are about the mirror.
     const app = await buildTestApp({ database: db.database, config, wages: pendingWageEstimates })
     cleanups.push(() => app.close())
     return { db, app }
@@ -263,7 +263,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
       'carol:6': `${Incomplete}/1`,
       'carol:7': `${Waiting}/2`,
     })
-    // seed type / keepers / completion (domain.md §3); torrent 8 is official with no member tied to it.
+    // seed type / keepers / completion; torrent 8 is official with no member tied to it.
     expect(await labels(db.database)).toEqual({
       1: '1/1/2',
       2: '1/0/2',
@@ -626,7 +626,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
 
   it.skipIf(shape !== 'v16')('on a v1.6 site no statement of a sync reads more than a window of a table the tracker writes', async () => {
     // MyISAM and MEMORY lock whole tables: an announce's UPDATE waits for every read of its table that
-    // is running (domain.md §5). With windows of 10 ids and one member per index lookup, every
+    // is running, and the announce stalls. With windows of 10 ids and one member per index lookup, every
     // statement of a full and an incremental sync — replayed with ANALYZE — reads at most 10 rows there.
     const site = await fixture()
     const now = Math.floor((await site.now()) / 1000) * 1000

@@ -1,5 +1,5 @@
 /**
- * NexusPHP rows → mirror rows (sources/mirror.ts). The source does the conversions it does best —
+ * NexusPHP rows → mirror rows (columns in sources/mirror/columns.ts). The source does the conversions it does best —
  * DATETIME → epoch seconds with UNIX_TIMESTAMP() in the session time zone (NULL and zero dates
  * become NULL), binary hashes → LOWER(HEX()), enum('yes','no') → 1/0 — and this module turns the
  * answers into mirror types, filling the mirror's NOT NULL columns from sensible neighbours.

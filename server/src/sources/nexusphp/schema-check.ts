@@ -47,7 +47,7 @@ export async function readSourceSchema(connection: NexusphpConnection): Promise<
 /**
  * Names of the indexes that lead with the member column of peers, snatched and claims (NexusPHP's
  * `userid`, claims' unique (uid, torrent_id); forks name them otherwise). The members' scans tell
- * MariaDB to ignore them (sync/member-rows.ts).
+ * MariaDB to ignore them (sync/member-scan.ts).
  */
 export type MemberIndexes = Record<'peers' | 'snatched' | 'claims', string[]>
 
@@ -66,7 +66,7 @@ export async function readMemberIndexes(connection: NexusphpConnection): Promise
 }
 
 /**
- * How the site's tables lock (domain.md §5). A v1.6 install keeps users, torrents and snatched in
+ * How the site's tables lock. A v1.6 install keeps users, torrents and snatched in
  * MyISAM and peers in MEMORY: table-level locks, so the tracker's UPDATE of a table waits for every
  * read of it that is running — each of ours must be short. MEMORY's keys are hashes besides: its ids
  * cannot be read by range, only looked up.

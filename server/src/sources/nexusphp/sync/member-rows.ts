@@ -6,7 +6,7 @@
  * has no id order to scan: always through the member index. Rows of those who left the team leave the mirror.
  *
  * On a table with table-level locks every statement stays short (the tracker's UPDATEs wait for it,
- * domain.md §5): a scan reads bounded id windows, an index read a few members at a time.
+ * and announces stall meanwhile): a scan reads bounded id windows, an index read a few members at a time.
  */
 import { sql } from 'kysely'
 import { chunks } from '../../../util/chunks'

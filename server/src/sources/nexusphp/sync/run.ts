@@ -1,18 +1,20 @@
 /**
- * One sync from a NexusPHP database into the mirror (domain.md §5), step by step:
+ * One sync from a NexusPHP database into the mirror, read-only and only what concerns the team's
+ * members and the torrents that matter to them, step by step:
  *
  * - teams, categories, tags: whole tables (small), every sync; users: new ids every sync, everything
  *   once a day (site-tables.ts);
- * - torrents that matter and their tags (torrents.ts);
- * - peers, snatched, claims of members only (member-rows.ts);
+ * - torrents that matter and their tags (torrents.ts), kept up to date (torrent-refresh.ts);
+ * - peers, snatched, claims of members only (member-rows.ts, by member-scan.ts or member-index.ts);
  * - rows the site deleted (deletions.ts).
  *
- * Writes: rows that cannot be in the mirror yet (first import, a member's backfill) take mirror.ts's
- * bulk path (`insertMirrorFresh`), everything else the upsert.
+ * Writes: rows that cannot be in the mirror yet (first import, a member's backfill) take the mirror
+ * writer's bulk path (`insertMirrorFresh`), everything else the upsert.
  *
  * Every page is read first, then written in one transaction of our database together with the
  * cursor that says how far it got (sync_state.source_state): a failure keeps every committed page
- * whole and the next sync resumes from the last one. The derivation is queued by mirror.ts.
+ * whole and the next sync resumes from the last one. The derivation is queued by the mirror writer
+ * (sources/mirror/).
  */
 import { channel } from 'node:diagnostics_channel'
 import { refreshPlannerStats, withDeferredIndexes } from '../../../db/bulk'

@@ -1,7 +1,7 @@
 /**
  * The context every step of one NexusPHP sync shares: the source, our database, the loaded state,
  * and the one way a step writes — a page and the state that records it in one transaction
- * (`commit`), through mirror.ts (`upsert`, `insertFresh`, `remove`) — counted per table.
+ * (`commit`), through the mirror writer (`upsert`, `insertFresh`, `remove`) — counted per table.
  */
 import { performance } from 'node:perf_hooks'
 import type { Kysely } from 'kysely'
@@ -139,7 +139,7 @@ export class SyncSession {
     this.count(table, await upsertMirror(trx, table, rows))
   }
 
-  /** Rows that cannot be in the mirror yet (mirror.ts `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
+  /** Rows that cannot be in the mirror yet (the mirror writer's `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
   async insertFresh<T extends MirrorTable>(
     trx: Kysely<DB>,
     table: T,

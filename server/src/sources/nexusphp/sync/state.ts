@@ -15,7 +15,7 @@ export interface NexusphpSyncTuning {
   memberGroup: number
   /**
    * On a table with table-level locks (a v1.6 site's MyISAM and MEMORY tables), the tracker's UPDATEs wait
-   * for each of our reads of it (domain.md §5): a statement there covers at most this many ids of a
+   * for each of our reads of it (announces stall meanwhile): a statement there covers at most this many ids of a
    * primary-key scan. A scan starts at a quarter of it (2,000 ids: 4–14 ms of MariaDB's time on the bench's
    * shared machine) and follows the site's answers from there (pace.ts)…
    */
