@@ -72,7 +72,7 @@ Tried and dropped: first-import pages of 20,000 rows (no gain, session 2).
 **Where the full sync's source part goes** (~16–19 s): waiting on MariaDB ~4 s (the next page is read while one is
 written; members' rows by keyset on \`id\`, the (userid) index ignored: a primary-key scan of each table); SQLite
 ~8 s — site_snatched 850,000 rows ~2.1 s, peers ~0.7 s, the torrent-name FTS rebuild ~0.8 s, the index builds
-~2 s, commits ~0.4 s; JS ~5–6 s (mysql2's row parsing, reader.ts converting rows in place, mirror.ts's check).
+~2 s, commits ~0.4 s; JS ~5–6 s (mysql2's row parsing, reader.ts converting rows in place, the mirror writer's row check).
 The derivation (59–70 s, 884,599 records) is a separate step with its own section; the whole first sync is in the
 table next to the sync rate.
 
