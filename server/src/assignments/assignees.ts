@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Assignee, KeeperOption } from '@shared/entities'
+import { AccountStatus } from '@shared/enums'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
 
@@ -22,12 +23,11 @@ export async function assigneesOf(db: Kysely<DB>, torrentIds: readonly number[])
 }
 
 /**
- * The members who can keep a torrent — status 正常 with a site uid (an admin with a site uid
- * seeds too; one without can never announce) — with their load: assignments now (counted live,
- * the picker is opened right after changes) and torrents seeding (the derived figure).
+ * Members who can be given a torrent — status 正常 with a site uid — with `a.n`, their assignments
+ * now (counted live: the picker and the automatic plan run right after changes).
  */
-export async function keeperOptions(db: Kysely<DB>): Promise<KeeperOption[]> {
-  const rows = await db
+export function assignableMembers(db: Kysely<DB>) {
+  return db
     .selectFrom('users as u')
     .leftJoin(
       db
@@ -38,10 +38,19 @@ export async function keeperOptions(db: Kysely<DB>): Promise<KeeperOption[]> {
       'a.user_id',
       'u.id',
     )
+    .where('u.status', '=', AccountStatus.Normal)
+    .where('u.site_uid', 'is not', null)
+}
+
+/**
+ * The members who can keep a torrent — status 正常 with a site uid (an admin with a site uid
+ * seeds too; one without can never announce) — with their load: assignments now (counted live,
+ * the picker is opened right after changes) and torrents seeding (the derived figure).
+ */
+export async function keeperOptions(db: Kysely<DB>): Promise<KeeperOption[]> {
+  const rows = await assignableMembers(db)
     .leftJoin('member_seed_stats as m', 'm.user_id', 'u.id')
     .select(['u.id', 'u.username', 'u.role', 'a.n', 'm.seeding_count'])
-    .where('u.status', '=', 2)
-    .where('u.site_uid', 'is not', null)
     .orderBy('u.username_lower')
     .orderBy('u.id')
     .execute()

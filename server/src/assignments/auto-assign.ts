@@ -11,6 +11,7 @@ import { keeperStatuses } from '../domain/status'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { currentRules } from '../rules/rules'
 import { chunks } from '../util/chunks'
+import { assignableMembers } from './assignees'
 import { LoadHeap } from './load-heap'
 import { type Ctx, insertPairs, type Pair } from './pairs'
 import { CHUNK } from './targets'
@@ -32,23 +33,7 @@ const notBannedOnSite = (eb: ExpressionBuilder<DB & { l: DB['torrent_labels'] },
  * - the plan stops at MAX_AUTO_PAIRS pairs.
  */
 export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair[]> {
-  const members = await db
-    .selectFrom('users as u')
-    .leftJoin(
-      db
-        .selectFrom('assignments')
-        .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('user_id')
-        .as('a'),
-      'a.user_id',
-      'u.id',
-    )
-    .select(['u.id', 'a.n'])
-    .where('u.status', '=', 2)
-    .where('u.role', '=', 'normal')
-    .where('u.site_uid', 'is not', null)
-    .orderBy('u.id')
-    .execute()
+  const members = await assignableMembers(db).select(['u.id', 'a.n']).where('u.role', '=', 'normal').orderBy('u.id').execute()
   if (members.length === 0) return []
 
   const torrents = await candidates(db, perTorrent)

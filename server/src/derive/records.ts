@@ -10,6 +10,22 @@ import type { PassContext } from './context'
 import { addRangeToCounts, refreshMemberStats, subtractRangeFromCounts } from './counts'
 import { analyzeScratch } from './scope'
 
+/** The columns of seed_records a derivation computes (the rest are the pair's keys and derived_at). */
+export const derivedRecordColumns = [
+  'status',
+  'seed_type',
+  'claim_state',
+  'assigned',
+  'seeding',
+  'size',
+  'uploaded',
+  'downloaded',
+  'seed_time_sec',
+  'last_action',
+  'assigned_at',
+  'claimed_at',
+] as const
+
 /** Columns of seed_records by the indexes they are in (see migration 0002). */
 const writeGroups = [
   ['seed_type', 'claim_state', 'assigned', 'seeding', 'claimed_at'], // in no index
@@ -132,22 +148,8 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
 
   // Pairs whose record is already exactly right leave the work: in a full pass over unchanged data
   // that is nearly all of them, and the cube deltas and writes below then cost next to nothing.
-  const recordColumns = [
-    'status',
-    'seed_type',
-    'claim_state',
-    'assigned',
-    'seeding',
-    'size',
-    'uploaded',
-    'downloaded',
-    'seed_time_sec',
-    'last_action',
-    'assigned_at',
-    'claimed_at',
-  ] as const
   const unchanged = sql.join(
-    recordColumns.map((c) => sql`r.${sql.ref(c)} = x.${sql.ref(c)}`),
+    derivedRecordColumns.map((c) => sql`r.${sql.ref(c)} = x.${sql.ref(c)}`),
     sql` and `,
   )
   await sql`delete from derive_work where user_id between ${a} and ${b} and exists (
@@ -175,8 +177,9 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
   // not all 12, and a rules change that flips seed types (in no index) rewrites none.
   const inRange = sql`b.user_id between ${a} and ${b}`
   const sameRecord = sql`seed_records.user_id = b.user_id and seed_records.torrent_id = b.torrent_id`
-  const inserted = await sql`insert into seed_records (user_id, torrent_id, ${sql.join(recordColumns.map((c) => sql.ref(c)))}, derived_at)
-    select b.user_id, b.torrent_id, ${sql.join(recordColumns.map((c) => sql.ref(`b.${c}`)))}, ${int(now)}
+  const inserted =
+    await sql`insert into seed_records (user_id, torrent_id, ${sql.join(derivedRecordColumns.map((c) => sql.ref(c)))}, derived_at)
+    select b.user_id, b.torrent_id, ${sql.join(derivedRecordColumns.map((c) => sql.ref(`b.${c}`)))}, ${int(now)}
     from derive_batch b
     where ${inRange} and not exists (select 1 from seed_records r where r.user_id = b.user_id and r.torrent_id = b.torrent_id)`.execute(db)
   let written = Number(inserted.numAffectedRows ?? 0)

@@ -16,7 +16,7 @@ import { inIntegers } from '../db/sql-fragments'
 import type { PassContext } from './context'
 import { rebuildCounts } from './counts'
 import { clearScratch, inTransaction, type PassRun } from './pass'
-import { recordValuesSql } from './records'
+import { derivedRecordColumns, recordValuesSql } from './records'
 import { analyzeScratch } from './scope'
 import { labelTorrents, scopeAllTorrents } from './torrent-labels'
 
@@ -25,20 +25,7 @@ export interface WholePassOutcome {
   changed: number
 }
 
-const columns = [
-  'status',
-  'seed_type',
-  'claim_state',
-  'assigned',
-  'seeding',
-  'size',
-  'uploaded',
-  'downloaded',
-  'seed_time_sec',
-  'last_action',
-  'assigned_at',
-  'claimed_at',
-] as const
+const columns = derivedRecordColumns
 
 /**
  * The whole pass in one transaction: every torrent labelled, every record judged, the counts rebuilt,
