@@ -38,6 +38,7 @@ import type { LoadMethod } from './nexusphp-load'
 import { section, type NexusphpBench } from './nexusphp-report'
 import { createMembers, idleTrackerWait, probeSample, siteFacts, startBenchServer } from './nexusphp-setup'
 import { printSync, printWaits, rssMiB, timedSync } from './nexusphp-timed-sync'
+import { mirrorTables } from '../server/src/sources/mirror/columns'
 
 const { values } = parseArgs({
   options: {
@@ -137,17 +138,7 @@ if (!values['render-only']) {
 
       const { db } = database
       const mirror: Record<string, number> = {}
-      for (const table of [
-        'site_users',
-        'site_teams',
-        'site_categories',
-        'site_tags',
-        'site_torrents',
-        'site_torrent_tags',
-        'site_peers',
-        'site_snatched',
-        'site_claims',
-      ] as const) {
+      for (const table of mirrorTables) {
         mirror[table] = Number((await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0].n)
       }
       const seedRecords = Number((await sql<{ n: number }>`select count(*) as n from seed_records`.execute(db)).rows[0].n)

@@ -13,18 +13,11 @@ import type { AccountStatus, Role } from '@shared/enums'
 import type { DB } from '../db/schema'
 import { queueMembers, queuePairs, queueTorrents } from '../derive/queue'
 import { GIB } from '../rules/rules'
+import { mirrorTables } from '../sources/mirror/columns'
 
 /** Every table the seeding data lives in (cleared between tests that share a database). */
 export const seedingTables = [
-  'site_users',
-  'site_teams',
-  'site_categories',
-  'site_tags',
-  'site_torrents',
-  'site_torrent_tags',
-  'site_peers',
-  'site_snatched',
-  'site_claims',
+  ...mirrorTables,
   'assignments',
   'seed_type_overrides',
   'seed_records',
