@@ -6,24 +6,13 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import pg from 'pg'
 import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
+import { freePort } from '../server/src/test/free-port'
 
 /** This checkout's root (the bench's own). */
 export const repoRoot = join(import.meta.dirname, '..')
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-}
 
 /** PostgreSQL: a database of its own (`<name>`, kept between runs, like the SQLite folder) next to the one `base` names. */
 export async function postgresUrl(base: string, name: string): Promise<string> {

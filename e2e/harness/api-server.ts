@@ -1,13 +1,13 @@
 /**
- * Starts the real API server (server/src/index.ts under tsx, as `npm run server` does) in a child process,
+ * Starts the real API server (server/src/index.ts under tsx: the source under test, no build step) in a child process,
  * on a free port, with a fresh SQLite data directory and a known admin password.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import Database from 'better-sqlite3'
+import { freePort } from '../../server/src/test/free-port'
 
 const root = resolve(import.meta.dirname, '../..')
 
@@ -20,14 +20,6 @@ export interface RunningServer {
   /** Direct access to the server's SQLite file (e.g. to age a session). */
   sql<T = unknown>(statement: string, ...params: unknown[]): T[]
   stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok))
-  const { port } = probe.address() as { port: number }
-  await new Promise<void>((ok) => probe.close(() => ok()))
-  return port
 }
 
 export interface ApiServerOptions {

@@ -11,13 +11,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import pg from 'pg'
 import { API_PREFIX, TOKEN_HEADER, type Envelope } from '@shared/endpoints'
 import { loadConfig } from '../config'
 import { openDatabase, type AppDatabase, type DialectName } from '../db/database'
+import { freePort } from '../test/free-port'
 
 const serverDir = resolve(import.meta.dirname, '../..')
 export const ADMIN_PASSWORD = 'Fault-admin-pass-1'
@@ -71,14 +71,6 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   } finally {
     await client.end()
   }
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', ok))
-  const { port } = probe.address() as { port: number }
-  await new Promise<void>((ok) => probe.close(() => ok()))
-  return port
 }
 
 export interface ChildServer {
