@@ -3,6 +3,7 @@
  * look the same from outside (message and timing); only a correct password of a banned account
  * learns that it is banned.
  */
+import { AccountStatus } from '@shared/enums'
 import type { Kysely } from 'kysely'
 import { messages } from '@shared/messages'
 import type { LoginInput } from '@shared/endpoints'
@@ -48,14 +49,14 @@ async function judge(
     .where('username_lower', '=', key)
     .executeTakeFirst()
 
-  const live = user && user.status !== 1 // a deleted account is as good as unknown
+  const live = user && user.status !== AccountStatus.Deleted // a deleted account is as good as unknown
   const passwordOk = live ? await verifyPassword(input.password, user.password_hash) : (await dummyVerify(input.password, scrypt), false)
   if (!live || !passwordOk) {
     judged('wrong')
     throw new AppError(401, messages.wrongCredentials)
   }
   judged('right')
-  if (user.status === 0) throw new AppError(403, messages.accountBanned)
+  if (user.status === AccountStatus.Banned) throw new AppError(403, messages.accountBanned)
 
   // Hash with the current cost when the stored one is older; the password is at hand only now.
   const rehash = needsRehash(user.password_hash, scrypt) ? await hashPassword(input.password, scrypt) : null
@@ -66,8 +67,8 @@ async function judge(
     // so this one must not begin; one that comes after ends it (it waits for this lock).
     const current = await lockUser(trx, database.dialect, user.id)
     if (!current || current.password_hash !== user.password_hash) throw new AppError(401, messages.wrongCredentials)
-    if (current.status === 1) throw new AppError(401, messages.wrongCredentials)
-    if (current.status === 0) throw new AppError(403, messages.accountBanned)
+    if (current.status === AccountStatus.Deleted) throw new AppError(401, messages.wrongCredentials)
+    if (current.status === AccountStatus.Banned) throw new AppError(403, messages.accountBanned)
     await trx
       .updateTable('users')
       .set(rehash ? { last_login_at: now, password_hash: rehash } : { last_login_at: now })

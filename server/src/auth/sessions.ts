@@ -11,7 +11,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { AccountStatus, Role } from '@shared/enums'
+import { type Role, AccountStatus } from '@shared/enums'
 import type { DB } from '../db/schema'
 
 export const SESSION_IDLE_MS = 7 * 24 * 3600_000
@@ -155,7 +155,7 @@ export async function authenticate(
   if (!row || row.revoked_at !== null) return null
   // Both bounds: expires_at is the stored deadline, last_seen_at the idle clock it derives from.
   if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return null
-  if (row.status !== 2) return null
+  if (row.status !== AccountStatus.Normal) return null
 
   let lastSeenAt = row.last_seen_at
   let expiresAt = row.expires_at

@@ -2,6 +2,7 @@
  * The wage records a payout works on, and the one write it makes to them: 未发放 → 已发放 with
  * paid at/by, conditional like POST /wages/pay (a record already paid is left as it is).
  */
+import { WagePayment } from '@shared/enums'
 import type { Kysely } from 'kysely'
 import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
@@ -60,7 +61,7 @@ export async function loadWages(db: Kysely<DB>, selection: WageSelection): Promi
 }
 
 /** A record marked 已发放 by hand (POST /wages/pay) without an entry was paid outside the console: never paid again. */
-export const paidByHand = (wage: PayoutWage, entry: LedgerEntry | undefined) => wage.payment === 1 && !entry
+export const paidByHand = (wage: PayoutWage, entry: LedgerEntry | undefined) => wage.payment === WagePayment.Paid && !entry
 export const HAND_PAID = '已在控制台标记为已发放（未经「发放到站点」），不会再发放到站点'
 
 /** What the member's message tells besides the amount. */

@@ -3,6 +3,7 @@
  * torrent labels, the count cube, member figures, daily aggregates — so a computation reads a few
  * thousand rows at most (plus one pass over torrent_labels) and never the millions of records.
  */
+import { SeedType } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { AllSeedingStats, ByStatus } from '@shared/entities'
 import type { DB } from '../db/schema'
@@ -43,7 +44,7 @@ export async function computeAllStats(
   let officialSize = 0
   for (const row of labels.rows) {
     byCompletion[row.completion as 1 | 2 | 3 | 4] += Number(row.n)
-    if (row.seed_type === 1) {
+    if (row.seed_type === SeedType.Official) {
       officialTorrents += Number(row.n)
       officialSize += Number(row.size)
     }

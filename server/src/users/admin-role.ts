@@ -1,6 +1,6 @@
 /** The admin role: granting it, and taking it away without ever leaving no active admin. */
 import type { User } from '@shared/entities'
-import { roleLabels } from '@shared/enums'
+import { roleLabels, AccountStatus } from '@shared/enums'
 import { conflict } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { answerUser, type Ctx, lockedUser, userMessages, usersTransaction } from './admin-transaction'
@@ -9,7 +9,7 @@ export async function addAdmin(ctx: Ctx, userId: number): Promise<User> {
   await usersTransaction(ctx, async (trx) => {
     const before = await lockedUser(trx, userId)
     if (before.role === 'admin') throw conflict(userMessages.alreadyAdmin)
-    if (before.status !== 2) throw conflict(userMessages.adminNeedsActive)
+    if (before.status !== AccountStatus.Normal) throw conflict(userMessages.adminNeedsActive)
     await trx.updateTable('users').set({ role: 'admin', admin_since: ctx.now, updated_at: ctx.now }).where('id', '=', before.id).execute()
     await recordOperation(
       trx,

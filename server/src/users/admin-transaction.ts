@@ -7,6 +7,7 @@
  * "Admin" for the last-admin guard = role admin and status 正常 (only those can log in).
  * Usernames stay taken after a (soft) delete: the unique index is on `username_lower`.
  */
+import { AccountStatus } from '@shared/enums'
 import type { Kysely } from 'kysely'
 import type { User } from '@shared/entities'
 import { forgetSessions, type AuthUser } from '../auth/sessions'
@@ -41,7 +42,7 @@ export function show(value: string | number | null): string {
 /** Inside the users lock: the operator must still be an active admin (they may have been removed a moment ago). */
 async function assertStillAdmin(trx: Kysely<DB>, operatorId: number): Promise<void> {
   const me = await trx.selectFrom('users').select(['role', 'status']).where('id', '=', operatorId).executeTakeFirst()
-  if (!me || me.role !== 'admin' || me.status !== 2) throw forbidden(userMessages.operatorNotAdmin)
+  if (!me || me.role !== 'admin' || me.status !== AccountStatus.Normal) throw forbidden(userMessages.operatorNotAdmin)
 }
 
 export async function activeAdminCount(trx: Kysely<DB>): Promise<number> {

@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { User } from '@shared/entities'
-import { accountStatusLabels, type AccountStatus } from '@shared/enums'
+import { accountStatusLabels, AccountStatus } from '@shared/enums'
 import { hashPassword } from '../auth/password'
 import { revokeUserSessions } from '../auth/sessions'
 import type { DB, UserRow } from '../db/schema'
@@ -20,7 +20,7 @@ import { activeAdminCount, answerUser, type Ctx, lockedUser, show, userMessages,
 import { usernameKey } from './username'
 
 function siteUidTaken(uid: number, holder: Pick<UserRow, 'username' | 'status'>): AppError {
-  return conflict(`站点 UID ${uid} 已被 ${holder.username}${holder.status === 1 ? '（已删除）' : ''} 使用`)
+  return conflict(`站点 UID ${uid} 已被 ${holder.username}${holder.status === AccountStatus.Deleted ? '（已删除）' : ''} 使用`)
 }
 
 async function assertSiteUidFree(trx: Kysely<DB>, uid: number, exceptId: number | null): Promise<void> {
@@ -136,13 +136,14 @@ export async function setUserStatus(ctx: Ctx, input: { id: number; status: Accou
   const changed = await usersTransaction(ctx, async (trx) => {
     const before = await lockedUser(trx, input.id)
     if (before.status === input.status) return false
-    if (input.status !== 2) {
+    if (input.status !== AccountStatus.Normal) {
       if (before.id === ctx.user.id) throw conflict(userMessages.notSelfStatus)
-      if (before.role === 'admin' && before.status === 2 && (await activeAdminCount(trx)) <= 1) throw conflict(userMessages.lastAdminStatus)
+      if (before.role === 'admin' && before.status === AccountStatus.Normal && (await activeAdminCount(trx)) <= 1)
+        throw conflict(userMessages.lastAdminStatus)
     }
     await trx.updateTable('users').set({ status: input.status, updated_at: ctx.now }).where('id', '=', before.id).execute()
     // Ban and delete end the user's sessions at once (authenticate also refuses them by status).
-    if (input.status !== 2) {
+    if (input.status !== AccountStatus.Normal) {
       await revokeUserSessions(trx, before.id, ctx.now)
     }
     // Status 5 (无工资) depends on the account status.

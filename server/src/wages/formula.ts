@@ -7,6 +7,7 @@
  * out at once; only one small accumulator per member is kept until `finish`. Memory stays flat
  * however many seed records a month has.
  */
+import { AccountStatus } from '@shared/enums'
 import { GIB, isNexusphpClaims, type RuleBody } from '../rules/rules'
 
 const WEEK_MS = 7 * 24 * 3600 * 1000
@@ -84,7 +85,7 @@ const fmt = (n: number): string => String(round2(n))
 
 /** Why a record does not earn, or null when it qualifies. */
 export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
-  if (member.status === 0) return '账号封禁'
+  if (member.status === AccountStatus.Banned) return '账号封禁'
   if (member.status === 1) return '账号已删除'
   if (member.siteEnabled === false) return '站点账号已禁用'
   if (input.banned) return '种子已被站点禁止'
