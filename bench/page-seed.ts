@@ -7,8 +7,8 @@ import { sql } from 'kysely'
 import type { RunningServer } from '../server/src/server'
 import { derive } from '../server/src/derive'
 import { currentRules, saveRules } from '../server/src/rules/rules'
-import { BENCH_ADMIN_PASSWORD } from './dataset'
 import { time, type Timing } from './measure'
+import { login } from './server-process'
 
 export interface CaseResult {
   name: string
@@ -23,17 +23,6 @@ export interface BenchResults {
   pageSeed: CaseResult[]
   refresh: CaseResult
   derivation: { name: string; description: string; seconds: number; judged: number; changed: number; target: number | null }[]
-}
-
-async function login(server: RunningServer): Promise<string> {
-  const res = await fetch(`${server.apiBase}/user/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
-  })
-  const body = (await res.json()) as { code: number; data: string; msg: string }
-  if (body.code !== 200) throw new Error(`login failed: ${body.msg}`)
-  return body.data
 }
 
 async function call<T>(server: RunningServer, token: string, method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
@@ -53,7 +42,7 @@ export const DERIVATION_TARGET_S = 30
 
 export async function runBenchmarks(server: RunningServer, options: { n: number; log: (line: string) => void }): Promise<BenchResults> {
   const { n, log } = options
-  const token = await login(server)
+  const token = await login(server.apiBase)
   const { database } = server.app.services
   const { db } = database
 

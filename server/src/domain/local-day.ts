@@ -23,7 +23,8 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f
 }
 
-function parts(ms: number, timeZone: string): { y: number; m: number; d: number; h: number; min: number; s: number } {
+/** The wall clock in the zone at an instant: year, month (1–12), day, hour (0–23), minute, second. */
+export function wallClock(ms: number, timeZone: string): { y: number; m: number; d: number; h: number; min: number; s: number } {
   const out: Record<string, number> = {}
   for (const p of formatter(timeZone).formatToParts(new Date(ms))) if (p.type !== 'literal') out[p.type] = Number(p.value)
   return { y: out.year, m: out.month, d: out.day, h: out.hour, min: out.minute, s: out.second }
@@ -34,12 +35,12 @@ const two = (n: number) => String(n).padStart(2, '0')
 
 /** Wall-clock time in the zone as text, e.g. "2026-02-03 10:00:00" (exports, messages). */
 export function localDateTime(ms: number, timeZone: string): string {
-  const p = parts(ms, timeZone)
+  const p = wallClock(ms, timeZone)
   return `${p.y}-${two(p.m)}-${two(p.d)} ${two(p.h)}:${two(p.min)}:${two(p.s)}`
 }
 
 export function localDay(ms: number, timeZone: string): number {
-  const { y, m, d } = parts(ms, timeZone)
+  const { y, m, d } = wallClock(ms, timeZone)
   return y * 10000 + m * 100 + d
 }
 
@@ -54,7 +55,7 @@ export function dayStart(day: number, timeZone: string): number {
   // Offset of the zone around that instant; two rounds settle DST transitions.
   let ms = utcGuess
   for (let i = 0; i < 2; i++) {
-    const p = parts(ms, timeZone)
+    const p = wallClock(ms, timeZone)
     const asUtc = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s)
     ms = utcGuess - (asUtc - ms)
   }

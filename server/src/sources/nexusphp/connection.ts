@@ -18,6 +18,7 @@
 import mysql from 'mysql2/promise'
 import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
+import { wallClock } from '../../domain/local-day'
 
 export interface NexusphpConnectionConfig {
   /** mysql://user:pass@host:3306/db (mariadb:// too). */
@@ -128,18 +129,8 @@ export function poolOptions(config: NexusphpConnectionConfig): PoolOptions {
 /** `+08:00` for a zone name at this instant: the fallback when the server has no time zone tables. */
 export function zoneOffset(timeZone: string, at = Date.now()): string {
   if (/^[+-]\d\d:\d\d$/.test(timeZone)) return timeZone
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(at))
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  const local = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'))
+  const p = wallClock(at, timeZone)
+  const local = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s)
   const minutes = Math.round((local - Math.floor(at / 1000) * 1000) / 60_000)
   const sign = minutes < 0 ? '-' : '+'
   const abs = Math.abs(minutes)
