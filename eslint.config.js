@@ -70,6 +70,7 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // CommonJS files (the electronegativity scan) load their modules with require by definition.
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
