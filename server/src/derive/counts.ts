@@ -10,6 +10,7 @@
  * change their old rows are subtracted, afterwards the new ones are added, in the same transaction.
  * A full pass ends by rebuilding it from scratch, so a drift could never outlive the next full pass.
  */
+import { AssignmentLabel } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
 
@@ -50,7 +51,7 @@ export async function refreshMemberStats(db: Kysely<DB>, [a, b]: [number, number
   const low = Math.max(a, 1)
   await sql`insert into member_seed_stats (user_id, records, seeding_count, seeding_size, assigned_count, uploaded)
     select * from (
-      select user_id, sum(records), sum(seeding), sum(seeding_size), sum(case when assigned = 1 then records else 0 end), sum(uploaded)
+      select user_id, sum(records), sum(seeding), sum(seeding_size), sum(case when assigned = ${sql.lit(AssignmentLabel.Assigned)} then records else 0 end), sum(uploaded)
       from seed_record_counts where user_id between ${low} and ${b} group by user_id
     ) m where true
     on conflict (user_id) do update set records = excluded.records, seeding_count = excluded.seeding_count,
@@ -70,6 +71,6 @@ export async function rebuildCounts(db: Kysely<DB>): Promise<void> {
     from seed_record_counts group by status, seed_type, claim_state, assigned`.execute(db)
   await sql`delete from member_seed_stats`.execute(db)
   await sql`insert into member_seed_stats (user_id, records, seeding_count, seeding_size, assigned_count, uploaded)
-    select user_id, sum(records), sum(seeding), sum(seeding_size), sum(case when assigned = 1 then records else 0 end), sum(uploaded)
+    select user_id, sum(records), sum(seeding), sum(seeding_size), sum(case when assigned = ${sql.lit(AssignmentLabel.Assigned)} then records else 0 end), sum(uploaded)
     from seed_record_counts where user_id > 0 group by user_id`.execute(db)
 }

@@ -3,6 +3,7 @@
  * judged set-based. The pairs to judge sit in the scratch table `derive_work` (scope.ts), and one
  * member-id range of them is judged per transaction.
  */
+import { AccountStatus } from '@shared/enums'
 import { type RawBuilder, sql } from 'kysely'
 import { greatest, int } from '../db/sql-fragments'
 import { disqualifiedSql, seedStatusSql } from '../domain/status'
@@ -70,7 +71,7 @@ export function recordValuesSql(ctx: PassContext, t: TieColumns): { values: RawB
     activeSeeding: sql`coalesce(${t.peerSeeding}, 0) = 1`,
     claimed: sql`${t.claim} is not null`,
     disqualified: disqualifiedSql({
-      memberInactive: sql`u.status <> 2`,
+      memberInactive: sql`u.status <> ${sql.lit(AccountStatus.Normal)}`,
       siteAccountDisabled: sql`exists (select 1 from site_users su where su.id = u.site_uid and su.enabled = 0)`,
       torrentBanned: sql`l.banned = 1`,
       belowMinSize: sql`l.size < ${int(ctx.minSizeBytes)}`,

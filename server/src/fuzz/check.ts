@@ -2,6 +2,7 @@
  * Sends a generated request through the real app and judges the answer: never a 5xx, always the
  * `{code,msg,data}` envelope, a Chinese message on a rejection, and a rejected call changes nothing.
  */
+import { WagePayment } from '@shared/enums'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { endpoints, TOKEN_HEADER } from '@shared/endpoints'
@@ -23,7 +24,7 @@ const WATCHED = [
   'select count(*) as n from seed_type_overrides',
   'select count(*) as n from rule_versions',
   'select count(*) as n from wage_records',
-  'select count(*) as n from wage_records where payment = 1',
+  `select count(*) as n from wage_records where payment = ${WagePayment.Paid}`,
   'select count(*) as n from payout_ledger',
 ]
 

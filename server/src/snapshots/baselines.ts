@@ -8,6 +8,7 @@
  *   baseline of an assignment that began inside the period (later than the assignment by at most one
  *   sync interval).
  */
+import { AssignmentLabel } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
 import { int, yieldToEventLoop } from '../db/sql-fragments'
@@ -32,7 +33,7 @@ export async function recordBaselines(db: Kysely<DB>, now: number): Promise<void
   }
   await sql`insert into assignment_counters (record_id, assigned_at, seed_time_sec, uploaded)
     select r.id, r.assigned_at, r.seed_time_sec, r.uploaded from seed_records r
-    where r.assigned_at >= ${int(now - ASSIGNMENT_LOOKBACK_MS)} and r.assigned = 1
+    where r.assigned_at >= ${int(now - ASSIGNMENT_LOOKBACK_MS)} and r.assigned = ${sql.lit(AssignmentLabel.Assigned)}
       and not exists (select 1 from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at)
     on conflict do nothing`.execute(db)
 }

@@ -3,7 +3,7 @@
  * torrent labels, the count cube, member figures, daily aggregates — so a computation reads a few
  * thousand rows at most (plus one pass over torrent_labels) and never the millions of records.
  */
-import { SeedType } from '@shared/enums'
+import { SeedType, AccountStatus } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { AllSeedingStats, ByStatus } from '@shared/entities'
 import type { DB } from '../db/schema'
@@ -52,7 +52,9 @@ export async function computeAllStats(
 
   const members = await sql<{ members: number; active: number }>`select count(*) as members,
       coalesce(sum(case when m.seeding_count > 0 then 1 else 0 end), 0) as active
-    from users u left join member_seed_stats m on m.user_id = u.id where u.role = 'normal' and u.status = 2`.execute(db)
+    from users u left join member_seed_stats m on m.user_id = u.id where u.role = 'normal' and u.status = ${sql.lit(AccountStatus.Normal)}`.execute(
+    db,
+  )
   const seeding = await sql<{
     size: number
   }>`select coalesce(sum(seeding_size), 0) as size from seed_record_counts where user_id = 0`.execute(db)

@@ -3,6 +3,7 @@
  * whole team. Today's row is rewritten by every sync, so a past day keeps its last sync's figures.
  * They come from member_seed_stats and the count cube, not from the records: a few thousand rows.
  */
+import { AccountStatus } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
 import { addDays } from '../domain/local-day'
@@ -21,7 +22,7 @@ export async function recordDailyStats(db: Kysely<DB>, day: number): Promise<voi
       coalesce((select sum(seeding) from seed_record_counts where user_id = 0), 0),
       coalesce((select sum(seeding_size) from seed_record_counts where user_id = 0), 0),
       (select count(*) from member_seed_stats m join users u on u.id = m.user_id
-        where m.seeding_count > 0 and u.role = 'normal' and u.status = 2)
+        where m.seeding_count > 0 and u.role = 'normal' and u.status = ${sql.lit(AccountStatus.Normal)})
     where true
     on conflict (day) do update set records = excluded.records, seeding_count = excluded.seeding_count,
       seeding_size = excluded.seeding_size, active_members = excluded.active_members`.execute(db)

@@ -2,6 +2,7 @@
  * Read side of members and admins: the option list, the paged lists and the detail. Their seeding
  * figures come from member_seed_stats (kept by the derivation), so a page is one small join.
  */
+import { AccountStatus } from '@shared/enums'
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { ParsedInput } from '@shared/endpoints'
 import type { User, UserDetail, UserOption } from '@shared/entities'
@@ -89,7 +90,7 @@ async function pageUsers<C extends 'pageAdmin' | 'pageNormal'>(
 const nullsFirst = (column: string) => sql`coalesce(${sql.ref(column)}, 0)`
 
 export function pageAdmins(db: Kysely<DB>, dialect: DialectName, q: AdminPageQuery) {
-  return pageUsers(db, 'pageAdmin', q, [sql`u.role = 'admin'`, sql`u.status <> 1`], {
+  return pageUsers(db, 'pageAdmin', q, [sql`u.role = 'admin'`, sql`u.status <> ${sql.lit(AccountStatus.Deleted)}`], {
     username: binaryOrder(dialect, sql`u.username`),
     siteUid: nullsFirst('u.site_uid'),
     adminSince: nullsFirst('u.admin_since'),

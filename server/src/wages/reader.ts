@@ -11,6 +11,7 @@
  * - End counters: the first snapshot on or after the 1st of the next month; while there is none
  *   (the running month, or the sync has not run since), the live counters of the last sync.
  */
+import { AssignmentLabel, ClaimState, SeedType } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
 import { int } from '../db/sql-fragments'
@@ -122,8 +123,8 @@ export async function* periodRecords(
   const up1 = endDay === null ? sql`r.uploaded` : sql`s1.uploaded`
   const endJoin = endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${endDay} and s1.record_id = r.id`
   const ties = claimsOnly
-    ? sql`r.claim_state = 2`
-    : sql`(r.seed_type = 1 or r.torrent_id in (select id from site_torrents where banned = 1)) and (r.claim_state = 2 or r.assigned = 1)`
+    ? sql`r.claim_state = ${sql.lit(ClaimState.Claimed)}`
+    : sql`(r.seed_type = ${sql.lit(SeedType.Official)} or r.torrent_id in (select id from site_torrents where banned = 1)) and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})`
   const claimBegins = await claimsMadeIn(db, counters)
   const { rows: bounds } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
   const maxId = Number(bounds[0]?.hi ?? 0)
@@ -135,7 +136,7 @@ export async function* periodRecords(
     const firstSeen = (column: string) =>
       sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
     const atAssignment = (column: string) =>
-      sql`case when r.assigned = 1 and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
+      sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
     const { rows } = await sql<Row>`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
