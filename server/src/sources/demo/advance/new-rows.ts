@@ -1,4 +1,5 @@
 /** The few rows a demo sync adds from the PRNG: new downloads and new releases. */
+import { AccountStatus } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../../db/schema'
 import { queueTorrents } from '../../../derive/queue'
@@ -10,15 +11,20 @@ import { maxId } from './sql'
 /** Adds rows written to a table's count (the sync's progress). */
 export type Count = (table: string, n: bigint | number | undefined) => void
 
-/** A few members start downloading something new (a snatch and a leeching peer). */
-export async function newDownloads(db: Kysely<DB>, rng: Prng, now: number, count: Count): Promise<void> {
-  const members = await db
+/** Members in good standing with a site account: the ones whose clients the demo site has. */
+function activeSiteMembers(db: Kysely<DB>) {
+  return db
     .selectFrom('users')
     .select(['id', 'site_uid'])
     .where('site_uid', 'is not', null)
-    .where('status', '=', 2)
+    .where('status', '=', AccountStatus.Normal)
     .orderBy('id')
     .execute()
+}
+
+/** A few members start downloading something new (a snatch and a leeching peer). */
+export async function newDownloads(db: Kysely<DB>, rng: Prng, now: number, count: Count): Promise<void> {
+  const members = await activeSiteMembers(db)
   const torrentBounds = await sql<{ lo: number; hi: number }>`select min(id) as lo, max(id) as hi from site_torrents`.execute(db)
   const lo = Number(torrentBounds.rows[0]?.lo ?? 0)
   const hi = Number(torrentBounds.rows[0]?.hi ?? 0)
@@ -88,13 +94,7 @@ export async function newTorrents(db: Kysely<DB>, rng: Prng, now: number, count:
   const releases = Math.max(1, Math.round(total * 0.0003 * (0.5 + rng.next())))
   const teams = await db.selectFrom('site_teams').select(['id', 'name']).orderBy('id').execute()
   const teamPicker = new WeightedPicker([...demoTeams.map((t) => t.weight), NO_TEAM_WEIGHT])
-  const uploaders = await db
-    .selectFrom('users')
-    .select(['id', 'site_uid'])
-    .where('site_uid', 'is not', null)
-    .where('status', '=', 2)
-    .orderBy('id')
-    .execute()
+  const uploaders = await activeSiteMembers(db)
   let torrentId = await maxId(db, 'site_torrents')
   let peerId = await maxId(db, 'site_peers')
   let snatchId = await maxId(db, 'site_snatched')
