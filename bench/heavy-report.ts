@@ -2,7 +2,7 @@
 import { cpus, totalmem } from 'node:os'
 import type { Dialect } from './dataset'
 import { STREAMS } from './heavy-streams'
-import { labelledRuns } from './report'
+import { labelledRuns, type ServerRunMeta } from './report'
 
 export interface StreamStats {
   n: number
@@ -24,20 +24,11 @@ export interface PhaseResult {
   streams: Record<string, StreamStats>
 }
 
-export interface HeavyReport {
-  dialect: Dialect
-  label: string | null
-  note: string | null
-  date: string
-  /** The commit whose server ran (the bench's own checkout unless --server-root). */
-  commit: string | null
-  size: string
+/** `commit`: the bench's own checkout unless --server-root. */
+export interface HeavyReport extends ServerRunMeta {
   period: string
   ratePerStream: number
-  connections: number
   windowSec: number
-  cores: number
-  load: [number, number]
   /** The server process's peak resident memory over the whole run (VmHWM), MB. */
   peakRssMb?: number | null
   phases: PhaseResult[]

@@ -1,7 +1,7 @@
 /** bench:load's results (bench/results/load-<dialect>[-<label>].json) and their section of BENCHMARKS.md. */
 import { cpus, totalmem } from 'node:os'
 import type { Dialect } from './dataset'
-import { labelledRuns } from './report'
+import { labelledRuns, type ServerRunMeta } from './report'
 
 export interface CaseResult {
   name: string
@@ -16,17 +16,8 @@ export interface CaseResult {
   errors: number
 }
 
-export interface LoadReport {
-  dialect: Dialect
-  label: string | null
-  note: string | null
-  date: string
-  commit: string | null
-  size: string
-  connections: number
+export interface LoadReport extends ServerRunMeta {
   durationSec: number
-  cores: number
-  load: [number, number]
   peakRssMb: number | null
   logBytesPerRequest: number
   cases: CaseResult[]

@@ -31,6 +31,23 @@ export function savedResults<T>(bench: string): { dialect: Dialect; result: T }[
  * Every saved run of a bench that keeps comparison points (`<bench>-<dialect>[-<label>].json`): the
  * labelled ones (oldest first), then the latest unlabelled run.
  */
+/** What every saved run of a bench against a server process records about itself (bench:load, bench:heavy). */
+export interface ServerRunMeta {
+  dialect: Dialect
+  /** A comparison point's name (--label); null for the latest run. */
+  label: string | null
+  note: string | null
+  date: string
+  /** The commit whose server ran. */
+  commit: string | null
+  /** DEMO_SIZE of the data set. */
+  size: string
+  connections: number
+  cores: number
+  /** 1-minute load average before and after. */
+  load: [number, number]
+}
+
 export function labelledRuns<T extends { label: string | null; date: string }>(bench: string, dialect: Dialect): T[] {
   if (!existsSync(resultsDir)) return []
   const runs = readdirSync(resultsDir)
