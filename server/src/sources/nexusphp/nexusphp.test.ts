@@ -20,6 +20,7 @@ import { openNexusphpConnection } from './connection'
 import { nexusphpSource, type NexusphpSourceOptions } from './index'
 import type { NexusphpSyncReport } from './sync/run'
 import { fixtureShapes, NexusFixture, type FixtureShape } from './testing/fixture'
+import { addMember } from './testing/member'
 import { FaultProxy } from './testing/proxy'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -55,27 +56,6 @@ async function fixture(options: { timeZone?: string } = {}): Promise<NexusFixtur
   const site = await NexusFixture.create(serverUrl!, { shape: siteShape, ...options })
   cleanups.push(() => site.drop())
   return site
-}
-
-async function addMember(db: AppDatabase, username: string, siteUid: number): Promise<number> {
-  const now = Date.UTC(2025, 0, 1)
-  const row = await db.db
-    .insertInto('users')
-    .values({
-      username,
-      username_lower: username,
-      password_hash: 'x',
-      role: 'normal',
-      status: 2,
-      site_uid: siteUid,
-      created_at: now,
-      admin_since: null,
-      last_login_at: null,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
 }
 
 /** Records as "username:torrent" → status (and claim state). */

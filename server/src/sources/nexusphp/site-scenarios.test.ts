@@ -16,6 +16,7 @@ import { defaultRuleBody, saveRules } from '../../rules/rules'
 import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/harness'
 import { pendingWageEstimates } from '../../wages/estimates'
 import { fixtureShapes, NexusFixture, type FixtureShape } from './testing/fixture'
+import { addMember } from './testing/member'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const MIN = 60_000
@@ -36,25 +37,6 @@ async function site(options: { timeZone?: string } = {}): Promise<NexusFixture> 
   const fixture = await NexusFixture.create(serverUrl!, { shape: siteShape, ...options })
   cleanups.push(() => fixture.drop())
   return fixture
-}
-
-async function addMember(db: AppDatabase, username: string, siteUid: number): Promise<void> {
-  const now = Date.UTC(2025, 0, 1)
-  await db.db
-    .insertInto('users')
-    .values({
-      username,
-      username_lower: username,
-      password_hash: 'x',
-      role: 'normal',
-      status: 2,
-      site_uid: siteUid,
-      created_at: now,
-      admin_since: null,
-      last_login_at: null,
-      updated_at: now,
-    })
-    .execute()
 }
 
 /** "username:torrent" → status. */
