@@ -49,9 +49,10 @@ export function offsetOf(page: number, pageSize: number): number {
 export function deferredOrder(
   sort: Sort,
   id: RawBuilder<unknown>,
-): { key: RawBuilder<unknown>; inner: RawBuilder<unknown>; outer: RawBuilder<unknown> } {
+): { key: RawBuilder<unknown>; inner: RawBuilder<unknown>; outer: RawBuilder<unknown>; dir: RawBuilder<unknown> } {
   const dir = sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')
   return {
+    dir,
     key: sql`${sort.expr} as sort_key`,
     inner: sql`order by ${sort.expr} ${dir}, ${id} ${dir}`,
     outer: sql`order by p.sort_key ${dir}, p.id ${dir}`,

@@ -89,7 +89,7 @@ export async function pageSeedRecords(
   const pageIds = readMatchFirst(dialect, match, broadName)
     ? // Every matching record through the torrent index (a fence: the subquery is planned on its own), then sorted.
       sql`select m.id, m.sort_key from (select r.id, ${order.key} from seed_records r ${where} offset 0) m
-        order by m.sort_key ${sortDirection(sort)}, m.id ${sortDirection(sort)}`
+        order by m.sort_key ${order.dir}, m.id ${order.dir}`
     : sql`select r.id, ${order.key} from seed_records r ${where} ${order.inner}`
   const { rows } = await sql<Row>`select r.id, r.user_id, u.username, r.torrent_id, t.name as torrent_name, r.size, r.seed_type, r.status,
       r.claim_state, r.assigned, r.uploaded, r.downloaded, r.seed_time_sec, r.last_action, r.assigned_at
@@ -139,8 +139,6 @@ const READ_MATCH_FIRST_RECORDS = 20_000
 function readMatchFirst(dialect: DialectName, match: NameMatch | undefined, broadName: boolean): boolean {
   return dialect === 'postgres' && match !== undefined && !broadName && match.records <= READ_MATCH_FIRST_RECORDS
 }
-
-const sortDirection = (sort: { direction: 'ASC' | 'DESC' }) => sql.raw(sort.direction === 'DESC' ? 'desc' : 'asc')
 
 async function totalOf(db: Kysely<DB>, counts: CountCache, q: SeedRecordQuery, where: RawBuilder<unknown>): Promise<number> {
   if (q.torrentId === undefined && q.torrentName === undefined) {
