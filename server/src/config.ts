@@ -71,6 +71,14 @@ function read(env: Env, name: string): string | undefined {
   return value ? value : undefined
 }
 
+/** A comma-separated list; blanks around and between the commas are dropped. */
+function commaList(env: Env, name: string): string[] {
+  return (read(env, name) ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = read(env, name)
   if (raw === undefined) return fallback
@@ -154,10 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
   const demoMemberPassword = env.DEMO_MEMBER_PASSWORD ? env.DEMO_MEMBER_PASSWORD : undefined
   if (demoMemberPassword !== undefined && demoMemberPassword.length > 128) throw new ConfigError('DEMO_MEMBER_PASSWORD 不能超过 128 个字符')
 
-  const ingestKeys = (read(env, 'INGEST_KEYS') ?? '')
-    .split(',')
-    .map((key) => key.trim())
-    .filter(Boolean)
+  const ingestKeys = commaList(env, 'INGEST_KEYS')
   const shortKey = ingestKeys.find((key) => key.length < MIN_INGEST_KEY_LENGTH)
   if (shortKey !== undefined) throw new ConfigError(`INGEST_KEYS 中的每个密钥至少 ${MIN_INGEST_KEY_LENGTH} 个字符`)
   if (source === 'ingest' && ingestKeys.length === 0) throw new ConfigError('SOURCE=ingest 时必须设置 INGEST_KEYS')
@@ -190,10 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
 const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal']
 
 function proxyList(env: Env): string[] {
-  const list = (read(env, 'TRUST_PROXY') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
+  const list = commaList(env, 'TRUST_PROXY')
   for (const entry of list) {
     const [address, bits, extra] = entry.split('/')
     const family = isIP(address)
