@@ -126,7 +126,11 @@ async function deriveInRanges(
   const torrentBatch = Math.round(batch * 2.5)
   let ranges = await torrentRanges(db, torrentBatch)
   for (const [i, range] of ranges.entries()) {
-    await inTransaction(ctx, (trx) => labelTorrents({ ...ctx, db: trx }, range, !full))
+    await inTransaction(ctx, async (trx) => {
+      await labelTorrents({ ...ctx, db: trx }, range, !full)
+      // Names and seed types are derived data too: answers cached per data version must see them.
+      await bumpDataVersion({ ...ctx, db: trx })
+    })
     progress('torrents', i + 1, ranges.length)
     await yieldToEventLoop()
   }

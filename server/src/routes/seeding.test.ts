@@ -271,6 +271,32 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       expect(page).toEqual({ list: [], total: all.length })
     })
 
+    it('a page asked again answers the same until a derivation commits, then shows what it changed', async () => {
+      const { db } = t.db.database
+      const w = new SeedingWorld(db)
+      const body = { page: 1, pageSize: 20, torrentId: 3 }
+      const before = await pageSeed(tokens.admin, body)
+      const [record] = before.list.filter((r) => r.userId === ids.carol)
+      const original = { name: before.list[0].torrentName, uploaded: record.uploaded }
+      // The mirror changes (a sync's source step, or another process's): nothing is derived yet.
+      await w.updateTorrent(3, { name: 'Renamed.Torrent.2026' })
+      await w.updateSnatch(1003, 3, { uploaded: original.uploaded + GIB })
+      expect(await pageSeed(tokens.admin, body)).toEqual(before)
+      // Derived outside this app's requests, as another server process would: the next answer is new.
+      await derive(t.db.database, { now: NOW })
+      const after = await pageSeed(tokens.admin, body)
+      expect(after.list.every((r) => r.torrentName === 'Renamed.Torrent.2026')).toBe(true)
+      expect(after.list.find((r) => r.id === record.id)?.uploaded).toBe(original.uploaded + GIB)
+      expect(
+        (await pageSeed(tokens.alice, { page: 1, pageSize: 200 })).list.filter((r) => r.torrentId === 3).map((r) => r.torrentName),
+      ).toEqual(all.filter((r) => r.torrentId === 3 && r.userId === ids.alice).map(() => 'Renamed.Torrent.2026'))
+      // Put the data back for the other tests.
+      await w.updateTorrent(3, { name: original.name })
+      await w.updateSnatch(1003, 3, { uploaded: original.uploaded })
+      await derive(t.db.database, { now: NOW })
+      expect(await pageSeed(tokens.admin, body)).toEqual(before)
+    })
+
     it('refuses bad paging and sorting with 400 and a Chinese message', async () => {
       const bad: [object, RegExp][] = [
         [{ page: 1, pageSize: 0 }, /每页条数/],

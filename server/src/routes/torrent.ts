@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { registerEndpoint } from '../http/endpoint'
-import { CountCache } from '../paging/count-cache'
+import { DerivedCache } from '../paging/derived-cache'
 import { currentRules } from '../rules/rules'
 import { pageTorrents } from '../seeding/torrents'
 import { setSeedType } from '../torrents/set-type'
 
 export function torrentRoutes(app: FastifyInstance): void {
-  const counts = new CountCache()
+  const counts = new DerivedCache()
   // POST /torrent/page — torrents with seed type, keepers and labels.
   registerEndpoint(app, 'torrent.page', async (input, ctx) => {
     const rules = await currentRules(ctx.db)

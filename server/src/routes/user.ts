@@ -5,7 +5,7 @@ import { logout } from '../auth/logout'
 import { toIso } from '../db/time'
 import { registerEndpoint } from '../http/endpoint'
 import { forbidden, notFound } from '../errors'
-import { CountCache } from '../paging/count-cache'
+import { DerivedCache } from '../paging/derived-cache'
 import { pageSeedRecords } from '../seeding/seed-records'
 import { pageAdmins, pageMembers, userDetail, userOptions } from '../users/pages'
 
@@ -51,7 +51,7 @@ export function userRoutes(app: FastifyInstance): void {
   registerEndpoint(app, 'user.pageNormal', (input, ctx) => pageMembers(ctx.db, ctx.services.database.dialect, input))
 
   // POST /user/page-seed — a member's userId is forced to their own, whatever they sent.
-  const counts = new CountCache()
+  const counts = new DerivedCache()
   registerEndpoint(app, 'user.pageSeed', (input, ctx) => {
     const userId = ctx.user.role === 'admin' ? input.userId : ctx.user.id
     return pageSeedRecords(ctx.db, ctx.services.database.dialect, counts, { ...input, userId })

@@ -15,7 +15,7 @@ import type { SeedRecord } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
-import type { CountCache } from '../paging/count-cache'
+import type { DerivedCache } from '../paging/derived-cache'
 import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, recordTorrentIdsNamed } from '../paging/name-search'
 import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
 
@@ -73,12 +73,17 @@ interface Row {
   assigned_at: number
 }
 
-export async function pageSeedRecords(
-  db: Kysely<DB>,
-  dialect: DialectName,
-  counts: CountCache,
-  q: SeedRecordQuery,
-): Promise<{ list: SeedRecord[]; total: number }> {
+type SeedRecordPage = { list: SeedRecord[]; total: number }
+
+/**
+ * The answer reads derived tables only (records, torrent labels) and members' names (fixed once an
+ * account exists), so a whole answer is kept per data version: asking a page again costs one read.
+ */
+export function pageSeedRecords(db: Kysely<DB>, dialect: DialectName, counts: DerivedCache, q: SeedRecordQuery): Promise<SeedRecordPage> {
+  return counts.get(db, JSON.stringify(['page', q]), () => readSeedRecordPage(db, dialect, counts, q))
+}
+
+async function readSeedRecordPage(db: Kysely<DB>, dialect: DialectName, counts: DerivedCache, q: SeedRecordQuery): Promise<SeedRecordPage> {
   const text = q.torrentName
   const match =
     text === undefined ? undefined : await counts.get<NameMatch>(db, JSON.stringify(['name', text]), () => nameMatch(db, dialect, text))
@@ -96,7 +101,7 @@ export async function pageSeedRecords(
     from (${pageIds} limit ${q.pageSize} offset ${offsetOf(q.page, q.pageSize)}) p
       join seed_records r on r.id = p.id
       left join users u on u.id = r.user_id
-      left join site_torrents t on t.id = r.torrent_id
+      left join torrent_labels t on t.torrent_id = r.torrent_id
     ${order.outer}`.execute(db)
 
   // Counting always goes through the torrent index: it reads only the matching records.
@@ -140,7 +145,7 @@ function readMatchFirst(dialect: DialectName, match: NameMatch | undefined, broa
   return dialect === 'postgres' && match !== undefined && !broadName && match.records <= READ_MATCH_FIRST_RECORDS
 }
 
-async function totalOf(db: Kysely<DB>, counts: CountCache, q: SeedRecordQuery, where: RawBuilder<unknown>): Promise<number> {
+async function totalOf(db: Kysely<DB>, counts: DerivedCache, q: SeedRecordQuery, where: RawBuilder<unknown>): Promise<number> {
   if (q.torrentId === undefined && q.torrentName === undefined) {
     const parts: RawBuilder<unknown>[] = [sql`user_id = ${q.userId ?? 0}`]
     if (q.status !== undefined) parts.push(sql`status = ${q.status}`)

@@ -7,7 +7,7 @@
 import { type Kysely, sql } from 'kysely'
 import type { ParsedInput } from '@shared/endpoints'
 import type { DB } from '../db/schema'
-import type { CountCache } from '../paging/count-cache'
+import type { DerivedCache } from '../paging/derived-cache'
 import { type SortColumns, sortOf } from '../paging/order'
 import { pageSeedRecords, type SeedRecordQuery } from './seed-records'
 import { pageTorrents, type TorrentQuery } from './torrents'
@@ -21,7 +21,7 @@ const seedColumns = {
   size: sql`r.size`,
 }
 
-export function neverCalled(db: Kysely<DB>, counts: CountCache): void {
+export function neverCalled(db: Kysely<DB>, counts: DerivedCache): void {
   // `status` is sortable in the contract (sortableFields.pageSeed): a map without its column.
   // @ts-expect-error Property 'status' is missing
   sortOf('pageSeed', undefined, seedColumns, { field: 'lastAction', direction: 'DESC' })

@@ -10,7 +10,7 @@ import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { binaryOrder } from '../db/sql-fragments'
 import { toIso } from '../db/time'
-import type { CountCache } from '../paging/count-cache'
+import type { DerivedCache } from '../paging/derived-cache'
 import { torrentIdsNamed } from '../paging/name-search'
 import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
 
@@ -49,7 +49,7 @@ interface Row {
 export async function pageTorrents(
   db: Kysely<DB>,
   dialect: DialectName,
-  counts: CountCache,
+  counts: DerivedCache,
   q: TorrentQuery,
   targetKeepers: number,
 ): Promise<{ list: Torrent[]; total: number }> {

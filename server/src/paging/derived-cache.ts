@@ -1,8 +1,11 @@
 /**
- * Exact totals that have no precomputed count (page-seed by torrent or torrent name, torrent.page)
- * are counted once per data version and filter: derived data only changes when a derivation batch
- * commits (which bumps sync_state.data_version), so a total cached under the version it was
- * counted at stays exact. Paging through one filter then costs the count once, not per page.
+ * Figures read from the derived data only — exact totals that have no precomputed count
+ * (page-seed by torrent or torrent name, torrent.page), name matches, whole page-seed answers —
+ * kept per data version: derived data only changes when a derivation transaction commits (which
+ * bumps sync_state.data_version in the same transaction), so a figure cached under the version it
+ * was read at stays exact, in this process and whatever another process derives. Paging through one
+ * filter then costs the count once, and a page asked again (a refresh, another admin) one read of
+ * the version instead of its queries.
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../db/schema'
@@ -10,11 +13,11 @@ import { dataVersion } from '../db/data-version'
 
 const MAX_ENTRIES = 1000
 
-export class CountCache {
+export class DerivedCache {
   private version = -1
   private readonly entries = new Map<string, unknown>()
 
-  /** The count (or any figure of the derived data) for `key` at the current data version, from the cache or from `count()`. */
+  /** The figure for `key` at the current data version, from the cache or from `count()`. */
   async get<T = number>(db: Kysely<DB>, key: string, count: () => Promise<T>): Promise<T> {
     const before = await dataVersion(db)
     if (before !== this.version) {
