@@ -1,6 +1,6 @@
 // `npm run build --workspace server`: bundles src/index.ts and the contract it imports (`@shared/*`,
 // resolved through tsconfig.json's paths) into dist/index.js, which `npm run server` runs with plain
-// node. Packages (fastify, kysely, zod, and the native better-sqlite3, pg, mysql2) stay imports,
+// node, and the wage worker thread (src/wages/worker.ts) into dist/wage-worker.js beside it. Packages (fastify, kysely, zod, and the native better-sqlite3, pg, mysql2) stay imports,
 // loaded from node_modules at run time. Migrations are in the bundle: db/migrations/index.ts imports
 // each one by name. dist/ sits beside src/, so the paths code resolves from `import.meta.url`
 // (config.ts's server folder, version.ts's root package.json) are the same from either.
@@ -13,8 +13,9 @@ const outdir = join(serverDir, 'dist')
 
 const result = await build({
   absWorkingDir: serverDir,
-  entryPoints: ['src/index.ts'],
-  outfile: join(outdir, 'index.js'),
+  // The wage worker thread (wages/offload.ts starts it from beside index.js) is a bundle of its own.
+  entryPoints: { index: 'src/index.ts', 'wage-worker': 'src/wages/worker.ts' },
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -68,12 +68,27 @@ function openSqlite(file: string): AppDatabase {
   // instead of keeping its largest size on disk for good.
   database.pragma('journal_size_limit = 67108864')
   // Requests read here while a transaction holds the writer (sqlite-routing.ts).
-  const reader = file === ':memory:' ? null : new SQLite(file, { readonly: true, fileMustExist: true })
-  reader?.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
-  reader?.pragma('cache_size = -32768')
+  const reader = file === ':memory:' ? null : openSqliteReadonly(file)
   const routed = routedSqlite(database, reader)
   const db = new Kysely<DB>({ dialect: routed.dialect })
   return { db, dialect: 'sqlite', sqlite: database, withWriter: routed.withWriter, close: once(() => db.destroy()) }
+}
+
+/** A read-only connection on a SQLite file: in WAL mode it reads the last commit and never waits for the writer. */
+function openSqliteReadonly(file: string): SQLite.Database {
+  const reader = new SQLite(file, { readonly: true, fileMustExist: true })
+  reader.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
+  reader.pragma('cache_size = -32768')
+  return reader
+}
+
+/**
+ * A Kysely that can only read the SQLite file, on its own connection with the reader's pragmas and
+ * statement cache: for a worker thread (wages/worker.ts), whose statements then hold its own event
+ * loop, not the server's. Writes fail (SQLITE_READONLY); transactions are read snapshots.
+ */
+export function openSqliteReader(file: string): Kysely<DB> {
+  return new Kysely<DB>({ dialect: routedSqlite(openSqliteReadonly(file), null).dialect })
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<AppDatabase> {

@@ -1,9 +1,13 @@
 /**
  * The wage engine: feeds the pure calculator (formula.ts) from the streaming period reader, and
- * turns its results into previews, saved wage records with items, and estimates.
+ * turns its results into previews, saved wage records with items, and estimates. On SQLite the
+ * read + formula part runs in a worker thread (offload.ts); the writes stay here.
+ *
+ * Over 300 lines on purpose: compute, pay and their period lock are the rules that keep a paid
+ * record untouched, and are read together here.
  */
 import { type Kysely, sql } from 'kysely'
-import type { WageItem, WagePreviewEntry } from '@shared/entities'
+import type { WageItem } from '@shared/entities'
 import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
 import type { AppDatabase, DialectName } from '../db/database'
 import type { DB } from '../db/schema'
@@ -11,17 +15,19 @@ import { yieldToEventLoop } from '../db/sql-fragments'
 import { faultPause } from '../faults/pause'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
-import { createWageCalculator, type MemberWage, type WageItemResult } from './formula'
+import { createWageCalculator, type WageItemResult } from './formula'
 import { averageSeedHours } from './hours'
 import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
+import { runInWorker, workerFile } from './offload'
 import { periodCounters, periodRecords, wageMembers } from './reader'
 import { wageDb } from './tables'
+import { unpackItemSets, type ComputedPeriod, type PreviewAnswer, type RunMember } from './worker-protocol'
 
 export interface WageRun {
   rules: Rules
   bounds: PeriodBounds
-  members: (MemberWage & { username: string })[]
+  members: RunMember[]
 }
 
 /**
@@ -73,12 +79,19 @@ export function itemOut(item: WageItemResult): WageItem {
 }
 
 /** POST /wages/preview: nothing saved; items only for `userId` (the breakdown drawer). */
-export async function previewWages(
-  db: Kysely<DB>,
-  period: string,
-  now: number,
-  userId?: number,
-): Promise<{ ruleVersion: number; list: WagePreviewEntry[] }> {
+export async function previewWages(db: Kysely<DB>, period: string, now: number, userId?: number): Promise<PreviewAnswer> {
+  const file = await workerFile(db)
+  return file ? runInWorker(file, { kind: 'preview', period, now, userId }) : previewInProcess(db, period, now, userId)
+}
+
+/** The estimates' run (members only, with their own formula parameters), in a worker where there can be one. */
+export async function runWageMembers(db: Kysely<DB>, period: string, rules: Rules, body: RuleBody): Promise<RunMember[]> {
+  const file = await workerFile(db)
+  return file ? runInWorker(file, { kind: 'members', period, rules, body }) : (await runWages(db, period, { rules, body })).members
+}
+
+/** previewWages on `db` itself (a worker's connection, PostgreSQL, ':memory:'). */
+export async function previewInProcess(db: Kysely<DB>, period: string, now: number, userId?: number): Promise<PreviewAnswer> {
   const items: WageItem[] = []
   const run = await runWages(db, period, {
     onItems: userId === undefined ? undefined : (batch) => void batch.forEach((i) => i.userId === userId && items.push(itemOut(i))),
@@ -105,6 +118,21 @@ export async function previewWages(
   return { ruleVersion: run.rules.version, list }
 }
 
+/** Reads and computes a period for computeAndSave: the members, and the item sets of those `keep` accepts. */
+export async function computePeriod(
+  db: Kysely<DB>,
+  period: string,
+  keep: (userId: number) => boolean = () => true,
+): Promise<ComputedPeriod> {
+  const items = new ItemSetCollector()
+  const run = await runWages(db, period, {
+    onItems: (batch) => {
+      for (const item of batch) if (keep(item.userId)) items.add(item)
+    },
+  })
+  return { ruleVersion: run.rules.version, members: run.members, itemSets: items.sets() }
+}
+
 /** Members' item sets per insert statement (each a few kB to a few hundred kB of JSON). */
 const ITEM_SETS_PER_INSERT = 100
 
@@ -121,12 +149,21 @@ const itemSetColumns: BulkColumns = [
  * A record keeps its id across recomputes (updated in place by (period, member); only members no
  * longer in the result lose theirs): a pay — or the payout module — holding an id still finds the
  * record. Compute and pay of one period serialize on the period's lock (`lockPeriods`).
+ *
+ * SQLite (a file): the worker reads and computes first, from the last commit, without holding the
+ * writer; the transaction then writes that result. Whatever was paid meanwhile is seen by the
+ * transaction (`existing` is read in it) and kept as it is, like a pay that came before the compute.
+ * PostgreSQL and ':memory:' compute inside the transaction, after the lock, as before.
+ * `inProcess` forces the latter on a SQLite file (tests compare the two).
  */
 export async function computeAndSave(
   database: AppDatabase,
   args: { period: string; now: number; operator: { id: number; username: string }; ip: string },
+  options: { inProcess?: boolean } = {},
 ): Promise<{ ruleVersion: number; saved: number; keptPaid: number }> {
   const { period, now } = args
+  const file = options.inProcess ? null : await workerFile(database.db)
+  const read = file ? await runInWorker(file, { kind: 'compute', period }) : null
   return database.db.transaction().execute(async (trx) => {
     const w = wageDb(trx)
     await lockPeriods(trx, database.dialect, [period])
@@ -136,14 +173,12 @@ export async function computeAndSave(
     if (paid.size) unpaidItems = unpaidItems.where('user_id', 'not in', [...paid])
     await unpaidItems.execute()
 
-    const items = new ItemSetCollector()
-    const run = await runWages(trx, period, {
-      onItems: (batch) => {
-        for (const item of batch) if (!paid.has(item.userId)) items.add(item)
-      },
-    })
+    const run: ComputedPeriod = read
+      ? { ruleVersion: read.ruleVersion, members: read.members, itemSets: unpackItemSets(read.itemSets) }
+      : await computePeriod(trx, period, (userId) => !paid.has(userId))
     let rows: BulkRow[] = []
-    for (const set of items.sets()) {
+    for (const set of run.itemSets) {
+      if (paid.has(set.userId)) continue
       rows.push([period, set.userId, set.items])
       if (rows.length === ITEM_SETS_PER_INSERT) {
         await bulkInsert(database, 'wage_item_sets', itemSetColumns, rows, trx)
@@ -168,7 +203,7 @@ export async function computeAndSave(
         paid_by_id: null,
         paid_by_name: null,
         computed_at: now,
-        rule_version: run.rules.version,
+        rule_version: run.ruleVersion,
       }))
       await w
         .insertInto('wage_records')
@@ -210,12 +245,12 @@ export async function computeAndSave(
         action: 'wages.compute',
         targetType: 'wage-period',
         targetId: period,
-        detail: `生成 ${period} 工资：${fresh.length} 条，保留已发放 ${keptPaid} 条，规则版本 ${run.rules.version}`,
+        detail: `生成 ${period} 工资：${fresh.length} 条，保留已发放 ${keptPaid} 条，规则版本 ${run.ruleVersion}`,
         ip: args.ip,
       },
       now,
     )
-    return { ruleVersion: run.rules.version, saved: fresh.length, keptPaid }
+    return { ruleVersion: run.ruleVersion, saved: fresh.length, keptPaid }
   })
 }
 

@@ -27,7 +27,7 @@ import { dayStart } from '../domain/local-day'
 import { dataVersion } from '../db/data-version'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { currentRules } from '../rules/rules'
-import { runWages } from './engine'
+import { runWageMembers } from './engine'
 import { periodBounds, periodOf } from './period'
 import { byName } from './queries'
 import { wageDb } from './tables'
@@ -101,7 +101,8 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     const body = { ...rules, standardSeedHours: rules.standardSeedHours * pace, standardUploadedTimes: rules.standardUploadedTimes * pace }
     let members: { userId: number; username: string; amount: number; torrentCount: number; totalSize: number; belowMinimum: boolean }[] = []
     try {
-      members = (await runWages(db, period, { rules, body })).members
+      // On SQLite in a worker (offload.ts): the dashboard request that triggered it is not the only one waiting.
+      members = await runWageMembers(db, period, rules, body)
     } catch (error) {
       // No snapshot of this month yet (first sync of the month still to come): nothing to estimate.
       if (!(error instanceof AppError && error.code === 409)) throw error

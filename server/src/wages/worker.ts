@@ -1,0 +1,39 @@
+/**
+ * The wage worker thread (started by offload.ts; bundled as dist/wage-worker.js): runs each job it
+ * is sent on a read-only connection of its own with the same engine functions the in-process path
+ * calls, and posts the answer (a compute's item sets as transferred buffers) or the error.
+ */
+import { parentPort } from 'node:worker_threads'
+import { openSqliteReader } from '../db/database'
+import { computePeriod, previewInProcess, runWages } from './engine'
+import { packItemSets, serializeError, type WageJob, type WorkerReply } from './worker-protocol'
+
+async function run(file: string, job: WageJob): Promise<{ value: unknown; transfer: ArrayBuffer[] }> {
+  const db = openSqliteReader(file)
+  try {
+    // One read transaction: every statement of the job sees the same commit (WAL snapshot).
+    return await db.transaction().execute(async (trx) => {
+      switch (job.kind) {
+        case 'preview':
+          return { value: await previewInProcess(trx, job.period, job.now, job.userId), transfer: [] }
+        case 'members':
+          return { value: (await runWages(trx, job.period, { rules: job.rules, body: job.body })).members, transfer: [] }
+        case 'compute': {
+          const computed = await computePeriod(trx, job.period)
+          const itemSets = packItemSets(computed.itemSets)
+          const value = { ruleVersion: computed.ruleVersion, members: computed.members, itemSets }
+          return { value, transfer: [itemSets.userIds.buffer, itemSets.ends.buffer, itemSets.json.buffer] as ArrayBuffer[] }
+        }
+      }
+    })
+  } finally {
+    await db.destroy()
+  }
+}
+
+parentPort!.on('message', ({ id, file, job }: { id: number; file: string; job: WageJob }) => {
+  run(file, job).then(
+    ({ value, transfer }) => parentPort!.postMessage({ id, reply: { ok: true, value } satisfies WorkerReply }, transfer),
+    (error: unknown) => parentPort!.postMessage({ id, reply: { ok: false, error: serializeError(error) } satisfies WorkerReply }),
+  )
+})
