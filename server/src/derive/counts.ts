@@ -11,18 +11,19 @@
  * A full pass ends by rebuilding it from scratch, so a drift could never outlive the next full pass.
  */
 import { AssignmentLabel } from '@shared/enums'
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DB } from '../db/schema'
 
 const cubeKey = sql`user_id, status, seed_type, claim_state, assigned`
 
-/** Adds (sign 1) or subtracts (sign −1) the current rows of the range's work pairs to the cube. */
-async function applyRange(db: Kysely<DB>, [a, b]: [number, number], sign: 1 | -1): Promise<void> {
+/**
+ * Adds the range's `rows` to the cube with `sign` (1 or −1): the judged pairs' records before they
+ * change (subtract), and after (add: their new rows are the batch itself, so no second read of the
+ * records is needed).
+ */
+async function applyRows(db: Kysely<DB>, rows: RawBuilder<unknown>, sign: 1 | -1): Promise<void> {
   const s = sql.lit(sign)
-  await sql`with changed as (
-      select r.user_id, r.status, r.seed_type, r.claim_state, r.assigned, r.seeding, r.size, r.uploaded
-      from derive_work w join seed_records r on r.user_id = w.user_id and r.torrent_id = w.torrent_id
-      where w.user_id between ${a} and ${b})
+  await sql`with changed as (${rows})
     insert into seed_record_counts (${cubeKey}, records, seeding, seeding_size, uploaded)
     select * from (
       select user_id, status, seed_type, claim_state, assigned,
@@ -39,10 +40,24 @@ async function applyRange(db: Kysely<DB>, [a, b]: [number, number], sign: 1 | -1
       uploaded = seed_record_counts.uploaded + excluded.uploaded`.execute(db)
 }
 
-export const subtractRangeFromCounts = (db: Kysely<DB>, range: [number, number]) => applyRange(db, range, -1)
+const cubeColumns = (alias: string) =>
+  sql.join(
+    ['user_id', 'status', 'seed_type', 'claim_state', 'assigned', 'seeding', 'size', 'uploaded'].map((c) => sql.ref(`${alias}.${c}`)),
+  )
 
+/** Before the range's records change: their current rows leave the cube. */
+export async function subtractRangeFromCounts(db: Kysely<DB>, [a, b]: [number, number]): Promise<void> {
+  await applyRows(
+    db,
+    sql`select ${cubeColumns('r')} from derive_work w join seed_records r on r.user_id = w.user_id and r.torrent_id = w.torrent_id
+      where w.user_id between ${a} and ${b}`,
+    -1,
+  )
+}
+
+/** After: the range's new rows (derive_batch, where only pairs with a record now are left) enter it. */
 export async function addRangeToCounts(db: Kysely<DB>, range: [number, number]): Promise<void> {
-  await applyRange(db, range, 1)
+  await applyRows(db, sql`select ${cubeColumns('x')} from derive_batch x where x.user_id between ${range[0]} and ${range[1]}`, 1)
   await sql`delete from seed_record_counts where records = 0 and (user_id = 0 or user_id between ${range[0]} and ${range[1]})`.execute(db)
 }
 

@@ -168,11 +168,11 @@ async function deriveInRanges(
   }
   lap('records')
 
-  // 3. Keepers, completion and assignment label of every torrent whose records were judged.
+  // 3. Completion and assignment label of every torrent whose records were judged (a full pass recounts keepers and records too).
   ranges = await torrentRanges(db, torrentBatch)
   for (const [i, range] of ranges.entries()) {
     await inTransaction(ctx, async (trx) => {
-      await countKeepers({ ...ctx, db: trx }, range)
+      await countKeepers({ ...ctx, db: trx }, range, full)
       await bumpDataVersion({ ...ctx, db: trx })
     })
     progress('keepers', i + 1, ranges.length)

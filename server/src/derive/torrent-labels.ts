@@ -62,12 +62,17 @@ export async function labelTorrents(ctx: PassContext, [a, b]: [number, number], 
   const { db, now } = ctx
   const seedType = seedTypeSql(ctx)
   if (flagAffected) {
-    await sql`update derive_torrents set records_affected = 1
-      where torrent_id between ${a} and ${b} and not exists (
-        select 1 from torrent_labels l join site_torrents t on t.id = l.torrent_id left join seed_type_overrides o on o.torrent_id = t.id
-        where l.torrent_id = derive_torrents.torrent_id and l.seed_type = ${seedType} and l.size = t.size and l.owner = t.owner and l.banned = t.banned)`.execute(
-      db,
-    )
+    // Driven by the range's few torrents, each joined by its key. (The anti-join form, `not exists`
+    // over labels ⋈ torrents matched on four columns, made PostgreSQL estimate one matching row and
+    // compare every range torrent with every label: 14 s for 1,910 torrents of a 184,000 site.)
+    await sql`update derive_torrents set records_affected = 1 where torrent_id in (
+        select d.torrent_id from derive_torrents d
+          left join torrent_labels l on l.torrent_id = d.torrent_id
+          left join site_torrents t on t.id = d.torrent_id
+          left join seed_type_overrides o on o.torrent_id = d.torrent_id
+        where d.torrent_id between ${a} and ${b}
+          and (l.torrent_id is null or t.id is null or l.size <> t.size or l.owner <> t.owner or l.banned <> t.banned
+            or l.seed_type <> ${seedType}))`.execute(db)
   }
   await sql`insert into torrent_labels (torrent_id, seed_type, seed_type_source, owner, banned, name, size, added, seeders, leechers, team, derived_at)
     select t.id, ${seedType}, case when o.torrent_id is null then 'rule' else 'manual' end,
@@ -85,10 +90,22 @@ export async function labelTorrents(ctx: PassContext, [a, b]: [number, number], 
     and not exists (select 1 from site_torrents t where t.id = torrent_labels.torrent_id)`.execute(db)
 }
 
-/** Keepers, completion and assignment label for one range (after the records are judged). */
-export async function countKeepers(ctx: PassContext, [a, b]: [number, number]): Promise<void> {
+/**
+ * Completion and assignment label for one range (after the records are judged). `recount`: count
+ * keepers and records anew (a full pass, which also repairs any drift); an incremental pass takes
+ * them as judgeRange's deltas left them — recounting read every record of ~16,000 torrents after a
+ * sync (1.3 s on PostgreSQL of a 4 s pass, whose pages the record writes had just dirtied).
+ */
+export async function countKeepers(ctx: PassContext, [a, b]: [number, number], recount: boolean): Promise<void> {
+  const assigned = sql`case when exists (select 1 from assignments a where a.torrent_id = torrent_labels.torrent_id) then 1 else 2 end`
+  if (!recount) {
+    const completion = completionLabelSql(sql`torrent_labels.seed_type`, sql`torrent_labels.keepers`, ctx.rules.targetKeepers)
+    await sql`update torrent_labels set assigned = ${assigned}, completion = ${completion}, derived_at = ${int(ctx.now)}
+      where torrent_id in (select torrent_id from derive_torrents where torrent_id between ${a} and ${b})
+        and (torrent_labels.assigned <> ${assigned} or torrent_labels.completion <> ${completion})`.execute(ctx.db)
+    return
+  }
   const keepers = sql`(select count(*) from seed_records r where r.torrent_id = d.torrent_id and ${inIntegers(sql`r.status`, keeperStatuses)})`
-  // Also recounts records (kept by deltas in judgeRange; recounting here repairs any drift).
   const records = sql`(select count(*) from seed_records r where r.torrent_id = d.torrent_id)`
   const completion = completionLabelSql(sql`torrent_labels.seed_type`, sql`k.keepers`, ctx.rules.targetKeepers)
   await sql`update torrent_labels set keepers = k.keepers, assigned = k.assigned, records = k.records, completion = ${completion}, derived_at = ${int(ctx.now)}
