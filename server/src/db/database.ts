@@ -75,10 +75,10 @@ function openSqlite(file: string): AppDatabase {
 }
 
 /** A read-only connection on a SQLite file: in WAL mode it reads the last commit and never waits for the writer. */
-function openSqliteReadonly(file: string): SQLite.Database {
+function openSqliteReadonly(file: string, cacheKib = 32_768): SQLite.Database {
   const reader = new SQLite(file, { readonly: true, fileMustExist: true })
   reader.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
-  reader.pragma('cache_size = -32768')
+  reader.pragma(`cache_size = -${cacheKib}`)
   return reader
 }
 
@@ -87,8 +87,8 @@ function openSqliteReadonly(file: string): SQLite.Database {
  * statement cache: for a worker thread (wages/worker.ts), whose statements then hold its own event
  * loop, not the server's. Writes fail (SQLITE_READONLY); transactions are read snapshots.
  */
-export function openSqliteReader(file: string): Kysely<DB> {
-  return new Kysely<DB>({ dialect: routedSqlite(openSqliteReadonly(file), null).dialect })
+export function openSqliteReader(file: string, cacheKib?: number): Kysely<DB> {
+  return new Kysely<DB>({ dialect: routedSqlite(openSqliteReadonly(file, cacheKib), null).dialect })
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<AppDatabase> {

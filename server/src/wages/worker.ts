@@ -8,8 +8,13 @@ import { openSqliteReader } from '../db/database'
 import { computePeriod, previewInProcess, runWages } from './engine'
 import { packItemSets, serializeError, type WageJob, type WorkerReply } from './worker-protocol'
 
+/** The worker connection's page cache (the server's reader keeps 32 MiB). */
+const WORKER_CACHE_KIB = 8_192
+
 async function run(file: string, job: WageJob): Promise<{ value: unknown; transfer: ArrayBuffer[] }> {
-  const db = openSqliteReader(file)
+  // A wage job scans in id order and reads each leaf page about once: a small cache (room for the
+  // indexes' inner pages) does as well as a big one, and it adds to the server's two in the process's memory.
+  const db = openSqliteReader(file, WORKER_CACHE_KIB)
   try {
     // One read transaction: every statement of the job sees the same commit (WAL snapshot).
     return await db.transaction().execute(async (trx) => {
