@@ -10,6 +10,8 @@ declare module 'autocannon' {
     method?: 'GET' | 'POST'
     headers?: Record<string, string>
     body?: string
+    /** Request templates; `setupRequest` may rewrite each request before it is sent. */
+    requests?: { setupRequest?: (request: { body?: string; [key: string]: unknown }) => { body?: string; [key: string]: unknown } }[]
   }
   interface Result {
     requests: { total: number; average: number }

@@ -44,6 +44,8 @@ const duration = Math.max(1, Number(values.duration))
 const connections = Math.max(1, Number(values.connections))
 const WARMUP_SEC = 2
 
+const sortFields = ['uploaded', 'downloaded', 'seedTimeSec', 'lastAction', 'assignedAt', 'size', 'status']
+
 interface CaseSpec {
   name: string
   method: 'GET' | 'POST'
@@ -51,13 +53,15 @@ interface CaseSpec {
   /** Needs the admin's token. */
   auth: boolean
   body?: object
+  /** A body per request instead of `body` (the n-th request of the case gets bodyOf(n)). */
+  bodyOf?: (n: number) => object
 }
 /** One request through fetch: the case must answer code 200 before it is loaded. */
 async function callOnce(apiBase: string, token: string, spec: CaseSpec): Promise<unknown> {
   const res = await fetch(apiBase + spec.path, {
     method: spec.method,
     headers: { ...(spec.auth ? { 'access-token': token } : {}), ...(spec.body ? { 'content-type': 'application/json' } : {}) },
-    body: spec.body ? JSON.stringify(spec.body) : undefined,
+    body: spec.body || spec.bodyOf ? JSON.stringify(spec.body ?? spec.bodyOf!(0)) : undefined,
   })
   const envelope = (await res.json()) as { code: number; msg: string; data: unknown }
   if (envelope.code !== 200) throw new Error(`${spec.name}: ${envelope.code} ${envelope.msg}`)
@@ -74,6 +78,7 @@ function cannon(
   return new Promise((resolve, reject) => {
     const times: number[] = []
     let bad = 0
+    let sent = 1
     const started = performance.now()
     const instance = autocannon(
       {
@@ -81,8 +86,12 @@ function cannon(
         method: spec.method,
         connections,
         duration: seconds,
-        headers: { ...(spec.auth ? { 'access-token': token } : {}), ...(spec.body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(spec.auth ? { 'access-token': token } : {}),
+          ...(spec.body || spec.bodyOf ? { 'content-type': 'application/json' } : {}),
+        },
         body: spec.body ? JSON.stringify(spec.body) : undefined,
+        requests: spec.bodyOf ? [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(spec.bodyOf!(sent++)) }) }] : undefined,
       },
       (error, result) => {
         if (error) return reject(error)
@@ -136,6 +145,19 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
         path: '/user/page-seed',
         auth: true,
         body: { page: 1, pageSize: 20, torrentName: word },
+      },
+      {
+        // Every request a page and sort not asked before in the run (10,000 pages × 14 sorts), so none is
+        // answered from the answer cache: what a page costs when it has to be read.
+        name: 'extra: page-seed, a different page and sort each request',
+        method: 'POST',
+        path: '/user/page-seed',
+        auth: true,
+        bodyOf: (n) => ({
+          page: (n % 10_000) + 1,
+          pageSize: 20,
+          orderBy: `${sortFields[Math.floor(n / 10_000) % 7]} ${n % 20_000 < 10_000 ? 'DESC' : 'ASC'}`,
+        }),
       },
     ]
     const loadBefore = loadavg()[0]
