@@ -1,7 +1,8 @@
 // `npm run build --workspace server`: bundles src/index.ts and the contract it imports (`@shared/*`,
 // resolved through tsconfig.json's paths) into dist/index.js, which `npm run server` runs with plain
-// node, and the wage worker thread (src/wages/worker.ts) into dist/wage-worker.js beside it. Packages (fastify, kysely, zod, and the native better-sqlite3, pg, mysql2) stay imports,
-// loaded from node_modules at run time. Migrations are in the bundle: db/migrations/index.ts imports
+// node, and the wage worker thread (src/wages/worker.ts) into dist/wage-worker.js beside it. Packages
+// (fastify, kysely, zod, and the native better-sqlite3, pg, mysql2) stay imports, loaded from
+// node_modules at run time. Migrations are in the bundle: db/migrations/index.ts imports
 // each one by name. dist/ sits beside src/, so the paths code resolves from `import.meta.url`
 // (config.ts's server folder, version.ts's root package.json) are the same from either.
 import { mkdir, rename, writeFile } from 'node:fs/promises'
