@@ -15,6 +15,7 @@ import type { SeedRecord } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
+import { JsonText } from '../http/envelope'
 import type { DerivedCache } from '../paging/derived-cache'
 import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, recordTorrentIdsNamed } from '../paging/name-search'
 import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
@@ -77,10 +78,15 @@ type SeedRecordPage = { list: SeedRecord[]; total: number }
 
 /**
  * The answer reads derived tables only (records, torrent labels) and members' names (fixed once an
- * account exists), so a whole answer is kept per data version: asking a page again costs one read.
+ * account exists), so a whole answer is kept per data version, as the JSON text it is sent as: asking
+ * a page again costs one read of the version, no query and no serialization.
  */
-export function pageSeedRecords(db: Kysely<DB>, dialect: DialectName, counts: DerivedCache, q: SeedRecordQuery): Promise<SeedRecordPage> {
-  return counts.get(db, JSON.stringify(['page', q]), () => readSeedRecordPage(db, dialect, counts, q))
+export function pageSeedRecords(db: Kysely<DB>, dialect: DialectName, counts: DerivedCache, q: SeedRecordQuery): Promise<JsonText> {
+  return counts.get(
+    db,
+    JSON.stringify(['page', q]),
+    async () => new JsonText(JSON.stringify(await readSeedRecordPage(db, dialect, counts, q))),
+  )
 }
 
 async function readSeedRecordPage(db: Kysely<DB>, dialect: DialectName, counts: DerivedCache, q: SeedRecordQuery): Promise<SeedRecordPage> {
