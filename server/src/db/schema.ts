@@ -191,6 +191,8 @@ export interface StatsCacheTable {
   payload: string
   computed_at: EpochMs
   data_version: number
+  /** Raised by every refresh of the row (migration 0021). */
+  revision: Generated<number>
 }
 
 export interface SyncStateTable {

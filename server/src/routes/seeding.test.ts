@@ -453,6 +453,24 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
       expect(allSeedingStatsSchema.parse(after.body.data).computedAt).toBe(new Date(NOW + 20 * MIN).toISOString())
     })
 
+    it('a refresh in the same millisecond and data version with other figures is seen by the next call', async () => {
+      const { db } = t.db.database
+      const before = allSeedingStatsSchema.parse(
+        (await t.call<unknown>('GET', '/statistics/all-seeding-sta', { token: tokens.admin })).body.data,
+      )
+      // A new member changes the figures without a derivation (no new data version); the clock stands still.
+      const dave = await new SeedingWorld(db).member('dave', 1009)
+      const refreshed = allSeedingStatsSchema.parse(
+        (await t.call<unknown>('GET', '/statistics/refresh-index-statistics-cache', { token: tokens.admin })).body.data,
+      )
+      expect(refreshed.computedAt).toBe(before.computedAt)
+      expect(refreshed).not.toEqual(before)
+      const after = await t.call<unknown>('GET', '/statistics/all-seeding-sta', { token: tokens.alice })
+      expect(allSeedingStatsSchema.parse(after.body.data)).toEqual(refreshed)
+      expect(refreshed.members).toBe(before.members + 1)
+      await db.deleteFrom('users').where('id', '=', dave).execute()
+    })
+
     it('user-seeding-sta: members get their own whatever userId says; admins anyone; days bounds', async () => {
       const own = await t.call<unknown>('GET', '/statistics/user-seeding-sta', {
         token: tokens.alice,

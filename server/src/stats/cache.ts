@@ -2,7 +2,7 @@
  * The statistics cache (one row per key in `stats_cache`): statistics.all answers from it, the
  * sync refreshes it after every derivation, statistics.refresh recomputes it on demand.
  */
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { allSeedingStatsSchema, type AllSeedingStats } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { dataVersion } from '../db/data-version'
@@ -20,25 +20,32 @@ export async function refreshAllStats(db: Kysely<DB>, options: { now: number; wa
   await db
     .insertInto('stats_cache')
     .values({ key: ALL_KEY, ...row })
-    .onConflict((oc) => oc.column('key').doUpdateSet(row))
+    .onConflict((oc) => oc.column('key').doUpdateSet({ ...row, revision: sql`stats_cache.revision + 1` }))
     .execute()
   return stats
 }
 
 /**
- * The last payload read and its checked figures: a dashboard call whose row holds the same text
- * (until the next refresh, by any process) is not parsed and checked again.
+ * The row last read and its checked figures: a dashboard call whose row is still that one (same
+ * revision, time and data version: until the next refresh, by any process) reads three numbers, not
+ * the payload, and does not parse or check it again.
  */
-let lastRead: { payload: string; stats: AllSeedingStats; json: JsonText } | null = null
+let lastRead: { stamp: string; stats: AllSeedingStats; json: JsonText } | null = null
+
+/** The row's identity: its revision, plus the refresh's time and data version (a row written anew starts at revision 0 again). */
+const stampOf = (row: { revision: number; computed_at: number; data_version: number }) =>
+  `${row.revision}/${row.computed_at}/${row.data_version}`
 
 /** The cached figures (with the time they were computed), computed now when there are none yet. */
 export async function cachedAllStats(db: Kysely<DB>, options: { now: number; wages: WageEstimates }): Promise<AllSeedingStats> {
-  const row = await db.selectFrom('stats_cache').select('payload').where('key', '=', ALL_KEY).executeTakeFirst()
+  const cached = db.selectFrom('stats_cache').where('key', '=', ALL_KEY)
+  const stamp = await cached.select(['revision', 'computed_at', 'data_version']).executeTakeFirst()
+  if (stamp && lastRead?.stamp === stampOf(stamp)) return lastRead.stats
+  const row = await cached.select(['payload', 'revision', 'computed_at', 'data_version']).executeTakeFirst()
   if (row) {
-    if (lastRead?.payload === row.payload) return lastRead.stats
     const parsed = allSeedingStatsSchema.safeParse(JSON.parse(row.payload))
     if (parsed.success) {
-      lastRead = { payload: row.payload, stats: parsed.data, json: new JsonText(JSON.stringify(parsed.data)) }
+      lastRead = { stamp: stampOf(row), stats: parsed.data, json: new JsonText(JSON.stringify(parsed.data)) }
       return parsed.data
     }
   }

@@ -21,6 +21,7 @@ import m0015 from './0015_payout_ledger'
 import m0017 from './0017_site_bans_and_active_window'
 import m0019 from './0019_login_attempts'
 import m0020 from './0020_torrent_labels_name_trgm'
+import m0021 from './0021_stats_cache_revision'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -41,5 +42,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0017_site_bans_and_active_window': m0017(dialect),
     '0019_login_attempts': m0019(dialect),
     '0020_torrent_labels_name_trgm': m0020(dialect),
+    '0021_stats_cache_revision': m0021(dialect),
   }
 }
