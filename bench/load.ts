@@ -60,7 +60,10 @@ interface CaseSpec {
 async function callOnce(apiBase: string, token: string, spec: CaseSpec): Promise<unknown> {
   const res = await fetch(apiBase + spec.path, {
     method: spec.method,
-    headers: { ...(spec.auth ? { 'access-token': token } : {}), ...(spec.body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(spec.auth ? { 'access-token': token } : {}),
+      ...(spec.body || spec.bodyOf ? { 'content-type': 'application/json' } : {}),
+    },
     body: spec.body || spec.bodyOf ? JSON.stringify(spec.body ?? spec.bodyOf!(0)) : undefined,
   })
   const envelope = (await res.json()) as { code: number; msg: string; data: unknown }
