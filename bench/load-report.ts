@@ -125,15 +125,30 @@ Found by profiling the server under this load (\`node --cpu-prof\`) and measured
   (vitest, \`npm run dev\`); the \`checked-output\` column is that cost (a variant run, not a step).
 - **Serialization** — Fastify's \`JSON.stringify\` of a 20-row page is ~4% of a page-seed call's CPU; a response
   schema (fast-json-stringify) was not added: the gain would be a few percent, below this machine's run-to-run noise.
+- **The page's queries** (the \`no-answer-cache\` column → \`now\`: the same machine, half an hour apart; SQLite
+  page-seed 10% → 26%, by name 6% → 25%; PostgreSQL 9% → 48%) — a page-seed answer reads derived data only (records,
+  the torrent name from the labels) and members' names, which change only when a derivation commits and bumps the
+  data version. The whole answer is now kept per data version as its JSON text (\`paging/derived-cache.ts\`): a page
+  asked again costs one read of the version, no query and no serialization; any process's derivation makes every
+  process read it anew. The \`extra\` case asks a page and sort never asked before in the run on every request
+  (10,000 pages × 14 sorts, offsets up to 200,000): what a page costs when it has to be read.
+- **Re-reading the dashboard row** — all-seeding-sta read the whole cached payload per call to see whether it had
+  changed; it now reads the row's revision (migration 0021, raised by every refresh), time and data version —
+  no measurable change (38% → 37% on SQLite, 49% → 57% on PostgreSQL, within the runs' noise): see below.
+- **Peak RSS** moves with the \`extra\` case (deep pages in 14 sort orders fill both SQLite page caches and the
+  heap under 50 waiting requests): 709 MB before, 357 MB now on SQLite; the earlier columns did not run it.
 
 **Noise.** Other engineers' test suites and benches (a MariaDB at 30% of a core, browsers, vitest) ran on the same
 2 cores during every run: the same case moved up to 3× between runs, and within one run \`/health\` measured
 8.2k req/s first and 26.9k last (SQLite, latest run). Read single figures with that in mind; the direction of
 each step held in the runs around it, the sizes are rough.
 
-What is left of a page-seed call is mostly the query itself: the deferred-join page query runs ~200 µs on SQLite
-(80 index lookups for 20 rows plus the sort key walk) and the total one more; on PostgreSQL each of the two
-statements is parsed and planned per call (~0.25 ms planning, ~0.1 ms execution when warm) on the same 2 cores
-as the server and the load generator. A 25% share of \`/health\` — which after the cuts above answers ~25k
-req/s on SQLite — would need a page-seed call under ~160 µs in total; that is not reached.
+**The runs of 2026-11-24 ~10:05 UTC** were on a quiet machine (load ~1; Intel Xeon, the earlier ones AMD EPYC under
+load 6–16): \`/health\` answered 44–45k req/s on SQLite, twice the earlier runs, and cheap calls gained more than the
+others. On SQLite page-seed reached 25–26% ✅ and all-seeding-sta 37% ❌ (64% in the loaded run before). What a
+dashboard call costs beyond \`/health\` is now mostly sending its 3.9 kB answer: in a CPU profile of the server under
+this load (\`node --cpu-prof\`, the bundle) 36% of the process's time is in \`writev\` — on loopback the kernel runs
+the receiving side's TCP work inside the sender's call — and 45% idle (waiting for autocannon, on the same cores);
+the handler, the session and the row read are under 10% together. \`/health\` sends ~60 bytes. PostgreSQL (where
+every call waits on the database's processes) 48–49% for page-seed ✅ and 57% for all-seeding-sta ✅.
 `
