@@ -118,10 +118,15 @@ const HEAVY_NOTES = `
   sync max 6,217 → 1,984 ms — with the jobs no slower (compute 1.40 → 1.22 s; load average 6–8 on 2 cores in those
   runs, so ±30% between runs). The \`range20k\` column is the driver's turns with the smaller ranges, before the
   engine's own yields.
-- **The \`now\` column** is a later run on a quiet machine (load ~1), after SQLite derivation batches of 8,000 records and
-  the demo source's whole-table steps split into 25,000-id ranges: page-seed during a compute p50 105 / p99 154 ms,
-  during a sync p99 473 / max 562 ms, during two full derivations p99 133 ms. What is left: ~0.1 s statements and
-  batches of the wage reader (each request waits about one), and the large (2 M records) set is not measured here.
+- **The \`in-process\` column** (42a6bfd, the driver's turns, 8,000-record derivation batches, the demo source's
+  whole-table steps in 25,000-id ranges) and **\`now\`** (wage jobs in a worker thread, \`wages/offload.ts\`) are the
+  same machine, quiet (load ~1), minutes apart. In the worker the wage reader's statements and the formula hold the
+  worker's own loop; the server's is free: page-seed during a preview p99 114 → **5.0 ms**, during a compute 125 →
+  **29.7 ms** (what is left is the compute's write transaction, on the server's one writer, in 10 ms slices), jobs no
+  slower (0.40 / 0.50 s both). Still above 100 ms on SQLite: a sync (p99 ~250 ms: the demo source's range statements
+  and the derivation's 8,000-record batches run on the server's writer) — derivations alone are at ~95 ms. The
+  server's peak RSS (VmHWM) over the whole run: 758 MB in-process, 514 MB now (default data set; the worker lives
+  60 s after its last job). The large (2 M records) set is not measured here.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job.
