@@ -1,6 +1,7 @@
 /**
  * The server as `npm run server` runs it: built by build.mjs into dist/, started with plain node
- * (no tsx, so a .ts file read at run time would fail here), on SQLite in a temp DATA_DIR.
+ * (no tsx, so a .ts file read at run time would fail here), on SQLite in a temp DATA_DIR — with the
+ * wage worker it starts from dist/wage-worker.js.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -11,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { API_PREFIX, TOKEN_HEADER } from '@shared/endpoints'
 import { migrationsFor } from './db/migrations'
+import { defaultRuleBody } from './rules/rules'
+import { periodOf } from './wages/period'
 
 const serverDir = resolve(import.meta.dirname, '..')
 const rootVersion = (JSON.parse(readFileSync(resolve(serverDir, '../package.json'), 'utf8')) as { version: string }).version
@@ -76,6 +79,18 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 })
 
+let token = ''
+const period = periodOf(Date.now(), defaultRuleBody.timezone)
+
+async function call<T>(path: string, body: unknown): Promise<{ status: number; code: number; msg: string; data: T }> {
+  const res = await fetch(`${apiBase}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { [TOKEN_HEADER]: token } : {}) },
+    body: JSON.stringify(body),
+  })
+  return { status: res.status, ...((await res.json()) as { code: number; msg: string; data: T }) }
+}
+
 describe('the built server (dist/index.js on node)', () => {
   it('answers /health with the database up and the root package version', async () => {
     expect(apiBase).toMatch(new RegExp(`${API_PREFIX}$`))
@@ -85,15 +100,31 @@ describe('the built server (dist/index.js on node)', () => {
   })
 
   it('logs the admin in', async () => {
-    const login = await fetch(`${apiBase}/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-    })
+    const login = await call<string>('/user/login', { username: 'admin', password: ADMIN_PASSWORD })
     expect(login.status).toBe(200)
-    const token = ((await login.json()) as { data: string }).data
+    token = login.data
     const info = await fetch(`${apiBase}/user/login-info`, { headers: { [TOKEN_HEADER]: token } })
     expect(await info.json()).toMatchObject({ code: 200, data: { username: 'admin' } })
+  })
+
+  it('previews the month through the wage worker, and one member with items', async () => {
+    const all = await call<{ list: { userId: number }[] }>('/wages/preview', { period })
+    expect(all.status, all.msg).toBe(200)
+    expect(all.data.list.length).toBeGreaterThan(0)
+    const member = all.data.list[0]!.userId
+    const one = await call<{ list: { userId: number; items: unknown[] }[] }>('/wages/preview', { period, userId: member })
+    expect(one.status, one.msg).toBe(200)
+    expect(one.data.list.map((m) => m.userId)).toEqual([member])
+    expect(one.data.list[0]!.items.length).toBeGreaterThan(0)
+  })
+
+  it('computes and saves the month through the wage worker', async () => {
+    const computed = await call<{ saved: number }>('/wages/compute', { period })
+    expect(computed.status, computed.msg).toBe(200)
+    expect(computed.data.saved).toBeGreaterThan(0)
+    const page = await call<{ total: number }>('/wages/page', { page: 1, pageSize: 10, period })
+    expect(page.data.total).toBe(computed.data.saved)
+    expect(output).not.toMatch(/request failed/)
   })
 
   it('stops gracefully on SIGTERM', async () => {
