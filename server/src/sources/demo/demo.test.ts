@@ -1,13 +1,12 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import { migrateToLatest } from '../../db/migrate'
-import { prepareSeedingState } from '../../jobs/sync-state'
 import { currentRules } from '../../rules/rules'
 import { snapshotDays } from '../../snapshots/read'
 import { openTestDatabases, type TestDatabase } from '../../test/harness'
-import { bootstrapDemo } from './index'
 import { historicSnapshotDays } from './history'
 import type { DemoScale } from './scale'
+import { bootstrapDemo } from './index'
+import { generateTestDemo } from './testing/generate'
 
 const NOW = Date.UTC(2026, 2, 10, 6, 0, 0) // 2026-03-10 14:00 in Asia/Shanghai
 const tiny: DemoScale = { members: 12, extraAdmins: 2, siteUsers: 150, torrents: 400, recordsPerMember: 40, historyDays: 40 }
@@ -21,31 +20,8 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
   async function generated(seed = 'test-seed', scale: DemoScale = tiny) {
     const db = await backend.open()
     opened.push(db)
-    await migrateToLatest(db.database)
-    await db.database.db
-      .insertInto('users')
-      .values({
-        username: 'admin',
-        username_lower: 'admin',
-        password_hash: 'x',
-        role: 'admin',
-        status: 2,
-        site_uid: null,
-        created_at: NOW,
-        admin_since: NOW,
-        last_login_at: null,
-        updated_at: NOW,
-      })
-      .execute()
-    await prepareSeedingState(db.database.db, { source: 'demo', now: NOW })
-    const outcome = await bootstrapDemo(db.database, {
-      size: scale,
-      seed,
-      now: NOW,
-      memberPasswordHash: 'hash',
-      adminPasswordHashes: ['a1', 'a2'],
-    })
-    return { db, outcome: outcome! }
+    const outcome = await generateTestDemo(db.database, { seed, scale, now: NOW })
+    return { db, outcome }
   }
 
   /** Everything a user of the demo would see, in a stable order. */
