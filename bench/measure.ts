@@ -18,10 +18,20 @@ export function summarise(samples: readonly number[]): Timing {
 }
 
 /** Runs `run(i)` `warmup` times untimed, then `n` times timed (ms, one after the other). */
-export async function time(n: number, warmup: number, run: (i: number) => Promise<void>): Promise<Timing> {
-  for (let i = 0; i < warmup; i++) await run(i)
+export async function time(
+  n: number,
+  warmup: number,
+  run: (i: number) => Promise<void>,
+  /** Runs before each call, outside the timing. */
+  before?: () => Promise<void>,
+): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) {
+    await before?.()
+    await run(i)
+  }
   const samples: number[] = []
   for (let i = 0; i < n; i++) {
+    await before?.()
     const started = performance.now()
     await run(warmup + i)
     samples.push(performance.now() - started)

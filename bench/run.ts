@@ -49,7 +49,8 @@ const NOTES = `### How the figures are reached
 - **Exact totals**: a count cube (\`seed_record_counts\`, one row per member × status × seed type × claim state ×
   assignment label, member 0 = everyone) kept exact by the derivation with deltas; any total of those filters is
   a sum over ≤ 64 rows. Totals with a torrent or torrent-name filter are counted once per data version and cached
-  (exact: derived data only changes when a derivation commits, which bumps the version).
+  (exact: derived data only changes when a derivation commits, which bumps the version). Whole answers are kept
+  the same way (a page asked again costs one read of the version); the cases above are measured without them.
 - **Torrent name contains**: SQLite FTS5 trigram index, PostgreSQL pg_trgm GIN. A name matching many torrents is
   read by walking the sort index and testing membership; a narrow one through the torrent index. Fewer than three
   characters cannot use trigrams and scan the 200,000 names (the "2 characters" row).
@@ -128,7 +129,8 @@ function render(): string {
     "`npm run bench` (bench/): it builds the large demo data set once (the server's own first start",
     'with `DEMO_SIZE=large`, into the git-ignored bench/.data/), starts the real server on a port and',
     'calls it over HTTP with keep-alive after a warm-up — login, contract validation, JSON and all.',
-    `Each page-seed case is ${n}+ requests, one at a time. Anyone can rerun it; PostgreSQL is measured`,
+    `Each page-seed case is ${n}+ requests, one at a time, each after a new data version (so it reads its page: the`,
+    'server keeps answers per data version, see below). Anyone can rerun it; PostgreSQL is measured',
     'when `DATABASE_URL` points at one.',
     '',
     `Machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 1024 ** 3)} GB RAM, Node ${process.version}.`,
