@@ -97,8 +97,8 @@ export async function labelTorrents(ctx: PassContext, [a, b]: [number, number], 
  * sync (1.3 s on PostgreSQL of a 4 s pass, whose pages the record writes had just dirtied).
  */
 export async function countKeepers(ctx: PassContext, [a, b]: [number, number], recount: boolean): Promise<void> {
-  const assigned = sql`case when exists (select 1 from assignments a where a.torrent_id = torrent_labels.torrent_id) then 1 else 2 end`
   if (!recount) {
+    const assigned = sql`case when exists (select 1 from assignments a where a.torrent_id = torrent_labels.torrent_id) then 1 else 2 end`
     const completion = completionLabelSql(sql`torrent_labels.seed_type`, sql`torrent_labels.keepers`, ctx.rules.targetKeepers)
     await sql`update torrent_labels set assigned = ${assigned}, completion = ${completion}, derived_at = ${int(ctx.now)}
       where torrent_id in (select torrent_id from derive_torrents where torrent_id between ${a} and ${b})
