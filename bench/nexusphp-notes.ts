@@ -25,7 +25,11 @@ wait yet); the source's part of the full sync 45.3 s = 36,108 rows/s, of the inc
   before), worst 168 / 44 / 95 ms. Under a CPU shortage a window of 250 ids held the lock about as long as one of 2,000
   (the wait is for a core, not for rows) and only multiplied the statements: since then the pace never goes below its
   start.
-- **The run in the table above** (commit ceb2313, the machine quiet: load 0.7 before, 2.5 after the full sync): with the
+- **The run in the table above** is a later one (2026-11-24 ~11:00 UTC, Intel Xeon, quiet: load ~1.6): full sync source
+  part 19.6 s = 83,588 rows/s, incremental 2.82 s (1% changed; its derivation 1.68 s, 3.05 s on 2026-11-22), worst
+  table-lock waits 26.2 / **60.3** / 13.8 ms during the full sync — one UPDATE of peers waited 60 ms (p99 0 ms), the
+  only one over 50 ms in the run; no sync code changed since the run below, which had 19.9 ms there.
+- **The run before it** (commit ceb2313, AMD EPYC, the machine quiet: load 0.7 before, 2.5 after the full sync): with the
   site answering fast the windows grew (to 2,500–6,100 ids; 1,377 statements for the full sync). Full sync: source part
   25.3 s = **64,774 rows/s** ✅; the tracker's table-lock wait worst **27.7 / 19.9 / 17.0 ms** (snatched / peers /
   torrents), p99 6.4 / 0 / 0.5 ms ✅. Incremental, 1% changed: worst **17.1 / 9.3 / 12.2 ms** ✅, source part 5.3 s (the
