@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import type { DB } from './schema'
-import { routedSqlite } from './sqlite-routing'
+import { routedSqlite, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-routing'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -26,9 +26,6 @@ export interface AppDatabase {
   /** Closes the pool / file handle. Safe to call twice. */
   close(): Promise<void>
 }
-
-/** How long a SQLite writer waits for another connection's lock before failing with SQLITE_BUSY. */
-const SQLITE_BUSY_TIMEOUT_MS = 5_000
 
 const PG_INT8 = 20
 const PG_NUMERIC = 1700
@@ -58,7 +55,7 @@ function openSqlite(file: string): AppDatabase {
   const database = new SQLite(file)
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
-  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
+  // Another connection's lock is waited for by the routed driver, without holding the event loop.
   // WAL + NORMAL is durable across application crashes; only an OS crash may lose the last commits.
   database.pragma('synchronous = NORMAL')
   // 64 MiB page cache (default 2 MiB): the derivation updates indexes of millions of rows at

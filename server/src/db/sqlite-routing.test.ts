@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type AppDatabase } from './database'
@@ -114,6 +115,79 @@ describe('SQLite writer and reader', () => {
     await Promise.all([raw, trx])
     expect(order).toEqual(['raw start', 'raw end', 'transaction'])
     expect(await db.selectFrom('t').select('n').executeTakeFirstOrThrow()).toEqual({ n: 4 })
+  })
+})
+
+describe('another connection writing the same file (a worker thread)', () => {
+  let dir: string
+  let database: AppDatabase
+  let db: Kysely<T>
+  let other: SQLite.Database
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'seeding-other-'))
+    const file = join(dir, 'seeding.db')
+    database = await openDatabase({ kind: 'sqlite', file })
+    db = database.db as unknown as Kysely<T>
+    await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+    await db.insertInto('t').values({ id: 1, n: 1 }).execute()
+    other = new SQLite(file)
+  })
+  afterEach(async () => {
+    other.close()
+    await database.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** Counts timer turns until stopped: a thread sleeping in SQLite's busy handler would give none. */
+  function ticks() {
+    let n = 0
+    const timer = setInterval(() => n++, 1)
+    return { count: () => n, stop: () => clearInterval(timer) }
+  }
+
+  it('a write and a transaction wait for its lock with the event loop free, and land after its commit', async () => {
+    other.exec('begin immediate; update t set n = 2 where id = 1')
+    const loop = ticks()
+    let landed = 0
+    const write = db
+      .updateTable('t')
+      .set((eb) => ({ n: eb('n', '*', 10) }))
+      .where('id', '=', 1)
+      .execute()
+      .then(() => landed++)
+    const transaction = db
+      .transaction()
+      .execute((trx) => trx.insertInto('t').values({ id: 2, n: 7 }).execute())
+      .then(() => landed++)
+    const waited = loop.count()
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(loop.count() - waited).toBeGreaterThan(20)
+    expect(landed).toBe(0)
+    other.exec('commit')
+    await Promise.all([write, transaction])
+    loop.stop()
+    expect(await db.selectFrom('t').select(['id', 'n']).orderBy('id').execute()).toEqual([
+      { id: 1, n: 20 },
+      { id: 2, n: 7 },
+    ])
+  })
+
+  it('a transaction that read before the other commit can still write (BEGIN IMMEDIATE)', async () => {
+    const result = db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('t').select('n').executeTakeFirstOrThrow()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await trx
+        .updateTable('t')
+        .set({ n: before.n + 1 })
+        .execute()
+    })
+    // The other connection cannot slip a commit in between the read and the write: it waits for the transaction.
+    other.pragma('busy_timeout = 100')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    expect(() => other.exec('begin immediate; rollback')).toThrow(/locked|busy/i)
+    await result
+    expect(await db.selectFrom('t').select('n').executeTakeFirstOrThrow()).toEqual({ n: 2 })
   })
 })
 

@@ -10,7 +10,11 @@
  *   the connection is released (a plain query: that statement; a transaction: until commit/rollback;
  *   `db.connection()`: from its first write to its end);
  * - `withWriter` holds the writer for code that uses the raw handle (bulk loads);
- * - a job of many statements gives the event loop a turn every SQLITE_SLICE_MS (EventLoopTurns).
+ * - a job of many statements gives the event loop a turn every SQLITE_SLICE_MS (EventLoopTurns);
+ * - another connection's write transaction (the sync thread's, jobs/sync-thread.ts) is waited for
+ *   without holding the event loop: transactions BEGIN IMMEDIATE, and a BEGIN or a statement
+ *   outside a transaction that finds the file locked is tried again after a timer (busyRetry), not
+ *   in SQLite's busy handler, which sleeps on the calling thread.
  *
  * A ':memory:' database has no second connection: everything then runs on the writer, as before.
  */
@@ -58,6 +62,33 @@ function resultOf<R>(statement: Statement, parameters: readonly unknown[]): Quer
   }
 }
 
+/** How long a write waits for another connection's lock before failing with SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY')
+}
+
+/**
+ * Runs `statement` on `raw`; when the file is locked by another connection, tries again after a
+ * timer until SQLITE_BUSY_TIMEOUT_MS have passed. Only where nothing was done: a statement run
+ * outside a transaction (SQLite undid it) or a BEGIN. Inside a transaction — which BEGIN IMMEDIATE
+ * started holding the lock — the error is the caller's.
+ */
+async function busyRetry<R>(raw: SQLite.Database, run: () => R): Promise<R> {
+  if (raw.inTransaction) return run()
+  const deadline = performance.now() + SQLITE_BUSY_TIMEOUT_MS
+  for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+    try {
+      return run()
+    } catch (error) {
+      if (!isBusy(error) || raw.inTransaction || performance.now() >= deadline) throw error
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
+}
+
 /** How long statements may run back to back before the event loop gets a turn. */
 export const SQLITE_SLICE_MS = 10
 
@@ -102,21 +133,23 @@ class RoutedConnection implements DatabaseConnection {
     release?.()
   }
 
-  private async statementFor(sql: string): Promise<Statement> {
+  private async statementFor(sql: string): Promise<{ statement: Statement; onWriter: boolean }> {
     const onReader = this.release ? null : this.driver.readStatement(sql)
-    if (onReader) return onReader
+    if (onReader) return { statement: onReader, onWriter: false }
     await this.holdWriter()
-    return this.driver.writer.prepare(sql) as Statement
+    return { statement: this.driver.writer.prepare(sql) as Statement, onWriter: true }
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     await this.driver.turns.beforeStatement()
-    return resultOf<R>(await this.statementFor(compiled.sql), compiled.parameters)
+    const { statement, onWriter } = await this.statementFor(compiled.sql)
+    if (!onWriter) return resultOf<R>(statement, compiled.parameters)
+    return busyRetry(this.driver.rawWriter, () => resultOf<R>(statement, compiled.parameters))
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     await this.driver.turns.beforeStatement()
-    const statement = await this.statementFor(compiled.sql)
+    const { statement } = await this.statementFor(compiled.sql)
     if (!statement.reader) throw new Error('SQLite streams only statements that return rows')
     let n = 0
     for (const row of statement.iterate(compiled.parameters as unknown[])) {
@@ -133,10 +166,12 @@ class RoutedSqliteDriver implements Driver {
   private readonly reader: Handle | null
 
   constructor(
-    private readonly raw: SQLite.Database,
+    readonly rawWriter: SQLite.Database,
     rawReader: SQLite.Database | null,
   ) {
-    this.writer = withStatementCache(raw)
+    // Locks are waited for by busyRetry (a timer), never by SQLite's busy handler (a sleep on this thread).
+    rawWriter.pragma('busy_timeout = 0')
+    this.writer = withStatementCache(rawWriter)
     this.reader = rawReader && withStatementCache(rawReader)
   }
 
@@ -157,9 +192,13 @@ class RoutedSqliteDriver implements Driver {
     return new RoutedConnection(this)
   }
 
+  /**
+   * IMMEDIATE: the write lock is taken (or waited for) at BEGIN. A deferred transaction that read
+   * and then found another connection's newer commit could not write at all (SQLITE_BUSY_SNAPSHOT).
+   */
   async beginTransaction(connection: RoutedConnection): Promise<void> {
     await connection.holdWriter()
-    await connection.executeQuery(CompiledQuery.raw('begin'))
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
   }
 
   async commitTransaction(connection: RoutedConnection): Promise<void> {
@@ -168,7 +207,7 @@ class RoutedSqliteDriver implements Driver {
 
   /** SQLite rolls back by itself on some errors (SQLITE_FULL); a second ROLLBACK would fail and hide the real error. */
   async rollbackTransaction(connection: RoutedConnection): Promise<void> {
-    if (this.raw.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'))
+    if (this.rawWriter.inTransaction) await connection.executeQuery(CompiledQuery.raw('rollback'))
   }
 
   async savepoint(connection: RoutedConnection, name: string): Promise<void> {
@@ -192,12 +231,17 @@ class RoutedSqliteDriver implements Driver {
     this.writer.close()
   }
 
-  /** Runs `work` while no Kysely statement of this process uses the writer. */
+  /**
+   * Runs `work` while no Kysely statement of this process uses the writer. Its raw statements wait
+   * for another connection's lock in SQLite's busy handler (bulk loads: startup, the benches).
+   */
   async withWriter<T>(work: () => T | Promise<T>): Promise<T> {
     const release = await this.writerLock.lock()
+    this.rawWriter.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
     try {
       return await work()
     } finally {
+      this.rawWriter.pragma('busy_timeout = 0')
       release()
     }
   }
