@@ -169,8 +169,9 @@ class RoutedSqliteDriver implements Driver {
     readonly rawWriter: SQLite.Database,
     rawReader: SQLite.Database | null,
   ) {
-    // Locks are waited for by busyRetry (a timer), never by SQLite's busy handler (a sleep on this thread).
-    rawWriter.pragma('busy_timeout = 0')
+    // Locks are waited for by busyRetry (a timer), never by SQLite's busy handler (a sleep on this
+    // thread). A read-only connection (a worker's) takes no lock that a writer holds: it keeps its own.
+    if (!rawWriter.readonly) rawWriter.pragma('busy_timeout = 0')
     this.writer = withStatementCache(rawWriter)
     this.reader = rawReader && withStatementCache(rawReader)
   }
@@ -237,11 +238,12 @@ class RoutedSqliteDriver implements Driver {
    */
   async withWriter<T>(work: () => T | Promise<T>): Promise<T> {
     const release = await this.writerLock.lock()
+    const busy = this.rawWriter.pragma('busy_timeout', { simple: true })
     this.rawWriter.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
     try {
       return await work()
     } finally {
-      this.rawWriter.pragma('busy_timeout = 0')
+      this.rawWriter.pragma(`busy_timeout = ${Number(busy)}`)
       release()
     }
   }

@@ -1,10 +1,8 @@
 /**
- * What the server and a wage worker (worker.ts) say to each other: the jobs, their answers, and
- * errors carried across the thread boundary so that the caller sees the error the in-process path
- * would have thrown (an AppError with its status and Chinese text; anything else with its code).
+ * What the server and a wage worker (worker.ts) say to each other: the jobs and their answers
+ * (errors cross as util/job-thread.ts carries them).
  */
 import type { WagePreviewEntry } from '@shared/entities'
-import { AppError } from '../errors'
 import type { RuleBody, Rules } from '../rules/rules'
 import type { MemberWage } from './formula'
 
@@ -44,16 +42,6 @@ export interface JobAnswers {
   members: RunMember[]
 }
 
-export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: SerializedError }
-
-interface SerializedError {
-  name: string
-  message: string
-  stack?: string
-  code?: unknown
-  app?: { code: number; msg: string; headers: Record<string, string> }
-}
-
 export function packItemSets(sets: Iterable<{ userId: number; items: string }>): PackedItemSets {
   const encoder = new TextEncoder()
   const userIds: number[] = []
@@ -84,26 +72,4 @@ export function* unpackItemSets(packed: PackedItemSets): Generator<{ userId: num
     yield { userId: packed.userIds[i]!, items: decoder.decode(packed.json.subarray(start, end)) }
     start = end
   }
-}
-
-export function serializeError(error: unknown): SerializedError {
-  const e = error instanceof Error ? error : new Error(String(error))
-  const code = (e as { code?: unknown }).code
-  return {
-    name: e.name,
-    message: e.message,
-    stack: e.stack,
-    code: typeof code === 'string' || typeof code === 'number' ? code : undefined,
-    app: e instanceof AppError ? { code: e.code, msg: e.msg, headers: e.headers } : undefined,
-  }
-}
-
-export function deserializeError(error: SerializedError): Error {
-  if (error.app) return new AppError(error.app.code, error.app.msg, error.app.headers)
-  const e = new Error(error.message) as Error & { code?: unknown }
-  e.name = error.name
-  if (error.code !== undefined) e.code = error.code
-  // The worker's stack: where it failed, for the server log.
-  if (error.stack) e.stack = error.stack
-  return e
 }

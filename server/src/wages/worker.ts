@@ -3,15 +3,15 @@
  * is sent on a read-only connection of its own with the same engine functions the in-process path
  * calls, and posts the answer (a compute's item sets as transferred buffers) or the error.
  */
-import { parentPort } from 'node:worker_threads'
 import { openSqliteReader } from '../db/database'
+import { serveJobs } from '../util/job-thread'
 import { computePeriod, previewInProcess, runWages } from './engine'
-import { packItemSets, serializeError, type WageJob, type WorkerReply } from './worker-protocol'
+import { packItemSets, type WageJob } from './worker-protocol'
 
 /** The worker connection's page cache (the server's reader keeps 32 MiB). */
 const WORKER_CACHE_KIB = 8_192
 
-async function run(file: string, job: WageJob): Promise<{ value: unknown; transfer: ArrayBuffer[] }> {
+async function run({ file, job }: { file: string; job: WageJob }): Promise<{ value: unknown; transfer: ArrayBuffer[] }> {
   // A wage job scans in id order and reads each leaf page about once: a small cache (room for the
   // indexes' inner pages) does as well as a big one, and it adds to the server's two in the process's memory.
   const db = openSqliteReader(file, WORKER_CACHE_KIB)
@@ -36,9 +36,4 @@ async function run(file: string, job: WageJob): Promise<{ value: unknown; transf
   }
 }
 
-parentPort!.on('message', ({ id, file, job }: { id: number; file: string; job: WageJob }) => {
-  run(file, job).then(
-    ({ value, transfer }) => parentPort!.postMessage({ id, reply: { ok: true, value } satisfies WorkerReply }, transfer),
-    (error: unknown) => parentPort!.postMessage({ id, reply: { ok: false, error: serializeError(error) } satisfies WorkerReply }),
-  )
-})
+serveJobs(run)

@@ -1,0 +1,191 @@
+/**
+ * A worker thread that runs heavy jobs of one kind on SQLite (wages/offload.ts: wage reads;
+ * jobs/sync-offload.ts: the sync and the derivation), so that better-sqlite3's synchronous
+ * statements hold the thread's own event loop, not the server's.
+ *
+ * One thread per kind, started on the first job and reused: starting one costs ~0.2 s from the bundle
+ * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after `idleMs` without
+ * jobs, and its memory with it. Jobs arriving together run side by side in it. A crash fails the jobs
+ * it had; the next job starts a new thread. Errors cross the boundary as the in-process path would
+ * throw them (an AppError keeps its status and Chinese text; anything else its message and code).
+ */
+import { fileURLToPath } from 'node:url'
+import { parentPort, Worker } from 'node:worker_threads'
+import { type Kysely, sql, SqliteAdapter } from 'kysely'
+import type { DB } from '../db/schema'
+import { AppError } from '../errors'
+
+/** The SQLite file a thread can open for `db`, or null when the job must run in-process. */
+export async function workerFile(db: Kysely<DB>): Promise<string | null> {
+  // PostgreSQL runs statements in the database; a caller inside a transaction has uncommitted writes
+  // that are not in the file.
+  if (db.isTransaction || !(db.getExecutor().adapter instanceof SqliteAdapter)) return null
+  const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db)
+  // '' = ':memory:' or a temporary database: private to its connection.
+  return rows[0]?.file || null
+}
+
+interface SerializedError {
+  name: string
+  message: string
+  stack?: string
+  code?: unknown
+  app?: { code: number; msg: string; headers: Record<string, string> }
+}
+
+type Reply = { ok: true; value: unknown } | { ok: false; error: SerializedError }
+
+/** Thread → server: an event of a running job (progress), or its end. */
+type ThreadMessage = { id: number; event: unknown } | { id: number; reply: Reply }
+
+export function serializeError(error: unknown): SerializedError {
+  const e = error instanceof Error ? error : new Error(String(error))
+  const code = (e as { code?: unknown }).code
+  return {
+    name: e.name,
+    message: e.message,
+    stack: e.stack,
+    code: typeof code === 'string' || typeof code === 'number' ? code : undefined,
+    app: e instanceof AppError ? { code: e.code, msg: e.msg, headers: e.headers } : undefined,
+  }
+}
+
+export function deserializeError(error: SerializedError): Error {
+  if (error.app) return new AppError(error.app.code, error.app.msg, error.app.headers)
+  const e = new Error(error.message) as Error & { code?: unknown }
+  e.name = error.name
+  if (error.code !== undefined) e.code = error.code
+  // The thread's stack: where it failed, for the server log.
+  if (error.stack) e.stack = error.stack
+  return e
+}
+
+export interface ThreadEntry {
+  /** The bundle's file beside dist/index.js (server/build.mjs). */
+  bundle: string
+  /** The .ts entry, for source runs. */
+  source: URL
+}
+
+/**
+ * Source (vitest, `npm run dev`, the benches run src/*.ts through tsx): the .ts entry, with tsx's
+ * loader registered inside it — Node 20 does not apply `--import tsx` given in a worker's execArgv —
+ * and server/tsconfig.json for the `@shared/*` paths. The bundle (`node dist/index.js`): build.mjs's
+ * file beside it.
+ */
+function startThread(entry: ThreadEntry): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${entry.bundle}`, import.meta.url))
+  const tsx = import.meta.resolve('tsx/esm/api')
+  const tsconfig = fileURLToPath(new URL('../../tsconfig.json', import.meta.url))
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register({ tsconfig: ${JSON.stringify(tsconfig)} }); return import(${JSON.stringify(entry.source.href)}) })`
+  return new Worker(boot, { eval: true })
+}
+
+interface Pending {
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+  onEvent?: (event: unknown) => void
+}
+
+class Thread {
+  private readonly worker: Worker
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private idle: NodeJS.Timeout | null = null
+  ended = false
+
+  constructor(
+    entry: ThreadEntry,
+    private readonly idleMs: number,
+    private readonly onEnd: () => void,
+  ) {
+    this.worker = startThread(entry)
+    this.worker.on('message', (message: ThreadMessage) => {
+      const job = this.pending.get(message.id)
+      if ('event' in message) return job?.onEvent?.(message.event)
+      this.pending.delete(message.id)
+      if (message.reply.ok) job?.resolve(message.reply.value)
+      else job?.reject(deserializeError(message.reply.error))
+      this.settled()
+    })
+    this.worker.on('messageerror', (error) => this.end(error))
+    this.worker.on('error', (error) => this.end(error))
+    this.worker.on('exit', (code) => this.end(new Error(`the ${entry.bundle} thread exited with code ${code} before answering`)))
+  }
+
+  run(job: unknown, onEvent?: (event: unknown) => void): Promise<unknown> {
+    const id = this.nextId++
+    if (this.idle) clearTimeout(this.idle)
+    this.idle = null
+    // A job in flight keeps the process up (its caller awaits it); an idle thread does not.
+    this.worker.ref()
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onEvent })
+      this.worker.postMessage({ id, job })
+    })
+  }
+
+  private settled(): void {
+    if (this.pending.size) return
+    this.worker.unref()
+    this.idle = setTimeout(() => this.end(null), this.idleMs)
+    this.idle.unref()
+  }
+
+  end(error: unknown): void {
+    if (this.ended) return
+    this.ended = true
+    if (this.idle) clearTimeout(this.idle)
+    this.onEnd()
+    for (const job of this.pending.values()) job.reject(error)
+    this.pending.clear()
+    void this.worker.terminate()
+  }
+}
+
+export interface JobThread<Job> {
+  /**
+   * Runs `job` in the thread; `onEvent` hears what the job emits meanwhile. A thread that dies
+   * without answering rejects with an Error (the API answers it as any unexpected failure).
+   */
+  run(job: Job, onEvent?: (event: unknown) => void): Promise<unknown>
+  /** Jobs handed to the thread by this process (tests check that a job went through one). */
+  readonly jobs: number
+}
+
+export function jobThread<Job>(entry: ThreadEntry, idleMs = 60_000): JobThread<Job> {
+  let current: Thread | null = null
+  let jobs = 0
+  return {
+    run(job, onEvent) {
+      jobs++
+      if (!current || current.ended) {
+        const thread: Thread = new Thread(entry, idleMs, () => {
+          if (current === thread) current = null
+        })
+        current = thread
+      }
+      return current.run(job, onEvent)
+    },
+    get jobs() {
+      return jobs
+    },
+  }
+}
+
+/**
+ * Thread side: answers every job the server sends with `handle`'s value (and the buffers to
+ * transfer) or its error; `emit` sends the job's events.
+ */
+export function serveJobs<Job>(
+  handle: (job: Job, emit: (event: unknown) => void) => Promise<{ value: unknown; transfer?: ArrayBuffer[] }>,
+): void {
+  const port = parentPort!
+  port.on('message', ({ id, job }: { id: number; job: Job }) => {
+    const emit = (event: unknown) => port.postMessage({ id, event } satisfies ThreadMessage)
+    handle(job, emit).then(
+      ({ value, transfer }) => port.postMessage({ id, reply: { ok: true, value } } satisfies ThreadMessage, transfer ?? []),
+      (error: unknown) => port.postMessage({ id, reply: { ok: false, error: serializeError(error) } } satisfies ThreadMessage),
+    )
+  })
+}
