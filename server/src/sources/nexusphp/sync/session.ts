@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/schema'
-import { writeSourceState } from '../../../jobs/sync-state'
+import { writeSourceState } from '../../../db/source-state'
 import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, upsertMirror } from '../../mirror'
 import type { SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'

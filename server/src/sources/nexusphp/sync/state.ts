@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/schema'
-import { readSourceState } from '../../../jobs/sync-state'
+import { readSourceState } from '../../../db/source-state'
 
 export interface NexusphpSyncTuning {
   /** Source rows per page (one transaction each). */
