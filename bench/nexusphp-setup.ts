@@ -65,6 +65,8 @@ export async function startBenchServer(dialect: Dialect): Promise<RunningServer>
   return startServer({
     config,
     scheduleSync: false,
+    // The bench times the source's part and traces its queries in this process.
+    syncThread: false,
     checkOutput: false,
     logger: { level: 'warn', stream: { write: (line: string) => log(`[${dialect}] server: ${line.trim()}`) } },
   })

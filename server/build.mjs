@@ -1,6 +1,7 @@
 // `npm run build --workspace server`: bundles src/index.ts and the contract it imports (`@shared/*`,
 // resolved through tsconfig.json's paths) into dist/index.js, which `npm run server` runs with plain
-// node, and the wage worker thread (src/wages/worker.ts) into dist/wage-worker.js beside it. Packages
+// node, and the worker threads (src/wages/worker.ts, src/jobs/sync-thread.ts, src/derive/thread.ts) into
+// dist/wage-worker.js, dist/sync-worker.js and dist/derive-worker.js beside it. Packages
 // (fastify, kysely, zod, and the native better-sqlite3, pg, mysql2) stay imports, loaded from
 // node_modules at run time. Migrations are in the bundle: db/migrations/index.ts imports
 // each one by name. dist/ sits beside src/, so the paths code resolves from `import.meta.url`
@@ -14,8 +15,13 @@ const outdir = join(serverDir, 'dist')
 
 const result = await build({
   absWorkingDir: serverDir,
-  // The wage worker thread (wages/offload.ts starts it from beside index.js) is a bundle of its own.
-  entryPoints: { index: 'src/index.ts', 'wage-worker': 'src/wages/worker.ts' },
+  // Each worker thread (util/job-thread.ts starts it from beside index.js) is a bundle of its own.
+  entryPoints: {
+    index: 'src/index.ts',
+    'wage-worker': 'src/wages/worker.ts',
+    'sync-worker': 'src/jobs/sync-thread.ts',
+    'derive-worker': 'src/derive/thread.ts',
+  },
   outdir,
   bundle: true,
   platform: 'node',

@@ -24,9 +24,7 @@ import { prepareSeedingState } from './jobs/sync-state'
 import { SyncRunner } from './jobs/sync'
 import { bootstrapDemo } from './sources/demo'
 import { demoScales } from './sources/demo/scale'
-import { demoSource } from './sources/demo'
-import { nexusphpSource } from './sources/nexusphp'
-import { idleSource } from './sources/source'
+import { createSource } from './sources/create'
 import { createWageEstimates, type WageEstimates } from './wages/estimates'
 
 export interface BuildAppOptions {
@@ -51,6 +49,12 @@ export interface BuildAppOptions {
   seedDemo?: boolean
   /** Run the sync every SYNC_INTERVAL seconds (default true; tests run syncs themselves). */
   scheduleSync?: boolean
+  /**
+   * SQLite file: run the sync's steps in the sync thread (default true, jobs/sync-offload.ts). false
+   * keeps them in this process, for tests and benches that watch the source here (its diagnostics
+   * channel, wrapped calls, query tracing).
+   */
+  syncThread?: boolean
   /** The wage engine's estimates (default: this month so far, src/wages/estimates.ts). */
   wages?: WageEstimates
   /** Time to receive a whole request, headers included (default 30 s; tests lower it). */
@@ -165,10 +169,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await dummyVerify('', scrypt)
 
     const wages = options.wages ?? createWageEstimates()
-    const source =
-      config.source === 'demo' ? demoSource() : config.source === 'nexusphp' ? nexusphpSource(config.nexusphp) : idleSource(config.source)
+    const sourceSpec = { source: config.source, nexusphp: config.nexusphp }
     const storage = new StorageTrouble()
-    const sync = new SyncRunner({ database, source, wages, clock, log: app.log, storage })
+    const sync = new SyncRunner({
+      database,
+      source: createSource(sourceSpec),
+      sourceSpec: options.syncThread === false ? undefined : sourceSpec,
+      wages,
+      clock,
+      log: app.log,
+      storage,
+    })
     const services: AppServices = {
       config,
       database,

@@ -1,7 +1,7 @@
 /**
  * The server as `npm run server` runs it: built by build.mjs into dist/, started with plain node
  * (no tsx, so a .ts file read at run time would fail here), on SQLite in a temp DATA_DIR — with the
- * wage worker it starts from dist/wage-worker.js.
+ * worker threads it starts from dist/wage-worker.js, dist/sync-worker.js and dist/derive-worker.js.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -125,6 +125,41 @@ describe('the built server (dist/index.js on node)', () => {
     const page = await call<{ total: number }>('/wages/page', { page: 1, pageSize: 10, period })
     expect(page.data.total).toBe(computed.data.saved)
     expect(output).not.toMatch(/request failed/)
+  })
+
+  it('runs a sync in the sync thread (the demo source, the derivation, the snapshot, the statistics)', async () => {
+    const before = Date.now()
+    const started = await call<{ running: boolean }>('/sync/run', {})
+    expect(started.status, started.msg).toBe(200)
+    type Status = { running: boolean; lastError: string | null; lastFinishedAt: string | null; rows: Record<string, number> }
+    const status = async () => {
+      const res = await fetch(`${apiBase}/sync/status`, { headers: { [TOKEN_HEADER]: token } })
+      return ((await res.json()) as { data: Status }).data
+    }
+    let now = await status()
+    while (now.running) {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      now = await status()
+    }
+    expect(now.lastError).toBeNull()
+    expect(Date.parse(now.lastFinishedAt!)).toBeGreaterThanOrEqual(before)
+    expect(output).not.toMatch(/sync failed/)
+  })
+
+  it('re-labels after a rules change in the derive thread', async () => {
+    const current = await fetch(`${apiBase}/config/rules`, { headers: { [TOKEN_HEADER]: token } })
+    const { version, ...body } = ((await current.json()) as { data: { version: number; targetKeepers: number } }).data
+    const saved = await call<{ version: number }>('/config/rules', { ...body, targetKeepers: body.targetKeepers + 1 })
+    expect(saved.status, saved.msg).toBe(200)
+    expect(saved.data.version).toBe(version + 1)
+    // The save answers after its pass: every record was judged under the new version.
+    const db = new Database(join(dataDir, 'seeding.db'), { readonly: true })
+    try {
+      expect(db.prepare('select derived_rules_version from sync_state').pluck().get()).toBe(version + 1)
+    } finally {
+      db.close()
+    }
+    expect(output).not.toMatch(/relabel after an admin change failed/)
   })
 
   it('stops gracefully on SIGTERM', async () => {

@@ -10,13 +10,14 @@
  *   the mirror's time (a peer is active when its last_action is within the active window of the
  *   sync time), and an admin action must not age peers out of the window.
  * - A new rule version makes the pass full (derive() compares the version it last used).
+ * - On SQLite the pass runs in a thread of its own (offload.ts), not on the server's event loop.
  *
  * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for
  * the next sync.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDatabase } from '../db/database'
-import { derive } from './index'
+import { deriveOffloaded } from './offload'
 import { acquireLease } from '../db/lease'
 
 export interface RelabelOutcome {
@@ -51,7 +52,7 @@ async function relabelOnce(database: AppDatabase, now: number, log?: FastifyBase
   if (!lease) return { ran: false }
   try {
     const state = await db.selectFrom('sync_state').select('derived_at').where('id', '=', 1).executeTakeFirst()
-    await derive(database, { now: state?.derived_at ?? now })
+    await deriveOffloaded(database, { now: state?.derived_at ?? now })
     return { ran: true }
   } finally {
     await lease.release()

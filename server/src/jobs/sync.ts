@@ -5,21 +5,20 @@
  * processes on the same database (db/lease.ts: a dead holder's lease is taken over at once on
  * this machine, within seconds from another; a restart finishes the interrupted sync right away).
  */
-import { sql } from 'kysely'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SyncProgress } from '@shared/entities'
 import type { AppDatabase } from '../db/database'
-import { withSyncCheckpoints } from '../db/wal'
-import { derive, type DeriveOutcome } from '../derive'
-import { localDay } from '../domain/local-day'
-import { currentRules } from '../rules/rules'
-import { takeDailySnapshot, type SnapshotOutcome } from '../snapshots/write'
+import type { DeriveOutcome } from '../derive'
+import type { SnapshotOutcome } from '../snapshots/write'
 import { refreshAllStats } from '../stats/cache'
-import { recordDailyStats } from '../stats/daily'
+import type { SourceSpec } from '../sources/create'
 import type { Source, SourceSite } from '../sources/source'
+import { workerFile } from '../util/job-thread'
 import type { WageEstimates } from '../wages/estimates'
 import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from '../db/lease'
 import { diskFullMessage, isDiskFull, type StorageTrouble } from '../http/storage-trouble'
+import { syncStepsInThread } from './sync-offload'
+import { runSyncSteps } from './sync-steps'
 
 export interface SyncOutcome {
   ran: true
@@ -35,25 +34,17 @@ export type SyncResult = SyncOutcome | { ran: false; reason: 'running' }
 export interface SyncDeps {
   database: AppDatabase
   source: Source
+  /**
+   * What `source` was built from: given, a SQLite file database runs the sync's steps in the sync
+   * thread (sync-offload.ts) with the same source built there. Without it (tests with a source of
+   * their own), in-process.
+   */
+  sourceSpec?: SourceSpec
   wages: WageEstimates
   clock: () => number
   log?: FastifyBaseLogger
   /** Told when a sync fails on a full disk, so /health reports it too. */
   storage?: StorageTrouble
-}
-
-/** Rows a pass must write before PostgreSQL's seed_records is vacuumed right away. */
-export const VACUUM_AFTER_CHANGES = 50_000
-
-/**
- * PostgreSQL only: after a pass that rewrote many records, VACUUM (ANALYZE) them now rather than
- * when autovacuum gets to it — index-only scans (the deep pages of page-seed) need the visibility
- * map, and the planner fresh row counts. SQLite needs neither.
- */
-async function tidyAfterDerive(database: AppDatabase, derived: DeriveOutcome): Promise<void> {
-  if (database.dialect !== 'postgres' || derived.changed < VACUUM_AFTER_CHANGES) return
-  await sql`vacuum (analyze) seed_records`.execute(database.db)
-  await sql`vacuum (analyze) torrent_labels`.execute(database.db)
 }
 
 export class SyncRunner {
@@ -62,6 +53,8 @@ export class SyncRunner {
   private stopped = false
   private currentProgress: SyncProgress | null = null
   private rerunRequested = false
+  /** The site as the sync thread's source read it at the last sync there. */
+  private threadSite: SourceSite | null = null
 
   constructor(private readonly deps: SyncDeps) {}
 
@@ -82,7 +75,7 @@ export class SyncRunner {
 
   /** The site as the source reads it (NexusPHP: time zone, peer lifetime), for /sync/status; null for other sources. */
   get site(): SourceSite | null {
-    return this.deps.source.site?.() ?? null
+    return this.threadSite ?? this.deps.source.site?.() ?? null
   }
 
   /**
@@ -115,23 +108,19 @@ export class SyncRunner {
     })
     if (!lease) return { ran: false, reason: 'running' }
     try {
-      // Few WAL checkpoints during the sync, one at its end (db/wal.ts).
-      const { rows, derived, snapshot } = await withSyncCheckpoints(database, async () => {
-        const rules = await currentRules(db)
-        const rows = await source.sync({ database, now, rules, progress: (progress) => (this.currentProgress = progress) })
-        // The console's own steps show on /data-sync too (shared/enums.ts syncStepLabels).
-        const derived = await derive(database, {
-          now,
-          onProgress: (step, read, total) => (this.currentProgress = { table: `derive:${step}`, read, total }),
-        })
-        await tidyAfterDerive(database, derived)
-        this.currentProgress = { table: 'snapshot', read: 0, total: null }
-        const snapshot = await takeDailySnapshot(database, { now, timeZone: rules.timezone })
-        await recordDailyStats(db, localDay(now, rules.timezone))
-        this.currentProgress = { table: 'stats', read: 0, total: null }
-        await refreshAllStats(db, { now, wages })
-        return { rows, derived, snapshot }
-      })
+      const progress = (progress: SyncProgress) => (this.currentProgress = progress)
+      const spec = this.deps.sourceSpec
+      const file = spec ? await workerFile(db) : null
+      let steps
+      if (spec && file) {
+        steps = await syncStepsInThread(file, spec, now, progress)
+        this.threadSite = steps.site
+      } else {
+        steps = await runSyncSteps(database, source, now, progress)
+      }
+      const { rows, derived, snapshot } = steps
+      this.currentProgress = { table: 'stats', read: 0, total: null }
+      await refreshAllStats(db, { now, wages })
       const ms = Math.round(performance.now() - started)
       // The end in the sync time's frame (the source's clock when it has one): start + what it took.
       await lease.release({ last_finished_at: now + ms, last_error: null, rows: JSON.stringify(rows) })

@@ -128,8 +128,9 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     cleanups.push(() => db.cleanup())
     const config: Config = { ...db.config, source: 'nexusphp', nexusphp: { timezone: undefined, ...nexusphp } }
     // Without the wage engine: its below-minimum flag would turn claimed seeding into status 5 once
-    // estimates exist — these tests are about the mirror.
-    const app = await buildTestApp({ database: db.database, config, wages: pendingWageEstimates })
+    // estimates exist — these tests are about the mirror. In this process: a test listens to the
+    // source's diagnostics channel.
+    const app = await buildTestApp({ database: db.database, config, wages: pendingWageEstimates, syncThread: false })
     cleanups.push(() => app.close())
     return { db, app }
   }

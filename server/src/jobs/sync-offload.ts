@@ -1,0 +1,44 @@
+/**
+ * The sync's heavy steps in a worker thread of their own on SQLite (sync-thread.ts), with their own
+ * connections on the file (the relabelling pass has a thread of its own: derive/offload.ts).
+ *
+ * better-sqlite3 runs each statement on the calling thread: on the server's connections the demo
+ * source's range statements (~0.2 s at the default size), the derivation's batches and their commits
+ * held every request for their length — page-seed p99 ~250 ms during a sync, the issue's target
+ * 100 ms. In the thread they hold only the thread. Requests still read the last commit at once
+ * (WAL); a request that writes waits for the thread's current transaction on a timer
+ * (db/sqlite-routing.ts), without holding the event loop.
+ *
+ * PostgreSQL (statements run in the database), ':memory:' and a caller inside a transaction run
+ * in-process.
+ */
+import type { SyncProgress } from '@shared/entities'
+import type { SourceSpec } from '../sources/create'
+import type { SourceSite } from '../sources/source'
+import { jobThread } from '../util/job-thread'
+import type { SyncSteps } from './sync-steps'
+
+export interface SyncThreadJob {
+  file: string
+  spec: SourceSpec
+  now: number
+}
+
+/** A sync's steps as the thread ran them, and the site as its source read it then. */
+export type ThreadSyncSteps = SyncSteps & { site: SourceSite | null }
+
+const thread = jobThread<SyncThreadJob>({ bundle: 'sync-worker.js', source: new URL('./sync-thread.ts', import.meta.url) })
+
+/** Jobs handed to the sync thread by this process (tests check that a job went through it). */
+export function syncThreadJobs(): number {
+  return thread.jobs
+}
+
+export function syncStepsInThread(
+  file: string,
+  spec: SourceSpec,
+  now: number,
+  progress: (progress: SyncProgress) => void,
+): Promise<ThreadSyncSteps> {
+  return thread.run({ file, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
+}
