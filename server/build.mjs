@@ -1,7 +1,7 @@
 // `npm run build --workspace server`: bundles src/index.ts and the contract it imports (`@shared/*`,
 // resolved through tsconfig.json's paths) into dist/index.js, which `npm run server` runs with plain
-// node, and the worker threads (src/wages/worker.ts, src/jobs/sync-thread.ts, src/derive/thread.ts) into
-// dist/wage-worker.js, dist/sync-worker.js and dist/derive-worker.js beside it. Packages
+// node, and the worker threads (src/wages/worker.ts, src/jobs/sync-thread.ts) into dist/wage-worker.js
+// and dist/sync-worker.js beside it. Packages
 // (fastify, kysely, zod, and the native better-sqlite3, pg, mysql2) stay imports, loaded from
 // node_modules at run time. Migrations are in the bundle: db/migrations/index.ts imports
 // each one by name. dist/ sits beside src/, so the paths code resolves from `import.meta.url`
@@ -20,7 +20,6 @@ const result = await build({
     index: 'src/index.ts',
     'wage-worker': 'src/wages/worker.ts',
     'sync-worker': 'src/jobs/sync-thread.ts',
-    'derive-worker': 'src/derive/thread.ts',
   },
   outdir,
   bundle: true,

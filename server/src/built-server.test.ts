@@ -1,7 +1,7 @@
 /**
  * The server as `npm run server` runs it: built by build.mjs into dist/, started with plain node
  * (no tsx, so a .ts file read at run time would fail here), on SQLite in a temp DATA_DIR — with the
- * worker threads it starts from dist/wage-worker.js, dist/sync-worker.js and dist/derive-worker.js.
+ * worker threads it starts from dist/wage-worker.js and dist/sync-worker.js.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -146,7 +146,7 @@ describe('the built server (dist/index.js on node)', () => {
     expect(output).not.toMatch(/sync failed/)
   })
 
-  it('re-labels after a rules change in the derive thread', async () => {
+  it('re-labels after a rules change in the sync thread', async () => {
     const current = await fetch(`${apiBase}/config/rules`, { headers: { [TOKEN_HEADER]: token } })
     const { version, ...body } = ((await current.json()) as { data: { version: number; targetKeepers: number } }).data
     const saved = await call<{ version: number }>('/config/rules', { ...body, targetKeepers: body.targetKeepers + 1 })

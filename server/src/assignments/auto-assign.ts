@@ -128,6 +128,6 @@ export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent
     }
     return { plan, created: made.length }
   })
-  if (result.created) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (result.created) await relabel(ctx.services, ctx.now, ctx.log)
   return result
 }

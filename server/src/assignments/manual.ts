@@ -50,7 +50,7 @@ export async function assign(ctx: Ctx, input: { torrentIds: number[]; userIds: n
     }
     return made.length
   })
-  if (created) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (created) await relabel(ctx.services, ctx.now, ctx.log)
   return { created, existed: total - created }
 }
 
@@ -86,6 +86,6 @@ export async function unassign(ctx: Ctx, input: { torrentIds: number[]; userIds?
     }
     return gone.length
   })
-  if (removed) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (removed) await relabel(ctx.services, ctx.now, ctx.log)
   return { removed }
 }

@@ -10,14 +10,15 @@
  *   the mirror's time (a peer is active when its last_action is within the active window of the
  *   sync time), and an admin action must not age peers out of the window.
  * - A new rule version makes the pass full (derive() compares the version it last used).
- * - On SQLite the pass runs in a thread of its own (offload.ts), not on the server's event loop.
+ * - The pass runs where the sync job runs its steps (`derivePass`: on SQLite the sync thread, not the
+ *   server's event loop).
  *
  * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for
  * the next sync.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppDatabase } from '../db/database'
-import { deriveOffloaded } from './offload'
+import type { DeriveOptions, DeriveOutcome } from './index'
 import { acquireLease } from '../db/lease'
 
 export interface RelabelOutcome {
@@ -25,13 +26,20 @@ export interface RelabelOutcome {
   ran: boolean
 }
 
+/** What a relabel needs of the app's services (AppServices). */
+export interface RelabelServices {
+  database: AppDatabase
+  sync: { derivePass(options: Pick<DeriveOptions, 'now'>): Promise<DeriveOutcome> }
+}
+
 const chains = new WeakMap<AppDatabase, Promise<unknown>>()
 
-export function relabel(database: AppDatabase, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
+export function relabel(services: RelabelServices, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
+  const { database } = services
   const previous = chains.get(database) ?? Promise.resolve()
   const run = previous
     .catch(() => {})
-    .then(() => relabelOnce(database, now, log))
+    .then(() => relabelOnce(services, now, log))
     .catch((error: unknown) => {
       log?.error({ err: error }, 'relabel after an admin change failed; the next sync applies it')
       return { ran: false }
@@ -40,7 +48,7 @@ export function relabel(database: AppDatabase, now: number, log?: FastifyBaseLog
   return run
 }
 
-async function relabelOnce(database: AppDatabase, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
+async function relabelOnce({ database, sync }: RelabelServices, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
   const { db } = database
   // The lease's clock: the request's time, moving on in real time while the pass runs.
   const wallStart = Date.now()
@@ -52,7 +60,7 @@ async function relabelOnce(database: AppDatabase, now: number, log?: FastifyBase
   if (!lease) return { ran: false }
   try {
     const state = await db.selectFrom('sync_state').select('derived_at').where('id', '=', 1).executeTakeFirst()
-    await deriveOffloaded(database, { now: state?.derived_at ?? now })
+    await sync.derivePass({ now: state?.derived_at ?? now })
     return { ran: true }
   } finally {
     await lease.release()

@@ -1,6 +1,7 @@
 /**
- * The sync's heavy steps in a worker thread of their own on SQLite (sync-thread.ts), with their own
- * connections on the file (the relabelling pass has a thread of its own: derive/offload.ts).
+ * The sync's heavy steps, and the relabelling passes after admin changes, in a worker thread of their
+ * own on SQLite (sync-thread.ts), with their own connections on the file (the two never overlap: both
+ * hold the sync lease).
  *
  * better-sqlite3 runs each statement on the calling thread: on the server's connections the demo
  * source's range statements (~0.2 s at the default size), the derivation's batches and their commits
@@ -13,16 +14,14 @@
  * in-process.
  */
 import type { SyncProgress } from '@shared/entities'
+import type { DeriveOptions, DeriveOutcome } from '../derive'
 import type { SourceSpec } from '../sources/create'
 import type { SourceSite } from '../sources/source'
 import { jobThread } from '../util/job-thread'
 import type { SyncSteps } from './sync-steps'
 
-export interface SyncThreadJob {
-  file: string
-  spec: SourceSpec
-  now: number
-}
+export type SyncThreadJob =
+  { kind: 'sync'; file: string; spec: SourceSpec; now: number } | { kind: 'derive'; file: string; now: number; full?: boolean }
 
 /** A sync's steps as the thread ran them, and the site as its source read it then. */
 export type ThreadSyncSteps = SyncSteps & { site: SourceSite | null }
@@ -40,5 +39,10 @@ export function syncStepsInThread(
   now: number,
   progress: (progress: SyncProgress) => void,
 ): Promise<ThreadSyncSteps> {
-  return thread.run({ file, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
+  return thread.run({ kind: 'sync', file, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
+}
+
+/** A derivation pass (derive/index.ts) in the thread. */
+export function deriveInThread(file: string, options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
+  return thread.run({ kind: 'derive', file, now: options.now, full: options.full }) as Promise<DeriveOutcome>
 }

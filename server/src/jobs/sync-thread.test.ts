@@ -1,7 +1,7 @@
 /**
  * The sync thread on SQLite: a sync run there leaves the same data as one run in-process (the same
  * demo state, the same sync time), the main thread keeps answering reads meanwhile, and its errors
- * reach the sync job as the in-process path would throw them. Relabels run in the derive thread.
+ * reach the sync job as the in-process path would throw them. Relabels run in the thread too.
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +13,6 @@ import type { DemoScale } from '../sources/demo/scale'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { pendingWageEstimates } from '../wages/estimates'
 import { SyncRunner } from './sync'
-import { deriveThreadJobs } from '../derive/offload'
 import { syncThreadJobs } from './sync-offload'
 
 const NOW = Date.UTC(2026, 2, 10, 6, 0, 0)
@@ -83,14 +82,14 @@ describe('sync thread on sqlite', () => {
     expect(await derivedState(opened.database)).toEqual(await derivedState(twin))
   })
 
-  it('a relabel after an admin change runs its pass in the derive thread', async () => {
+  it('a relabel after an admin change runs its pass in the thread', async () => {
     await sql`update torrent_labels set completion = 1 where torrent_id in (select torrent_id from torrent_labels limit 5)`.execute(
       opened.database.db,
     )
     await sql`insert into derive_queue (torrent_id) select torrent_id from torrent_labels limit 5`.execute(opened.database.db)
-    const jobs = deriveThreadJobs()
-    expect(await relabel(opened.database, LATER)).toEqual({ ran: true })
-    expect(deriveThreadJobs()).toBe(jobs + 1)
+    const jobs = syncThreadJobs()
+    expect(await relabel({ database: opened.database, sync: runner(opened.database, demo) }, LATER)).toEqual({ ran: true })
+    expect(syncThreadJobs()).toBe(jobs + 1)
     expect((await sql<{ n: number }>`select count(*) as n from derive_queue`.execute(opened.database.db)).rows[0]!.n).toBe(0)
   })
 

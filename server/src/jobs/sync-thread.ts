@@ -1,9 +1,11 @@
 /**
  * The sync thread (started by sync-offload.ts; bundled as dist/sync-worker.js): runs a sync's heavy
- * steps on connections of its own to the server's SQLite file and sends progress while they run.
- * The source stays open while the thread lives (it keeps its connection), and ends with it.
+ * steps (sending progress while they run) or a relabelling pass on connections of its own to the
+ * server's SQLite file. The source stays open while the thread lives (it keeps its connection), and
+ * ends with it.
  */
 import { threadDatabase } from '../db/thread-database'
+import { derive } from '../derive'
 import { createSource, type SourceSpec } from '../sources/create'
 import type { Source } from '../sources/source'
 import { serveJobs } from '../util/job-thread'
@@ -22,8 +24,10 @@ function sourceOf(spec: SourceSpec): Source {
   return source
 }
 
-serveJobs<SyncThreadJob>(async ({ file, spec, now }, emit) => {
-  const source = sourceOf(spec)
-  const steps = await runSyncSteps(await threadDatabase(file), source, now, emit)
+serveJobs<SyncThreadJob>(async (job, emit) => {
+  const database = await threadDatabase(job.file)
+  if (job.kind === 'derive') return { value: await derive(database, { now: job.now, full: job.full }) }
+  const source = sourceOf(job.spec)
+  const steps = await runSyncSteps(database, source, job.now, emit)
   return { value: { ...steps, site: source.site?.() ?? null } satisfies ThreadSyncSteps }
 })

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { SyncProgress } from '@shared/entities'
 import type { AppDatabase } from '../db/database'
-import type { DeriveOutcome } from '../derive'
+import { derive, type DeriveOptions, type DeriveOutcome } from '../derive'
 import type { SnapshotOutcome } from '../snapshots/write'
 import { refreshAllStats } from '../stats/cache'
 import type { SourceSpec } from '../sources/create'
@@ -17,7 +17,7 @@ import { workerFile } from '../util/job-thread'
 import type { WageEstimates } from '../wages/estimates'
 import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from '../db/lease'
 import { diskFullMessage, isDiskFull, type StorageTrouble } from '../http/storage-trouble'
-import { syncStepsInThread } from './sync-offload'
+import { deriveInThread, syncStepsInThread } from './sync-offload'
 import { runSyncSteps } from './sync-steps'
 
 export interface SyncOutcome {
@@ -66,6 +66,16 @@ export class SyncRunner {
   /** What the running sync of this process is reading (null when none runs or it has not said yet). */
   get progress(): SyncProgress | null {
     return this.running ? this.currentProgress : null
+  }
+
+  /**
+   * A derivation pass outside a sync (the relabelling after an admin change, derive/relabel.ts,
+   * which holds the lease): where the sync's steps run — the sync thread on a SQLite file.
+   */
+  async derivePass(options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
+    const { database, sourceSpec } = this.deps
+    const file = sourceSpec ? await workerFile(database.db) : null
+    return file ? deriveInThread(file, options) : derive(database, options)
   }
 
   /** The source's kind (demo, nexusphp, ingest). */

@@ -50,6 +50,6 @@ export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
     )
     return next
   })
-  await relabel(ctx.services.database, ctx.now, ctx.log)
+  await relabel(ctx.services, ctx.now, ctx.log)
   return saved
 }

@@ -71,6 +71,6 @@ export async function setSeedType(ctx: Ctx, input: { ids: number[]; seedType: Se
     )
     return changed.length
   })
-  if (updated) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (updated) await relabel(ctx.services, ctx.now, ctx.log)
   return { updated }
 }

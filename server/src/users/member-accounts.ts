@@ -89,7 +89,7 @@ export async function createUser(
  * the next scheduled sync.
  */
 async function siteAccountTied(ctx: Ctx): Promise<void> {
-  await relabel(ctx.services.database, ctx.now, ctx.log)
+  await relabel(ctx.services, ctx.now, ctx.log)
   if (ctx.services.sync.sourceKind === 'nexusphp') ctx.services.sync.requestRun()
 }
 
@@ -162,6 +162,6 @@ export async function setUserStatus(ctx: Ctx, input: { id: number; status: Accou
     )
     return true
   })
-  if (changed) await relabel(ctx.services.database, ctx.now, ctx.log)
+  if (changed) await relabel(ctx.services, ctx.now, ctx.log)
   return answerUser(ctx, input.id)
 }
