@@ -22,6 +22,8 @@ export interface PhaseResult {
   /** Seconds the phase lasted. */
   seconds: number
   streams: Record<string, StreamStats>
+  /** The server's peak RSS (VmHWM) when the phase ended, MB: which job raised it. */
+  peakRssMb?: number | null
 }
 
 /** `commit`: the bench's own checkout unless --server-root. */
@@ -71,8 +73,8 @@ export function render(): string {
           `${run.windowSec} s per job · load average ${run.load[0].toFixed(1)} → ${run.load[1].toFixed(1)} on ${run.cores} cores` +
           `${run.peakRssMb ? ` · server peak RSS ${run.peakRssMb} MB` : ''}${run.note ? ` · ${run.note}` : ''}`,
         '',
-        '| phase | job: runs × mean (max) | /health p50 | p95 | p99 | max | page-seed p50 | p95 | p99 | max |',
-        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| phase | job: runs × mean (max) | /health p50 | p95 | p99 | max | page-seed p50 | p95 | p99 | max | server peak RSS MB |',
+        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       )
       for (const p of run.phases) {
         const job = p.jobSec ? `${p.runs} × ${p.jobSec.mean.toFixed(2)} s (${p.jobSec.max.toFixed(2)} s)` : `— (${p.seconds.toFixed(0)} s)`
@@ -80,7 +82,7 @@ export function render(): string {
           const st = p.streams[s.name]
           return st ? `${ms(st.p50)} | ${ms(st.p95)} | ${ms(st.p99)} | ${ms(st.max)}${st.errors ? ` (${st.errors} errors)` : ''}` : '| | |'
         })
-        lines.push(`| ${p.name} | ${job} | ${cells.join(' | ')} |`)
+        lines.push(`| ${p.name} | ${job} | ${cells.join(' | ')} | ${p.peakRssMb ?? ''} |`)
       }
       lines.push('')
     }

@@ -160,12 +160,13 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
         jobSec: durations.length ? { mean: durations.reduce((a, b) => a + b, 0) / durations.length, max: Math.max(...durations) } : null,
         seconds: (ended - started) / 1000,
         streams: Object.fromEntries(STREAMS.map((s) => [s.name, statsOf(samples.filter((x) => x.stream === s.name))])),
+        peakRssMb: procStatusMb(server.child.pid!, 'VmHWM'),
       }
       phases.push(result)
       const job_ = result.jobSec
         ? `${result.runs} × ${result.jobSec.mean.toFixed(2)} s (max ${result.jobSec.max.toFixed(2)})`
         : `${result.seconds.toFixed(0)} s, no job`
-      log(`[${dialect}] ${name}: ${job_}`)
+      log(`[${dialect}] ${name}: ${job_} · server peak RSS ${result.peakRssMb ?? '?'} MB`)
       for (const [stream, st] of Object.entries(result.streams)) {
         log(
           `[${dialect}]     ${stream.padEnd(22)} n ${String(st.n).padStart(4)}  p50 ${ms(st.p50)}  p95 ${ms(st.p95)}  p99 ${ms(st.p99)}  max ${ms(st.max)} ms${st.errors ? `  ${st.errors} errors` : ''}`,
