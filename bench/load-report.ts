@@ -14,6 +14,10 @@ export interface CaseResult {
   p95: number
   p99: number
   errors: number
+  /** CPU the server process used per request in the measured seconds, µs (all its threads). */
+  serverCpuUs?: number
+  /** CPU the bench process (autocannon) used per request, µs: the other side of the same 2 cores. */
+  clientCpuUs?: number
 }
 
 export interface LoadReport extends ServerRunMeta {
@@ -69,8 +73,8 @@ export function render(connections: number): string {
         `load average ${latest.load[0].toFixed(1)} → ${latest.load[1].toFixed(1)} on ${latest.cores} cores · server peak RSS ${latest.peakRssMb ?? '?'} MB · ` +
         `${latest.logBytesPerRequest} log bytes per request`,
       '',
-      '| case | req/s | share of /health | p50 ms | p95 ms | p99 ms | target |',
-      '|---|---:|---:|---:|---:|---:|---|',
+      '| case | req/s | share of /health | p50 ms | p95 ms | p99 ms | server CPU µs / request | autocannon CPU µs / request | target |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     )
     for (const c of latest.cases) {
       const s = share(latest, c)
@@ -78,7 +82,7 @@ export function render(connections: number): string {
       const verdict = target === null ? '' : `${s >= target ? '✅' : '❌'} ≥ ${pct(target)}`
       const body = c.body ? ` \`${JSON.stringify(c.body)}\`` : ''
       lines.push(
-        `| ${c.name}${body} | ${c.rps.toLocaleString('en')} | ${c.name.startsWith('GET /health') ? '—' : pct(s)} | ${ms1(c.p50)} | ${ms1(c.p95)} | ${ms1(c.p99)} | ${verdict}${c.errors ? ` (${c.errors} errors)` : ''} |`,
+        `| ${c.name}${body} | ${c.rps.toLocaleString('en')} | ${c.name.startsWith('GET /health') ? '—' : pct(s)} | ${ms1(c.p50)} | ${ms1(c.p95)} | ${ms1(c.p99)} | ${c.serverCpuUs ?? ''} | ${c.clientCpuUs ?? ''} | ${verdict}${c.errors ? ` (${c.errors} errors)` : ''} |`,
       )
     }
     if (runs.length > 1) {

@@ -23,7 +23,7 @@ import { type Dialect } from './dataset'
 import { render, type CaseResult, type LoadReport } from './load-report'
 import { percentile } from './measure'
 import { benchDialects, saveResults, writeSection } from './report'
-import { gitCommit, login, procStatusMb, startServerProcess } from './server-process'
+import { gitCommit, login, procCpuSec, procStatusMb, startServerProcess } from './server-process'
 
 const { values } = parseArgs({
   options: {
@@ -175,7 +175,11 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
     for (const spec of [...cases, { ...cases[0], name: 'GET /health (again, last)' }]) {
       await callOnce(server.apiBase, token, spec)
       requests += (await cannon(server.apiBase, token, spec, WARMUP_SEC)).requests
+      const serverCpu0 = procCpuSec(server.child.pid!)
+      const clientCpu0 = process.cpuUsage()
       const run = await cannon(server.apiBase, token, spec, duration)
+      const serverCpu1 = procCpuSec(server.child.pid!)
+      const clientCpu = process.cpuUsage(clientCpu0)
       requests += run.requests
       const sorted = run.times.sort((a, b) => a - b)
       const result: CaseResult = {
@@ -189,10 +193,12 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
         p95: percentile(sorted, 95),
         p99: percentile(sorted, 99),
         errors: run.errors,
+        serverCpuUs: serverCpu0 === null || serverCpu1 === null ? undefined : Math.round(((serverCpu1 - serverCpu0) * 1e6) / run.requests),
+        clientCpuUs: Math.round((clientCpu.user + clientCpu.system) / run.requests),
       }
       results.push(result)
       log(
-        `[${dialect}]   ${spec.name}: ${result.rps} req/s, p50 ${result.p50.toFixed(1)} / p95 ${result.p95.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms${result.errors ? `, ${result.errors} errors` : ''}`,
+        `[${dialect}]   ${spec.name}: ${result.rps} req/s, p50 ${result.p50.toFixed(1)} / p95 ${result.p95.toFixed(1)} / p99 ${result.p99.toFixed(1)} ms, CPU per request: server ${result.serverCpuUs ?? '?'} µs, autocannon ${result.clientCpuUs} µs${result.errors ? `, ${result.errors} errors` : ''}`,
       )
     }
     // The log is written synchronously: what is in the pipe by now is all of it.

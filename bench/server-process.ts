@@ -29,8 +29,22 @@ export async function postgresUrl(base: string, name: string): Promise<string> {
   return url.toString()
 }
 
-/** kB → MB of a /proc/<pid>/status field (Linux); null elsewhere. */
 /** A size field of /proc/<pid>/status in MB: VmRSS (now) or VmHWM (the peak since the process started). */
+/**
+ * CPU seconds a process has used so far, all its threads, user + system (/proc/<pid>/stat, Linux;
+ * null elsewhere). Ticks are 1/100 s on Linux (USER_HZ).
+ */
+export function procCpuSec(pid: number): number | null {
+  try {
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
+}
+
 export function procStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
