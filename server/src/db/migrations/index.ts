@@ -22,6 +22,7 @@ import m0017 from './0017_site_bans_and_active_window'
 import m0019 from './0019_login_attempts'
 import m0020 from './0020_torrent_labels_name_trgm'
 import m0021 from './0021_stats_cache_revision'
+import m0022 from './0022_torrent_labels_stats_index'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -43,5 +44,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0019_login_attempts': m0019(dialect),
     '0020_torrent_labels_name_trgm': m0020(dialect),
     '0021_stats_cache_revision': m0021(dialect),
+    '0022_torrent_labels_stats_index': m0022(dialect),
   }
 }
