@@ -10,8 +10,22 @@ export type RunMember = MemberWage & { username: string }
 
 export type WageJob =
   | { kind: 'preview'; period: string; now: number; userId?: number }
-  | { kind: 'compute'; period: string }
+  | ({ kind: 'computeAndSave' } & ComputeArgs)
   | { kind: 'members'; period: string; rules: Rules; body: RuleBody }
+
+/** What POST /wages/compute is asked (engine.ts computeAndSave) and what it answers. */
+export interface ComputeArgs {
+  period: string
+  now: number
+  operator: { id: number; username: string }
+  ip: string
+}
+
+export interface ComputeOutcome {
+  ruleVersion: number
+  saved: number
+  keptPaid: number
+}
 
 export interface PreviewAnswer {
   ruleVersion: number
@@ -25,51 +39,8 @@ export interface ComputedPeriod {
   itemSets: Iterable<{ userId: number; items: string }>
 }
 
-/**
- * Item sets as three transferable arrays instead of thousands of strings (tens of MB at a large
- * month): the worker encodes them, the server decodes one set at a time as it inserts it.
- */
-export interface PackedItemSets {
-  userIds: Float64Array
-  /** Byte offset where each set's JSON ends in `json`. */
-  ends: Float64Array
-  json: Uint8Array
-}
-
 export interface JobAnswers {
   preview: PreviewAnswer
-  compute: { ruleVersion: number; members: RunMember[]; itemSets: PackedItemSets }
+  computeAndSave: ComputeOutcome
   members: RunMember[]
-}
-
-export function packItemSets(sets: Iterable<{ userId: number; items: string }>): PackedItemSets {
-  const encoder = new TextEncoder()
-  const userIds: number[] = []
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (const set of sets) {
-    const bytes = encoder.encode(set.items)
-    userIds.push(set.userId)
-    chunks.push(bytes)
-    total += bytes.length
-  }
-  const json = new Uint8Array(total)
-  const ends = new Float64Array(chunks.length)
-  let at = 0
-  chunks.forEach((bytes, i) => {
-    json.set(bytes, at)
-    at += bytes.length
-    ends[i] = at
-  })
-  return { userIds: Float64Array.from(userIds), ends, json }
-}
-
-export function* unpackItemSets(packed: PackedItemSets): Generator<{ userId: number; items: string }> {
-  const decoder = new TextDecoder()
-  let start = 0
-  for (let i = 0; i < packed.userIds.length; i++) {
-    const end = packed.ends[i]!
-    yield { userId: packed.userIds[i]!, items: decoder.decode(packed.json.subarray(start, end)) }
-    start = end
-  }
 }

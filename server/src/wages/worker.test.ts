@@ -1,7 +1,7 @@
 /**
  * The wage worker on SQLite: the same answers as the in-process engine (previews with a member's
  * items, computes with what they write, paid records kept, errors), and a main thread that keeps
- * answering while a preview is read and computed.
+ * answering while a preview is read and computed; a compute writes on the worker's own connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WageItem } from '@shared/entities'
@@ -100,6 +100,26 @@ describe('wage worker on sqlite', () => {
     )
     expect(missing).toMatchObject({ code: 'SQLITE_CANTOPEN' })
     expect((await previewWages(database.db, DEMO_PERIOD, DEMO_NOW)).list.length).toBeGreaterThan(0)
+  })
+
+  it('a compute writes on the worker’s own connection: it completes while the server’s writer is held; the operation is logged', async () => {
+    // Before, the worker only read and the server's writer wrote the result: held here, the compute waited for it.
+    let release!: () => void
+    const held = database.withWriter(() => new Promise<void>((resolve) => (release = resolve)))
+    const args = { period: DEMO_PERIOD, now: DEMO_NOW + 1, operator, ip: '127.0.0.1' }
+    try {
+      expect((await computeAndSave(database, args)).saved).toBeGreaterThan(0)
+    } finally {
+      release()
+      await held
+    }
+    const logged = await database.db
+      .selectFrom('operation_log')
+      .select(['action', 'target_id', 'at'])
+      .where('action', '=', 'wages.compute')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(logged).toEqual({ action: 'wages.compute', target_id: DEMO_PERIOD, at: DEMO_NOW + 1 })
   })
 
   it('the main thread answers hundreds of reads while a preview runs', async () => {
