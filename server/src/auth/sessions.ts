@@ -117,6 +117,9 @@ export class SessionCache {
   }
 }
 
+/** Touches (last_seen_at writes) under way in this process, by token hash. */
+const touches = new Map<string, Promise<unknown>>()
+
 /**
  * The live session and user behind `token`, or null for a missing, malformed, unknown, revoked or
  * idle-expired token, or a user who is not in good standing. With a cache, a session read less than
@@ -134,6 +137,8 @@ export async function authenticate(
   const hit = cache?.get(hash, now)
   // The idle bounds still apply to the cached row; a session due for its last_seen_at write goes to the database.
   if (hit && now < hit.expiresAt && now - hit.lastSeenAt < SESSION_TOUCH_INTERVAL_MS) return hit.auth
+  // This process's own touch of the session, still on its way: its row is read after it.
+  await touches.get(hash)
   const readEpoch = epoch
   const row = await db
     .selectFrom('sessions as s')
@@ -160,12 +165,18 @@ export async function authenticate(
   let lastSeenAt = row.last_seen_at
   let expiresAt = row.expires_at
   if (now - row.last_seen_at >= SESSION_TOUCH_INTERVAL_MS) {
-    await db
+    // Not awaited: on SQLite a write waits for another connection's open transaction (a sync's batch
+    // in the sync thread, up to ~0.5 s at 2 M records), and the request has no need to. A touch that
+    // fails leaves the session as it was, and the next one after the interval tries again.
+    const touch = db
       .updateTable('sessions')
       .set({ last_seen_at: now, expires_at: now + SESSION_IDLE_MS })
       .where('id', '=', row.sessionId)
       .where('revoked_at', 'is', null)
       .execute()
+      .catch(() => {})
+      .finally(() => touches.delete(hash))
+    touches.set(hash, touch)
     lastSeenAt = now
     expiresAt = now + SESSION_IDLE_MS
   }

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { describe, expect, it, vi } from 'vitest'
 import { loginInfoSchema } from '@shared/entities'
 import { messages } from '@shared/messages'
 import { hashPassword } from '../auth/password'
@@ -185,7 +187,28 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
         clock.advance(SESSION_IDLE_MS / 2)
         expect((await t.call('GET', '/user/login-info', { token })).status).toBe(200)
       }
-      expect(await lastSeen()).toBe(clock())
+      // The touch is written after the answer: wait for it.
+      await vi.waitFor(async () => expect(await lastSeen()).toBe(clock()))
+    })
+
+    it.runIf(backend.name === 'sqlite')('answers a request due for its touch while another connection holds the write lock', async () => {
+      const token = await t.login('admin', ADMIN_PASSWORD)
+      clock.advance(SESSION_TOUCH_INTERVAL_MS + SESSION_CACHE_MS)
+      // As the sync thread holds it during a batch: before, the request waited for it (here: 5 s, then failed).
+      const other = new SQLite(join(t.db.dataDir!, 'seeding.db'))
+      other.exec('begin immediate')
+      try {
+        expect((await t.call('GET', '/user/login-info', { token })).status).toBe(200)
+      } finally {
+        other.exec('commit')
+        other.close()
+      }
+      await vi.waitFor(async () =>
+        expect(
+          (await t.db.database.db.selectFrom('sessions').select('last_seen_at').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow())
+            .last_seen_at,
+        ).toBe(clock()),
+      )
     })
 
     it('ends the session on logout, and writes one log row per login and logout', async () => {
