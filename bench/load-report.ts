@@ -155,4 +155,16 @@ this load (\`node --cpu-prof\`, the bundle) 36% of the process's time is in \`wr
 the receiving side's TCP work inside the sender's call — and 45% idle (waiting for autocannon, on the same cores);
 the handler, the session and the row read are under 10% together. \`/health\` sends ~60 bytes. PostgreSQL (where
 every call waits on the database's processes) 48–49% for page-seed ✅ and 57% for all-seeding-sta ✅.
+
+**CPU per request** (since 2026-11-24 13:45 UTC: the server process's CPU, all its threads, and the bench's, over
+each case's measured seconds). Same hour, same machine, \`before-threads\` (ec161ad) against \`now\`: \`/health\`
+costs the server 39–45 µs, all-seeding-sta 96–101 µs, page-seed from its answer cache 136–156 µs, a page never
+asked before ~1.1 ms; autocannon spends 24–64 µs per request on its side of the same 2 cores. The req/s of this
+hour are about half of the ~10:05 run's for every case (\`/health\` 22–25k; that run's machine an Intel Xeon, this
+one an AMD EPYC), the shares alike (all-seeding-sta 41 / 44%, page-seed 29–31%): the sync and wage threads changed
+nothing on this path. A profile of all-seeding-sta now
+(\`node --cpu-prof\`, the bundle): \`writev\` 32% of the process's time (~36 µs per request against ~17 µs for
+\`/health\`'s small answer), the stamp row's read ~13 µs, the rest Fastify, the session and Kysely. The 50% share
+would need the answer smaller or the stamp not read per call (a per-process time window, which would let another
+process's refresh show late); neither is done.
 `

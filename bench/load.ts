@@ -14,9 +14,11 @@
  *   npm run bench:load -- --size small          # demo size (default: default, ~200,000 records)
  *   npm run bench:load -- --label before        # kept as a comparison point (a column of the table)
  *   npm run bench:load -- --server-env ACCESS_LOG=1 --label access-log
+ *   npm run bench:load -- --server-root /tmp/before --label before   # the server of another checkout (a git worktree)
  *   npm run bench:load -- --render-only
  */
 import { cpus, loadavg } from 'node:os'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { type Dialect } from './dataset'
@@ -35,9 +37,12 @@ const { values } = parseArgs({
     note: { type: 'string' },
     /** KEY=VALUE given to the server process (repeatable), e.g. NODE_ENV=development to measure the output check. */
     'server-env': { type: 'string', multiple: true, default: [] },
+    /** The server of another checkout (a git worktree of an earlier commit), for a before/after on one machine. */
+    'server-root': { type: 'string' },
     'render-only': { type: 'boolean', default: false },
   },
 })
+const serverRoot = values['server-root'] ? resolve(values['server-root']) : undefined
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
 const duration = Math.max(1, Number(values.duration))
@@ -115,7 +120,7 @@ function cannon(
 
 async function measure(dialect: Dialect): Promise<LoadReport> {
   log(`[${dialect}] starting the server (DEMO_SIZE=${values.size}; the first start generates the data set)…`)
-  const server = await startServerProcess(dialect, values.size!, { bench: 'load', serverEnv: values['server-env'] })
+  const server = await startServerProcess(dialect, values.size!, { bench: 'load', serverEnv: values['server-env'], root: serverRoot })
   try {
     const token = await login(server.apiBase)
     // A torrent-name word that matches: the first word of a title on the first page.
@@ -211,7 +216,7 @@ async function measure(dialect: Dialect): Promise<LoadReport> {
       label: values.label ?? null,
       note: values.note ?? null,
       date: new Date().toISOString(),
-      commit: gitCommit(),
+      commit: gitCommit(serverRoot),
       size: values.size!,
       connections,
       durationSec: duration,
