@@ -62,8 +62,15 @@ function resultOf<R>(statement: Statement, parameters: readonly unknown[]): Quer
   }
 }
 
-/** How long a write waits for another connection's lock before failing with SQLITE_BUSY. */
+/** How long a write blocked in SQLite's busy handler waits for another connection's lock (readers, `withWriter`). */
 export const SQLITE_BUSY_TIMEOUT_MS = 5_000
+
+/**
+ * How long a write waits on a timer for another connection's lock before failing with SQLITE_BUSY:
+ * the sync thread's batches hold it up to ~2.5 s at 2 M records on 2 cores (derive/index.ts
+ * SQLITE_THREAD_BATCH), and the wait holds nothing but the request itself.
+ */
+export const SQLITE_LOCK_WAIT_MS = 15_000
 
 function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code
@@ -72,13 +79,13 @@ function isBusy(error: unknown): boolean {
 
 /**
  * Runs `statement` on `raw`; when the file is locked by another connection, tries again after a
- * timer until SQLITE_BUSY_TIMEOUT_MS have passed. Only where nothing was done: a statement run
+ * timer until SQLITE_LOCK_WAIT_MS have passed. Only where nothing was done: a statement run
  * outside a transaction (SQLite undid it) or a BEGIN. Inside a transaction — which BEGIN IMMEDIATE
  * started holding the lock — the error is the caller's.
  */
 async function busyRetry<R>(raw: SQLite.Database, run: () => R): Promise<R> {
   if (raw.inTransaction) return run()
-  const deadline = performance.now() + SQLITE_BUSY_TIMEOUT_MS
+  const deadline = performance.now() + SQLITE_LOCK_WAIT_MS
   for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
     try {
       return run()
