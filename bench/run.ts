@@ -88,10 +88,11 @@ const NOTES = `### How the figures are reached
   run, \`derive()\` in-process after the demo advanced 10 minutes: 1,001,267 pairs judged, 1,114,557 records
   written): 8,000 records per transaction **125.9 s**, 32,000 **81.3 s**, 32,000 with a 256 MiB page cache instead
   of 64 MiB 61.3 s (peak RSS 406 against 201 MiB). Each index page a batch dirties is written to the log once per
-  commit, and bigger batches share more of them. Since the sync's steps run in the sync thread (requests read the
-  last commit meanwhile; jobs/sync-offload.ts), its batches are 32,000 records (derive/index.ts
-  SQLITE_THREAD_BATCH); a request that writes waits for the open batch, ~2.5 s at most here. The page cache stays
-  64 MiB (the memory target). The table's sync above is still the 8,000-record figure; not re-run.
+  commit, and bigger batches share more of them. **Not taken**: with 32,000-record batches in the sync thread a
+  bench:heavy run at this size saw a page-seed request wait 8.3 s — a write of the server (the session's touch,
+  which a later request then waited for) polling for the lock found almost no gap between the thread's long
+  transactions. The thread keeps 8,000 until the thread lets waiting writes in between its batches; the session's
+  touch no longer makes any request wait (auth/sessions.ts).
 `
 
 const log = (line: string) => process.stdout.write(`${line}\n`)

@@ -67,8 +67,8 @@ export const SQLITE_BUSY_TIMEOUT_MS = 5_000
 
 /**
  * How long a write waits on a timer for another connection's lock before failing with SQLITE_BUSY:
- * the sync thread's batches hold it up to ~2.5 s at 2 M records on 2 cores (derive/index.ts
- * SQLITE_THREAD_BATCH), and the wait holds nothing but the request itself.
+ * the wait holds nothing but the request itself, and a thread that writes batch after batch (a
+ * large sync) leaves only short gaps between its transactions for a timer to catch.
  */
 export const SQLITE_LOCK_WAIT_MS = 15_000
 

@@ -62,15 +62,6 @@ export interface DeriveOutcome {
  */
 export const DEFAULT_BATCH = { sqlite: 8_000, postgres: 100_000 } as const
 
-/**
- * SQLite records per transaction in the sync thread (jobs/sync-thread.ts): its statements hold only
- * that thread, and requests read the last commit meanwhile, so the batch is sized for the pass, not
- * for requests — each index page a batch dirties is written once per commit, and bigger batches share
- * more of them (a 2 M-record demo sync's derivation: 126 s with 8,000, 81 s with 32,000, on 2 cores).
- * A request that writes waits for the open batch (~2.5 s at most there; db/sqlite-routing.ts).
- */
-export const SQLITE_THREAD_BATCH = 32_000
-
 /** PostgreSQL: share of the records a queue may touch before the whole-table form is used. */
 export const WHOLE_PASS_SHARE = 0.05
 

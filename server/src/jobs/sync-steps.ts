@@ -40,8 +40,6 @@ export async function runSyncSteps(
   source: Source,
   now: number,
   progress: (progress: SyncProgress) => void,
-  /** Records per derivation transaction (default: derive/index.ts DEFAULT_BATCH). */
-  batchSize?: number,
 ): Promise<SyncSteps> {
   const { db } = database
   // Few WAL checkpoints during the sync, one at its end (db/wal.ts).
@@ -51,7 +49,6 @@ export async function runSyncSteps(
     // The console's own steps show on /data-sync too (shared/enums.ts syncStepLabels).
     const derived = await derive(database, {
       now,
-      batchSize,
       onProgress: (step, read, total) => progress({ table: `derive:${step}`, read, total }),
     })
     await tidyAfterDerive(database, derived)

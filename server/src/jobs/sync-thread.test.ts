@@ -34,8 +34,7 @@ async function derivedState(database: AppDatabase) {
     labels: await rows('select * from torrent_labels order by torrent_id'),
     counts: await rows('select * from seed_record_counts order by 1, 2, 3, 4, 5, 6'),
     snatched: await rows('select * from site_snatched order by id'),
-    // Not data_version: it counts the derivation's transactions, and the thread's batches are bigger.
-    sync: await rows('select derived_at from sync_state'),
+    sync: await rows('select derived_at, data_version from sync_state'),
   }
 }
 

@@ -5,7 +5,7 @@
  * ends with it.
  */
 import { threadDatabase } from '../db/thread-database'
-import { derive, SQLITE_THREAD_BATCH } from '../derive'
+import { derive } from '../derive'
 import { createSource, type SourceSpec } from '../sources/create'
 import type { Source } from '../sources/source'
 import { serveJobs } from '../util/job-thread'
@@ -26,8 +26,8 @@ function sourceOf(spec: SourceSpec): Source {
 
 serveJobs<SyncThreadJob>(async (job, emit) => {
   const database = await threadDatabase(job.file)
-  if (job.kind === 'derive') return { value: await derive(database, { now: job.now, full: job.full, batchSize: SQLITE_THREAD_BATCH }) }
+  if (job.kind === 'derive') return { value: await derive(database, { now: job.now, full: job.full }) }
   const source = sourceOf(job.spec)
-  const steps = await runSyncSteps(database, source, job.now, emit, SQLITE_THREAD_BATCH)
+  const steps = await runSyncSteps(database, source, job.now, emit)
   return { value: { ...steps, site: source.site?.() ?? null } satisfies ThreadSyncSteps }
 })
