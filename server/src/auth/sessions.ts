@@ -118,7 +118,7 @@ export class SessionCache {
 }
 
 /** Touches (last_seen_at writes) under way in this process, by token hash, with the time they write. */
-const touches = new Map<string, { at: number; done: Promise<unknown> }>()
+const touches = new Map<string, { at: number }>()
 
 /**
  * The live session and user behind `token`, or null for a missing, malformed, unknown, revoked or
@@ -167,19 +167,24 @@ export async function authenticate(
 
   let lastSeenAt = seenAt
   let expiresAt = deadline
-  if (now - seenAt >= SESSION_TOUCH_INTERVAL_MS && !touches.has(hash)) {
+  if (now - seenAt >= SESSION_TOUCH_INTERVAL_MS) {
     // Not awaited: on SQLite a write waits for another connection's open transaction (a sync's batch
     // in the sync thread), and the request has no need to. A touch that fails leaves the session as
     // it was, and the next request after the interval tries again.
-    const touch = db
+    // A touch still on its way may land after this one: it never moves last_seen_at back.
+    const entry = { at: now }
+    touches.set(hash, entry)
+    void db
       .updateTable('sessions')
       .set({ last_seen_at: now, expires_at: now + SESSION_IDLE_MS })
       .where('id', '=', row.sessionId)
       .where('revoked_at', 'is', null)
+      .where('last_seen_at', '<', now)
       .execute()
       .catch(() => {})
-      .finally(() => touches.delete(hash))
-    touches.set(hash, { at: now, done: touch })
+      .finally(() => {
+        if (touches.get(hash) === entry) touches.delete(hash)
+      })
     lastSeenAt = now
     expiresAt = now + SESSION_IDLE_MS
   }
