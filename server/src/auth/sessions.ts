@@ -117,8 +117,8 @@ export class SessionCache {
   }
 }
 
-/** Touches (last_seen_at writes) under way in this process, by token hash, with the time they write. */
-const touches = new Map<string, { at: number }>()
+/** Touches (last_seen_at writes) under way in this process, by token hash. */
+const touches = new Map<string, Promise<unknown>>()
 
 /**
  * The live session and user behind `token`, or null for a missing, malformed, unknown, revoked or
@@ -137,6 +137,8 @@ export async function authenticate(
   const hit = cache?.get(hash, now)
   // The idle bounds still apply to the cached row; a session due for its last_seen_at write goes to the database.
   if (hit && now < hit.expiresAt && now - hit.lastSeenAt < SESSION_TOUCH_INTERVAL_MS) return hit.auth
+  // This process's own touch of the session, still on its way: its row is read after it.
+  await touches.get(hash)
   const readEpoch = epoch
   const row = await db
     .selectFrom('sessions as s')
@@ -156,35 +158,25 @@ export async function authenticate(
     .where('s.token_hash', '=', hash)
     .executeTakeFirst()
   if (!row || row.revoked_at !== null) return null
-  // This process's own touch, still on its way (it waits for another connection's lock): the row
-  // may not show it yet. Not awaited — a request never waits for a write it does not need.
-  const touched = touches.get(hash)?.at ?? 0
-  const seenAt = Math.max(row.last_seen_at, touched)
-  const deadline = Math.max(row.expires_at, touched + SESSION_IDLE_MS)
   // Both bounds: expires_at is the stored deadline, last_seen_at the idle clock it derives from.
-  if (now >= deadline || now - seenAt >= SESSION_IDLE_MS) return null
+  if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return null
   if (row.status !== AccountStatus.Normal) return null
 
-  let lastSeenAt = seenAt
-  let expiresAt = deadline
-  if (now - seenAt >= SESSION_TOUCH_INTERVAL_MS) {
+  let lastSeenAt = row.last_seen_at
+  let expiresAt = row.expires_at
+  if (now - row.last_seen_at >= SESSION_TOUCH_INTERVAL_MS) {
     // Not awaited: on SQLite a write waits for another connection's open transaction (a sync's batch
-    // in the sync thread), and the request has no need to. A touch that fails leaves the session as
-    // it was, and the next request after the interval tries again.
-    // A touch still on its way may land after this one: it never moves last_seen_at back.
-    const entry = { at: now }
-    touches.set(hash, entry)
-    void db
+    // in the sync thread, up to ~0.5 s at 2 M records), and the request has no need to. A touch that
+    // fails leaves the session as it was, and the next one after the interval tries again.
+    const touch = db
       .updateTable('sessions')
       .set({ last_seen_at: now, expires_at: now + SESSION_IDLE_MS })
       .where('id', '=', row.sessionId)
       .where('revoked_at', 'is', null)
-      .where('last_seen_at', '<', now)
       .execute()
       .catch(() => {})
-      .finally(() => {
-        if (touches.get(hash) === entry) touches.delete(hash)
-      })
+      .finally(() => touches.delete(hash))
+    touches.set(hash, touch)
     lastSeenAt = now
     expiresAt = now + SESSION_IDLE_MS
   }
