@@ -91,8 +91,7 @@ const NOTES = `### How the figures are reached
   commit, and bigger batches share more of them. **Not taken**: with 32,000-record batches in the sync thread a
   bench:heavy run at this size saw a page-seed request wait 8.3 s — a write of the server (the session's touch,
   which a later request then waited for) polling for the lock found almost no gap between the thread's long
-  transactions. The thread keeps 8,000 until the thread lets waiting writes in between its batches; the session's
-  touch no longer makes any request wait (auth/sessions.ts).
+  transactions. The thread keeps 8,000 until the thread lets waiting writes in between its batches.
 `
 
 const log = (line: string) => process.stdout.write(`${line}\n`)
