@@ -10,6 +10,7 @@ import pg from 'pg'
 import type { DatabaseConfig } from '../config'
 import type { DB } from './schema'
 import { routedSqlite, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-routing'
+import { requestTurnsOf, WriteTurns } from './write-turns'
 
 export type DialectName = 'sqlite' | 'postgres'
 
@@ -44,13 +45,18 @@ const pgTypes = {
 export interface OpenDatabaseOptions {
   /** Errors of idle pooled PostgreSQL connections (e.g. the server restarted); they are not fatal. */
   onBackgroundError?: (error: Error) => void
+  /**
+   * SQLite, a job thread's connection: the server's write turns on the file (write-turns.ts), whose
+   * waiting writes its transactions give way to. Without it the connection is the server's own.
+   */
+  jobTurns?: SharedArrayBuffer
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenDatabaseOptions = {}): Promise<AppDatabase> {
-  return config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, options)
+  return config.kind === 'sqlite' ? openSqlite(config.file, options.jobTurns) : openPostgres(config.url, options)
 }
 
-function openSqlite(file: string): AppDatabase {
+function openSqlite(file: string, jobTurns: SharedArrayBuffer | undefined): AppDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const database = new SQLite(file)
   database.pragma('journal_mode = WAL')
@@ -66,9 +72,16 @@ function openSqlite(file: string): AppDatabase {
   database.pragma('journal_size_limit = 67108864')
   // Requests read here while a transaction holds the writer (sqlite-routing.ts).
   const reader = file === ':memory:' ? null : openSqliteReadonly(file)
-  const routed = routedSqlite(database, reader)
+  const turns = reader === null ? null : jobTurns ? new WriteTurns('job', jobTurns) : requestTurnsOf(mainFile(database))
+  const routed = routedSqlite(database, reader, turns)
   const db = new Kysely<DB>({ dialect: routed.dialect })
   return { db, dialect: 'sqlite', sqlite: database, withWriter: routed.withWriter, close: once(() => db.destroy()) }
+}
+
+/** The connection's file as SQLite names it (absolute): the key the job threads are sent it by (util/job-thread.ts workerFile). */
+function mainFile(database: SQLite.Database): string {
+  const list = database.pragma('database_list') as { name: string; file: string }[]
+  return list.find((d) => d.name === 'main')!.file
 }
 
 /** A read-only connection on a SQLite file: in WAL mode it reads the last commit and never waits for the writer. */

@@ -8,7 +8,10 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { jobThread, workerFile } from '../util/job-thread'
 import { openDatabase, type AppDatabase } from './database'
+import type { WriteLoopJob } from './testing/write-loop-thread'
+import { requestTurnsOf } from './write-turns'
 
 interface T {
   t: { id: number; n: number }
@@ -188,6 +191,40 @@ describe('another connection writing the same file (a worker thread)', () => {
     expect(() => other.exec('begin immediate; rollback')).toThrow(/locked|busy/i)
     await result
     expect(await db.selectFrom('t').select('n').executeTakeFirstOrThrow()).toEqual({ n: 2 })
+  })
+})
+
+describe('a job thread writing transaction after transaction (write-turns.ts)', () => {
+  it("lets the server's waiting write in before its next transaction, not after its last", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seeding-write-turns-'))
+    const database = await openDatabase({ kind: 'sqlite', file: join(dir, 'seeding.db') })
+    try {
+      const db = database.db as unknown as Kysely<T>
+      await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+      const file = (await workerFile(database.db))!
+      const thread = jobThread<WriteLoopJob>({ bundle: 'none', source: new URL('./testing/write-loop-thread.ts', import.meta.url) })
+      const transactions = 400
+      let committed = 0
+      let started!: () => void
+      const loopStarted = new Promise<void>((resolve) => (started = resolve))
+      const loop = thread.run({ file, turns: requestTurnsOf(file).shared, transactions }, (n) => {
+        committed = n as number
+        if (committed === 5) started()
+      })
+      await loopStarted
+      // Without turns this write polled for the lock on a timer and found it free only after the loop's last commit.
+      await db.insertInto('t').values({ id: 1_000_000, n: 1 }).execute()
+      const committedBeforeWrite = committed
+      expect(await loop).toBe(transactions)
+      expect(committedBeforeWrite).toBeLessThan(transactions / 2)
+      expect(requestTurnsOf(file).waitingWrites).toBe(0)
+      // The loop's rows written after ours take ids above it (rowid = max + 1): most of them came after.
+      const { rows } = await sql<{ after: number }>`select count(*) as after from t where n < 0 and id > 1000000`.execute(db)
+      expect(rows[0].after).toBeGreaterThan(transactions / 2)
+    } finally {
+      await database.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -14,7 +14,8 @@
  * - another connection's write transaction (the sync thread's, jobs/sync-thread.ts) is waited for
  *   without holding the event loop: transactions BEGIN IMMEDIATE, and a BEGIN or a statement
  *   outside a transaction that finds the file locked is tried again after a timer (busyRetry), not
- *   in SQLite's busy handler, which sleeps on the calling thread.
+ *   in SQLite's busy handler, which sleeps on the calling thread; a job thread's transactions give
+ *   way to the server's waiting writes (write-turns.ts).
  *
  * A ':memory:' database has no second connection: everything then runs on the writer, as before.
  */
@@ -32,6 +33,7 @@ import {
   type QueryResult,
 } from 'kysely'
 import { withStatementCache } from './statement-cache'
+import type { WriteTurns } from './write-turns'
 
 /** One holder at a time, in the order they asked. */
 class Mutex {
@@ -81,18 +83,26 @@ function isBusy(error: unknown): boolean {
  * Runs `statement` on `raw`; when the file is locked by another connection, tries again after a
  * timer until SQLITE_LOCK_WAIT_MS have passed. Only where nothing was done: a statement run
  * outside a transaction (SQLite undid it) or a BEGIN. Inside a transaction — which BEGIN IMMEDIATE
- * started holding the lock — the error is the caller's.
+ * started holding the lock — the error is the caller's. `turns` (write-turns.ts): the server's
+ * connection counts itself as waiting meanwhile; a job thread's gives way to such waiting writes first.
  */
-async function busyRetry<R>(raw: SQLite.Database, run: () => R): Promise<R> {
+async function busyRetry<R>(raw: SQLite.Database, run: () => R, turns: WriteTurns | null): Promise<R> {
   if (raw.inTransaction) return run()
+  if (turns?.role === 'job') await turns.giveWay()
   const deadline = performance.now() + SQLITE_LOCK_WAIT_MS
-  for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
-    try {
-      return run()
-    } catch (error) {
-      if (!isBusy(error) || raw.inTransaction || performance.now() >= deadline) throw error
+  let stopWaiting: (() => void) | null = null
+  try {
+    for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+      try {
+        return run()
+      } catch (error) {
+        if (!isBusy(error) || raw.inTransaction || performance.now() >= deadline) throw error
+      }
+      if (turns?.role === 'request') stopWaiting ??= turns.startWaiting()
+      await new Promise((resolve) => setTimeout(resolve, wait))
     }
-    await new Promise((resolve) => setTimeout(resolve, wait))
+  } finally {
+    stopWaiting?.()
   }
 }
 
@@ -151,7 +161,7 @@ class RoutedConnection implements DatabaseConnection {
     await this.driver.turns.beforeStatement()
     const { statement, onWriter } = await this.statementFor(compiled.sql)
     if (!onWriter) return resultOf<R>(statement, compiled.parameters)
-    return busyRetry(this.driver.rawWriter, () => resultOf<R>(statement, compiled.parameters))
+    return busyRetry(this.driver.rawWriter, () => resultOf<R>(statement, compiled.parameters), this.driver.writeTurns)
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -175,6 +185,7 @@ class RoutedSqliteDriver implements Driver {
   constructor(
     readonly rawWriter: SQLite.Database,
     rawReader: SQLite.Database | null,
+    readonly writeTurns: WriteTurns | null,
   ) {
     // Locks are waited for by busyRetry (a timer), never by SQLite's busy handler (a sleep on this
     // thread). A read-only connection (a worker's) takes no lock that a writer holds: it keeps its own.
@@ -268,8 +279,9 @@ export interface RoutedSqlite {
   withWriter<T>(work: () => T | Promise<T>): Promise<T>
 }
 
-export function routedSqlite(writer: SQLite.Database, reader: SQLite.Database | null): RoutedSqlite {
-  const driver = new RoutedSqliteDriver(writer, reader)
+/** `turns`: the file's write turns between the server's threads (write-turns.ts); null for a read-only or private connection. */
+export function routedSqlite(writer: SQLite.Database, reader: SQLite.Database | null, turns: WriteTurns | null = null): RoutedSqlite {
+  const driver = new RoutedSqliteDriver(writer, reader, turns)
   const dialect: Dialect = {
     createDriver: () => driver,
     createQueryCompiler: () => new SqliteQueryCompiler(),

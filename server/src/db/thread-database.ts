@@ -1,16 +1,17 @@
 /**
  * A worker thread's own connections to the server's SQLite file (a writer and a reader, as the server
  * has), opened on its first job and kept while the thread lives: the page cache stays warm from one
- * job to the next. They end with the thread.
+ * job to the next. Their transactions give way to the server's waiting writes. They end with the thread.
  */
 import { openDatabase, type AppDatabase } from './database'
 
 const opened = new Map<string, Promise<AppDatabase>>()
 
-export function threadDatabase(file: string): Promise<AppDatabase> {
+/** `turns`: the server's write turns on the file (write-turns.ts), sent with every job. */
+export function threadDatabase(file: string, turns: SharedArrayBuffer): Promise<AppDatabase> {
   let database = opened.get(file)
   if (!database) {
-    database = openDatabase({ kind: 'sqlite', file })
+    database = openDatabase({ kind: 'sqlite', file }, { jobTurns: turns })
     opened.set(file, database)
   }
   return database

@@ -8,20 +8,24 @@
  * held every request for their length — page-seed p99 ~250 ms during a sync, the issue's target
  * 100 ms. In the thread they hold only the thread. Requests still read the last commit at once
  * (WAL); a request that writes waits for the thread's current transaction on a timer
- * (db/sqlite-routing.ts), without holding the event loop.
+ * (db/sqlite-routing.ts), without holding the event loop, and the thread lets it in before its next
+ * transaction (db/write-turns.ts).
  *
  * PostgreSQL (statements run in the database), ':memory:' and a caller inside a transaction run
  * in-process.
  */
 import type { SyncProgress } from '@shared/entities'
+import { requestTurnsOf } from '../db/write-turns'
 import type { DeriveOptions, DeriveOutcome } from '../derive'
 import type { SourceSpec } from '../sources/create'
 import type { SourceSite } from '../sources/source'
 import { jobThread } from '../util/job-thread'
 import type { SyncSteps } from './sync-steps'
 
-export type SyncThreadJob =
-  { kind: 'sync'; file: string; spec: SourceSpec; now: number } | { kind: 'derive'; file: string; now: number; full?: boolean }
+/** `turns`: the server's write turns on the file (db/write-turns.ts), whose waiting writes the thread's transactions let in first. */
+export type SyncThreadJob = { file: string; turns: SharedArrayBuffer } & (
+  { kind: 'sync'; spec: SourceSpec; now: number } | { kind: 'derive'; now: number; full?: boolean }
+)
 
 /** A sync's steps as the thread ran them, and the site as its source read it then. */
 export type ThreadSyncSteps = SyncSteps & { site: SourceSite | null }
@@ -39,10 +43,18 @@ export function syncStepsInThread(
   now: number,
   progress: (progress: SyncProgress) => void,
 ): Promise<ThreadSyncSteps> {
-  return thread.run({ kind: 'sync', file, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
+  return thread.run({ kind: 'sync', file, turns: requestTurnsOf(file).shared, spec, now }, (event) =>
+    progress(event as SyncProgress),
+  ) as Promise<ThreadSyncSteps>
 }
 
 /** A derivation pass (derive/index.ts) in the thread. */
 export function deriveInThread(file: string, options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
-  return thread.run({ kind: 'derive', file, now: options.now, full: options.full }) as Promise<DeriveOutcome>
+  return thread.run({
+    kind: 'derive',
+    file,
+    turns: requestTurnsOf(file).shared,
+    now: options.now,
+    full: options.full,
+  }) as Promise<DeriveOutcome>
 }

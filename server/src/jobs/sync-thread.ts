@@ -25,7 +25,7 @@ function sourceOf(spec: SourceSpec): Source {
 }
 
 serveJobs<SyncThreadJob>(async (job, emit) => {
-  const database = await threadDatabase(job.file)
+  const database = await threadDatabase(job.file, job.turns)
   if (job.kind === 'derive') return { value: await derive(database, { now: job.now, full: job.full }) }
   const source = sourceOf(job.spec)
   const steps = await runSyncSteps(database, source, job.now, emit)

@@ -10,11 +10,12 @@
  * instead (util/job-thread.ts `workerFile`).
  */
 import { jobThread } from '../util/job-thread'
-import type { JobAnswers, WageJob } from './worker-protocol'
+import { requestTurnsOf } from '../db/write-turns'
+import type { JobAnswers, WageJob, WageThreadJob } from './worker-protocol'
 
 export { workerFile } from '../util/job-thread'
 
-const thread = jobThread<{ file: string; job: WageJob }>({ bundle: 'wage-worker.js', source: new URL('./worker.ts', import.meta.url) })
+const thread = jobThread<WageThreadJob>({ bundle: 'wage-worker.js', source: new URL('./worker.ts', import.meta.url) })
 
 /** Jobs handed to a wage worker by this process (tests check that a job went through one). */
 export function wageWorkerJobs(): number {
@@ -23,5 +24,5 @@ export function wageWorkerJobs(): number {
 
 /** Runs `job` on `file` in the wage worker. */
 export function runInWorker<K extends WageJob['kind']>(file: string, job: Extract<WageJob, { kind: K }>): Promise<JobAnswers[K]> {
-  return thread.run({ file, job }) as Promise<JobAnswers[K]>
+  return thread.run({ file, turns: requestTurnsOf(file).shared, job }) as Promise<JobAnswers[K]>
 }

@@ -13,6 +13,13 @@ export type WageJob =
   | ({ kind: 'computeAndSave' } & ComputeArgs)
   | { kind: 'members'; period: string; rules: Rules; body: RuleBody }
 
+/** A job as the thread is sent it: the file, the server's write turns on it (db/write-turns.ts) and the job. */
+export interface WageThreadJob {
+  file: string
+  turns: SharedArrayBuffer
+  job: WageJob
+}
+
 /** What POST /wages/compute is asked (engine.ts computeAndSave) and what it answers. */
 export interface ComputeArgs {
   period: string

@@ -7,7 +7,7 @@ import { openSqliteReader } from '../db/database'
 import { threadDatabase } from '../db/thread-database'
 import { serveJobs } from '../util/job-thread'
 import { computePeriod, previewInProcess, runWages, saveComputed } from './engine'
-import type { ComputedPeriod, WageJob } from './worker-protocol'
+import type { ComputedPeriod, WageJob, WageThreadJob } from './worker-protocol'
 
 /** The worker connection's page cache (the server's reader keeps 32 MiB). */
 const WORKER_CACHE_KIB = 8_192
@@ -16,13 +16,13 @@ const WORKER_CACHE_KIB = 8_192
  * A compute's writes go to the thread's own writer: a transaction that appends the month's item sets
  * needs no big page cache (the server's writer keeps 64 MiB for the derivation).
  */
-async function writer(file: string) {
-  const database = await threadDatabase(file)
+async function writer(file: string, turns: SharedArrayBuffer) {
+  const database = await threadDatabase(file, turns)
   database.sqlite!.pragma(`cache_size = -${WORKER_CACHE_KIB}`)
   return database
 }
 
-async function run({ file, job }: { file: string; job: WageJob }): Promise<{ value: unknown }> {
+async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknown }> {
   // A wage job scans in id order and reads each leaf page about once: a small cache (room for the
   // indexes' inner pages) does as well as a big one, and it adds to the server's two in the process's memory.
   const db = openSqliteReader(file, WORKER_CACHE_KIB)
@@ -41,7 +41,7 @@ async function run({ file, job }: { file: string; job: WageJob }): Promise<{ val
     if (!('computed' in read)) return read
     // Written after the snapshot ends; the transaction sees what was paid meanwhile (engine.ts computeAndSave).
     const { kind: _kind, ...args } = job as Extract<WageJob, { kind: 'computeAndSave' }>
-    return { value: await saveComputed(await writer(file), args, read.computed) }
+    return { value: await saveComputed(await writer(file, turns), args, read.computed) }
   } finally {
     await db.destroy()
   }
