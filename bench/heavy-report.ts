@@ -50,9 +50,11 @@ export function render(): string {
     'seed records — not the 2 M of the large set) and runs one phase after the other: no job (a baseline, first and',
     'last), then each heavy job through the API again and again for the window — the statistics refresh, a wage',
     'preview and a wage compute of last month, a rules change and back (each a full derivation pass), a sync (the',
-    'demo source, incremental derivation, snapshot, daily aggregates, statistics). Meanwhile two streams of requests',
+    'demo source, incremental derivation, snapshot, daily aggregates, statistics). Meanwhile streams of requests',
     'run, each from 2 clients on keep-alive connections, 20 req/s together: `GET /health` (one database read, no',
-    "login) and page-seed's first page (admin, 20 rows). A client sends one request at a time (one that answers late",
+    "login), page-seed's first page (admin, 20 rows) and, since 2026-11-24 (session 9), an admin's write (a member's",
+    'remark changed back and forth: a users row and an operation-log row in one transaction). A client sends one',
+    'request at a time (one that answers late',
     'is followed by the next at once, the missed sends are not made up), so a figure is what one request waited from',
     'sending to its whole answer, and fewer requests (`n` in the JSON) is the other sign of a stall. The job column is',
     "the job's own time per run, as its caller saw it.",
@@ -73,31 +75,36 @@ export function render(): string {
           `${run.windowSec} s per job · load average ${run.load[0].toFixed(1)} → ${run.load[1].toFixed(1)} on ${run.cores} cores` +
           `${run.peakRssMb ? ` · server peak RSS ${run.peakRssMb} MB` : ''}${run.note ? ` · ${run.note}` : ''}`,
         '',
-        '| phase | job: runs × mean (max) | /health p50 | p95 | p99 | max | page-seed p50 | p95 | p99 | max | server peak RSS MB |',
-        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+        `| phase | job: runs × mean (max) | ${STREAMS.map((s) => `${s.short} p50 | p95 | p99 | max`).join(' | ')} | server peak RSS MB |`,
+        `|---|---|${STREAMS.map(() => '---:|---:|---:|---:|').join('')}---:|`,
       )
       for (const p of run.phases) {
         const job = p.jobSec ? `${p.runs} × ${p.jobSec.mean.toFixed(2)} s (${p.jobSec.max.toFixed(2)} s)` : `— (${p.seconds.toFixed(0)} s)`
         const cells = STREAMS.map((s) => {
           const st = p.streams[s.name]
-          return st ? `${ms(st.p50)} | ${ms(st.p95)} | ${ms(st.p99)} | ${ms(st.max)}${st.errors ? ` (${st.errors} errors)` : ''}` : '| | |'
+          return st
+            ? `${ms(st.p50)} | ${ms(st.p95)} | ${ms(st.p99)} | ${ms(st.max)}${st.errors ? ` (${st.errors} errors)` : ''}`
+            : ' | | | '
         })
         lines.push(`| ${p.name} | ${job} | ${cells.join(' | ')} | ${p.peakRssMb ?? ''} |`)
       }
       lines.push('')
     }
     if (runs.length > 1) {
-      lines.push('Side by side — page-seed p99 / max ms while the job runs (job mean s):', '')
-      lines.push(`| phase | ${runs.map(runName).join(' | ')} |`, `|---|${runs.map(() => '---:').join('|')}|`)
-      for (const p of latest.phases) {
-        const cells = runs.map((r) => {
-          const x = r.phases.find((y) => y.name === p.name)
-          const st = x?.streams['page-seed first page']
-          return x && st ? `${ms(st.p99)} / ${ms(st.max)}${x.jobSec ? ` (${x.jobSec.mean.toFixed(2)} s)` : ''}` : ''
-        })
-        lines.push(`| ${p.name} | ${cells.join(' | ')} |`)
+      for (const stream of ['page-seed first page', 'admin write (user/update)']) {
+        if (!runs.some((r) => r.phases.some((p) => p.streams[stream]))) continue
+        lines.push(`Side by side — ${stream} p99 / max ms while the job runs (job mean s):`, '')
+        lines.push(`| phase | ${runs.map(runName).join(' | ')} |`, `|---|${runs.map(() => '---:').join('|')}|`)
+        for (const p of latest.phases) {
+          const cells = runs.map((r) => {
+            const x = r.phases.find((y) => y.name === p.name)
+            const st = x?.streams[stream]
+            return x && st ? `${ms(st.p99)} / ${ms(st.max)}${x.jobSec ? ` (${x.jobSec.mean.toFixed(2)} s)` : ''}` : ''
+          })
+          lines.push(`| ${p.name} | ${cells.join(' | ')} |`)
+        }
+        lines.push('')
       }
-      lines.push('')
     }
   }
   lines.push(HEAVY_NOTES.trim(), '<!-- heavy:end -->')

@@ -18,20 +18,33 @@ export interface Sample {
 
 interface StreamSpec {
   name: string
+  /** Its name in the report's column heads. */
+  short: string
   method: 'GET' | 'POST'
   path: string
-  body?: object
+  /** A request's body; a function gets the run's member id and the request's number. */
+  body?: object | ((memberId: number, n: number) => object)
 }
 
 export const STREAMS: StreamSpec[] = [
-  { name: 'GET /health', method: 'GET', path: '/health' },
-  { name: 'page-seed first page', method: 'POST', path: '/user/page-seed', body: { page: 1, pageSize: 20 } },
+  { name: 'GET /health', short: '/health', method: 'GET', path: '/health' },
+  { name: 'page-seed first page', short: 'page-seed', method: 'POST', path: '/user/page-seed', body: { page: 1, pageSize: 20 } },
+  // An admin's write (a users row and an operation-log row in one transaction), the remark changing each
+  // time: it needs SQLite's one write lock, which a sync's or a compute's transactions hold in turns.
+  {
+    name: 'admin write (user/update)',
+    short: 'admin write',
+    method: 'POST',
+    path: '/user/update',
+    body: (memberId, n) => ({ id: memberId, remark: `bench ${n % 2}` }),
+  },
 ]
 
 /** One request on the streams' agent; ok = HTTP 200 and envelope code 200. */
-function send(agent: Agent, apiBase: string, token: string, spec: StreamSpec): Promise<boolean> {
+function send(agent: Agent, apiBase: string, token: string, spec: StreamSpec, memberId: number, n: number): Promise<boolean> {
   const url = new URL(apiBase + spec.path)
-  const payload = spec.body ? JSON.stringify(spec.body) : undefined
+  const body = typeof spec.body === 'function' ? spec.body(memberId, n) : spec.body
+  const payload = body ? JSON.stringify(body) : undefined
   return new Promise((done) => {
     const req = request(
       url,
@@ -70,7 +83,7 @@ function send(agent: Agent, apiBase: string, token: string, spec: StreamSpec): P
 export function startStreams(
   apiBase: string,
   token: string,
-  { rate, connections }: { rate: number; connections: number },
+  { rate, connections, memberId }: { rate: number; connections: number; memberId: number },
 ): { stop(): Promise<Sample[]> } {
   const samples: Sample[] = []
   const clients: Promise<void>[] = []
@@ -89,7 +102,7 @@ export function startStreams(
             await sleep(Math.max(0, due - performance.now()))
             if (stopped) break
             const sent = performance.now()
-            const ok = await send(agent, apiBase, token, spec)
+            const ok = await send(agent, apiBase, token, spec, memberId, samples.length)
             samples.push({ stream: spec.name, sent, ms: performance.now() - sent, ok })
             due = Math.max(due + period, performance.now())
           }

@@ -120,6 +120,18 @@ function jobsFor(apiBase: string, token: string, period: string): Job[] {
   return wanted ? jobs.filter((job) => wanted.some((w) => job.name.startsWith(w))) : jobs
 }
 
+/** A member the write stream edits (the remark only). */
+async function firstMember(apiBase: string, token: string): Promise<number> {
+  const res = await fetch(`${apiBase}/user/page-normal`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'access-token': token },
+    body: JSON.stringify({ page: 1, pageSize: 1 }),
+  })
+  const body = (await res.json()) as { code: number; data: { list: { id: number }[] } }
+  if (body.code !== 200 || !body.data.list[0]) throw new Error('no member to edit for the write stream')
+  return body.data.list[0].id
+}
+
 // ---- a run ----------------------------------------------------------------------------------
 
 async function measure(dialect: Dialect): Promise<HeavyReport> {
@@ -130,18 +142,19 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
   const server = await startServerProcess(dialect, values.size!, { bench: 'heavy', serverEnv: values['server-env'], root: serverRoot })
   try {
     const token = await login(server.apiBase)
+    const memberId = await firstMember(server.apiBase, token)
     const jobs = jobsFor(server.apiBase, token, period)
     // Every job once untimed: the caches warm, the first compute of the month is not the measured one.
     log(`[${dialect}] warming up (each job once)…`)
     for (const job of jobs) await job.run()
-    const warm = startStreams(server.apiBase, token, { rate, connections })
+    const warm = startStreams(server.apiBase, token, { rate, connections, memberId })
     await sleep(2000)
     await warm.stop()
 
     const loadBefore = loadavg()[0]
     const phases: PhaseResult[] = []
     const phase = async (name: string, job: Job | null) => {
-      const streams = startStreams(server.apiBase, token, { rate, connections })
+      const streams = startStreams(server.apiBase, token, { rate, connections, memberId })
       const started = performance.now()
       const durations: number[] = []
       if (!job) await sleep(baselineSec * 1000)
