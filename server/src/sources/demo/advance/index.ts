@@ -5,7 +5,11 @@
  * start new downloads and finish running ones, claims appear, new torrents are released, seeder
  * counts drift. Set-based SQL for what touches many rows (in id ranges: each statement is synchronous on
  * SQLite), a seeded PRNG for the few new rows.
- * Every change queues its keys for the derivation in the same transaction.
+ * Every change queues its keys for the derivation in the same transaction; each range or step is a
+ * transaction of its own (a 2 M-record sync's one transaction held SQLite's write lock for seconds, and
+ * a request's write failed after waiting 15 s). A crash in the middle leaves some rows grown and their
+ * keys queued, and the next sync grows them again from the saved state: more growth, never an
+ * inconsistent derivation — the demo's counters are made up anyway.
  */
 import { sql } from 'kysely'
 import type { AppDatabase } from '../../../db/database'
@@ -52,29 +56,28 @@ export async function advanceDemo(
     options.progress?.(table, rows[table])
   }
 
-  await database.db.transaction().execute(async (db) => {
-    const step: SetStep = {
-      db,
-      dialect: database.dialect,
-      now,
-      elapsedSec: e,
-      since,
-      salt,
-      continues: sql`p.last_action >= ${int(prevSince)} and ${rnd(sql`p.id`, salt)} >= 300`,
-      peerRanges: await idRanges(db, 'site_peers'),
-      snatchRanges: await idRanges(db, 'site_snatched'),
-      count,
-    }
-    await growAnnouncing(step)
-    await finishLeechers(step)
-    await dropStalePeers(step)
-    await restartSeeding(step)
-    await newClaims(step)
-    await driftTorrentCounts(step)
-    // New downloads and new releases: few rows, from the PRNG.
-    await newDownloads(db, rng, now, count)
-    await newTorrents(db, rng, now, count)
-  })
+  const { db } = database
+  const step: SetStep = {
+    write: (work) => db.transaction().execute(work),
+    dialect: database.dialect,
+    now,
+    elapsedSec: e,
+    since,
+    salt,
+    continues: sql`p.last_action >= ${int(prevSince)} and ${rnd(sql`p.id`, salt)} >= 300`,
+    peerRanges: await idRanges(db, 'site_peers'),
+    snatchRanges: await idRanges(db, 'site_snatched'),
+    count,
+  }
+  await growAnnouncing(step)
+  await finishLeechers(step)
+  await dropStalePeers(step)
+  await restartSeeding(step)
+  await newClaims(step)
+  await driftTorrentCounts(step)
+  // New downloads and new releases: few rows, from the PRNG.
+  await step.write((trx) => newDownloads(trx, rng, now, count))
+  await step.write((trx) => newTorrents(trx, rng, now, count))
 
   return { state: { ...state, syncs: sync, lastAdvanceAt: now }, rows }
 }
