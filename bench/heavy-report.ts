@@ -33,6 +33,8 @@ export interface HeavyReport extends ServerRunMeta {
   windowSec: number
   /** The server process's peak resident memory over the whole run (VmHWM), MB. */
   peakRssMb?: number | null
+  /** The server ran bundled, as `npm run server` runs it (absent in runs before 2026-11-24's session 9: tsx from the sources). */
+  built?: boolean
   phases: PhaseResult[]
 }
 export const ms = (value: number) => (Number.isNaN(value) ? '—' : value >= 100 ? value.toFixed(0) : value.toFixed(1))
@@ -70,17 +72,20 @@ export function render(): string {
     if (!latest) continue
     lines.push(`### ${dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}`, '')
     for (const run of runs) {
+      // Runs before a stream existed have no column for it.
+      const streams = STREAMS.filter((s) => run.phases.some((p) => p.streams[s.name]))
       lines.push(
         `**${runName(run)}** — ${run.date.slice(0, 16).replace('T', ' ')} UTC · DEMO_SIZE=${run.size} · wages of ${run.period} · ${run.ratePerStream} req/s per stream over ${run.connections} connections · ` +
           `${run.windowSec} s per job · load average ${run.load[0].toFixed(1)} → ${run.load[1].toFixed(1)} on ${run.cores} cores` +
-          `${run.peakRssMb ? ` · server peak RSS ${run.peakRssMb} MB` : ''}${run.note ? ` · ${run.note}` : ''}`,
+          `${run.peakRssMb ? ` · server peak RSS ${run.peakRssMb} MB` : ''} · server ${run.built ? 'built (dist/)' : 'from its sources (tsx)'}` +
+          `${run.note ? ` · ${run.note}` : ''}`,
         '',
-        `| phase | job: runs × mean (max) | ${STREAMS.map((s) => `${s.short} p50 | p95 | p99 | max`).join(' | ')} | server peak RSS MB |`,
-        `|---|---|${STREAMS.map(() => '---:|---:|---:|---:|').join('')}---:|`,
+        `| phase | job: runs × mean (max) | ${streams.map((s) => `${s.short} p50 | p95 | p99 | max`).join(' | ')} | server peak RSS MB |`,
+        `|---|---|${streams.map(() => '---:|---:|---:|---:|').join('')}---:|`,
       )
       for (const p of run.phases) {
         const job = p.jobSec ? `${p.runs} × ${p.jobSec.mean.toFixed(2)} s (${p.jobSec.max.toFixed(2)} s)` : `— (${p.seconds.toFixed(0)} s)`
-        const cells = STREAMS.map((s) => {
+        const cells = streams.map((s) => {
           const st = p.streams[s.name]
           return st
             ? `${ms(st.p50)} | ${ms(st.p95)} | ${ms(st.p99)} | ${ms(st.max)}${st.errors ? ` (${st.errors} errors)` : ''}`
@@ -157,6 +162,19 @@ const HEAVY_NOTES = `
   500 MB target at this size**: the server's peak RSS is 805 MB after one run of each job and 902 MB at the end
   (the wage thread holds the month's columns and item sets, the sync thread its own page caches; the main thread's
   share was not separated). The first run's 1,000 MB includes generating the data set in the same process.
+- **Writes during heavy work** (the \`admin write\` stream, new in session 9; \`large-before-turns\` = d67478d
+  against \`large-turns\` = d5af4e8, same machine, minutes apart, large set, server from its sources). A
+  request's write waits for the current write transaction of whichever thread holds SQLite's one write lock.
+  Before: during a 141 s sync p95 895 ms, p99 1.2 s, **max 17.7 s and one write failed** (SQLITE_BUSY after
+  the 15 s lock wait): the demo source's whole step was one transaction (~18 s at 2 M records), and the sync
+  thread began each derivation transaction microseconds after its commit, which a write polling on a timer
+  rarely caught. After: the thread's connections give way to the server's waiting writes before each
+  transaction (\`db/write-turns.ts\`, a count in shared memory) and the demo step is a transaction per id range
+  (longest 0.97 s): p95 763 ms, p99 1.0 s, **max 1.6 s, no error** in a 128 s sync. What a write still waits
+  for is one derivation batch (8,000 records, ~0.9–1.1 s on this machine: ~0.4 s of it the commit writing the
+  pages the batch dirtied in the seven indexes holding the counters) — bigger batches sync faster (the derivation
+  alone: 115 s with 8,000, 79 s with 32,000 records) and make writes wait longer, so the batch stays at 8,000.
+  During a wage compute a write waits for the compute's one transaction (~1.7 s at 2 M; exactly-once needs it whole).
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The

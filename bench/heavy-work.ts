@@ -14,6 +14,7 @@
  *   npm run bench:heavy -- --window 15                   # seconds each job is repeated for (default 15)
  *   npm run bench:heavy -- --size small                  # demo size (default: default, ~200,000 records)
  *   npm run bench:heavy -- --server-root /tmp/before --label before   # the server of another checkout (a git worktree)
+ *   npm run bench:heavy -- --source                     # the server from its sources through tsx (default: built, as \`npm run server\` runs it)
  *   npm run bench:heavy -- --render-only
  */
 import { cpus, loadavg } from 'node:os'
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     'server-root': { type: 'string' },
     'server-env': { type: 'string', multiple: true, default: [] },
     'render-only': { type: 'boolean', default: false },
+    source: { type: 'boolean', default: false },
   },
 })
 
@@ -139,7 +141,12 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
   log(
     `[${dialect}] starting the server${serverRoot ? ` of ${serverRoot}` : ''} (DEMO_SIZE=${values.size}; the first start generates the data set)…`,
   )
-  const server = await startServerProcess(dialect, values.size!, { bench: 'heavy', serverEnv: values['server-env'], root: serverRoot })
+  const server = await startServerProcess(dialect, values.size!, {
+    bench: 'heavy',
+    serverEnv: values['server-env'],
+    root: serverRoot,
+    built: !values.source,
+  })
   try {
     const token = await login(server.apiBase)
     const memberId = await firstMember(server.apiBase, token)
@@ -206,6 +213,7 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
       cores: cpus().length,
       load: [loadBefore, loadavg()[0]],
       peakRssMb,
+      built: !values.source,
       phases,
     }
   } finally {

@@ -69,6 +69,12 @@ export interface ServerProcessOptions {
   serverEnv?: readonly string[]
   /** The checkout whose server/ runs (default: this one) — e.g. a worktree of an earlier commit. */
   root?: string
+  /**
+   * Run the server as `npm run server` does: bundled by server/build.mjs, with plain node (its threads
+   * load their bundles too). Default: the sources through tsx, whose loader and transpiled modules
+   * are in every thread's memory — not what a deployment runs, so memory figures want this.
+   */
+  built?: boolean
 }
 
 export async function startServerProcess(dialect: Dialect, size: string, options: ServerProcessOptions): Promise<ServerProcess> {
@@ -92,7 +98,9 @@ export async function startServerProcess(dialect: Dialect, size: string, options
     ...Object.fromEntries((options.serverEnv ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
   }
   const serverDir = join(options.root ?? repoRoot, 'server')
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  if (options.built) execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'inherit' })
+  const args = options.built ? ['--enable-source-maps', 'dist/index.js'] : ['--import', 'tsx', 'src/index.ts']
+  const child = spawn(process.execPath, args, { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let logBytes = 0
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (logBytes += chunk.length))
