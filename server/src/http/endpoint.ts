@@ -12,13 +12,12 @@ import { authenticate, forgetSessions, sessionEpoch, type AuthUser } from '../au
 import type { DB } from '../db/schema'
 import { AppError, forbidden, notLoggedIn } from '../errors'
 import type { AppServices } from '../services'
-import { JsonText, success, SUCCESS_MSG } from './envelope'
+import { JsonText, success } from './envelope'
 
 type Def<N extends EndpointName> = Endpoints[N]
 
-/** Fastify's own content type for JSON answers, and the envelope of a success up to its data. */
+/** Fastify's own content type for JSON answers. */
 const JSON_TYPE = 'application/json; charset=utf-8'
-const SUCCESS_PREFIX = `{"code":200,"msg":${JSON.stringify(SUCCESS_MSG)},"data":`
 
 /** What a handler gets besides its input. `user` is present whenever the endpoint is not public. */
 export interface RequestContext<U extends AuthUser | null = AuthUser | null> {
@@ -142,7 +141,7 @@ export function registerEndpoint<N extends EndpointName>(
           throw new Error(`answer of ${name} does not match its output schema`)
         }
       }
-      if (data instanceof JsonText) return reply.code(200).type(JSON_TYPE).send(`${SUCCESS_PREFIX}${data.text}}`)
+      if (data instanceof JsonText) return reply.code(200).type(JSON_TYPE).send(data.envelope())
       return reply.code(200).send(success(data ?? null))
     },
   })

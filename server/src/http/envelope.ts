@@ -16,5 +16,16 @@ export function failure(code: number, msg: string): Envelope<null> {
  * answer when checkOutput is on.
  */
 export class JsonText {
+  private bytes: Buffer | null = null
+
   constructor(readonly text: string) {}
+
+  /**
+   * The whole success envelope around it, as the UTF-8 bytes sent: built on the first answer and
+   * kept, so a cached answer sent again and again is neither concatenated nor encoded again.
+   */
+  envelope(): Buffer {
+    this.bytes ??= Buffer.from(`{"code":200,"msg":${JSON.stringify(SUCCESS_MSG)},"data":${this.text}}`)
+    return this.bytes
+  }
 }
