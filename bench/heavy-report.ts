@@ -175,6 +175,17 @@ const HEAVY_NOTES = `
   pages the batch dirtied in the seven indexes holding the counters) — bigger batches sync faster (the derivation
   alone: 115 s with 8,000, 79 s with 32,000 records) and make writes wait longer, so the batch stays at 8,000.
   During a wage compute a write waits for the compute's one transaction (~1.7 s at 2 M; exactly-once needs it whole).
+- **Memory, the server as deployed** (\`large-built\`, session 9: the bench now runs \`dist/\` as \`npm run server\`
+  does; from the sources, tsx's loader and transpiled modules were in every thread: 797–834 MB in this session's
+  source runs against **768 MB** built, same jobs). Still above the 500 MB target. Where it goes — the built server
+  started afresh on the large set for each job alone, its peak (VmHWM): started and idle 194 MB; a wage preview 470;
+  a compute 554; the two full derivations 302; a sync **606** (the sync thread's page caches and the statistics
+  refresh after it, whose wage estimates run in the wage thread like a preview). So the wage thread is the big
+  part: in-process on a copy, a preview's peak is +240–300 MB over its start while its live data at the end is
+  ~100 MB of heap and 38 MB of columns, and with a 96 MB old-space limit the same preview peaked at +141 MB at the
+  same speed: most of the peak is garbage V8 has not collected yet (rows read 20,000 ids per statement). A hard
+  heap limit on the thread would fail the job on a bigger site; reading the rows as a stream (each row garbage at
+  once) is the next thing to try. The in-process derivation of a 2 M sync adds ~100 MB (its 64 MiB page cache).
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The

@@ -167,4 +167,14 @@ nothing on this path. A profile of all-seeding-sta now
 \`/health\`'s small answer), the stamp row's read ~13 µs, the rest Fastify, the session and Kysely. The 50% share
 would need the answer smaller or the stamp not read per call (a per-process time window, which would let another
 process's refresh show late); neither is done.
+
+**The cached answer's bytes** (session 9, \`before-envelope\` = e569648 against \`now\` = f3d02ef, same machine,
+minutes apart): a kept answer (\`http/envelope.ts\` JsonText: all-seeding-sta and page-seed's answer cache) now
+keeps the whole success envelope as its UTF-8 bytes, built on its first sending — before, every call concatenated
+the 3.9 kB text into the envelope and Node encoded the string again — and all-seeding-sta's stamp query is built
+and compiled once per database instead of through Kysely's builder per call. The server's CPU per all-seeding-sta
+call 100 → **82 µs**, page-seed from its cache 150–157 → **121–132 µs**; all-seeding-sta 43% → **49%** of
+\`/health\` (the before run's first \`/health\` came right after generating its data set, 12.5k against 23.2k at its
+end, so its shares read high; the CPU per request does not depend on that). Still under the 50% target, within
+this machine's run-to-run noise of it.
 `
