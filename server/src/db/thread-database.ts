@@ -16,3 +16,10 @@ export function threadDatabase(file: string, turns: SharedArrayBuffer): Promise<
   }
   return database
 }
+
+/** Closes the thread's connections (the thread is about to exit). */
+export async function closeThreadDatabases(): Promise<void> {
+  const all = [...opened.values()]
+  opened.clear()
+  await Promise.all(all.map(async (database) => (await database).close()))
+}

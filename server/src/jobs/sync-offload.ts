@@ -48,6 +48,11 @@ export function syncStepsInThread(
   ) as Promise<ThreadSyncSteps>
 }
 
+/** Ends the sync thread once its jobs are done; it closes its source's connections first (SyncRunner.stop). */
+export function closeSyncThread(): Promise<void> {
+  return thread.close()
+}
+
 /** A derivation pass (derive/index.ts) in the thread. */
 export function deriveInThread(file: string, options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
   return thread.run({

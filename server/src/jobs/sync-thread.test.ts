@@ -6,13 +6,16 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type AppDatabase } from '../db/database'
+import { migrateToLatest } from '../db/migrate'
 import { relabel } from '../derive/relabel'
 import { demoSource } from '../sources/demo'
 import { generateTestDemo } from '../sources/demo/testing/generate'
 import type { DemoScale } from '../sources/demo/scale'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { pendingWageEstimates } from '../wages/estimates'
+import { NexusFixture } from '../sources/nexusphp/testing/fixture'
 import { SyncRunner } from './sync'
+import { prepareSeedingState } from './sync-state'
 import { syncThreadJobs } from './sync-offload'
 
 const NOW = Date.UTC(2026, 2, 10, 6, 0, 0)
@@ -100,5 +103,48 @@ describe('sync thread on sqlite', () => {
     expect(state).toEqual({ last_error: expect.stringContaining('NEXUSPHP_DATABASE_URL'), lock_owner: null })
     // The thread stays usable.
     expect((await runner(opened.database, demo).runOnce(LATER + 120_000)).ran).toBe(true)
+  })
+})
+
+const siteServer = process.env.NEXUSPHP_TEST_DATABASE_URL
+
+describe.skipIf(!siteServer)('sync thread with a NexusPHP source', () => {
+  it('quits its connections to the site when the sync job stops, instead of leaving them to be cut off', async () => {
+    const site = await NexusFixture.create(siteServer!)
+    const opened = await sqlite.open()
+    try {
+      await migrateToLatest(opened.database)
+      await prepareSeedingState(opened.database.db, { source: 'nexusphp', now: Date.now() })
+      const spec = { source: 'nexusphp' as const, nexusphp: { databaseUrl: site.url, timezone: undefined } }
+      const job = new SyncRunner({
+        database: opened.database,
+        source: demoSource(),
+        sourceSpec: spec,
+        wages: pendingWageEstimates,
+        clock: Date.now,
+      })
+      // Connections to the fixture's database besides the fixture's own.
+      const siteConnections = async () =>
+        Number(
+          (
+            await site.rows<{ n: number }>(
+              'SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()',
+              [site.database],
+            )
+          )[0].n,
+        )
+      const jobs = syncThreadJobs()
+      const result = await job.runOnce(await site.now())
+      expect(result).toMatchObject({ ran: true })
+      expect(syncThreadJobs()).toBe(jobs + 1)
+      // The thread's source keeps its pool open between syncs.
+      expect(await siteConnections()).toBeGreaterThan(0)
+      // Before: the thread lived on (60 s) with its pool open, and was terminated without a goodbye at exit.
+      await job.stop()
+      expect(await siteConnections()).toBe(0)
+    } finally {
+      await opened.cleanup()
+      await site.drop()
+    }
   })
 })

@@ -2,9 +2,9 @@
  * The sync thread (started by sync-offload.ts; bundled as dist/sync-worker.js): runs a sync's heavy
  * steps (sending progress while they run) or a relabelling pass on connections of its own to the
  * server's SQLite file. The source stays open while the thread lives (it keeps its connection), and
- * ends with it.
+ * is closed when the thread is asked to end (a NexusPHP pool then quits its connections properly).
  */
-import { threadDatabase } from '../db/thread-database'
+import { closeThreadDatabases, threadDatabase } from '../db/thread-database'
 import { derive } from '../derive'
 import { createSource, type SourceSpec } from '../sources/create'
 import type { Source } from '../sources/source'
@@ -24,10 +24,17 @@ function sourceOf(spec: SourceSpec): Source {
   return source
 }
 
+async function closeAll(): Promise<void> {
+  const open = [...sources.values()]
+  sources.clear()
+  await Promise.all(open.map((source) => source.close?.()))
+  await closeThreadDatabases()
+}
+
 serveJobs<SyncThreadJob>(async (job, emit) => {
   const database = await threadDatabase(job.file, job.turns)
   if (job.kind === 'derive') return { value: await derive(database, { now: job.now, full: job.full }) }
   const source = sourceOf(job.spec)
   const steps = await runSyncSteps(database, source, job.now, emit)
   return { value: { ...steps, site: source.site?.() ?? null } satisfies ThreadSyncSteps }
-})
+}, closeAll)

@@ -17,7 +17,7 @@ import { workerFile } from '../util/job-thread'
 import type { WageEstimates } from '../wages/estimates'
 import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from '../db/lease'
 import { diskFullMessage, isDiskFull, type StorageTrouble } from '../http/storage-trouble'
-import { deriveInThread, syncStepsInThread } from './sync-offload'
+import { closeSyncThread, deriveInThread, syncStepsInThread } from './sync-offload'
 import { runSyncSteps } from './sync-steps'
 
 export interface SyncOutcome {
@@ -225,5 +225,7 @@ export class SyncRunner {
     this.timer = null
     await this.running?.catch(() => {})
     await this.deps.source.close?.()
+    // The thread's own source (a NexusPHP pool) quits its connections too, instead of being cut off at exit.
+    if (this.deps.sourceSpec) await closeSyncThread()
   }
 }

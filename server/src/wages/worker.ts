@@ -4,7 +4,7 @@
  * calls — a compute then writes its result on a writer of its own — and posts the answer or the error.
  */
 import { openSqliteReader } from '../db/database'
-import { threadDatabase } from '../db/thread-database'
+import { closeThreadDatabases, threadDatabase } from '../db/thread-database'
 import { serveJobs } from '../util/job-thread'
 import { computePeriod, previewInProcess, runWages, saveComputed } from './engine'
 import type { ComputedPeriod, WageJob, WageThreadJob } from './worker-protocol'
@@ -47,4 +47,4 @@ async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknow
   }
 }
 
-serveJobs(run)
+serveJobs(run, closeThreadDatabases)

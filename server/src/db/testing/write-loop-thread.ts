@@ -4,7 +4,7 @@
  * for a few milliseconds. It reports each commit, and answers with how many it made.
  */
 import { sql } from 'kysely'
-import { threadDatabase } from '../thread-database'
+import { closeThreadDatabases, threadDatabase } from '../thread-database'
 import { serveJobs } from '../../util/job-thread'
 
 export interface WriteLoopJob {
@@ -24,4 +24,4 @@ serveJobs<WriteLoopJob>(async (job, emit) => {
     emit(i)
   }
   return { value: job.transactions }
-})
+}, closeThreadDatabases)
