@@ -194,13 +194,23 @@ describe('another connection writing the same file (a worker thread)', () => {
   })
 })
 
+/** A fresh database file with the table `t`, closed and removed after `work`. */
+async function withTable(work: (database: AppDatabase, db: Kysely<T>) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'seeding-routing-'))
+  const database = await openDatabase({ kind: 'sqlite', file: join(dir, 'seeding.db') })
+  try {
+    const db = database.db as unknown as Kysely<T>
+    await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+    await work(database, db)
+  } finally {
+    await database.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 describe('a job thread writing transaction after transaction (write-turns.ts)', () => {
-  it("lets the server's waiting write in before its next transaction, not after its last", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'seeding-write-turns-'))
-    const database = await openDatabase({ kind: 'sqlite', file: join(dir, 'seeding.db') })
-    try {
-      const db = database.db as unknown as Kysely<T>
-      await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+  it("lets the server's waiting write in before its next transaction, not after its last", () =>
+    withTable(async (database, db) => {
       const file = (await workerFile(database.db))!
       const thread = jobThread<WriteLoopJob>({ bundle: 'none', source: new URL('./testing/write-loop-thread.ts', import.meta.url) })
       const transactions = 400
@@ -221,20 +231,13 @@ describe('a job thread writing transaction after transaction (write-turns.ts)', 
       // The loop's rows written after ours take ids above it (rowid = max + 1): most of them came after.
       const { rows } = await sql<{ after: number }>`select count(*) as after from t where n < 0 and id > 1000000`.execute(db)
       expect(rows[0].after).toBeGreaterThan(transactions / 2)
-    } finally {
-      await database.close()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+      await thread.close()
+    }))
 })
 
 describe('SQLite statements and the event loop', () => {
-  it('a job of many statements lets a waiting timer (a request) run within a slice, not after the job', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'seeding-turns-'))
-    const database = await openDatabase({ kind: 'sqlite', file: join(dir, 'seeding.db') })
-    try {
-      const db = database.db as unknown as Kysely<T>
-      await sql`create table t (id integer primary key, n integer not null)`.execute(db)
+  it('a job of many statements lets a waiting timer (a request) run within a slice, not after the job', () =>
+    withTable(async (_database, db) => {
       let fired = false
       setTimeout(() => (fired = true), 0)
       const start = performance.now()
@@ -247,9 +250,5 @@ describe('SQLite statements and the event loop', () => {
       })
       expect(fired).toBe(true)
       expect(performance.now() - start).toBeLessThan(1_000)
-    } finally {
-      await database.close()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+    }))
 })
