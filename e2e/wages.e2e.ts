@@ -12,7 +12,7 @@ import type { Locator, Page } from 'playwright-core'
 import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
-import { logIn, logOut } from './harness/session'
+import { freshStart } from './harness/session'
 import { openMenu, waitForChartStill } from './harness/ui'
 
 const MEMBER_PASSWORD = 'E2e-member-pass-9'
@@ -42,7 +42,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
 
   it('previews last month (nothing saved), then computes it after confirmation', async () => {
     const { page } = app
-    await logIn(app, server, 'admin', server.adminPassword)
+    await freshStart(app, server, 'admin', server.adminPassword)
     await openMenu(page, '工资计算', /#\/salary-computed/)
     await page.getByText(`${PERIOD} 已生成的工资`).waitFor()
     expect(await page.getByLabel('月份').inputValue()).toBe(PERIOD)
@@ -96,8 +96,12 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     expect(server.sql<{ n: number }>('select count(*) as n from wage_records where period = ?', PERIOD)[0]!.n).toBeGreaterThan(0)
   }, 180_000)
 
+  // Each later step starts on a fresh page as the user it needs (harness/session.ts freshStart): a dialog
+  // left open by a failed step must not fail the next ones too.
   it('marks two members paid after confirmation and exports the month', async () => {
     const { page } = app
+    await freshStart(app, server, 'admin', server.adminPassword)
+    await openMenu(page, '工资计算', /#\/salary-computed/)
     // The saved records come highest amount first, like the preview, so both members are on the first page.
     const records = page.locator('.ant-card', { hasText: `${PERIOD} 已生成的工资` }).last()
     const amountHeader = records.getByRole('columnheader', { name: /金额/ })
@@ -132,6 +136,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
 
   it('shows the payment in 工资统计', async () => {
     const { page } = app
+    await freshStart(app, server, 'admin', server.adminPassword)
     await openMenu(page, '工资统计', /#\/salary-stats/)
     const row = page.getByTestId('wage-stats-table').locator('.ant-table-tbody tr.ant-table-row', { hasText: PERIOD })
     await row.waitFor()
@@ -154,8 +159,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
   it('shows a paid member the record as 已发放 in 我的工资, with the breakdown, agreeing with the rank', async () => {
     const { page } = app
     const member = paid[0]!
-    await logOut(app)
-    await logIn(app, server, member.username, MEMBER_PASSWORD)
+    await freshStart(app, server, member.username, MEMBER_PASSWORD)
     await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 10_000 }).toBe(0)
     // Members see no admin pages in the menu.
     expect(await page.getByRole('menuitem', { name: /工资计算/ }).count()).toBe(0)
