@@ -21,8 +21,14 @@ export async function startSuite(options: SuiteOptions = {}): Promise<{ server: 
   }
 }
 
-/** Closes whatever of the two was started (a beforeAll that failed half-way leaves one of them). */
+/**
+ * Closes whatever of the two was started (a beforeAll that failed half-way leaves one of them). The
+ * server logs at LOG_LEVEL=warn: whatever it wrote is a warning or an error, shown here (its end) so
+ * that a CI run's failure can be read from the CI log alone.
+ */
 export async function stopSuite(server: RunningServer | undefined, app: OpenApp | undefined): Promise<void> {
   await app?.close()
   await server?.stop()
+  const log = server?.output().trim()
+  if (log) process.stdout.write(`[e2e] the API server's warnings and errors:\n${log.slice(-8_000)}\n`)
 }
