@@ -186,6 +186,10 @@ const HEAVY_NOTES = `
   same speed: most of the peak is garbage V8 has not collected yet (rows read 20,000 ids per statement). A hard
   heap limit on the thread would fail the job on a bigger site; reading the rows as a stream (each row garbage at
   once) is the next thing to try. The in-process derivation of a 2 M sync adds ~100 MB (its 64 MiB page cache).
+  Then the wage reader's batches went from 2,000 to 100 torrents (d06b4d1): per job alone, built, a preview
+  470 → 329 / 277 MB, a compute 554 → 510 MB. The whole run after it (\`large-built-batch100\`) peaked at 840 MB,
+  not lower than the 768 of \`large-built\`: its peak came in the full derivations, with the wage thread (after a
+  compute) and the sync thread alive together — which job overlaps which varies from run to run. Not reached.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The
