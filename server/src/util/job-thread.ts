@@ -7,8 +7,9 @@
  * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after `idleMs` without
  * jobs, and its memory with it: asked to, it closes what it opened (a NexusPHP source's connections say
  * goodbye instead of showing as aborted in the site's MariaDB log, every sync) and exits; one that does
- * not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done. Jobs arriving together run side by side in it. A crash fails the jobs
- * it had; the next job starts a new thread. Errors cross the boundary as the in-process path would
+ * not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
+ * Jobs arriving together run side by side in it. A crash fails the jobs it had; the next job starts a
+ * new thread. Errors cross the boundary as the in-process path would
  * throw them (an AppError keeps its status and Chinese text; anything else its message and code).
  */
 import { fileURLToPath } from 'node:url'
