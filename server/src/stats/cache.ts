@@ -36,7 +36,6 @@ let lastRead: { stamp: string; stats: AllSeedingStats; json: JsonText } | null =
 const stampOf = (row: { revision: number; computed_at: number; data_version: number }) =>
   `${row.revision}/${row.computed_at}/${row.data_version}`
 
-/** The cached figures (with the time they were computed), computed now when there are none yet. */
 /** The stamp's query, built and compiled once per database: the dashboard's busiest call runs it every time. */
 const stampQueries = new WeakMap<Kysely<DB>, CompiledQuery<{ revision: number; computed_at: number; data_version: number }>>()
 
@@ -49,11 +48,15 @@ function stampQuery(db: Kysely<DB>) {
   return query
 }
 
+/** The cached figures (with the time they were computed), computed now when there are none yet. */
 export async function cachedAllStats(db: Kysely<DB>, options: { now: number; wages: WageEstimates }): Promise<AllSeedingStats> {
-  const cached = db.selectFrom('stats_cache').where('key', '=', ALL_KEY)
   const stamp = (await db.executeQuery(stampQuery(db))).rows[0]
   if (stamp && lastRead?.stamp === stampOf(stamp)) return lastRead.stats
-  const row = await cached.select(['payload', 'revision', 'computed_at', 'data_version']).executeTakeFirst()
+  const row = await db
+    .selectFrom('stats_cache')
+    .where('key', '=', ALL_KEY)
+    .select(['payload', 'revision', 'computed_at', 'data_version'])
+    .executeTakeFirst()
   if (row) {
     const parsed = allSeedingStatsSchema.safeParse(JSON.parse(row.payload))
     if (parsed.success) {
