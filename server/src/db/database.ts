@@ -78,7 +78,7 @@ function openSqlite(file: string, jobTurns: SharedArrayBuffer | undefined): AppD
   return { db, dialect: 'sqlite', sqlite: database, withWriter: routed.withWriter, close: once(() => db.destroy()) }
 }
 
-/** The connection's file as SQLite names it (absolute): the key the job threads are sent it by (util/job-thread.ts workerFile). */
+/** The connection's file as SQLite names it (absolute): the file the job threads are sent (util/job-thread.ts workerFile). */
 function mainFile(database: SQLite.Database): string {
   const list = database.pragma('database_list') as { name: string; file: string }[]
   return list.find((d) => d.name === 'main')!.file

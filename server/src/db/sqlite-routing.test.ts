@@ -211,13 +211,13 @@ async function withTable(work: (database: AppDatabase, db: Kysely<T>) => Promise
 describe('a job thread writing transaction after transaction (write-turns.ts)', () => {
   it("lets the server's waiting write in before its next transaction, not after its last", () =>
     withTable(async (database, db) => {
-      const file = (await workerFile(database.db))!
+      const target = (await workerFile(database.db))!
       const thread = jobThread<WriteLoopJob>({ bundle: 'none', source: new URL('./testing/write-loop-thread.ts', import.meta.url) })
       const transactions = 400
       let committed = 0
       let started!: () => void
       const loopStarted = new Promise<void>((resolve) => (started = resolve))
-      const loop = thread.run({ file, turns: requestTurnsOf(file).shared, transactions }, (n) => {
+      const loop = thread.run({ ...target, transactions }, (n) => {
         committed = n as number
         if (committed === 5) started()
       })
@@ -227,7 +227,7 @@ describe('a job thread writing transaction after transaction (write-turns.ts)', 
       const committedBeforeWrite = committed
       expect(await loop).toBe(transactions)
       expect(committedBeforeWrite).toBeLessThan(transactions / 2)
-      expect(requestTurnsOf(file).waitingWrites).toBe(0)
+      expect(requestTurnsOf(target.file).waitingWrites).toBe(0)
       // The loop's rows written after ours take ids above it (rowid = max + 1): most of them came after.
       const { rows } = await sql<{ after: number }>`select count(*) as after from t where n < 0 and id > 1000000`.execute(db)
       expect(rows[0].after).toBeGreaterThan(transactions / 2)

@@ -15,17 +15,13 @@
  * in-process.
  */
 import type { SyncProgress } from '@shared/entities'
-import { requestTurnsOf } from '../db/write-turns'
 import type { DeriveOptions, DeriveOutcome } from '../derive'
 import type { SourceSpec } from '../sources/create'
 import type { SourceSite } from '../sources/source'
-import { jobThread } from '../util/job-thread'
+import { jobThread, type ThreadFile } from '../util/job-thread'
 import type { SyncSteps } from './sync-steps'
 
-/** `turns`: the server's write turns on the file (db/write-turns.ts), whose waiting writes the thread's transactions let in first. */
-export type SyncThreadJob = { file: string; turns: SharedArrayBuffer } & (
-  { kind: 'sync'; spec: SourceSpec; now: number } | { kind: 'derive'; now: number; full?: boolean }
-)
+export type SyncThreadJob = ThreadFile & ({ kind: 'sync'; spec: SourceSpec; now: number } | { kind: 'derive'; now: number; full?: boolean })
 
 /** A sync's steps as the thread ran them, and the site as its source read it then. */
 export type ThreadSyncSteps = SyncSteps & { site: SourceSite | null }
@@ -38,14 +34,12 @@ export function syncThreadJobs(): number {
 }
 
 export function syncStepsInThread(
-  file: string,
+  target: ThreadFile,
   spec: SourceSpec,
   now: number,
   progress: (progress: SyncProgress) => void,
 ): Promise<ThreadSyncSteps> {
-  return thread.run({ kind: 'sync', file, turns: requestTurnsOf(file).shared, spec, now }, (event) =>
-    progress(event as SyncProgress),
-  ) as Promise<ThreadSyncSteps>
+  return thread.run({ kind: 'sync', ...target, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
 }
 
 /** Ends the sync thread once its jobs are done; it closes its source's connections first (SyncRunner.stop). */
@@ -54,12 +48,6 @@ export function closeSyncThread(): Promise<void> {
 }
 
 /** A derivation pass (derive/index.ts) in the thread. */
-export function deriveInThread(file: string, options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
-  return thread.run({
-    kind: 'derive',
-    file,
-    turns: requestTurnsOf(file).shared,
-    now: options.now,
-    full: options.full,
-  }) as Promise<DeriveOutcome>
+export function deriveInThread(target: ThreadFile, options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
+  return thread.run({ kind: 'derive', ...target, now: options.now, full: options.full }) as Promise<DeriveOutcome>
 }

@@ -74,8 +74,8 @@ export class SyncRunner {
    */
   async derivePass(options: Pick<DeriveOptions, 'now' | 'full'>): Promise<DeriveOutcome> {
     const { database, sourceSpec } = this.deps
-    const file = sourceSpec ? await workerFile(database.db) : null
-    return file ? deriveInThread(file, options) : derive(database, options)
+    const target = sourceSpec ? await workerFile(database.db) : null
+    return target ? deriveInThread(target, options) : derive(database, options)
   }
 
   /** The source's kind (demo, nexusphp, ingest). */
@@ -120,10 +120,10 @@ export class SyncRunner {
     try {
       const progress = (progress: SyncProgress) => (this.currentProgress = progress)
       const spec = this.deps.sourceSpec
-      const file = spec ? await workerFile(db) : null
+      const target = spec ? await workerFile(db) : null
       let steps
-      if (spec && file) {
-        steps = await syncStepsInThread(file, spec, now, progress)
+      if (spec && target) {
+        steps = await syncStepsInThread(target, spec, now, progress)
         this.threadSite = steps.site
       } else {
         steps = await runSyncSteps(database, source, now, progress)

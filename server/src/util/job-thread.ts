@@ -16,16 +16,27 @@ import { fileURLToPath } from 'node:url'
 import { parentPort, Worker } from 'node:worker_threads'
 import { type Kysely, sql, SqliteAdapter } from 'kysely'
 import type { DB } from '../db/schema'
+import { requestTurnsOf } from '../db/write-turns'
 import { AppError } from '../errors'
 
-/** The SQLite file a thread can open for `db`, or null when the job must run in-process. */
-export async function workerFile(db: Kysely<DB>): Promise<string | null> {
+/**
+ * What a job thread is sent to work on: the SQLite file, and the server's write turns on it
+ * (db/write-turns.ts), whose waiting writes the thread's transactions let in first.
+ */
+export interface ThreadFile {
+  file: string
+  turns: SharedArrayBuffer
+}
+
+/** The SQLite file a thread can open for `db`, with its turns; null when the job must run in-process. */
+export async function workerFile(db: Kysely<DB>): Promise<ThreadFile | null> {
   // PostgreSQL runs statements in the database; a caller inside a transaction has uncommitted writes
   // that are not in the file.
   if (db.isTransaction || !(db.getExecutor().adapter instanceof SqliteAdapter)) return null
   const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db)
   // '' = ':memory:' or a temporary database: private to its connection.
-  return rows[0]?.file || null
+  const file = rows[0]?.file
+  return file ? { file, turns: requestTurnsOf(file).shared } : null
 }
 
 interface SerializedError {

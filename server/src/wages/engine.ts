@@ -80,14 +80,14 @@ export function itemOut(item: WageItemResult): WageItem {
 
 /** POST /wages/preview: nothing saved; items only for `userId` (the breakdown drawer). */
 export async function previewWages(db: Kysely<DB>, period: string, now: number, userId?: number): Promise<PreviewAnswer> {
-  const file = await workerFile(db)
-  return file ? runInWorker(file, { kind: 'preview', period, now, userId }) : previewInProcess(db, period, now, userId)
+  const target = await workerFile(db)
+  return target ? runInWorker(target, { kind: 'preview', period, now, userId }) : previewInProcess(db, period, now, userId)
 }
 
 /** The estimates' run (members only, with their own formula parameters), in a worker where there can be one. */
 export async function runWageMembers(db: Kysely<DB>, period: string, rules: Rules, body: RuleBody): Promise<RunMember[]> {
-  const file = await workerFile(db)
-  return file ? runInWorker(file, { kind: 'members', period, rules, body }) : (await runWages(db, period, { rules, body })).members
+  const target = await workerFile(db)
+  return target ? runInWorker(target, { kind: 'members', period, rules, body }) : (await runWages(db, period, { rules, body })).members
 }
 
 /** previewWages on `db` itself (a worker's connection, PostgreSQL, ':memory:'). */
@@ -163,8 +163,8 @@ export async function computeAndSave(
   args: ComputeArgs,
   options: { inProcess?: boolean } = {},
 ): Promise<ComputeOutcome> {
-  const file = options.inProcess ? null : await workerFile(database.db)
-  if (file) return runInWorker(file, { kind: 'computeAndSave', ...args })
+  const target = options.inProcess ? null : await workerFile(database.db)
+  if (target) return runInWorker(target, { kind: 'computeAndSave', ...args })
   return saveComputed(database, args, null)
 }
 

@@ -9,8 +9,7 @@
  * PostgreSQL, a ':memory:' database and a caller inside a transaction run the same code in-process
  * instead (util/job-thread.ts `workerFile`).
  */
-import { jobThread } from '../util/job-thread'
-import { requestTurnsOf } from '../db/write-turns'
+import { jobThread, type ThreadFile } from '../util/job-thread'
 import type { JobAnswers, WageJob, WageThreadJob } from './worker-protocol'
 
 export { workerFile } from '../util/job-thread'
@@ -22,7 +21,7 @@ export function wageWorkerJobs(): number {
   return thread.jobs
 }
 
-/** Runs `job` on `file` in the wage worker. */
-export function runInWorker<K extends WageJob['kind']>(file: string, job: Extract<WageJob, { kind: K }>): Promise<JobAnswers[K]> {
-  return thread.run({ file, turns: requestTurnsOf(file).shared, job }) as Promise<JobAnswers[K]>
+/** Runs `job` on `target` (workerFile) in the wage worker. */
+export function runInWorker<K extends WageJob['kind']>(target: ThreadFile, job: Extract<WageJob, { kind: K }>): Promise<JobAnswers[K]> {
+  return thread.run({ ...target, job }) as Promise<JobAnswers[K]>
 }

@@ -4,6 +4,7 @@
  */
 import type { WagePreviewEntry } from '@shared/entities'
 import type { RuleBody, Rules } from '../rules/rules'
+import type { ThreadFile } from '../util/job-thread'
 import type { MemberWage } from './formula'
 
 export type RunMember = MemberWage & { username: string }
@@ -13,10 +14,8 @@ export type WageJob =
   | ({ kind: 'computeAndSave' } & ComputeArgs)
   | { kind: 'members'; period: string; rules: Rules; body: RuleBody }
 
-/** A job as the thread is sent it: the file, the server's write turns on it (db/write-turns.ts) and the job. */
-export interface WageThreadJob {
-  file: string
-  turns: SharedArrayBuffer
+/** A job as the thread is sent it: where (the file and its write turns) and the job. */
+export interface WageThreadJob extends ThreadFile {
   job: WageJob
 }
 

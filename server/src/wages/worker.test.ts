@@ -11,6 +11,7 @@ import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { computeAndSave, payWages, previewInProcess, previewWages } from './engine'
 import { readItemSet } from './item-sets'
 import { runInWorker, wageWorkerJobs } from './offload'
+import { requestTurnsOf } from '../db/write-turns'
 import { wageDb } from './tables'
 import { DEMO_NOW, DEMO_PERIOD, openDemoMonth } from './testing/demo-month'
 
@@ -95,9 +96,11 @@ describe('wage worker on sqlite', () => {
     expect(viaWorker).toBeInstanceOf(AppError)
     expect(viaWorker).toMatchObject({ code: (inProcess as AppError).code, msg: (inProcess as AppError).msg })
 
-    const missing = await runInWorker(`${opened.dataDir}/missing.db`, { kind: 'preview', period: DEMO_PERIOD, now: DEMO_NOW }).catch(
-      (error: unknown) => error,
-    )
+    const missingFile = `${opened.dataDir}/missing.db`
+    const missing = await runInWorker(
+      { file: missingFile, turns: requestTurnsOf(missingFile).shared },
+      { kind: 'preview', period: DEMO_PERIOD, now: DEMO_NOW },
+    ).catch((error: unknown) => error)
     expect(missing).toMatchObject({ code: 'SQLITE_CANTOPEN' })
     expect((await previewWages(database.db, DEMO_PERIOD, DEMO_NOW)).list.length).toBeGreaterThan(0)
   })

@@ -5,11 +5,9 @@
  */
 import { sql } from 'kysely'
 import { closeThreadDatabases, threadDatabase } from '../thread-database'
-import { serveJobs } from '../../util/job-thread'
+import { serveJobs, type ThreadFile } from '../../util/job-thread'
 
-export interface WriteLoopJob {
-  file: string
-  turns: SharedArrayBuffer
+export interface WriteLoopJob extends ThreadFile {
   transactions: number
 }
 
