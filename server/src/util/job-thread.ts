@@ -4,7 +4,7 @@
  * statements hold the thread's own event loop, not the server's.
  *
  * One thread per kind, started on the first job and reused: starting one costs ~0.2 s from the bundle
- * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after `idleMs` without
+ * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after `idleMs` (THREAD_IDLE_MS) without
  * jobs, and its memory with it: asked to, it closes what it opened (a NexusPHP source's connections say
  * goodbye instead of showing as aborted in the site's MariaDB log, every sync) and exits; one that does
  * not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
@@ -18,6 +18,7 @@ import { type Kysely, sql, SqliteAdapter } from 'kysely'
 import type { DB } from '../db/schema'
 import { requestTurnsOf } from '../db/write-turns'
 import { AppError } from '../errors'
+import { collectGarbage, enableJobGarbageCollection } from './job-gc'
 
 /**
  * What a job thread is sent to work on: the SQLite file, and the server's write turns on it
@@ -54,6 +55,14 @@ type ThreadMessage = { id: number; event: unknown } | { id: number; reply: Reply
 
 /** Server → thread: a job, or the request to close and exit. */
 type ServerMessage = { id: number; job: unknown } | { close: true }
+
+/**
+ * How long a thread waits for its next job before it ends. Its memory goes back to the system only
+ * when it exits: after a wage compute at 2 M records the thread holds ~340 MB (its heap's garbage and
+ * page caches) — kept for a minute, it added to the next job's peak (a relabelling pass right after a
+ * compute: two threads' worth). Jobs seconds apart (the breakdown drawer after a preview) still reuse it.
+ */
+export const THREAD_IDLE_MS = 10_000
 
 /** How long a thread asked to close may take to close its connections before it is terminated. */
 export const THREAD_CLOSE_MS = 5_000
@@ -207,7 +216,7 @@ export interface JobThread<Job> {
   close(): Promise<void>
 }
 
-export function jobThread<Job>(entry: ThreadEntry, idleMs = 60_000): JobThread<Job> {
+export function jobThread<Job>(entry: ThreadEntry, idleMs = THREAD_IDLE_MS): JobThread<Job> {
   let current: Thread | null = null
   let jobs = 0
   return {
@@ -240,6 +249,7 @@ export function serveJobs<Job>(
   close: () => Promise<void> = async () => {},
 ): void {
   const port = parentPort!
+  enableJobGarbageCollection()
   port.on('message', (message: ServerMessage) => {
     if ('close' in message) {
       void close()
@@ -249,9 +259,12 @@ export function serveJobs<Job>(
     }
     const { id, job } = message
     const emit = (event: unknown) => port.postMessage({ id, event } satisfies ThreadMessage)
-    handle(job as Job, emit).then(
-      ({ value, transfer }) => port.postMessage({ id, reply: { ok: true, value } } satisfies ThreadMessage, transfer ?? []),
-      (error: unknown) => port.postMessage({ id, reply: { ok: false, error: serializeError(error) } } satisfies ThreadMessage),
-    )
+    handle(job as Job, emit)
+      .then(
+        ({ value, transfer }) => port.postMessage({ id, reply: { ok: true, value } } satisfies ThreadMessage, transfer ?? []),
+        (error: unknown) => port.postMessage({ id, reply: { ok: false, error: serializeError(error) } } satisfies ThreadMessage),
+      )
+      // What the job left is garbage now: collected at once, not while the next job builds its own.
+      .finally(collectGarbage)
   })
 }

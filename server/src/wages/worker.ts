@@ -5,6 +5,7 @@
  */
 import { openSqliteReader } from '../db/database'
 import { closeThreadDatabases, threadDatabase } from '../db/thread-database'
+import { collectGarbage } from '../util/job-gc'
 import { serveJobs } from '../util/job-thread'
 import { computePeriod, previewInProcess, runWages, saveComputed } from './engine'
 import type { ComputedPeriod, WageJob, WageThreadJob } from './worker-protocol'
@@ -39,6 +40,8 @@ async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknow
       }
     })
     if (!('computed' in read)) return read
+    // The scan's rows and the formula's objects are garbage now; the item sets' JSON comes next.
+    collectGarbage()
     // Written after the snapshot ends; the transaction sees what was paid meanwhile (engine.ts computeAndSave).
     const { kind: _kind, ...args } = job as Extract<WageJob, { kind: 'computeAndSave' }>
     return { value: await saveComputed(await writer(file, turns), args, read.computed) }
