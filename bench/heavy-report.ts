@@ -24,6 +24,8 @@ export interface PhaseResult {
   streams: Record<string, StreamStats>
   /** The server's peak RSS (VmHWM) when the phase ended, MB: which job raised it. */
   peakRssMb?: number | null
+  /** The server's peak RSS during this phase alone (VmHWM reset as it began), MB; runs before session 10 lack it. */
+  phasePeakRssMb?: number | null
 }
 
 /** `commit`: the bench's own checkout unless --server-root. */
@@ -74,14 +76,15 @@ export function render(): string {
     for (const run of runs) {
       // Runs before a stream existed have no column for it.
       const streams = STREAMS.filter((s) => run.phases.some((p) => p.streams[s.name]))
+      const ownPeaks = run.phases.some((p) => p.phasePeakRssMb != null)
       lines.push(
         `**${runName(run)}** — ${run.date.slice(0, 16).replace('T', ' ')} UTC · DEMO_SIZE=${run.size} · wages of ${run.period} · ${run.ratePerStream} req/s per stream over ${run.connections} connections · ` +
           `${run.windowSec} s per job · load average ${run.load[0].toFixed(1)} → ${run.load[1].toFixed(1)} on ${run.cores} cores` +
           `${run.peakRssMb ? ` · server peak RSS ${run.peakRssMb} MB` : ''} · server ${run.built ? 'built (dist/)' : 'from its sources (tsx)'}` +
           `${run.note ? ` · ${run.note}` : ''}`,
         '',
-        `| phase | job: runs × mean (max) | ${streams.map((s) => `${s.short} p50 | p95 | p99 | max`).join(' | ')} | server peak RSS MB |`,
-        `|---|---|${streams.map(() => '---:|---:|---:|---:|').join('')}---:|`,
+        `| phase | job: runs × mean (max) | ${streams.map((s) => `${s.short} p50 | p95 | p99 | max`).join(' | ')} | server peak RSS MB |${ownPeaks ? " the phase's own peak RSS MB |" : ''}`,
+        `|---|---|${streams.map(() => '---:|---:|---:|---:|').join('')}---:|${ownPeaks ? '---:|' : ''}`,
       )
       for (const p of run.phases) {
         const job = p.jobSec ? `${p.runs} × ${p.jobSec.mean.toFixed(2)} s (${p.jobSec.max.toFixed(2)} s)` : `— (${p.seconds.toFixed(0)} s)`
@@ -91,7 +94,7 @@ export function render(): string {
             ? `${ms(st.p50)} | ${ms(st.p95)} | ${ms(st.p99)} | ${ms(st.max)}${st.errors ? ` (${st.errors} errors)` : ''}`
             : ' | | | '
         })
-        lines.push(`| ${p.name} | ${job} | ${cells.join(' | ')} | ${p.peakRssMb ?? ''} |`)
+        lines.push(`| ${p.name} | ${job} | ${cells.join(' | ')} | ${p.peakRssMb ?? ''} |${ownPeaks ? ` ${p.phasePeakRssMb ?? ''} |` : ''}`)
       }
       lines.push('')
     }

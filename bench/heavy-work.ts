@@ -24,7 +24,7 @@ import { type Dialect } from './dataset'
 import { ms, render, type HeavyReport, type PhaseResult } from './heavy-report'
 import { startStreams, statsOf, STREAMS } from './heavy-streams'
 import { benchDialects, saveResults, writeSection } from './report'
-import { gitCommit, login, procStatusMb, startServerProcess } from './server-process'
+import { gitCommit, login, procStatusMb, resetPeakRss, startServerProcess } from './server-process'
 
 const { values } = parseArgs({
   options: {
@@ -160,7 +160,12 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
 
     const loadBefore = loadavg()[0]
     const phases: PhaseResult[] = []
+    const pid = server.child.pid!
+    // The whole run's peak so far: each phase starts the process's own peak afresh to measure its own.
+    let runPeak = procStatusMb(pid, 'VmHWM') ?? 0
     const phase = async (name: string, job: Job | null) => {
+      runPeak = Math.max(runPeak, procStatusMb(pid, 'VmHWM') ?? 0)
+      const ownPeak = resetPeakRss(pid)
       const streams = startStreams(server.apiBase, token, { rate, connections, memberId })
       const started = performance.now()
       const durations: number[] = []
@@ -180,13 +185,14 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
         jobSec: durations.length ? { mean: durations.reduce((a, b) => a + b, 0) / durations.length, max: Math.max(...durations) } : null,
         seconds: (ended - started) / 1000,
         streams: Object.fromEntries(STREAMS.map((s) => [s.name, statsOf(samples.filter((x) => x.stream === s.name))])),
-        peakRssMb: procStatusMb(server.child.pid!, 'VmHWM'),
+        peakRssMb: Math.max(runPeak, procStatusMb(pid, 'VmHWM') ?? 0),
+        phasePeakRssMb: ownPeak ? procStatusMb(pid, 'VmHWM') : null,
       }
       phases.push(result)
       const job_ = result.jobSec
         ? `${result.runs} × ${result.jobSec.mean.toFixed(2)} s (max ${result.jobSec.max.toFixed(2)})`
         : `${result.seconds.toFixed(0)} s, no job`
-      log(`[${dialect}] ${name}: ${job_} · server peak RSS ${result.peakRssMb ?? '?'} MB`)
+      log(`[${dialect}] ${name}: ${job_} · server peak RSS ${result.peakRssMb ?? '?'} MB (this phase: ${result.phasePeakRssMb ?? '?'} MB)`)
       for (const [stream, st] of Object.entries(result.streams)) {
         log(
           `[${dialect}]     ${stream.padEnd(22)} n ${String(st.n).padStart(4)}  p50 ${ms(st.p50)}  p95 ${ms(st.p95)}  p99 ${ms(st.p99)}  max ${ms(st.max)} ms${st.errors ? `  ${st.errors} errors` : ''}`,
@@ -197,7 +203,7 @@ async function measure(dialect: Dialect): Promise<HeavyReport> {
     await phase('baseline (no job)', null)
     for (const job of jobs) await phase(job.name, job)
     await phase('baseline again (no job, last)', null)
-    const peakRssMb = procStatusMb(server.child.pid!, 'VmHWM')
+    const peakRssMb = Math.max(runPeak, procStatusMb(pid, 'VmHWM') ?? 0)
     log(`[${dialect}] server peak RSS ${peakRssMb ?? '?'} MB`)
     return {
       dialect,

@@ -5,7 +5,7 @@
  * Shared by bench/load.ts and bench/heavy-work.ts.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { BENCH_ADMIN_PASSWORD, dataRoot, type Dialect } from './dataset'
@@ -42,6 +42,19 @@ export function procCpuSec(pid: number): number | null {
     return (Number(fields[11]) + Number(fields[12])) / 100
   } catch {
     return null
+  }
+}
+
+/**
+ * Starts a process's VmHWM afresh from its present RSS (Linux: "5" to /proc/<pid>/clear_refs), so the
+ * next reading is the peak since now. False where that is not possible (another OS, not our process).
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    return true
+  } catch {
+    return false
   }
 }
 
