@@ -177,4 +177,13 @@ call 100 → **82 µs**, page-seed from its cache 150–157 → **121–132 µs*
 \`/health\` (the before run's first \`/health\` came right after generating its data set, 12.5k against 23.2k at its
 end, so its shares read high; the CPU per request does not depend on that). Still under the 50% target, within
 this machine's run-to-run noise of it.
+
+**Session 10** (\`session-9-host\` = the run above, f3d02ef, against \`now\`, 2026-11-24 19:39 UTC): no change to the
+request path in between (this session's commits are in the job threads and the benches). Both hosts call themselves
+"AMD EPYC", 2 cores; on this one every call costs the server 2–3× less CPU (\`/health\` 37 → 18 µs, all-seeding-sta
+82 → 26 µs, page-seed from its cache 121–132 → 43–45 µs) and the shares are higher: all-seeding-sta **72%** ✅,
+page-seed 42–44% on SQLite; PostgreSQL 67% and 48–58%. So the targets hold in the latest runs on both databases; on
+the slower host all-seeding-sta was 49%, at the line. A profile on this host (\`node --cpu-prof\`, the bundle): the
+stamp row's read is ~3 µs of a read transaction (better-sqlite3 alone: 3.1 µs against 0.35 µs for \`select 1\`,
+2.5 µs for \`PRAGMA data_version\` — the WAL read lock, not the row), still the largest part of the handler.
 `
