@@ -193,6 +193,30 @@ const HEAVY_NOTES = `
   470 → 329 / 277 MB, a compute 554 → 510 MB. The whole run after it (\`large-built-batch100\`) peaked at 840 MB,
   not lower than the 768 of \`large-built\`: its peak came in the full derivations, with the wage thread (after a
   compute) and the sync thread alive together — which job overlaps which varies from run to run. Not reached.
+- **Memory, session 10** (built server, large set, this session's host; \`large-idle10\` = 06efe96 against
+  \`large-idle10-gc\` = 5c6cad1, same hour; \`large-trim\` and \`large-phase-peaks\` = the latter with
+  \`MALLOC_TRIM_THRESHOLD_=131072\`). Job by job first (a fresh server per job, its VmHWM and VmRSS): after a compute
+  the wage thread held ~340 MB (472 MB RSS, 131 MB once the thread had exited), and computes back to back in one
+  thread climbed 462 → 546 → 548 → 568 MB — each job built its columns next to the last one's uncollected garbage.
+  Three changes: a job thread ends **10 s** after its last job (was 60 s); it runs a **full garbage collection after
+  each job and, in a compute, between reading and writing** (\`util/job-gc.ts\`: \`gc\` exposed in job threads
+  only — the pause is the thread's, no request waits for it; the page-seed and admin-write columns show no change);
+  computes back to back 568 → 444–469 MB. Whole run **721 → 609 MB**. A collection after the wage scan as well: no
+  gain (not kept). What stayed after the threads exited is glibc's: memory a thread freed (its SQLite page caches,
+  its allocations) is kept in the process for reuse — the dynamic trim threshold grows to tens of MB per arena —
+  so the server sat at 209–253 MB after a few computes with no thread left, against 131 MB started. With
+  \`MALLOC_TRIM_THRESHOLD_=131072\` (glibc's setting, recommended in README 部署 for Linux; it changes nothing
+  else) a compute peaks at 374–388 MB instead of 420–469, and the process is back at 117 MB after it; the whole
+  run **533 MB**. Still above 500: the rest is the server's own thread after a run of every job (~200–230 MB
+  with no job thread alive: its two SQLite page caches, 32 + 64 MiB, fill with use; the answer caches) plus the
+  job in flight (a compute ~+270 MB). The \`large-phase-peaks\` run (the same setting, 20 minutes later) gives each
+  phase's own peak (VmHWM started afresh per phase, \`/proc/<pid>/clear_refs\`): sync 595, compute 524, preview 385,
+  the two full derivations 384, refresh 242 MB — and peaked at 595 over the run, not 533: runs of one setting differ
+  by ~60 MB. The sync is the phase to work on next: job by job, a sync right after the rules change and back peaks at
+  552–567 MB, a sync after a sync at 212–238 MB (a fresh server each, the same thread reused in both). Emptying the
+  sync thread's page caches before its answer (\`PRAGMA shrink_memory\`) did not lower it (567; not kept). Not yet
+  separated: a rule change makes the next statistics refresh recompute the wage estimates at once (otherwise at
+  most every 10 minutes), in the wage thread beside the sync thread. Not reached.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The
