@@ -4,10 +4,10 @@
  * statements hold the thread's own event loop, not the server's.
  *
  * One thread per kind, started on the first job and reused: starting one costs ~0.2 s from the bundle
- * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after `idleMs` (THREAD_IDLE_MS) without
- * jobs, and its memory with it: asked to, it closes what it opened (a NexusPHP source's connections say
- * goodbye instead of showing as aborted in the site's MariaDB log, every sync) and exits; one that does
- * not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
+ * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after THREAD_IDLE_MS
+ * without jobs, and its memory with it: asked to, it closes what it opened (a NexusPHP source's
+ * connections say goodbye instead of showing as aborted in the site's MariaDB log, every sync) and
+ * exits; one that does not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
  * Jobs arriving together run side by side in it. A crash fails the jobs it had; the next job starts a
  * new thread. Errors cross the boundary as the in-process path would
  * throw them (an AppError keeps its status and Chinese text; anything else its message and code).
@@ -57,10 +57,11 @@ type ThreadMessage = { id: number; event: unknown } | { id: number; reply: Reply
 type ServerMessage = { id: number; job: unknown } | { close: true }
 
 /**
- * How long a thread waits for its next job before it ends. Its memory goes back to the system only
- * when it exits: after a wage compute at 2 M records the thread holds ~340 MB (its heap's garbage and
- * page caches) — kept for a minute, it added to the next job's peak (a relabelling pass right after a
- * compute: two threads' worth). Jobs seconds apart (the breakdown drawer after a preview) still reuse it.
+ * How long a thread waits for its next job before it ends. After a wage compute at 2 M records a thread
+ * held ~340 MB; the full collection after each job (job-gc.ts) returns its heap's garbage, but its page
+ * caches and what the allocator keeps of what it freed go only when it exits — kept for a minute, they
+ * added to the next job's peak (a relabelling pass right after a compute: two threads' worth). Jobs
+ * seconds apart (the breakdown drawer after a preview) still reuse it.
  */
 export const THREAD_IDLE_MS = 10_000
 
