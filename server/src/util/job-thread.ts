@@ -57,11 +57,11 @@ type ThreadMessage = { id: number; event: unknown } | { id: number; reply: Reply
 type ServerMessage = { id: number; job: unknown } | { close: true }
 
 /**
- * How long a thread waits for its next job before it ends. After a wage compute at 2 M records a thread
- * held ~340 MB; the full collection after each job (job-gc.ts) returns its heap's garbage, but its page
- * caches and what the allocator keeps of what it freed go only when it exits — kept for a minute, they
- * added to the next job's peak (a relabelling pass right after a compute: two threads' worth). Jobs
- * seconds apart (the breakdown drawer after a preview) still reuse it.
+ * How long a thread waits for its next job before it ends. An idle thread keeps its isolate and its
+ * connections' page caches (up to 96 MiB in the sync thread); kept for a minute after a job, they added
+ * to the next job's peak (a relabelling pass right after a compute: two threads). Jobs seconds apart
+ * (the breakdown drawer after a preview) still reuse it. Its heap's garbage goes earlier, at the full
+ * collection after each job (job-gc.ts).
  */
 export const THREAD_IDLE_MS = 10_000
 
