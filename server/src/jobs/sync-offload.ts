@@ -42,7 +42,7 @@ export function syncStepsInThread(
   return thread.run({ kind: 'sync', ...target, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
 }
 
-/** Ends the sync thread once its jobs are done; it closes its source's connections first (SyncRunner.stop). */
+/** Ends the sync thread once its jobs are done; it closes its source's connections first (after each sync, SyncRunner.stop). */
 export function closeSyncThread(): Promise<void> {
   return thread.close()
 }

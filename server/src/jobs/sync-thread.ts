@@ -2,7 +2,8 @@
  * The sync thread (started by sync-offload.ts; bundled as dist/sync-worker.js): runs a sync's heavy
  * steps (sending progress while they run) or a relabelling pass on connections of its own to the
  * server's SQLite file. The source stays open while the thread lives (it keeps its connection), and
- * is closed when the thread is asked to end (a NexusPHP pool then quits its connections properly).
+ * is closed when the thread is asked to end (a NexusPHP pool then quits its connections properly) —
+ * at the end of every sync (jobs/sync.ts), after idle time, or when the server stops.
  */
 import { closeThreadDatabases, threadDatabase } from '../db/thread-database'
 import { derive } from '../derive'
