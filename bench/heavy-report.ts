@@ -216,7 +216,12 @@ const HEAVY_NOTES = `
   552–567 MB, a sync after a sync at 212–238 MB (a fresh server each, the same thread reused in both). Emptying the
   sync thread's page caches before its answer (\`PRAGMA shrink_memory\`) did not lower it (567; not kept). Not yet
   separated: a rule change makes the next statistics refresh recompute the wage estimates at once (otherwise at
-  most every 10 minutes), in the wage thread beside the sync thread. Not reached.
+  most every 10 minutes), in the wage thread beside the sync thread. Ending the sync thread itself at the end of
+  each sync, before the statistics refresh (\`jobs/sync.ts\`; the next sync is minutes away, a relabelling pass
+  starts a new thread): the same rules-then-sync test 329 / 349 MB against 413 / 552 / 567 before.
+  \`large-sync-closes\` (424e32d, the same setting): sync phase 595 → **453 MB**, whole run **515 MB** — its peak
+  now the computes (515; the preview 341, the derivations 441). Not reached (≤ 500), within ~15 MB of it with the
+  glibc setting; without it the runs above are ~75 MB higher.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The
