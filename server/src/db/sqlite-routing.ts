@@ -54,9 +54,26 @@ type Statement = SQLite.Statement<unknown[], Record<string, unknown>>
 /** Only statements that read: SELECT/WITH that SQLite itself calls read-only (BEGIN is "read-only" too, so the verb is checked first). */
 const READ_VERB = /^\s*(select|with)\b/i
 
-function resultOf<R>(statement: Statement, parameters: readonly unknown[]): QueryResult<R> {
-  if (statement.reader) return { rows: statement.all(parameters as unknown[]) as R[] }
-  const { changes, lastInsertRowid } = statement.run(parameters as unknown[])
+/**
+ * A compiled query marked by array-rows.ts: its rows are wanted as arrays of column values
+ * (better-sqlite3's raw mode), not as objects.
+ */
+export const ARRAY_ROWS = Symbol('array rows')
+type MaybeArrayRows = CompiledQuery & { [ARRAY_ROWS]?: true }
+
+function resultOf<R>(statement: Statement, compiled: MaybeArrayRows): QueryResult<R> {
+  const parameters = compiled.parameters as unknown[]
+  if (statement.reader && compiled[ARRAY_ROWS]) {
+    // The statement is shared (statement-cache.ts): back to objects for the next user.
+    statement.raw(true)
+    try {
+      return { rows: statement.all(parameters) as R[] }
+    } finally {
+      statement.raw(false)
+    }
+  }
+  if (statement.reader) return { rows: statement.all(parameters) as R[] }
+  const { changes, lastInsertRowid } = statement.run(parameters)
   return {
     insertId: lastInsertRowid != null ? BigInt(lastInsertRowid) : undefined,
     numAffectedRows: changes != null ? BigInt(changes) : undefined,
@@ -160,8 +177,8 @@ class RoutedConnection implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     await this.driver.turns.beforeStatement()
     const { statement, onWriter } = await this.statementFor(compiled.sql)
-    if (!onWriter) return resultOf<R>(statement, compiled.parameters)
-    return busyRetry(this.driver.rawWriter, () => resultOf<R>(statement, compiled.parameters), this.driver.writeTurns)
+    if (!onWriter) return resultOf<R>(statement, compiled)
+    return busyRetry(this.driver.rawWriter, () => resultOf<R>(statement, compiled), this.driver.writeTurns)
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {

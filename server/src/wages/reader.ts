@@ -14,6 +14,7 @@
 import { AssignmentLabel, ClaimState, SeedType } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
+import { arrayRows } from '../db/array-rows'
 import { inIntegers, int } from '../db/sql-fragments'
 import { conflict } from '../errors'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
@@ -144,7 +145,9 @@ export async function* periodRecords(
       sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
     const atAssignment = (column: string) =>
       sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
-    const { rows } = await sql<Row>`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
+    const rows = await arrayRows<Row>(
+      db,
+      sql`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
         case when ${missing} then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
@@ -152,27 +155,42 @@ export async function* periodRecords(
       from seed_records r
         left join counter_snapshots s0 on s0.day = ${startDay} and s0.record_id = r.id
         ${endJoin}
-      where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and ${ties}`.execute(db)
-    for (const r of rows) {
-      const userId = Number(r.user_id)
-      const torrentId = Number(r.torrent_id)
+      where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and ${ties}`,
+    )
+    for (const [
+      userIdValue,
+      torrentIdValue,
+      claimState,
+      claimedAt,
+      assigned,
+      assignedAtValue,
+      st0,
+      up0,
+      fAt,
+      stf,
+      upf,
+      started,
+      sta,
+      upa,
+      st1,
+      up1,
+    ] of rows) {
+      const userId = Number(userIdValue)
+      const torrentId = Number(torrentIdValue)
       // Members who cannot earn (deleted, no site account) and torrents that cannot pay are left out.
       if (!members.has(userId) || !torrentsInfo.has(torrentId)) continue
-      const claimed = Number(r.claim_state) === 2
-      const claimAt = Number(r.claimed_at)
-      const assignedAt = Number(r.assigned) === 1 && !claimsOnly ? Number(r.assigned_at) : 0
+      const claimAt = Number(claimState) === 2 ? Number(claimedAt) : 0
+      const assignedAt = Number(assigned) === 1 && !claimsOnly ? Number(assignedAtValue) : 0
       const gain = windowGain(
         {
           claim:
-            claimed && claimAt > 0
-              ? { at: claimAt, begin: claimBegins.get(pairKey(userId, torrentId)) ?? { seedTimeSec: 0, uploaded: 0 } }
-              : null,
+            claimAt > 0 ? { at: claimAt, begin: claimBegins.get(pairKey(userId, torrentId)) ?? { seedTimeSec: 0, uploaded: 0 } } : null,
           assignedAt: assignedAt > 0 ? assignedAt : null,
-          snatchStartedAt: r.started != null ? Number(r.started) : null,
-          atPeriodStart: counters2(r.st0, r.up0),
-          atAssignment: counters2(r.sta, r.upa),
-          firstSeen: r.f_at != null ? { at: Number(r.f_at), ...counters2(r.stf, r.upf)! } : null,
-          atEnd: counters2(r.st1, r.up1),
+          snatchStartedAt: started != null ? Number(started) : null,
+          atPeriodStart: counters2(st0, up0),
+          atAssignment: counters2(sta, upa),
+          firstSeen: fAt != null ? { at: Number(fAt), ...counters2(stf, upf)! } : null,
+          atEnd: counters2(st1, up1),
         },
         counters,
       )
@@ -248,21 +266,22 @@ const counters2 = (seedTime: unknown, uploaded: unknown): Counters | null =>
   seedTime == null ? null : { seedTimeSec: Number(seedTime), uploaded: Number(uploaded ?? 0) }
 
 type Nullable = number | string | null
-interface Row {
-  user_id: number
-  torrent_id: number
-  claim_state: number
-  claimed_at: number
-  assigned: number
-  assigned_at: number
-  started: Nullable
-  st0: Nullable
-  up0: Nullable
-  f_at: Nullable
-  stf: Nullable
-  upf: Nullable
-  sta: Nullable
-  upa: Nullable
-  st1: Nullable
-  up1: Nullable
-}
+/** A scanned row, in the select list's order. */
+type Row = [
+  userId: number,
+  torrentId: number,
+  claimState: number,
+  claimedAt: number,
+  assigned: number,
+  assignedAt: number,
+  st0: Nullable,
+  up0: Nullable,
+  fAt: Nullable,
+  stf: Nullable,
+  upf: Nullable,
+  started: Nullable,
+  sta: Nullable,
+  upa: Nullable,
+  st1: Nullable,
+  up1: Nullable,
+]
