@@ -134,6 +134,9 @@ export async function* periodRecords(
     : // The banned ids as read above: a subquery here was a scan of site_torrents in every range's statement.
       sql`(r.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`r.torrent_id`, [...banned])}) and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})`
   const claimBegins = await claimsMadeIn(db, counters)
+  // What NexusPHP noted counts only for a claim made in the period (window.ts): most were made before.
+  const claimBegin = (userId: number, torrentId: number, claimAt: number) =>
+    (claimAt > counters.startMs ? claimBegins.get(pairKey(userId, torrentId)) : undefined) ?? NO_COUNTERS
   const { rows: bounds } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
   const maxId = Number(bounds[0]?.hi ?? 0)
   for (let from = 0; from < maxId; from += RECORD_ID_RANGE) {
@@ -183,8 +186,7 @@ export async function* periodRecords(
       const assignedAt = Number(assigned) === 1 && !claimsOnly ? Number(assignedAtValue) : 0
       const gain = windowGain(
         {
-          claim:
-            claimAt > 0 ? { at: claimAt, begin: claimBegins.get(pairKey(userId, torrentId)) ?? { seedTimeSec: 0, uploaded: 0 } } : null,
+          claim: claimAt > 0 ? { at: claimAt, begin: claimBegin(userId, torrentId, claimAt) } : null,
           assignedAt: assignedAt > 0 ? assignedAt : null,
           snatchStartedAt: started != null ? Number(started) : null,
           atPeriodStart: counters2(st0, up0),
@@ -241,6 +243,7 @@ export async function* periodRecords(
 }
 
 const pairKey = (userId: number, torrentId: number) => userId * 2 ** 32 + torrentId
+const NO_COUNTERS: Counters = Object.freeze({ seedTimeSec: 0, uploaded: 0 })
 
 /**
  * The counters NexusPHP noted in each claim made inside the period (`seed_time_begin` /
