@@ -222,6 +222,21 @@ const HEAVY_NOTES = `
   \`large-sync-closes\` (424e32d, the same setting): sync phase 595 → **453 MB**, whole run **515 MB** — its peak
   now the computes (515; the preview 341, the derivations 441). Not reached (≤ 500), within ~15 MB of it with the
   glibc setting; without it the runs above are ~75 MB higher.
+- **Memory, session 11** (built server, large set, \`MALLOC_TRIM_THRESHOLD_=131072\`; \`large-arrays\` = a38d0ab
+  against \`large-chunked-columns\` = 598e17b, the same hour). Job by job first (a fresh server, previews then computes
+  in one wage thread): the wage thread's typed columns doubled as they grew — up to half empty, and the old copy
+  alive beside the new one while growing; they now grow by chunks of 65,536 values (\`wages/columns.ts\`): a preview
+  295–312 → **239–255 MB**, a compute 451–491 → **376–390 MB**, the jobs no slower. Whole runs: preview phase
+  421 → 344 MB, compute 561 → **481 MB**, the derivations 432 / 459 MB — but the sync phase 467 → 612 MB, and the
+  whole run 561 → 612 MB. The sync phase is what varies from run to run with the same code (439–612 MB in four runs
+  today: the demo source advances by the time since the previous sync, and the wage estimates follow the sync in the
+  wage thread); not separated yet, so **not reached** (≤ 500). Tried and not kept: the server's writer cache 64 → 16
+  MiB once the first start is over (compute phase 563 against 561 MB: that cache does not fill when the jobs write in
+  their threads); a full collection every 128 batches and 25 ranges in the wage thread (with the doubling columns
+  preview 322, compute 492 MB but each job 10–20% slower; with chunks no gain). A run whose server generates the
+  large set at its first start peaks at 1,070 MB during the generation (in the server's own thread) and stays at
+  ~400 MB after it: generating the large demo set is a bench's first start, not a site's (a NexusPHP site's first
+  sync runs in the sync thread).
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The

@@ -183,24 +183,30 @@ const NOTES = `Notes: the rows are the claimed-or-assigned records of official t
 the other records of the 2,000,000 are skipped by the scan's filter. The machine: 2 cores, other engineers' runs
 mostly idle during the measurement (load average ~1).
 
-**The ratio target is missed** (≤ 2× the floor in issue terms, ≤ 3× in the table's): SQLite 2026-11-24 (Intel Xeon,
-quiet) preview 4.94 s, compute 7.19 s against a 1.31 s floor; PostgreSQL is the 2026-11-22 run. Where the SQLite time
-goes (2 M records, 829,646 rows read, measured statement by statement in-process): the scan's statements 2.8–3.0 s —
-of which the join itself (the same statements as \`count(*)\`) ~1.7 s, building 12 million column values ~1.3 s, and
-before 2026-11-24 ~1.5 s more: every range's statement rescanned site_torrents for banned torrents through a subquery
-(now the ids read once: preview 6.35 → 4.5–4.8 s in-process); row objects ~1.3 s of the scan (arrays would save that,
-but Kysely hands out objects); the formula and grouping ~0.6 s; compute adds the month's item sets (~40 MB of JSON) and
-records in one transaction, ~1–2 s. Since 2026-11-24 SQLite runs preview, compute and the estimates in a worker thread
-(its own read-only connection): requests are not held (「Requests while heavy work runs」), the job is not faster; the
-first job after 60 s idle also starts the worker (~0.5 s here, where the bench runs the TypeScript source; ~0.2 s from
-the bundle). The peak RSS is the bench process: server, worker and client together.
+**The ratio target is missed** (≤ 2× the floor in issue terms, ≤ 3× in the table's). Session 11 (2026-11-24, AMD EPYC,
+quiet; before = 9a7eb01 in the same hour: floor 1.90 s, preview 6.72 s, compute 8.18 s, recompute 8.02 s — 4.3×): the
+reader takes its rows as arrays (\`db/array-rows.ts\`: better-sqlite3's raw mode) — with 16 columns an object per row
+cost more than the statement itself (the 104 range statements: 3.9 s as objects, 2.0 s as arrays; the scan with its
+JS 5.2 → 3.4 s in-process). After, through HTTP (the table): floor 1.87 s, preview 4.66 s, compute 6.13 s —
+**3.3×** (a run minutes before: floor 2.21 s, preview 5.28 s, compute 6.32 s, 2.9×; the floor itself varies by ~20%
+from run to run). The peak RSS of the bench process: 612 MiB with the arrays alone (same hour), 483–491 MiB once the
+typed columns grow by chunks instead of doubling (\`wages/columns.ts\`; 「Requests while heavy work runs」 has the per-job figures). Where the time goes now (in-process, 829,646 rows read): the statements ~2.0–2.5 s (the
+floor's own joins are most of it: the same statements as \`count(*)\` take 0.2 s, the two snapshot lookups per row
+~1.4 s), the window and grouping JS ~0.9 s, the formula ~0.9 s; compute adds the item sets — 642,699 items, 48.7 MB
+of JSON, half of it the reasons' text of the 355,362 items that do not qualify (~1.1 s to build and serialize) — and
+their write (~0.8 s). Tried and not kept: writing the JSON by hand instead of JSON.stringify over tuples (1.1 → 1.9 s).
+What is left would take fewer bytes per item (reasons stored as codes and figures, rendered when read — a change of
+the stored format) or the formula on columns instead of objects. Since 2026-11-24 SQLite runs preview, compute and
+the estimates in a worker thread (its own read-only connection): requests are not held (「Requests while heavy work
+runs」); the first job after 10 s idle also starts the worker (~0.5 s here, where the bench runs the TypeScript
+source; ~0.2 s from the bundle). The peak RSS is the bench process: server, worker and client together.
 
 **How the figures are reached.** The engine needs a month's rows grouped by torrent (keeper ranks compare the members
 of one torrent). Walking official torrents and fetching their records through the (torrent_id, status) index was
 ~800,000 random reads in a 2 GB file (first version: compute 33–56 s). The reader now scans the records once in id
-ranges of 100,000 — their start and end snapshot rows are keyed (day, record id), so they are read in order too —
-five narrow columns computed in SQL, into typed-array columns (~40 bytes a row), and groups them by torrent with a
-counting sort. Compute keeps the items in typed columns and stores one JSON row per member and month
+ranges of 20,000 — their start and end snapshot rows are keyed (day, record id), so they are read in order too —
+works out each row's gain in its counting window, keeps it in typed-array columns (~40 bytes a row, grown by chunks
+of 65,536 values), and groups them by torrent with a counting sort. Compute keeps the items in typed columns and stores one JSON row per member and month
 (\`wage_item_sets\`, migration 0009) instead of ~800,000 item rows in two b-trees (that write and the delete of the
 previous compute's rows took ~15 s). Memory therefore grows with the month's rows (~40 MB of columns at 816,659),
 not with the whole table; the peak RSS is of the bench process (server in-process, SQLite page cache, the client).`
