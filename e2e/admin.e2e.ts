@@ -56,7 +56,14 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await dialog.getByLabel('初始密码').fill(NEW_MEMBER_PASSWORD)
     // No demo site user has this uid: the typed number is offered as a uid of its own.
     await dialog.getByLabel('站点 UID').fill('987654')
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="使用 UID 987654"]').click()
+    const useUid = page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="使用 UID 987654"]')
+    await useUid.waitFor()
+    // The site-user search answers 300 ms after typing and renders the list again: a click during that
+    // once left the field empty (CI, a busy machine). Pick when the search has answered, then see it taken.
+    const uidSelect = dialog.locator('.ant-select', { has: page.getByLabel('站点 UID') })
+    await poll(() => uidSelect.evaluate((select) => select.classList.contains('ant-select-loading'))).toBe(false)
+    await useUid.click()
+    await uidSelect.getByText('UID 987654', { exact: true }).waitFor()
     await dialog.getByLabel('备注').fill('端到端测试')
     await dialog.getByLabel('用户名').press('Enter') // Enter submits
     await toast(page, `已创建保种员 ${NEW_MEMBER}`)
