@@ -1,26 +1,25 @@
 /**
- * One sync of the demo source: the community lives on. Seeders keep announcing and their counters
- * grow with the time since the last sync, a few stop (they age out of the active window, and the
+ * One sync of the demo source: the community lives on. Peers announce at NexusPHP's intervals (30–60
+ * minutes by the torrent's age: a 10-minute sync sees a sixth to a third of them) and their counters grow
+ * with the time since their last announce, a few stop (they age out of the active window, and the
  * tracker's cleanup drops them two hours later), some stopped snatches start seeding again, members
  * start new downloads and finish running ones, claims appear, new torrents are released, seeder
  * counts drift. Set-based SQL for what touches many rows (in id ranges: each statement is synchronous on
  * SQLite), a seeded PRNG for the few new rows.
  * Every change queues its keys for the derivation in the same transaction; each range or step is a
  * transaction of its own (a 2 M-record sync's one transaction held SQLite's write lock for seconds, and
- * a request's write failed after waiting 15 s). A crash in the middle leaves some rows grown and their
- * keys queued, and the next sync grows them again from the saved state: more growth, never an
- * inconsistent derivation — the demo's counters are made up anyway.
+ * a request's write failed after waiting 15 s). A crash in the middle leaves some ranges announced and
+ * their keys queued; the next sync announces the others from their own last announce (each peer's
+ * growth is counted from its `last_action`, so nothing grows twice).
  */
-import { sql } from 'kysely'
 import type { AppDatabase } from '../../../db/database'
-import { int } from '../../../db/sql-fragments'
 import { Prng } from '../prng'
 import { newDownloads, newTorrents } from './new-rows'
-import { dropStalePeers, driftTorrentCounts, finishLeechers, growAnnouncing, newClaims, restartSeeding, type SetStep } from './set-steps'
-import { hashSeed, idRanges, rnd } from './sql'
+import { announce, dropStalePeers, driftTorrentCounts, newClaims, restartSeeding, type SetStep } from './set-steps'
+import { hashSeed, idRanges } from './sql'
 
-/** Growth is simulated for at most this long, however long the server was down. */
-const MAX_ELAPSED_MS = 2 * 24 * 3600_000
+/** A peer's growth is simulated for at most this long, however long the server was down. */
+const MAX_GROW_MS = 2 * 24 * 3600_000
 
 export interface DemoState {
   seed: string
@@ -42,8 +41,6 @@ export async function advanceDemo(
   options: AdvanceOptions,
 ): Promise<{ state: DemoState; rows: Record<string, number> }> {
   const { now } = options
-  const elapsedMs = Math.max(0, Math.min(MAX_ELAPSED_MS, now - state.lastAdvanceAt))
-  const e = Math.round(elapsedMs / 1000)
   const window = options.activeWindowMinutes * 60_000
   const prevSince = state.lastAdvanceAt - window
   const since = now - window
@@ -61,16 +58,14 @@ export async function advanceDemo(
     write: (work) => db.transaction().execute(work),
     dialect: database.dialect,
     now,
-    elapsedSec: e,
     since,
+    prevSince,
+    maxGrowMs: MAX_GROW_MS,
     salt,
-    continues: sql`p.last_action >= ${int(prevSince)} and ${rnd(sql`p.id`, salt)} >= 300`,
     peerRanges: await idRanges(db, 'site_peers'),
-    snatchRanges: await idRanges(db, 'site_snatched'),
     count,
   }
-  await growAnnouncing(step)
-  await finishLeechers(step)
+  await announce(step)
   await dropStalePeers(step)
   await restartSeeding(step)
   await newClaims(step)

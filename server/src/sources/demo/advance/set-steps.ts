@@ -8,6 +8,7 @@ import type { DB } from '../../../db/schema'
 import { int } from '../../../db/sql-fragments'
 import { queueSiteRows, queueTorrents } from '../../../derive/queue'
 import type { Count } from './new-rows'
+import { SHORTEST_ANNOUNCE_MS, announceIntervalSql } from '../announce'
 import { hex40, maxId, rnd } from './sql'
 
 /** NexusPHP's cleanup drops peers that stopped announcing; ours after this long. */
@@ -21,81 +22,73 @@ export interface SetStep {
   write<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T>
   dialect: DialectName
   now: number
-  /** Seconds of growth this sync simulates. */
-  elapsedSec: number
-  /** Where the active window began at this sync. */
+  /** Where the active window began at this sync, and at the previous one (peers active then may announce now). */
   since: number
+  prevSince: number
+  /** A peer's counters grow by at most this much however long the demo was paused. */
+  maxGrowMs: number
   /** This sync's salt of the SQL pseudo-randomness. */
   salt: number
-  /** Peers that were active at the last sync and keep announcing (97 %); the others just stop. */
-  continues: RawBuilder<unknown>
-  /** (lo, hi] id ranges of peers and snatches as they were when the sync began. */
+  /** (lo, hi] id ranges of peers as they were when the sync began. */
   peerRanges: readonly [number, number][]
-  snatchRanges: readonly [number, number][]
   count: Count
 }
 
-/** Announcing peers: seeders gain seed time and upload on their snatches, leechers progress. */
-export async function growAnnouncing({
-  write,
-  now,
-  elapsedSec: e,
-  salt,
-  continues,
-  peerRanges,
-  snatchRanges,
-  count,
-}: SetStep): Promise<void> {
-  for (const [lo, hi] of peerRanges) {
-    await write((db) =>
-      queueSiteRows(db, sql`select p.userid, p.torrent from site_peers p where p.id > ${lo} and p.id <= ${hi} and ${continues}`),
-    )
-  }
-  const rate = sql`((${rnd(sql`site_snatched.id`, salt + 1)} % 100) * (${rnd(sql`site_snatched.id`, salt + 2)} % 97) * 3)`
-  for (const [lo, hi] of snatchRanges) {
-    const updated = await write((db) =>
-      sql`update site_snatched set seedtime = seedtime + ${e}, uploaded = uploaded + ${rate} * ${e},
-          last_action = ${int(now)}
-        where site_snatched.id > ${lo} and site_snatched.id <= ${hi}
-          and exists (select 1 from site_peers p where p.userid = site_snatched.userid and p.torrent = site_snatched.torrentid
-          and p.seeder = 1 and ${continues})`.execute(db),
-    )
-    count('site_snatched', updated.numAffectedRows)
-  }
-  const speed = sql`(1 + ${rnd(sql`site_peers.id`, salt + 3)} % 40) * 131072`
-  for (const [lo, hi] of peerRanges) {
-    const updated = await write((db) =>
-      sql`update site_peers set prev_action = last_action,
-          last_action = ${int(now)} - ${rnd(sql`site_peers.id`, salt + 4)} % 600 * 1000,
-          uploaded = uploaded + ${rnd(sql`site_peers.id`, salt + 5)} % 50 * 1000 * ${e},
-          to_go = case when to_go - ${speed} * ${e} > 0 then to_go - ${speed} * ${e} else 0 end
-        where id in (select p.id from site_peers p where p.id > ${lo} and p.id <= ${hi} and ${continues})`.execute(db),
-    )
-    count('site_peers', updated.numAffectedRows)
-  }
+/**
+ * The peers of (lo, hi] that announce in this sync, as they were before it: active at the last sync, due
+ * (their last announce at least their torrent's interval ago — `announce.ts`), and not among the 3 % that
+ * miss this turn (they announce late, at a later sync). A peer due for `k` intervals announced `k` times:
+ * `announced_at` is its last announce, `grown` the seconds its counters grow by (capped like a long pause),
+ * `to_go_after` what a leecher still lacks then; `first` marks its pair's first peer (a snatch with two
+ * peers — two clients — moves once, with the first).
+ */
+function announcing({ now, prevSince, salt, maxGrowMs }: SetStep, lo: number, hi: number): RawBuilder<unknown> {
+  const candidate = sql`p.id > ${lo} and p.id <= ${hi} and p.last_action >= ${int(prevSince)}
+    and p.last_action <= ${int(now - SHORTEST_ANNOUNCE_MS)} and ${rnd(sql`p.id`, salt)} >= 300`
+  const sinceLast = sql`((${int(now)} - d.last_action) / d.every * d.every)`
+  const grown = sql`((case when ${sinceLast} > ${int(maxGrowMs)} then ${int(maxGrowMs)} else ${sinceLast} end) / 1000)`
+  const left = sql`d.to_go - (1 + ${rnd(sql`d.id`, salt + 3)} % 40) * 131072 * ${grown}`
+  return sql`select d.id, d.userid, d.torrent, d.seeder, d.size, d.first,
+      d.last_action + ${sinceLast} as announced_at, ${grown} as grown,
+      case when ${left} > 0 then ${left} else 0 end as to_go_after
+    from (select p.id, p.userid, p.torrent, p.seeder, p.to_go, p.last_action, t.size,
+        ${announceIntervalSql(sql`t.added`, now)} as every,
+        case when exists (select 1 from site_peers q where q.userid = p.userid and q.torrent = p.torrent and q.id < p.id)
+          then 0 else 1 end as first
+      from site_peers p join site_torrents t on t.id = p.torrent where ${candidate}) d
+    where d.last_action + d.every <= ${int(now)}`
 }
 
 /**
- * Leechers that reached 0 become seeders; their snatch finishes. Only announcing peers (queued by
- * `growAnnouncing`) touch their rows: a peer that stopped is still in the window, and its snatch must
- * not move behind the derivation's back. In peer-id ranges (one statement over the whole table held
- * the write lock ~7 s at 2 M records); a snatch with two peers (two clients) moves once, with its
- * first peer.
+ * Announcing peers, range by range: seeders' snatches gain seed time and upload, leechers' snatches
+ * progress and finish, the peers' own counters grow and a leecher that reached 0 becomes a seeder. All
+ * four read the range's announcing peers as they were before the sync (the peers are written last).
  */
-export async function finishLeechers({ write, now, elapsedSec: e, continues, peerRanges }: SetStep): Promise<void> {
+export async function announce(step: SetStep): Promise<void> {
+  const { write, salt, peerRanges, count } = step
+  const rate = sql`((${rnd(sql`site_snatched.id`, salt + 1)} % 100) * (${rnd(sql`site_snatched.id`, salt + 2)} % 97) * 3)`
+  const ofSnatch = sql`a.first = 1 and a.userid = site_snatched.userid and a.torrent = site_snatched.torrentid`
   for (const [lo, hi] of peerRanges) {
-    const inRange = sql`p.id > ${lo} and p.id <= ${hi} and ${continues}`
-    await write(async (db) => {
-      await sql`update site_peers set seeder = 1, finishedat = ${int(now)}
-        where id in (select p.id from site_peers p where ${inRange} and p.seeder = 0 and p.to_go = 0)`.execute(db)
-      await sql`update site_snatched set to_go = p.to_go, leechtime = leechtime + ${e}, last_action = ${int(now)},
-          downloaded = (select t.size from site_torrents t where t.id = site_snatched.torrentid) - p.to_go,
-          finished = case when p.to_go = 0 then 1 else 0 end,
-          completedat = case when p.to_go = 0 and completedat is null then ${int(now)} else completedat end
-        from (select p.userid, p.torrent, p.to_go from site_peers p where ${inRange}
-            and not exists (select 1 from site_peers q where q.userid = p.userid and q.torrent = p.torrent and q.id < p.id)) p
-        where p.userid = site_snatched.userid and p.torrent = site_snatched.torrentid and site_snatched.finished = 0`.execute(db)
+    const a = announcing(step, lo, hi)
+    const [seeded, peers] = await write(async (db) => {
+      await queueSiteRows(db, sql`select a.userid, a.torrent from (${a}) a`)
+      const seeded = await sql`update site_snatched set seedtime = seedtime + a.grown,
+          uploaded = uploaded + ${rate} * a.grown, last_action = a.announced_at
+        from (${a}) a where a.seeder = 1 and ${ofSnatch}`.execute(db)
+      await sql`update site_snatched set to_go = a.to_go_after, leechtime = leechtime + a.grown,
+          last_action = a.announced_at, downloaded = a.size - a.to_go_after,
+          finished = case when a.to_go_after = 0 then 1 else 0 end,
+          completedat = case when a.to_go_after = 0 and completedat is null then a.announced_at else completedat end
+        from (${a}) a where ${ofSnatch} and site_snatched.finished = 0`.execute(db)
+      const peers = await sql`update site_peers set prev_action = site_peers.last_action, last_action = a.announced_at,
+          uploaded = site_peers.uploaded + ${rnd(sql`site_peers.id`, salt + 5)} % 50 * 1000 * a.grown, to_go = a.to_go_after,
+          seeder = case when a.to_go_after = 0 then 1 else site_peers.seeder end,
+          finishedat = case when site_peers.seeder = 0 and a.to_go_after = 0 then a.announced_at else site_peers.finishedat end
+        from (${a}) a where site_peers.id = a.id`.execute(db)
+      return [seeded.numAffectedRows, peers.numAffectedRows]
     })
+    count('site_snatched', seeded)
+    count('site_peers', peers)
   }
 }
 

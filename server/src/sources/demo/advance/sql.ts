@@ -19,7 +19,7 @@ export function hex40(dialect: DialectName, value: RawBuilder<unknown>): RawBuil
 const ID_RANGE = 25_000
 
 /** (lo, hi] ranges of ID_RANGE ids covering `table` as it is now (rows added later in the sync are not in them). */
-export async function idRanges(db: Kysely<DB>, table: 'site_peers' | 'site_snatched'): Promise<[number, number][]> {
+export async function idRanges(db: Kysely<DB>, table: 'site_peers'): Promise<[number, number][]> {
   const max = await maxId(db, table)
   const out: [number, number][] = []
   for (let lo = 0; lo < max; lo += ID_RANGE) out.push([lo, Math.min(max, lo + ID_RANGE)])

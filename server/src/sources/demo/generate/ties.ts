@@ -2,6 +2,7 @@
  * The members' ties to torrents, member by member: snatches, the peers of those still seeding or
  * leeching, claims, assignments; then the uploaders among the members seeding what they released.
  */
+import { announceIntervalMs } from '../announce'
 import { clientAgents } from '../names'
 import { WeightedPicker } from '../prng'
 import { DAY, FIRST_TORRENT_ID, type GenerateContext, HOUR, type MemberDraft, type TorrentDraft } from './context'
@@ -107,7 +108,7 @@ class TieWriter {
     const toGo = finished ? 0 : Math.round(torrent.size * (1 - progress))
     const lastAction =
       activeSeeding || leeching
-        ? now - rng.int(0, Math.min(activeWindow - 60_000, 25 * 60_000))
+        ? this.lastAnnounce(torrent)
         : stalePeer
           ? now - activeWindow - rng.int(1, 120) * 60_000
           : Math.min(now - 2 * HOUR, since + Math.round(seedtime * 1000 + rng.next() * 30 * DAY))
@@ -155,14 +156,19 @@ class TieWriter {
 
   /** Uploaders among the members seed what they released (an owner tie without a picked record). */
   async uploaders(members: readonly MemberDraft[]): Promise<void> {
-    const { rng, options } = this.ctx
-    const { now } = options
+    const { rng } = this.ctx
     const bySiteUid = new Map(members.map((m) => [m.siteUid, m]))
     for (const torrent of this.torrents) {
       const m = bySiteUid.get(torrent.owner)
       if (!m || !rng.chance(0.75)) continue
-      await this.peer(torrent, m, true, now - rng.int(0, 20) * 60_000, 0, Math.round(torrent.size * rng.logNormal(2, 1)), torrent.added)
+      await this.peer(torrent, m, true, this.lastAnnounce(torrent), 0, Math.round(torrent.size * rng.logNormal(2, 1)), torrent.added)
     }
+  }
+
+  /** An active peer's last announce: within its interval (NexusPHP's, by the torrent's age) and the active window. */
+  private lastAnnounce(torrent: TorrentDraft): number {
+    const { rng, options } = this.ctx
+    return options.now - rng.int(0, Math.min(this.activeWindow - 60_000, announceIntervalMs(torrent.added, options.now)))
   }
 
   private async peer(
