@@ -39,6 +39,8 @@ async function call<T>(server: RunningServer, token: string, method: 'GET' | 'PO
 export const PAGE_SEED_TARGET_MS = 50
 export const REFRESH_TARGET_MS = 2000
 export const DERIVATION_TARGET_S = 30
+/** One scheduled (10-minute) sync of the large demo, whole: issue 14. */
+export const SYNC_TARGET_S = 20
 
 export async function runBenchmarks(server: RunningServer, options: { n: number; log: (line: string) => void }): Promise<BenchResults> {
   const { n, log } = options
@@ -176,22 +178,28 @@ export async function runBenchmarks(server: RunningServer, options: { n: number;
   await saveRules(db, body, at, null)
   await pass('full pass, rules changed back', 'the previous rules as a new version', () => derive(database, { now: at }), null)
 
-  // One scheduled sync: the demo advances 10 minutes, then the incremental derivation, the day's
-  // aggregates and the statistics cache.
-  const started = performance.now()
-  const sync = await server.app.services.sync.runOnce(at + 10 * 60_000)
-  const seconds = (performance.now() - started) / 1000
-  if (sync.ran) {
-    log(`  one sync (demo +10 min): ${seconds.toFixed(1)} s (judged ${sync.derive.judged}, changed ${sync.derive.changed})`)
-    results.derivation.push({
-      name: 'one sync, incremental',
-      description:
-        'the demo advances 10 minutes (counters grow, peers stop and start, a few new torrents), then the incremental pass, snapshot check, daily aggregates and statistics',
-      seconds,
-      judged: sync.derive.judged,
-      changed: sync.derive.changed,
-      target: null,
-    })
+  // Scheduled syncs: the demo advances, then the incremental derivation, the day's aggregates and the
+  // statistics cache. Ten minutes is the scheduler's interval (the issue's ≤ 20 s); after an hour's pause
+  // every active peer has announced at least once — the every-record case, kept as a stress line.
+  const syncAfter = async (minutes: number, name: string, description: string, target: number | null) => {
+    const started = performance.now()
+    const sync = await server.app.services.sync.runOnce(at + minutes * 60_000)
+    const seconds = (performance.now() - started) / 1000
+    if (!sync.ran) throw new Error(`${name}: the sync did not run (${sync.reason})`)
+    log(`  ${name}: ${seconds.toFixed(1)} s (judged ${sync.derive.judged}, changed ${sync.derive.changed})`)
+    results.derivation.push({ name, description, seconds, judged: sync.derive.judged, changed: sync.derive.changed, target })
   }
+  await syncAfter(
+    10,
+    'one sync, incremental',
+    "the demo advances 10 minutes — peers announce at NexusPHP's intervals (30–60 min by the torrent's age), so a sixth to a third of them grow; peers stop and start, a few new torrents — then the incremental pass, snapshot check, daily aggregates and statistics",
+    SYNC_TARGET_S,
+  )
+  await syncAfter(
+    70,
+    "one sync after an hour's pause",
+    'extra: the demo advances 60 minutes, so every active peer has announced since the last sync (the every-record case)',
+    null,
+  )
   return results
 }

@@ -48,13 +48,13 @@ function announcing({ now, prevSince, salt, maxGrowMs }: SetStep, lo: number, hi
   const sinceLast = sql`((${int(now)} - d.last_action) / d.every * d.every)`
   const grown = sql`((case when ${sinceLast} > ${int(maxGrowMs)} then ${int(maxGrowMs)} else ${sinceLast} end) / 1000)`
   const left = sql`d.to_go - (1 + ${rnd(sql`d.id`, salt + 3)} % 40) * 131072 * ${grown}`
-  return sql`select d.id, d.userid, d.torrent, d.seeder, d.size, d.first,
+  return sql`select d.id, d.userid, d.torrent, d.seeder, d.size,
+      case when exists (select 1 from site_peers q where q.userid = d.userid and q.torrent = d.torrent and q.id < d.id)
+        then 0 else 1 end as first,
       d.last_action + ${sinceLast} as announced_at, ${grown} as grown,
       case when ${left} > 0 then ${left} else 0 end as to_go_after
     from (select p.id, p.userid, p.torrent, p.seeder, p.to_go, p.last_action, t.size,
-        ${announceIntervalSql(sql`t.added`, now)} as every,
-        case when exists (select 1 from site_peers q where q.userid = p.userid and q.torrent = p.torrent and q.id < p.id)
-          then 0 else 1 end as first
+        ${announceIntervalSql(sql`t.added`, now)} as every
       from site_peers p join site_torrents t on t.id = p.torrent where ${candidate}) d
     where d.last_action + d.every <= ${int(now)}`
 }
