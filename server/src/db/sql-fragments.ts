@@ -22,6 +22,15 @@ export function inIntegers(expr: RawBuilder<unknown>, values: readonly number[])
   return sql<boolean>`${expr} in (${sql.join(values.map((v) => sql.lit(Math.trunc(v))))})`
 }
 
+/** `column in (ids)` with the list as one parameter (SQLite: a JSON array; PostgreSQL: an int array), so the
+ * statement's text is the same for every list (one prepared statement, not one per list). */
+export function inIdList(dialect: DialectName, column: RawBuilder<unknown>, ids: readonly number[]): RawBuilder<boolean> {
+  if (ids.length === 0) return sql<boolean>`1 = 0`
+  return dialect === 'postgres'
+    ? sql<boolean>`${column} = any(cast(${`{${ids.join(',')}}`} as integer[]))`
+    : sql<boolean>`${column} in (select value from json_each(${JSON.stringify(ids)}))`
+}
+
 /** Byte-order comparison of text, so that name sorts agree on both databases. */
 export function binaryOrder(dialect: DialectName, expr: RawBuilder<unknown>): RawBuilder<unknown> {
   return dialect === 'postgres' ? sql`${expr} collate "C"` : expr

@@ -83,11 +83,3 @@ function sqliteNameMatch(text: string): RawBuilder<unknown> {
     select count(*) as torrents, sum(records) as records, case when count(*) <= ${NAME_IDS_KEPT} then json_group_array(torrent_id) end as ids
     from torrent_labels where torrent_id in (select id from m) and records > 0`
 }
-
-/** `column in (ids)` with the list as one parameter (SQLite: a JSON array; PostgreSQL: an int array). */
-export function inIdList(dialect: DialectName, column: RawBuilder<unknown>, ids: readonly number[]): RawBuilder<boolean> {
-  if (ids.length === 0) return sql<boolean>`1 = 0`
-  return dialect === 'postgres'
-    ? sql<boolean>`${column} = any(cast(${`{${ids.join(',')}}`} as integer[]))`
-    : sql<boolean>`${column} in (select value from json_each(${JSON.stringify(ids)}))`
-}

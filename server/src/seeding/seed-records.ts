@@ -15,9 +15,10 @@ import type { SeedRecord } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
+import { inIdList } from '../db/sql-fragments'
 import { JsonText } from '../http/envelope'
 import type { DerivedCache } from '../paging/derived-cache'
-import { BROAD_NAME_MATCH, inIdList, nameMatch, type NameMatch, recordTorrentIdsNamed } from '../paging/name-search'
+import { BROAD_NAME_MATCH, nameMatch, type NameMatch, recordTorrentIdsNamed } from '../paging/name-search'
 import { deferredOrder, offsetOf, type SortColumns, sortOf } from '../paging/order'
 
 /** The parsed page-seed request (the route forces a member's userId to their own). */

@@ -5,7 +5,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DialectName } from '../../../db/database'
 import type { DB } from '../../../db/schema'
-import { int } from '../../../db/sql-fragments'
+import { inIdList, int } from '../../../db/sql-fragments'
 import { queueSiteRows, queueTorrents } from '../../../derive/queue'
 import type { Count } from './new-rows'
 import { SHORTEST_ANNOUNCE_MS, announceIntervalSql } from '../announce'
@@ -35,16 +35,25 @@ export interface SetStep {
 }
 
 /**
- * The peers of (lo, hi] that announce in this sync, as they were before it: active at the last sync, due
+ * The peers of (lo, hi] that announce in this sync, as they are before it: active at the last sync, due
  * (their last announce at least their torrent's interval ago — `announce.ts`), and not among the 3 % that
- * miss this turn (they announce late, at a later sync). A peer due for `k` intervals announced `k` times:
- * `announced_at` is its last announce, `grown` the seconds its counters grow by (capped like a long pause),
- * `to_go_after` what a leecher still lacks then; `first` marks its pair's first peer (a snatch with two
- * peers — two clients — moves once, with the first).
+ * miss this turn (they announce late, at a later sync). Read once per range; the writes then read only these.
  */
-function announcing({ now, prevSince, salt, maxGrowMs }: SetStep, lo: number, hi: number): RawBuilder<unknown> {
-  const candidate = sql`p.id > ${lo} and p.id <= ${hi} and p.last_action >= ${int(prevSince)}
-    and p.last_action <= ${int(now - SHORTEST_ANNOUNCE_MS)} and ${rnd(sql`p.id`, salt)} >= 300`
+async function duePeerIds(db: Kysely<DB>, { now, prevSince, salt }: SetStep, lo: number, hi: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`select p.id from site_peers p join site_torrents t on t.id = p.torrent
+    where p.id > ${lo} and p.id <= ${hi} and p.last_action >= ${int(prevSince)}
+      and p.last_action <= ${int(now - SHORTEST_ANNOUNCE_MS)} and ${rnd(sql`p.id`, salt)} >= 300
+      and p.last_action + ${announceIntervalSql(sql`t.added`, now)} <= ${int(now)}`.execute(db)
+  return rows.map((r) => Number(r.id))
+}
+
+/**
+ * What the announces of these peers amount to. A peer due for `k` intervals announced `k` times:
+ * `announced_at` is its last announce, `grown` the seconds its counters grow by (capped like a long
+ * pause), `to_go_after` what a leecher still lacks then; `first` marks its pair's first peer (a snatch
+ * with two peers — two clients — moves once, with the first).
+ */
+function announces({ dialect, now, salt, maxGrowMs }: SetStep, ids: readonly number[]): RawBuilder<unknown> {
   const sinceLast = sql`((${int(now)} - d.last_action) / d.every * d.every)`
   const grown = sql`((case when ${sinceLast} > ${int(maxGrowMs)} then ${int(maxGrowMs)} else ${sinceLast} end) / 1000)`
   const left = sql`d.to_go - (1 + ${rnd(sql`d.id`, salt + 3)} % 40) * 131072 * ${grown}`
@@ -55,22 +64,23 @@ function announcing({ now, prevSince, salt, maxGrowMs }: SetStep, lo: number, hi
       case when ${left} > 0 then ${left} else 0 end as to_go_after
     from (select p.id, p.userid, p.torrent, p.seeder, p.to_go, p.last_action, t.size,
         ${announceIntervalSql(sql`t.added`, now)} as every
-      from site_peers p join site_torrents t on t.id = p.torrent where ${candidate}) d
-    where d.last_action + d.every <= ${int(now)}`
+      from site_peers p join site_torrents t on t.id = p.torrent where ${inIdList(dialect, sql`p.id`, ids)}) d`
 }
 
 /**
  * Announcing peers, range by range: seeders' snatches gain seed time and upload, leechers' snatches
- * progress and finish, the peers' own counters grow and a leecher that reached 0 becomes a seeder. All
- * four read the range's announcing peers as they were before the sync (the peers are written last).
+ * progress and finish, the peers' own counters grow and a leecher that reached 0 becomes a seeder. The
+ * snatches are written before the peers, so every statement reads the peers as they were.
  */
 export async function announce(step: SetStep): Promise<void> {
   const { write, salt, peerRanges, count } = step
   const rate = sql`((${rnd(sql`site_snatched.id`, salt + 1)} % 100) * (${rnd(sql`site_snatched.id`, salt + 2)} % 97) * 3)`
   const ofSnatch = sql`a.first = 1 and a.userid = site_snatched.userid and a.torrent = site_snatched.torrentid`
   for (const [lo, hi] of peerRanges) {
-    const a = announcing(step, lo, hi)
     const [seeded, peers] = await write(async (db) => {
+      const ids = await duePeerIds(db, step, lo, hi)
+      if (ids.length === 0) return [0, 0]
+      const a = announces(step, ids)
       await queueSiteRows(db, sql`select a.userid, a.torrent from (${a}) a`)
       const seeded = await sql`update site_snatched set seedtime = seedtime + a.grown,
           uploaded = uploaded + ${rate} * a.grown, last_action = a.announced_at
