@@ -58,6 +58,8 @@ export interface WageItemResult {
   value: number
   qualified: boolean
   reason: string | null
+  /** The reason's kind (null = qualified): what an item set keeps instead of the text (item-sets.ts). */
+  unqualified: UnqualifiedKind | null
   /** Counted from a first observation (部分月份). */
   partial: boolean
 }
@@ -83,23 +85,71 @@ const round4 = (n: number): number => Math.round((n + Number.EPSILON) * 10_000) 
 const hours = (sec: number): number => sec / 3600
 const fmt = (n: number): string => String(round2(n))
 
+/** Why a record does not earn: the first that applies, in this order. */
+export const Unqualified = {
+  Banned: 1,
+  Deleted: 2,
+  SiteDisabled: 3,
+  TorrentBanned: 4,
+  NotOfficial: 5,
+  TooSmall: 6,
+  BelowStandards: 7,
+} as const
+export type UnqualifiedKind = (typeof Unqualified)[keyof typeof Unqualified]
+
 /** Why a record does not earn, or null when it qualifies. */
-export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
-  if (member.status === AccountStatus.Banned) return '账号封禁'
-  if (member.status === 1) return '账号已删除'
-  if (member.siteEnabled === false) return '站点账号已禁用'
-  if (input.banned) return '种子已被站点禁止'
+export function unqualifiedKind(input: WageInput, member: WageMember, rules: RuleBody): UnqualifiedKind | null {
+  if (member.status === AccountStatus.Banned) return Unqualified.Banned
+  if (member.status === 1) return Unqualified.Deleted
+  if (member.siteEnabled === false) return Unqualified.SiteDisabled
+  if (input.banned) return Unqualified.TorrentBanned
   // NexusPHP's claim settlement pays any claimed torrent, whatever its team or size.
   const claims = isNexusphpClaims(rules)
-  if (!claims && !input.official) return '非官种'
-  if (!claims && input.size < rules.minSizeGiB * GIB) return `体积不足（${fmt(input.size / GIB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
-  const seedHours = hours(input.seedTimeGainSec)
+  if (!claims && !input.official) return Unqualified.NotOfficial
+  if (!claims && input.size < rules.minSizeGiB * GIB) return Unqualified.TooSmall
   const uploadedTimes = input.size > 0 ? input.uploadedGain / input.size : 0
-  if (seedHours < rules.standardSeedHours && uploadedTimes < rules.standardUploadedTimes) {
-    return `做种时长不足（${fmt(seedHours)} 小时 < ${fmt(rules.standardSeedHours)} 小时），上传量也不足（${fmt(uploadedTimes)} 倍 < ${fmt(rules.standardUploadedTimes)} 倍体积）`
-  }
+  if (hours(input.seedTimeGainSec) < rules.standardSeedHours && uploadedTimes < rules.standardUploadedTimes)
+    return Unqualified.BelowStandards
   return null
 }
+
+/**
+ * The reason's text, from the figures an item keeps (size and upload gain in bytes, seed hours as
+ * stored: rounded to 2 places, which is also how the text shows them) — so a compute can keep a
+ * million items' kinds and write each text only when it stores the member's items.
+ */
+export function reasonText(kind: UnqualifiedKind, item: { size: number; seedHours: number; uploaded: number }, rules: RuleBody): string {
+  switch (kind) {
+    case Unqualified.Banned:
+      return '账号封禁'
+    case Unqualified.Deleted:
+      return '账号已删除'
+    case Unqualified.SiteDisabled:
+      return '站点账号已禁用'
+    case Unqualified.TorrentBanned:
+      return '种子已被站点禁止'
+    case Unqualified.NotOfficial:
+      return '非官种'
+    case Unqualified.TooSmall:
+      return `体积不足（${fmt(item.size / GIB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
+    case Unqualified.BelowStandards: {
+      const uploadedTimes = item.size > 0 ? item.uploaded / item.size : 0
+      return `做种时长不足（${fmt(item.seedHours)} 小时 < ${fmt(rules.standardSeedHours)} 小时），上传量也不足（${fmt(uploadedTimes)} 倍 < ${fmt(rules.standardUploadedTimes)} 倍体积）`
+    }
+  }
+}
+
+/** Why a record does not earn, as the text the breakdown shows, or null when it qualifies. */
+export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
+  const kind = unqualifiedKind(input, member, rules)
+  return kind === null ? null : reasonText(kind, itemFigures(input), rules)
+}
+
+const itemFigures = (input: WageInput) => ({
+  size: input.size,
+  seedHours: round2(hours(input.seedTimeGainSec)),
+  uploaded: input.uploadedGain,
+})
 
 /**
  * NexusPHP's seeding value of one qualified torrent:
@@ -157,20 +207,20 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
       const judged = records.map((record) => {
         seen.add(record.userId)
         const member = members.get(record.userId) ?? { userId: record.userId, status: 1 as const }
-        return { record, reason: disqualification(record, member, rules) }
+        return { record, kind: unqualifiedKind(record, member, rules) }
       })
       // Keeper rank: order among this torrent's qualified keepers by claim time (ties: lower user id).
       const ranked = judged
-        .filter((j) => j.reason === null)
+        .filter((j) => j.kind === null)
         .sort((a, b) => (a.record.claimedAt ?? Infinity) - (b.record.claimedAt ?? Infinity) || a.record.userId - b.record.userId)
       const rankOf = new Map(ranked.map((j, index) => [j.record.userId, index + 1]))
 
-      return judged.map(({ record, reason }) => {
+      return judged.map(({ record, kind }) => {
         const seedHours = hours(record.seedTimeGainSec)
         const keeperRank = rankOf.get(record.userId) ?? 0
         let value = 0
         if (record.partial) accumulator(record.userId).partial = true
-        if (reason === null) {
+        if (kind === null) {
           value = torrentValue(
             { weeks: (periodEnd - record.addedAt) / WEEK_MS, sizeGiB: record.size / GIB, seeders: record.seeders, keeperRank },
             rules,
@@ -191,8 +241,9 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           uploaded: record.uploadedGain,
           keeperRank,
           value: round4(value),
-          qualified: reason === null,
-          reason,
+          qualified: kind === null,
+          reason: kind === null ? null : reasonText(kind, itemFigures(record), rules),
+          unqualified: kind,
           partial: record.partial === true,
         }
       })

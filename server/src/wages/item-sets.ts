@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely'
 import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { groupBy, NumberColumn } from './columns'
-import type { WageItemResult } from './formula'
+import { reasonText, type UnqualifiedKind, type WageItemResult } from './formula'
+import type { RuleBody } from '../rules/rules'
 import { wageDb } from './tables'
 
 type ItemTuple = [
@@ -37,8 +38,12 @@ export class ItemSetCollector {
   private readonly keeperRanks = NumberColumn.int()
   private readonly values = NumberColumn.float()
   private readonly partials = NumberColumn.int()
-  /** null = qualified. The texts carry the item's figures, so nearly every one differs. */
-  private readonly reasons: (string | null)[] = []
+  /**
+   * 0 = qualified, else why not (UnqualifiedKind). The stored text carries the item's figures, so
+   * nearly every one differs: kept as text, 355,000 unqualified items of a 2 M-record month held ~40 MB
+   * of strings in the compute's thread until the end; they are written member by member instead.
+   */
+  private readonly unqualified = NumberColumn.int()
 
   add(item: WageItemResult): void {
     this.users.push(item.userId)
@@ -50,23 +55,27 @@ export class ItemSetCollector {
     this.keeperRanks.push(item.keeperRank)
     this.values.push(item.value)
     this.partials.push(item.partial ? 1 : 0)
-    this.reasons.push(item.qualified ? null : (item.reason ?? ''))
+    this.unqualified.push(item.unqualified ?? 0)
   }
 
-  /** Each member's items as the stored JSON, members in id order. */
-  *sets(): Generator<{ userId: number; items: string }> {
+  /** Each member's items as the stored JSON, members in id order; `rules` are the compute's (the reasons' figures). */
+  *sets(rules: RuleBody): Generator<{ userId: number; items: string }> {
     const { groups, starts, order } = groupBy(this.users)
     for (let g = 0; g < groups.length; g++) {
       const tuples: ItemTuple[] = []
       for (let k = starts[g]!; k < starts[g + 1]!; k++) {
         const i = order[k]!
-        const reason = this.reasons[i] ?? null
+        const kind = this.unqualified.at(i) as UnqualifiedKind | 0
+        const size = this.sizes.at(i)
+        const seedHours = this.seedHours.at(i)
+        const uploaded = this.uploaded.at(i)
+        const reason = kind === 0 ? null : reasonText(kind, { size, seedHours, uploaded }, rules)
         tuples.push([
           this.torrents.at(i),
-          this.sizes.at(i),
+          size,
           this.seeders.at(i),
-          this.seedHours.at(i),
-          this.uploaded.at(i),
+          seedHours,
+          uploaded,
           this.keeperRanks.at(i),
           this.values.at(i),
           reason === null ? 1 : 0,
