@@ -196,7 +196,13 @@ floor's own joins are most of it: the same statements as \`count(*)\` take 0.2 s
 of JSON, half of it the reasons' text of the 355,362 items that do not qualify (~1.1 s to build and serialize) — and
 their write (~0.8 s). Tried and not kept: writing the JSON by hand instead of JSON.stringify over tuples (1.1 → 1.9 s).
 What is left would take fewer bytes per item (reasons stored as codes and figures, rendered when read — a change of
-the stored format) or the formula on columns instead of objects. Since 2026-11-24 SQLite runs preview, compute and
+the stored format) or the formula on columns instead of objects. **2026-11-25** (AMD EPYC, quiet; this host is slower
+than the one above — the seeding full pass 14.7 → 20.1 s with the same code): the item sets keep each unqualified
+item's reason *kind* while the compute runs and write its text only when the member's set is stored (\`reasonText\`,
+from the figures the item keeps; the stored format is unchanged). The texts were held as two-byte strings in the
+wage thread until the end: its heap after a compute 105 → 19–27 MB used; in-process on a copy of the bench data, the
+compute's write transaction 1.7–2.4 s before, 1.5–1.9 s after (less to collect), the read 4.1–4.6 → 3.9–4.9 s. The
+table's run: floor 1.96 s, preview 5.47 s, compute 5.44 s — **2.8×**; bench peak RSS 491 → 401 MiB. Since 2026-11-24 SQLite runs preview, compute and
 the estimates in a worker thread (its own read-only connection): requests are not held (「Requests while heavy work
 runs」); the first job after 10 s idle also starts the worker (~0.5 s here, where the bench runs the TypeScript
 source; ~0.2 s from the bundle). The peak RSS is the bench process: server, worker and client together.
