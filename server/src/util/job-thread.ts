@@ -5,7 +5,7 @@
  *
  * One thread per kind, started on the first job and reused: starting one costs ~0.2 s from the bundle
  * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after THREAD_IDLE_MS
- * without jobs, and its memory with it: asked to, it closes what it opened (a NexusPHP source's
+ * without jobs, or as soon as a job starts in a thread of another kind, and its memory with it: asked to, it closes what it opened (a NexusPHP source's
  * connections say goodbye instead of showing as aborted in the site's MariaDB log, every sync) and
  * exits; one that does not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
  * Jobs arriving together run side by side in it. A crash fails the jobs it had; the next job starts a
@@ -64,6 +64,19 @@ type ServerMessage = { id: number; job: unknown } | { close: true }
  * collection after each job (job-gc.ts).
  */
 export const THREAD_IDLE_MS = 10_000
+
+/**
+ * The threads of every kind that take jobs now. A job starting in one ends the others that are idle:
+ * an idle thread keeps its isolate's heap and its page caches, and beside a busy thread of the other kind
+ * (a relabelling pass right after a compute, the estimates right after a derivation) the two added up —
+ * the large bench's highest peaks. Reuse within a kind (jobs seconds apart) is unchanged.
+ */
+const taking = new Set<Thread>()
+
+/** Threads that take jobs now, of every kind (tests). */
+export function liveJobThreads(): number {
+  return taking.size
+}
 
 /** How long a thread asked to close may take to close its connections before it is terminated. */
 export const THREAD_CLOSE_MS = 5_000
@@ -133,6 +146,7 @@ class Thread {
     private readonly onEnd: () => void,
   ) {
     this.worker = startThread(entry)
+    taking.add(this)
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()))
     this.worker.on('message', (message: ThreadMessage) => {
       const job = this.pending.get(message.id)
@@ -151,6 +165,7 @@ class Thread {
     const id = this.nextId++
     if (this.idle) clearTimeout(this.idle)
     this.idle = null
+    for (const other of taking) if (other !== this && other.pending.size === 0) void other.close()
     // A job in flight keeps the process up (its caller awaits it); an idle thread does not.
     this.worker.ref()
     return new Promise((resolve, reject) => {
@@ -193,6 +208,7 @@ class Thread {
     this.idle = null
     if (this.ended) return
     this.ended = true
+    taking.delete(this)
     this.onEnd()
   }
 
