@@ -237,6 +237,26 @@ const HEAVY_NOTES = `
   large set at its first start peaks at 1,070 MB during the generation (in the server's own thread) and stays at
   ~400 MB after it: generating the large demo set is a bench's first start, not a site's (a NexusPHP site's first
   sync runs in the sync thread).
+- **Session 12** (2026-11-25, AMD EPYC, quiet; built server, large set, \`MALLOC_TRIM_THRESHOLD_=131072\`).
+  \`large-announce-intervals\` (fadeb1f): the demo's peers now announce at NexusPHP's intervals (30–60 min by the
+  torrent's age), so a sync grows a sixth to a third of them instead of all — the sync phase's sync 154–160 → 30.5 s
+  (how long depends on the time since the previous one), its phase peak 612 → 480 MB; the whole run **498 MB**, its
+  peak during the warm-up (each job once, back to back). \`large-reason-kinds\` (0621b8d): the wage thread no
+  longer holds the reasons' texts of the month's 355,000 unqualified items until the compute ends (their kinds
+  instead; each text is written when its member's items are stored) — job by job a compute's process peak 370–386 →
+  295–327 MB (the thread's heap 105 → 19–27 MB used); in the whole run the compute phase 484 → **384 MB**, the
+  whole run **482 MB** (rules changes 462, sync 480 — main ~290 MB with the request streams plus one job thread).
+  What the main thread holds, measured with \`--trace-gc\` job by job: its V8 heap stays ~28–30 MB used; it grows
+  from 127 MB at start to 215–231 MB after every job has run — SQLite's page caches (with 8 MiB caches everywhere
+  instead of 64 + 32 MiB it ended at 157 MB, but the derivations were slower) and memory glibc keeps for the
+  threads that ran. \`large-arena-max-2\` (0621b8d with glibc's \`MALLOC_ARENA_MAX=2\` too): phases 448 / 464 MB
+  (rules / sync) but the warm-up 521 MB — not recommended. \`large-idle-others-end\` (8eaf311): a job starting in
+  one thread ends the idle thread of the other kind at once (it kept its heap and page caches for 10 s beside the
+  busy one): warm-up peak 482–521 → 451 MB, but that run's sync phase reached **550 MB**. Job by job, the sync's
+  peak is at its very end, when the wage estimates run in a fresh wage thread after the sync thread ended: 417 MB
+  in one run, 495 MB in another with the same code and sequence (the estimates' heap growth varies from run to
+  run). Whole runs today 498, 482, 521, 550 MB: **not reached** (≤ 500) — most phases are under it in most runs,
+  the sync phase is not reliably.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The
