@@ -5,9 +5,9 @@
  *
  * One thread per kind, started on the first job and reused: starting one costs ~0.2 s from the bundle
  * (loading kysely, pg, zod in a fresh isolate) and ~0.5 s through tsx. It ends after THREAD_IDLE_MS
- * without jobs, or as soon as a job starts in a thread of another kind, and its memory with it: asked to, it closes what it opened (a NexusPHP source's
- * connections say goodbye instead of showing as aborted in the site's MariaDB log, every sync) and
- * exits; one that does not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
+ * without jobs, or as soon as a job starts in a thread of another kind, and its memory with it: asked
+ * to, it closes what it opened (a NexusPHP source's connections say goodbye instead of showing as
+ * aborted in the site's MariaDB log, every sync) and exits; one that does not within THREAD_CLOSE_MS is terminated. `close()` ends it the same way once its jobs are done.
  * Jobs arriving together run side by side in it. A crash fails the jobs it had; the next job starts a
  * new thread. Errors cross the boundary as the in-process path would
  * throw them (an AppError keeps its status and Chinese text; anything else its message and code).
