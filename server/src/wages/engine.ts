@@ -15,7 +15,7 @@ import { yieldToEventLoop } from '../db/sql-fragments'
 import { faultPause } from '../faults/pause'
 import { recordOperation } from '../operation-log/record'
 import { currentRules, type Rules, type RuleBody } from '../rules/rules'
-import { createWageCalculator, type WageItemResult } from './formula'
+import { createWageCalculator, reasonText, type WageItemResult } from './formula'
 import { averageSeedHours } from './hours'
 import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
@@ -62,7 +62,8 @@ export async function runWages(
 const byAmountThenName = (a: { amount: number; username: string }, b: { amount: number; username: string }) =>
   b.amount - a.amount || (a.username < b.username ? -1 : a.username > b.username ? 1 : 0)
 
-export function itemOut(item: WageItemResult): WageItem {
+/** An item as the API shows it; `rules` are its run's (the reason's text carries their standards). */
+export function itemOut(item: WageItemResult, rules: RuleBody): WageItem {
   return {
     torrentId: item.torrentId,
     torrentName: item.torrentName,
@@ -73,7 +74,7 @@ export function itemOut(item: WageItemResult): WageItem {
     keeperRank: item.keeperRank,
     value: item.value,
     qualified: item.qualified,
-    reason: item.reason,
+    reason: item.unqualified === null ? null : reasonText(item.unqualified, item, rules),
     partial: item.partial,
   }
 }
@@ -92,10 +93,11 @@ export async function runWageMembers(db: Kysely<DB>, period: string, rules: Rule
 
 /** previewWages on `db` itself (a worker's connection, PostgreSQL, ':memory:'). */
 export async function previewInProcess(db: Kysely<DB>, period: string, now: number, userId?: number): Promise<PreviewAnswer> {
-  const items: WageItem[] = []
+  const picked: WageItemResult[] = []
   const run = await runWages(db, period, {
-    onItems: userId === undefined ? undefined : (batch) => void batch.forEach((i) => i.userId === userId && items.push(itemOut(i))),
+    onItems: userId === undefined ? undefined : (batch) => void batch.forEach((i) => i.userId === userId && picked.push(i)),
   })
+  const items = picked.map((i) => itemOut(i, run.rules))
   const computedAt = new Date(now).toISOString()
   const list = run.members
     .filter((m) => userId === undefined || m.userId === userId)

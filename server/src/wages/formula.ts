@@ -57,8 +57,10 @@ export interface WageItemResult {
   keeperRank: number
   value: number
   qualified: boolean
-  reason: string | null
-  /** The reason's kind (null = qualified): what an item set keeps instead of the text (item-sets.ts). */
+  /**
+   * Why it does not earn (null = qualified). Its text (\`reasonText\`) is written only where an item is
+   * shown or stored: a month has hundreds of thousands of unqualified items, and most runs show none.
+   */
   unqualified: UnqualifiedKind | null
   /** Counted from a first observation (部分月份). */
   partial: boolean
@@ -115,8 +117,7 @@ export function unqualifiedKind(input: WageInput, member: WageMember, rules: Rul
 
 /**
  * The reason's text, from the figures an item keeps (size and upload gain in bytes, seed hours as
- * stored: rounded to 2 places, which is also how the text shows them) — so a compute can keep a
- * million items' kinds and write each text only when it stores the member's items.
+ * stored: rounded to 2 places, which is also how the text shows them).
  */
 export function reasonText(kind: UnqualifiedKind, item: { size: number; seedHours: number; uploaded: number }, rules: RuleBody): string {
   switch (kind) {
@@ -142,14 +143,10 @@ export function reasonText(kind: UnqualifiedKind, item: { size: number; seedHour
 /** Why a record does not earn, as the text the breakdown shows, or null when it qualifies. */
 export function disqualification(input: WageInput, member: WageMember, rules: RuleBody): string | null {
   const kind = unqualifiedKind(input, member, rules)
-  return kind === null ? null : reasonText(kind, itemFigures(input), rules)
+  return kind === null
+    ? null
+    : reasonText(kind, { size: input.size, seedHours: round2(hours(input.seedTimeGainSec)), uploaded: input.uploadedGain }, rules)
 }
-
-const itemFigures = (input: WageInput) => ({
-  size: input.size,
-  seedHours: round2(hours(input.seedTimeGainSec)),
-  uploaded: input.uploadedGain,
-})
 
 /**
  * NexusPHP's seeding value of one qualified torrent:
@@ -242,7 +239,6 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           keeperRank,
           value: round4(value),
           qualified: kind === null,
-          reason: kind === null ? null : reasonText(kind, itemFigures(record), rules),
           unqualified: kind,
           partial: record.partial === true,
         }

@@ -1,11 +1,11 @@
 /**
  * The stored item sets keep each unqualified item's kind and write its reason only when the member's
- * set is written: the text must be exactly the one the formula gives the item, for every kind, with
- * figures that need rounding.
+ * set is written: the text must be exactly the formula's (\`disqualification\` of the record), for every
+ * kind, with figures that need rounding.
  */
 import { describe, expect, it } from 'vitest'
 import { defaultRuleBody as rules, GIB } from '../rules/rules'
-import { createWageCalculator, type WageInput, type WageMember } from './formula'
+import { createWageCalculator, disqualification, type WageInput, type WageMember } from './formula'
 import { ItemSetCollector } from './item-sets'
 
 const periodEnd = Date.UTC(2026, 10, 1)
@@ -50,7 +50,9 @@ describe('item sets', () => {
     for (const torrentId of [10, 11, 12, 13, 14, 15]) {
       for (const item of calculator.addTorrent(records.filter((r) => r.torrentId === torrentId))) {
         collector.add(item)
-        expected.set(`${item.userId}/${item.torrentId}`, item.reason)
+        const input = records.find((r) => r.userId === item.userId && r.torrentId === item.torrentId)!
+        const member = members.get(item.userId) ?? { userId: item.userId, status: 1 as const }
+        expected.set(`${item.userId}/${item.torrentId}`, disqualification(input, member, rules))
       }
     }
     const stored = new Map<string, string | null>()
