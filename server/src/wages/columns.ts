@@ -14,25 +14,44 @@ export class NumberColumn<T extends Float64Array | Int32Array = Float64Array | I
   length = 0
   private readonly chunks: T[] = []
 
-  private constructor(private readonly chunk: () => T) {}
+  private constructor(private readonly type: new (length: number) => T) {}
 
   static float(): NumberColumn<Float64Array> {
-    return new NumberColumn(() => new Float64Array(CHUNK))
+    return new NumberColumn(Float64Array)
   }
 
   static int(): NumberColumn<Int32Array> {
-    return new NumberColumn(() => new Int32Array(CHUNK))
+    return new NumberColumn(Int32Array)
   }
 
   push(value: number): void {
     const offset = this.length & (CHUNK - 1)
-    if (offset === 0) this.chunks.push(this.chunk())
+    if (offset === 0) this.chunks.push(new this.type(CHUNK))
     this.chunks[this.chunks.length - 1]![offset] = value
     this.length++
   }
 
   at(index: number): number {
     return this.chunks[index >>> CHUNK_BITS]![index & (CHUNK - 1)]!
+  }
+
+  /** The values in one array (to send to another thread: its buffer is transferred, not copied). */
+  toArray(): T {
+    const array = new this.type(this.length)
+    this.chunks.forEach((chunk, c) => array.set(chunk.subarray(0, Math.min(CHUNK, this.length - c * CHUNK)), c * CHUNK))
+    return array
+  }
+
+  /** A column holding `array`'s values (another thread's toArray). */
+  static of<A extends Float64Array | Int32Array>(array: A): NumberColumn<A> {
+    const column = new NumberColumn(array.constructor as new (length: number) => A)
+    for (let c = 0; c * CHUNK < array.length; c++) {
+      const chunk = new column.type(CHUNK)
+      chunk.set(array.subarray(c * CHUNK, (c + 1) * CHUNK))
+      column.chunks.push(chunk)
+    }
+    column.length = array.length
+    return column
   }
 }
 

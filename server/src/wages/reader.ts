@@ -83,86 +83,96 @@ interface PaidTorrent {
   banned: boolean
 }
 
-/**
- * Yields batches of torrents, each torrent's records together (torrent id, then user id order).
- *
- * Why not read torrent by torrent: the records of one torrent are scattered over the table, so
- * that walk is ~500,000 random reads at 2,000,000 records (BENCHMARKS.md "Wages"). Instead the
- * records are scanned once in id order — with their start and end snapshot rows, which are keyed
- * (day, record id) and so read in order too — into compact columns, and grouped by torrent in
- * memory with a counting sort. Memory: ~40 bytes per claimed-or-assigned official record of
- * current members (~20 MB at 500,000), plus the official torrents' names.
- */
-export async function* periodRecords(
-  db: Kysely<DB>,
-  counters: PeriodCounters,
-  members: ReadonlyMap<number, WageMember>,
-  rules: Pick<RuleBody, 'mode'> = {},
-  torrentsPerBatch = TORRENTS_PER_BATCH,
-): AsyncGenerator<WageInput[][]> {
-  const { startDay, endDay } = counters
-  const claimsOnly = isNexusphpClaims(rules)
-  // Banned torrents are read too, so their keepers see why they are not paid.
-  const banned = new Set((await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id)))
-  const torrentsInfo = new Map<number, PaidTorrent>()
-  let labels = db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders', 'seed_type'])
-  if (!claimsOnly)
-    labels = labels.where((eb) => eb.or([eb('seed_type', '=', 1), ...(banned.size ? [eb('torrent_id', 'in', [...banned])] : [])]))
-  for (const t of await labels.execute()) {
-    const id = Number(t.torrent_id)
-    torrentsInfo.set(id, {
-      name: t.name,
-      size: Number(t.size),
-      added: Number(t.added),
-      seeders: Number(t.seeders),
-      official: Number(t.seed_type) === 1,
-      banned: banned.has(id),
-    })
-  }
+/** What a scan of the record ranges needs, read once per job (a helper thread reads the same from the same snapshot). */
+export interface ScanPlan {
+  counters: PeriodCounters
+  claimsOnly: boolean
+  /** Torrents the site has banned: read too, so their keepers see why they are not paid. */
+  banned: number[]
+  maxId: number
+}
 
-  const users = NumberColumn.int()
-  const torrents = NumberColumn.int()
-  const tieAts = NumberColumn.float()
-  const seedTimeGains = NumberColumn.float()
-  const uploadedGains = NumberColumn.float()
-  const partials = NumberColumn.int()
-  const st1 = endDay === null ? sql`r.seed_time_sec` : sql`s1.seed_time_sec`
-  const up1 = endDay === null ? sql`r.uploaded` : sql`s1.uploaded`
-  const endJoin = endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${endDay} and s1.record_id = r.id`
+export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: Pick<RuleBody, 'mode'>): Promise<ScanPlan> {
+  const banned = (await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id))
+  const { rows } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
+  return { counters, claimsOnly: isNexusphpClaims(rules), banned, maxId: Number(rows[0]?.hi ?? 0) }
+}
+
+/** The scanned rows' gains in their counting windows, a row per position. */
+export interface GainColumns {
+  users: NumberColumn<Int32Array>
+  torrents: NumberColumn<Int32Array>
+  /** When the tie began (0 = none). */
+  tieAts: NumberColumn<Float64Array>
+  seedTimeGains: NumberColumn<Float64Array>
+  uploadedGains: NumberColumn<Float64Array>
+  /** 1 = counted from a first observation (部分月份). */
+  partials: NumberColumn<Int32Array>
+}
+
+export const gainColumns = (): GainColumns => ({
+  users: NumberColumn.int(),
+  torrents: NumberColumn.int(),
+  tieAts: NumberColumn.float(),
+  seedTimeGains: NumberColumn.float(),
+  uploadedGains: NumberColumn.float(),
+  partials: NumberColumn.int(),
+})
+
+/** Appends `from`'s rows to `into`. */
+export function appendGains(into: GainColumns, from: GainColumns): void {
+  for (const key of Object.keys(into) as (keyof GainColumns)[]) {
+    const column = from[key]
+    for (let i = 0; i < column.length; i++) into[key].push(column.at(i))
+  }
+}
+
+/** Every record range of the plan read here, by `scanRanges`; or split with a helper thread (parallel-scan.ts). */
+export type RangeScan = (plan: ScanPlan) => Promise<GainColumns[]>
+
+/**
+ * Reads the ranges `first`, `first + step`, … of the scan (all of them by default; a helper thread
+ * reads every other one) and works out each tied record's gain in its counting window.
+ */
+export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step = 1): Promise<GainColumns> {
+  const { counters, claimsOnly } = plan
+  const out = gainColumns()
+  const st1 = counters.endDay === null ? sql`r.seed_time_sec` : sql`s1.seed_time_sec`
+  const up1 = counters.endDay === null ? sql`r.uploaded` : sql`s1.uploaded`
+  const endJoin =
+    counters.endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${counters.endDay} and s1.record_id = r.id`
   const ties = claimsOnly
     ? sql`r.claim_state = ${sql.lit(ClaimState.Claimed)}`
-    : // The banned ids as read above: a subquery here was a scan of site_torrents in every range's statement.
-      sql`(r.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`r.torrent_id`, [...banned])}) and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})`
-  const claimBegins = await claimsMadeIn(db, counters)
-  // What NexusPHP noted counts only for a claim made in the period (window.ts): most were made before.
-  const claimBegin = (userId: number, torrentId: number, claimAt: number) =>
-    (claimAt > counters.startMs ? claimBegins.get(pairKey(userId, torrentId)) : undefined) ?? NO_COUNTERS
-  const { rows: bounds } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
-  const maxId = Number(bounds[0]?.hi ?? 0)
-  for (let from = 0; from < maxId; from += RECORD_ID_RANGE) {
-    // Most rows need only the two snapshots: the first observation and the snatch's start are looked
-    // up only for a record missing from the start snapshot, an assignment's counters only for an
-    // assignment made in the period (CASE evaluates its subquery only then).
-    const missing = sql`s0.record_id is null`
-    const firstSeen = (column: string) =>
-      sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
-    const atAssignment = (column: string) =>
-      sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
+    : // The banned ids as read once: a subquery here was a scan of site_torrents in every range's statement.
+      sql`(r.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`r.torrent_id`, plan.banned)}) and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})`
+  // Most rows need only the two snapshots: the first observation and the snatch's start are looked
+  // up only for a record missing from the start snapshot, an assignment's counters only for an
+  // assignment made in the period, and what NexusPHP noted in a claim only for a claim made in it
+  // (window.ts; CASE evaluates its subquery only then).
+  const missing = sql`s0.record_id is null`
+  const firstSeen = (column: string) =>
+    sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
+  const atAssignment = (column: string) =>
+    sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
+  const claimBegin = (column: string) =>
+    sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} and r.claimed_at > ${int(counters.startMs)} then (select ${sql.ref(`c.${column}`)} from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id where u.id = r.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
+  for (let from = first * RECORD_ID_RANGE; from < plan.maxId; from += step * RECORD_ID_RANGE) {
     const rows = await arrayRows<Row>(
       db,
       sql`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
         case when ${missing} then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
-        ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa, ${st1} as st1, ${up1} as up1
+        ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa,
+        ${claimBegin('seed_time_begin')} as stc, ${claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1
       from seed_records r
-        left join counter_snapshots s0 on s0.day = ${startDay} and s0.record_id = r.id
+        left join counter_snapshots s0 on s0.day = ${counters.startDay} and s0.record_id = r.id
         ${endJoin}
       where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and ${ties}`,
     )
     for (const [
-      userIdValue,
-      torrentIdValue,
+      userId,
+      torrentId,
       claimState,
       claimedAt,
       assigned,
@@ -175,18 +185,16 @@ export async function* periodRecords(
       started,
       sta,
       upa,
+      stc,
+      upc,
       st1,
       up1,
     ] of rows) {
-      const userId = Number(userIdValue)
-      const torrentId = Number(torrentIdValue)
-      // Members who cannot earn (deleted, no site account) and torrents that cannot pay are left out.
-      if (!members.has(userId) || !torrentsInfo.has(torrentId)) continue
       const claimAt = Number(claimState) === 2 ? Number(claimedAt) : 0
       const assignedAt = Number(assigned) === 1 && !claimsOnly ? Number(assignedAtValue) : 0
       const gain = windowGain(
         {
-          claim: claimAt > 0 ? { at: claimAt, begin: claimBegin(userId, torrentId, claimAt) } : null,
+          claim: claimAt > 0 ? { at: claimAt, begin: counters2(stc, upc) ?? NO_COUNTERS } : null,
           assignedAt: assignedAt > 0 ? assignedAt : null,
           snatchStartedAt: started != null ? Number(started) : null,
           atPeriodStart: counters2(st0, up0),
@@ -197,28 +205,75 @@ export async function* periodRecords(
         counters,
       )
       if (!gain) continue
-      users.push(userId)
-      torrents.push(torrentId)
-      tieAts.push(gain.tieAt ?? 0)
-      seedTimeGains.push(gain.seedTimeGainSec)
-      uploadedGains.push(gain.uploadedGain)
-      partials.push(gain.partial ? 1 : 0)
+      out.users.push(Number(userId))
+      out.torrents.push(Number(torrentId))
+      out.tieAts.push(gain.tieAt ?? 0)
+      out.seedTimeGains.push(gain.seedTimeGainSec)
+      out.uploadedGains.push(gain.uploadedGain)
+      out.partials.push(gain.partial ? 1 : 0)
     }
   }
+  return out
+}
+
+/**
+ * Yields batches of torrents, each torrent's records together (torrent id, then user id order).
+ *
+ * Why not read torrent by torrent: the records of one torrent are scattered over the table, so
+ * that walk is ~500,000 random reads at 2,000,000 records (BENCHMARKS.md "Wages"). Instead the
+ * records are scanned once in id order — with their start and end snapshot rows, which are keyed
+ * (day, record id) and so read in order too — into compact columns (`scan`: here, or half of the
+ * ranges in a helper thread), and grouped by torrent in memory with a counting sort. Memory: ~40
+ * bytes per claimed-or-assigned official record (~20 MB at 500,000), plus the official torrents' names.
+ */
+export async function* periodRecords(
+  db: Kysely<DB>,
+  counters: PeriodCounters,
+  members: ReadonlyMap<number, WageMember>,
+  rules: Pick<RuleBody, 'mode'> = {},
+  options: { torrentsPerBatch?: number; scan?: RangeScan } = {},
+): AsyncGenerator<WageInput[][]> {
+  const torrentsPerBatch = options.torrentsPerBatch ?? TORRENTS_PER_BATCH
+  const plan = await scanPlan(db, counters, rules)
+  const banned = new Set(plan.banned)
+  const torrentsInfo = new Map<number, PaidTorrent>()
+  let labels = db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders', 'seed_type'])
+  if (!plan.claimsOnly)
+    labels = labels.where((eb) => eb.or([eb('seed_type', '=', 1), ...(banned.size ? [eb('torrent_id', 'in', [...banned])] : [])]))
+  for (const t of await labels.execute()) {
+    const id = Number(t.torrent_id)
+    torrentsInfo.set(id, {
+      name: t.name,
+      size: Number(t.size),
+      added: Number(t.added),
+      seeders: Number(t.seeders),
+      official: Number(t.seed_type) === 1,
+      banned: banned.has(id),
+    })
+  }
+  const parts = options.scan ? await options.scan(plan) : [await scanRanges(db, plan)]
+
+  const rows = parts[0]!
+  for (const part of parts.slice(1)) appendGains(rows, part)
+  parts.length = 0
 
   // Torrents in id order, each torrent's rows together.
-  const { groups: torrentIds, starts, order } = groupBy(torrents)
+  const { groups: torrentIds, starts, order } = groupBy(rows.torrents)
 
   let groups: WageInput[][] = []
   for (let t = 0; t < torrentIds.length; t++) {
     const torrentId = torrentIds[t]!
-    const torrent = torrentsInfo.get(torrentId)!
+    // Members who cannot earn (deleted, no site account) and torrents that cannot pay are left out.
+    const torrent = torrentsInfo.get(torrentId)
+    if (!torrent) continue
     const group: WageInput[] = []
     for (let k = starts[t]; k < starts[t + 1]; k++) {
       const i = order[k]
-      const claimedAt = tieAts.at(i)
+      const userId = rows.users.at(i)
+      if (!members.has(userId)) continue
+      const claimedAt = rows.tieAts.at(i)
       group.push({
-        userId: users.at(i),
+        userId,
         torrentId,
         torrentName: torrent.name,
         size: torrent.size,
@@ -227,11 +282,12 @@ export async function* periodRecords(
         addedAt: torrent.added,
         seeders: torrent.seeders,
         claimedAt: claimedAt > 0 ? claimedAt : null,
-        seedTimeGainSec: seedTimeGains.at(i),
-        uploadedGain: uploadedGains.at(i),
-        partial: partials.at(i) === 1,
+        seedTimeGainSec: rows.seedTimeGains.at(i),
+        uploadedGain: rows.uploadedGains.at(i),
+        partial: rows.partials.at(i) === 1,
       })
     }
+    if (!group.length) continue
     group.sort((a, b) => a.userId - b.userId)
     groups.push(group)
     if (groups.length === torrentsPerBatch) {
@@ -242,28 +298,7 @@ export async function* periodRecords(
   if (groups.length) yield groups
 }
 
-const pairKey = (userId: number, torrentId: number) => userId * 2 ** 32 + torrentId
 const NO_COUNTERS: Counters = Object.freeze({ seedTimeSec: 0, uploaded: 0 })
-
-/**
- * The counters NexusPHP noted in each claim made inside the period (`seed_time_begin` /
- * `uploaded_begin`), by member and torrent: few rows, read once.
- */
-async function claimsMadeIn(db: Kysely<DB>, period: { startMs: number; endMs: number }): Promise<Map<number, Counters>> {
-  const rows = await db
-    .selectFrom('site_claims as c')
-    .innerJoin('users as u', 'u.site_uid', 'c.uid')
-    .select(['u.id as user_id', 'c.torrent_id', 'c.seed_time_begin', 'c.uploaded_begin'])
-    .where('c.created_at', '>', period.startMs)
-    .where('c.created_at', '<', period.endMs)
-    .execute()
-  return new Map(
-    rows.map((r) => [
-      pairKey(Number(r.user_id), Number(r.torrent_id)),
-      { seedTimeSec: Number(r.seed_time_begin), uploaded: Number(r.uploaded_begin) },
-    ]),
-  )
-}
 
 const counters2 = (seedTime: unknown, uploaded: unknown): Counters | null =>
   seedTime == null ? null : { seedTimeSec: Number(seedTime), uploaded: Number(uploaded ?? 0) }
@@ -285,6 +320,8 @@ type Row = [
   started: Nullable,
   sta: Nullable,
   upa: Nullable,
+  stc: Nullable,
+  upc: Nullable,
   st1: Nullable,
   up1: Nullable,
 ]
