@@ -20,7 +20,7 @@ import { averageSeedHours } from './hours'
 import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
 import { runInWorker, workerFile } from './offload'
-import { periodCounters, periodRecords, wageMembers } from './reader'
+import { periodCounters, periodRecords, wageMembers, type RangeScan } from './reader'
 import { wageDb } from './tables'
 import type { ComputeArgs, ComputedPeriod, ComputeOutcome, PreviewAnswer, RunMember } from './worker-protocol'
 
@@ -31,21 +31,22 @@ export interface WageRun {
 }
 
 /**
- * Computes one period. `onItems` receives each batch's items (a batch = a few thousand torrents)
+ * Computes one period. `scan` reads the records' ranges (default: all here; the wage thread splits
+ * them with a helper, parallel-scan.ts). `onItems` receives each batch's items (a batch = a few thousand torrents)
  * as soon as their keeper ranks are settled; `body` overrides the rules' formula parameters (the
  * estimates' pace-scaled standards) without changing the version they are reported under.
  */
 export async function runWages(
   db: Kysely<DB>,
   period: string,
-  options: { rules?: Rules; body?: RuleBody; onItems?: (items: WageItemResult[]) => Promise<void> | void } = {},
+  options: { rules?: Rules; body?: RuleBody; onItems?: (items: WageItemResult[]) => Promise<void> | void; scan?: RangeScan } = {},
 ): Promise<WageRun> {
   const rules = options.rules ?? (await currentRules(db))
   const bounds = periodBounds(period, rules.timezone)
   const counters = await periodCounters(db, bounds)
   const members = await wageMembers(db)
   const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs)
-  for await (const batch of periodRecords(db, counters, members, options.body ?? rules)) {
+  for await (const batch of periodRecords(db, counters, members, options.body ?? rules, { scan: options.scan })) {
     const items: WageItemResult[] = []
     for (const torrent of batch) for (const item of calculator.addTorrent(torrent)) items.push(item)
     if (options.onItems) await options.onItems(items)
@@ -91,10 +92,17 @@ export async function runWageMembers(db: Kysely<DB>, period: string, rules: Rule
   return target ? runInWorker(target, { kind: 'members', period, rules, body }) : (await runWages(db, period, { rules, body })).members
 }
 
-/** previewWages on `db` itself (a worker's connection, PostgreSQL, ':memory:'). */
-export async function previewInProcess(db: Kysely<DB>, period: string, now: number, userId?: number): Promise<PreviewAnswer> {
+/** previewWages on `db` itself (a worker's connection, PostgreSQL, ':memory:'); `scan`: see runWages. */
+export async function previewInProcess(
+  db: Kysely<DB>,
+  period: string,
+  now: number,
+  userId?: number,
+  scan?: RangeScan,
+): Promise<PreviewAnswer> {
   const picked: WageItemResult[] = []
   const run = await runWages(db, period, {
+    scan,
     onItems: userId === undefined ? undefined : (batch) => void batch.forEach((i) => i.userId === userId && picked.push(i)),
   })
   const items = picked.map((i) => itemOut(i, run.rules))
@@ -125,9 +133,11 @@ export async function computePeriod(
   db: Kysely<DB>,
   period: string,
   keep: (userId: number) => boolean = () => true,
+  scan?: RangeScan,
 ): Promise<ComputedPeriod> {
   const items = new ItemSetCollector()
   const run = await runWages(db, period, {
+    scan,
     onItems: (batch) => {
       for (const item of batch) if (keep(item.userId)) items.add(item)
     },

@@ -6,6 +6,7 @@ import type { WagePreviewEntry } from '@shared/entities'
 import type { RuleBody, Rules } from '../rules/rules'
 import type { ThreadFile } from '../util/job-thread'
 import type { MemberWage } from './formula'
+import type { ScanPart } from './parallel-scan'
 
 export type RunMember = MemberWage & { username: string }
 
@@ -13,6 +14,8 @@ export type WageJob =
   | { kind: 'preview'; period: string; now: number; userId?: number }
   | ({ kind: 'computeAndSave' } & ComputeArgs)
   | { kind: 'members'; period: string; rules: Rules; body: RuleBody }
+  /** A helper's half of a preview's or compute's scan (parallel-scan.ts), started by the wage thread. */
+  | { kind: 'scanPart'; period: string; first: number; step: number; channel: SharedArrayBuffer }
 
 /** A job as the thread is sent it: where (the file and its write turns) and the job. */
 export interface WageThreadJob extends ThreadFile {
@@ -49,4 +52,5 @@ export interface JobAnswers {
   preview: PreviewAnswer
   computeAndSave: ComputeOutcome
   members: RunMember[]
+  scanPart: ScanPart | null
 }

@@ -2,12 +2,16 @@
  * The wage worker thread (started by offload.ts; bundled as dist/wage-worker.js): runs each job it
  * is sent on a read-only connection of its own with the same engine functions the in-process path
  * calls — a compute then writes its result on a writer of its own — and posts the answer or the error.
+ * A preview or a compute starts a second one, from here, for half of its scan (parallel-scan.ts).
  */
 import { openSqliteReader } from '../db/database'
 import { closeThreadDatabases, threadDatabase } from '../db/thread-database'
 import { collectGarbage } from '../util/job-gc'
 import { serveJobs } from '../util/job-thread'
 import { computePeriod, previewInProcess, runWages, saveComputed } from './engine'
+import { closeWageWorker } from './offload'
+import { inSnapshotWithHelper, scanPart } from './parallel-scan'
+import type { RangeScan } from './reader'
 import type { ComputedPeriod, WageJob, WageThreadJob } from './worker-protocol'
 
 /** The worker connection's page cache (the server's reader keeps 32 MiB). */
@@ -23,20 +27,27 @@ async function writer(file: string, turns: SharedArrayBuffer) {
   return database
 }
 
-async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknown }> {
+async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknown; transfer?: ArrayBuffer[] }> {
   // A wage job scans in id order and reads each leaf page about once: a small cache (room for the
   // indexes' inner pages) does as well as a big one, and it adds to the server's two in the process's memory.
   const db = openSqliteReader(file, WORKER_CACHE_KIB)
   try {
-    // One read transaction: every statement of the job sees the same commit (WAL snapshot).
-    const read = await db.transaction().execute(async (trx): Promise<{ value: unknown } | { computed: ComputedPeriod }> => {
+    if (job.kind === 'scanPart') return await scanPart(db, job)
+    // One read snapshot: every statement of the job sees the same commit. A preview or a compute (an
+    // admin waits for it) reads half of its ranges in a helper thread from that snapshot; the
+    // estimates (after a sync, nobody waits) leave the second core to the server.
+    const inOneSnapshot = <T>(work: (trx: typeof db, scan: RangeScan | undefined) => Promise<T>) =>
+      job.kind === 'members'
+        ? db.transaction().execute((trx) => work(trx, undefined))
+        : inSnapshotWithHelper(db, { file, turns }, job.period, work)
+    const read = await inOneSnapshot(async (trx, scan): Promise<{ value: unknown } | { computed: ComputedPeriod }> => {
       switch (job.kind) {
         case 'preview':
-          return { value: await previewInProcess(trx, job.period, job.now, job.userId) }
+          return { value: await previewInProcess(trx, job.period, job.now, job.userId, scan) }
         case 'members':
           return { value: (await runWages(trx, job.period, { rules: job.rules, body: job.body })).members }
         case 'computeAndSave':
-          return { computed: await computePeriod(trx, job.period) }
+          return { computed: await computePeriod(trx, job.period, undefined, scan) }
       }
     })
     if (!('computed' in read)) return read
@@ -50,4 +61,7 @@ async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknow
   }
 }
 
-serveJobs(run, closeThreadDatabases)
+serveJobs(run, async () => {
+  await closeWageWorker()
+  await closeThreadDatabases()
+})
