@@ -35,22 +35,17 @@ export class NumberColumn<T extends Float64Array | Int32Array = Float64Array | I
     return this.chunks[index >>> CHUNK_BITS]![index & (CHUNK - 1)]!
   }
 
-  /** The values in one array (to send to another thread: its buffer is transferred, not copied). */
-  toArray(): T {
-    const array = new this.type(this.length)
-    this.chunks.forEach((chunk, c) => array.set(chunk.subarray(0, Math.min(CHUNK, this.length - c * CHUNK)), c * CHUNK))
-    return array
+  /** The column's chunks, to send to another thread (their buffers transferred: this column is not used after). */
+  toChunks(): T[] {
+    return [...this.chunks]
   }
 
-  /** A column holding `array`'s values (another thread's toArray). */
-  static of<A extends Float64Array | Int32Array>(array: A): NumberColumn<A> {
-    const column = new NumberColumn(array.constructor as new (length: number) => A)
-    for (let c = 0; c * CHUNK < array.length; c++) {
-      const chunk = new column.type(CHUNK)
-      chunk.set(array.subarray(c * CHUNK, (c + 1) * CHUNK))
-      column.chunks.push(chunk)
-    }
-    column.length = array.length
+  /** The column of `chunks` from another thread's toChunks, holding `length` values; it grows as any other. */
+  static adopt<A extends Float64Array | Int32Array>(chunks: A[], length: number): NumberColumn<A> {
+    if (chunks.some((chunk) => chunk.length !== CHUNK) || length > chunks.length * CHUNK) throw new Error('not the chunks of a column')
+    const column = new NumberColumn(chunks[0]?.constructor as new (length: number) => A)
+    column.chunks.push(...chunks)
+    column.length = length
     return column
   }
 }

@@ -38,10 +38,11 @@ export const SNAPSHOT_TRIES = 5
 /** Longest wait for the other thread's next step (a thread that is still alive answers in milliseconds). */
 const STEP_TIMEOUT_MS = 30_000
 
-/** The helper's half of the scan, as it crosses the thread boundary (buffers transferred). */
+/** The helper's half of the scan, as it crosses the thread boundary (the columns' chunks transferred). */
 export interface ScanPart {
   maxId: number
-  columns: Record<keyof GainColumns, Int32Array | Float64Array>
+  rows: number
+  chunks: Record<keyof GainColumns, (Int32Array | Float64Array)[]>
 }
 
 /** A scan on two connections, the helper's half still to come. */
@@ -111,7 +112,7 @@ async function scanWithHelper(trx: Kysely<DB>, plan: Parameters<RangeScan>[0], h
   // Same snapshot, same table: a different size means the agreement above is broken.
   if (part.maxId !== plan.maxId) throw new Error(`the scan helper read another snapshot (max id ${part.maxId}, here ${plan.maxId})`)
   const other = gainColumns()
-  for (const key of Object.keys(other) as (keyof GainColumns)[]) other[key] = NumberColumn.of(part.columns[key]) as never
+  for (const key of Object.keys(other) as (keyof GainColumns)[]) other[key] = NumberColumn.adopt(part.chunks[key], part.rows) as never
   return [own, other]
 }
 
@@ -171,11 +172,12 @@ export async function scanPart(
       const rules = await currentRules(trx)
       const plan = await scanPlan(trx, await periodCounters(trx, periodBounds(job.period, rules.timezone)), rules)
       const scanned = await scanRanges(trx, plan, job.first, job.step)
-      const columns = {} as ScanPart['columns']
-      for (const key of Object.keys(scanned) as (keyof GainColumns)[]) columns[key] = scanned[key].toArray()
-      return { maxId: plan.maxId, columns }
+      const chunks = {} as ScanPart['chunks']
+      for (const key of Object.keys(scanned) as (keyof GainColumns)[]) chunks[key] = scanned[key].toChunks()
+      return { maxId: plan.maxId, rows: scanned.users.length, chunks }
     })
-    if (part) return { value: part, transfer: Object.values(part.columns).map((array) => array.buffer as ArrayBuffer) }
+    if (part)
+      return { value: part, transfer: Object.values(part.chunks).flatMap((chunks) => chunks.map((chunk) => chunk.buffer as ArrayBuffer)) }
     if (Atomics.load(channel, COMMAND) === Command.Abort) return { value: null }
   }
 }
