@@ -21,11 +21,6 @@ export function wageWorkerJobs(): number {
   return thread.jobs
 }
 
-/** Ends the wage worker once its jobs are done (the wage thread ends its scan helper so). */
-export function closeWageWorker(): Promise<void> {
-  return thread.close()
-}
-
 /** Runs `job` on `target` (workerFile) in the wage worker. */
 export function runInWorker<K extends WageJob['kind']>(target: ThreadFile, job: Extract<WageJob, { kind: K }>): Promise<JobAnswers[K]> {
   return thread.run({ ...target, job }) as Promise<JobAnswers[K]>

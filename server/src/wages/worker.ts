@@ -9,8 +9,7 @@ import { closeThreadDatabases, threadDatabase } from '../db/thread-database'
 import { collectGarbage } from '../util/job-gc'
 import { serveJobs } from '../util/job-thread'
 import { computePeriod, previewInProcess, runWages, saveComputed } from './engine'
-import { closeWageWorker } from './offload'
-import { inSnapshotWithHelper, scanPart } from './parallel-scan'
+import { closeScanHelper, inSnapshotWithHelper, scanPart } from './parallel-scan'
 import type { RangeScan } from './reader'
 import type { ComputedPeriod, WageJob, WageThreadJob } from './worker-protocol'
 
@@ -62,6 +61,6 @@ async function run({ file, turns, job }: WageThreadJob): Promise<{ value: unknow
 }
 
 serveJobs(run, async () => {
-  await closeWageWorker()
+  await closeScanHelper()
   await closeThreadDatabases()
 })
