@@ -133,4 +133,15 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
     const bob = res.body.data.list.find((e) => e.userId === ids.bob)!
     expect(bob).toMatchObject({ seedHours: 390, partial: true })
   })
+
+  it('a reason is shown with the standards of the rules its month was computed with, after the rules change', async () => {
+    const { db } = t.db.database
+    await saveRules(db, { ...rules, standardSeedHours: 700 }, FEB_START + 10 * DAY, null)
+    expect((await t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })).status).toBe(200)
+    const expected = '做种时长不足（390 小时 < 700 小时），上传量也不足（0.25 倍 < 2 倍体积）'
+    expect((await detailOf(ids.bob)).items[0]).toMatchObject({ qualified: false, reason: expected })
+    // The month stays as computed until it is computed again: its reasons keep the standards it was judged by.
+    await saveRules(db, rules, FEB_START + 10 * DAY + 1, null)
+    expect((await detailOf(ids.bob)).items[0]).toMatchObject({ qualified: false, reason: expected })
+  })
 })

@@ -142,7 +142,7 @@ export async function computePeriod(
       for (const item of batch) if (keep(item.userId)) items.add(item)
     },
   })
-  return { ruleVersion: run.rules.version, members: run.members, itemSets: items.sets(run.rules) }
+  return { ruleVersion: run.rules.version, members: run.members, itemSets: items.sets() }
 }
 
 /** Members' item sets per insert statement (each a few kB to a few hundred kB of JSON). */

@@ -1,12 +1,12 @@
 /**
- * The stored item sets keep each unqualified item's kind and write its reason only when the member's
- * set is written: the text must be exactly the formula's (\`disqualification\` of the record), for every
- * kind, with figures that need rounding.
+ * The stored item sets keep each unqualified item's kind, and its reason is written when the set is
+ * read: the text must be exactly the formula's (\`disqualification\` of the record), for every kind,
+ * with figures that need rounding. Sets stored as text before keep their text.
  */
 import { describe, expect, it } from 'vitest'
 import { defaultRuleBody as rules, GIB } from '../rules/rules'
 import { createWageCalculator, disqualification, type WageInput, type WageMember } from './formula'
-import { ItemSetCollector } from './item-sets'
+import { ItemSetCollector, storedReason } from './item-sets'
 
 const periodEnd = Date.UTC(2026, 10, 1)
 
@@ -56,9 +56,25 @@ describe('item sets', () => {
       }
     }
     const stored = new Map<string, string | null>()
-    for (const set of collector.sets(rules)) {
-      for (const tuple of JSON.parse(set.items) as unknown[][]) stored.set(`${set.userId}/${String(tuple[0])}`, tuple[8] as string | null)
+    const kinds = new Set<unknown>()
+    for (const set of collector.sets()) {
+      for (const [torrentId, size, , seedHours, uploaded, , , , reason] of JSON.parse(set.items) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number | null,
+      ][]) {
+        kinds.add(reason)
+        stored.set(`${set.userId}/${torrentId}`, storedReason({ reason: reason as never, size, seedHours, uploaded }, rules))
+      }
     }
+    // The set holds the kinds, not the text.
+    expect([...kinds].every((k) => k === null || typeof k === 'number')).toBe(true)
     expect(stored).toEqual(expected)
     // Every kind is in the example, with figures that round.
     expect([...stored.values()].filter((r) => r !== null).sort()).toEqual(
@@ -74,5 +90,10 @@ describe('item sets', () => {
       ].sort(),
     )
     expect(stored.get('1/10')).toBeNull()
+  })
+
+  it('show a reason stored as text (sets computed before the kinds) as it is', () => {
+    expect(storedReason({ reason: '非官种', size: 1, seedHours: 0, uploaded: 0 }, null)).toBe('非官种')
+    expect(storedReason({ reason: null, size: 1, seedHours: 0, uploaded: 0 }, null)).toBeNull()
   })
 })

@@ -3,15 +3,21 @@
  * migration 0009): `[torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason, partial?]`
  * tuples in the breakdown's order (qualified first, then by value, then torrent id).
  *
+ * `reason` of an item that does not earn: since 2026-11-25 its kind (formula.ts `Unqualified`), whose
+ * text is written when the set is read, from the item's own figures and the standards of the record's
+ * rule version — exactly the text the formula gives (item-sets.test.ts). Sets stored before hold the
+ * text itself and are shown as they are. The text was ~55% of a month's bytes (three UTF-8 bytes a
+ * character): at 2 M records 642,000 items, 48.6 M characters of JSON per compute.
+ *
  * A compute produces the items torrent by torrent; `ItemSetCollector` keeps them in typed columns
  * (~60 bytes an item) and hands them out member by member at the end.
  */
 import type { Kysely } from 'kysely'
 import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
+import { currentRules, ruleVersion, type RuleBody } from '../rules/rules'
 import { groupBy, NumberColumn } from './columns'
 import { reasonText, type UnqualifiedKind, type WageItemResult } from './formula'
-import type { RuleBody } from '../rules/rules'
 import { wageDb } from './tables'
 
 type ItemTuple = [
@@ -23,7 +29,8 @@ type ItemTuple = [
   keeperRank: number,
   value: number,
   qualified: 0 | 1,
-  reason: string | null,
+  /** Why it does not earn: its kind; the text in sets stored before 2026-11-25; null = qualified. */
+  reason: UnqualifiedKind | string | null,
   /** 1 = counted from a first observation (部分月份); absent in sets saved before migration 0014. */
   partial?: 0 | 1,
 ]
@@ -38,11 +45,7 @@ export class ItemSetCollector {
   private readonly keeperRanks = NumberColumn.int()
   private readonly values = NumberColumn.float()
   private readonly partials = NumberColumn.int()
-  /**
-   * 0 = qualified, else why not (UnqualifiedKind). The stored text carries the item's figures, so
-   * nearly every one differs: kept as text, 355,000 unqualified items of a 2 M-record month held ~40 MB
-   * of strings in the compute's thread until the end; they are written member by member instead.
-   */
+  /** 0 = qualified, else why not (UnqualifiedKind), stored as it is. */
   private readonly unqualified = NumberColumn.int()
 
   add(item: WageItemResult): void {
@@ -58,28 +61,24 @@ export class ItemSetCollector {
     this.unqualified.push(item.unqualified ?? 0)
   }
 
-  /** Each member's items as the stored JSON, members in id order; `rules` are the compute's (the reasons' figures). */
-  *sets(rules: RuleBody): Generator<{ userId: number; items: string }> {
+  /** Each member's items as the stored JSON, members in id order. */
+  *sets(): Generator<{ userId: number; items: string }> {
     const { groups, starts, order } = groupBy(this.users)
     for (let g = 0; g < groups.length; g++) {
       const tuples: ItemTuple[] = []
       for (let k = starts[g]!; k < starts[g + 1]!; k++) {
         const i = order[k]!
         const kind = this.unqualified.at(i) as UnqualifiedKind | 0
-        const size = this.sizes.at(i)
-        const seedHours = this.seedHours.at(i)
-        const uploaded = this.uploaded.at(i)
-        const reason = kind === 0 ? null : reasonText(kind, { size, seedHours, uploaded }, rules)
         tuples.push([
           this.torrents.at(i),
-          size,
+          this.sizes.at(i),
           this.seeders.at(i),
-          seedHours,
-          uploaded,
+          this.seedHours.at(i),
+          this.uploaded.at(i),
           this.keeperRanks.at(i),
           this.values.at(i),
-          reason === null ? 1 : 0,
-          reason,
+          kind === 0 ? 1 : 0,
+          kind === 0 ? null : kind,
           this.partials.at(i) === 1 ? 1 : 0,
         ])
       }
@@ -99,6 +98,7 @@ export async function readItemSet(db: Kysely<DB>, period: string, userId: number
     .executeTakeFirst()
   if (!row) return []
   const tuples = JSON.parse(row.items) as ItemTuple[]
+  const rules = tuples.some((t) => typeof t[8] === 'number') ? await recordRules(db, period, userId) : null
   const names = new Map<number, string>()
   const ids = tuples.map((t) => t[0])
   for (let i = 0; i < ids.length; i += 1_000) {
@@ -119,7 +119,27 @@ export async function readItemSet(db: Kysely<DB>, period: string, userId: number
     keeperRank,
     value,
     qualified: qualified === 1,
-    reason,
+    reason: storedReason({ reason, size, seedHours, uploaded }, rules),
     partial: partial === 1,
   }))
+}
+
+/** An item's reason as shown: the stored text, or its kind's text with the item's figures and `rules`' standards. */
+export function storedReason(
+  item: { reason: UnqualifiedKind | string | null; size: number; seedHours: number; uploaded: number },
+  rules: RuleBody | null,
+): string | null {
+  if (typeof item.reason !== 'number') return item.reason
+  return reasonText(item.reason, item, rules!)
+}
+
+/** The rules the member's record of `period` was computed with (the current ones if that version were gone: versions are only added). */
+async function recordRules(db: Kysely<DB>, period: string, userId: number): Promise<RuleBody> {
+  const record = await wageDb(db)
+    .selectFrom('wage_records')
+    .select('rule_version')
+    .where('period', '=', period)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+  return (record ? await ruleVersion(db, Number(record.rule_version)) : null) ?? (await currentRules(db))
 }
