@@ -17,6 +17,8 @@ export type Dialect = 'sqlite' | 'postgres'
 
 export interface OpenedDataset {
   server: RunningServer
+  /** Where the data set lives, for a server process of its own (bench/server-process.ts `dataset`). */
+  location: { dataDir: string; databaseUrl?: string }
   /** Seconds the first start took to generate and derive the data (null when reused). */
   buildSec: number | null
   size: { members: number; torrents: number; records: number; official: number }
@@ -84,5 +86,5 @@ export async function openDataset(
     records: await count(sql`select count(*) as n from seed_records`),
     official: await count(sql`select count(*) as n from torrent_labels where seed_type = 1`),
   }
-  return { server, buildSec, size }
+  return { server, buildSec, size, location: { dataDir, databaseUrl } }
 }

@@ -88,10 +88,12 @@ export interface ServerProcessOptions {
    * are in every thread's memory — not what a deployment runs, so memory figures want this.
    */
   built?: boolean
+  /** An existing data set to serve (bench/dataset.ts's, which bench:wages prepares in-process) instead of this bench's own. */
+  dataset?: { dataDir: string; databaseUrl?: string }
 }
 
 export async function startServerProcess(dialect: Dialect, size: string, options: ServerProcessOptions): Promise<ServerProcess> {
-  const dataDir = join(dataRoot, `${options.bench}-${dialect}-${size}`)
+  const dataDir = options.dataset?.dataDir ?? join(dataRoot, `${options.bench}-${dialect}-${size}`)
   mkdirSync(dataDir, { recursive: true })
   const port = await freePort()
   // The bench's own tsx settings (its tsconfig path) are not the server's.
@@ -107,7 +109,9 @@ export async function startServerProcess(dialect: Dialect, size: string, options
     LOG_LEVEL: 'info',
     // No scheduled sync during the run (the first would come after SYNC_INTERVAL).
     SYNC_INTERVAL: String(7 * 24 * 3600),
-    ...(dialect === 'postgres' ? { DATABASE_URL: await postgresUrl(base!, `seeding_${options.bench}_${size}`) } : {}),
+    ...(dialect === 'postgres'
+      ? { DATABASE_URL: options.dataset?.databaseUrl ?? (await postgresUrl(base!, `seeding_${options.bench}_${size}`)) }
+      : {}),
     ...Object.fromEntries((options.serverEnv ?? []).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
   }
   const serverDir = join(options.root ?? repoRoot, 'server')

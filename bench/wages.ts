@@ -2,19 +2,23 @@
  * `npm run bench:wages` — the wage engine at the large data set: `preview` and `compute`
  * of one month over HTTP, next to one hand-written SQL aggregate over the same rows (the floor:
  * the same joins — official torrents × claimed-or-assigned records × start and end snapshots —
- * summed per member in the database), and the peak RSS of the process (the bench runs the server
- * in-process, as bench/run.ts does, so that is the server's peak plus the small client).
+ * summed per member in the database), and the peak RSS of the server. The data set is prepared
+ * in-process (bench/dataset.ts, as bench/run.ts does: it also answers the SQL here); the jobs run in a
+ * server process of its own, built as `npm run server` runs it (since 2026-11-25: in-process, from the
+ * TypeScript sources, each thread the server started loaded them through tsx, ~1 s, not what a deployment pays).
  * Writes bench/results/wages-<dialect>.json and the "Wages" section of BENCHMARKS.md
  * (between its markers; the rest of the file is left as it is).
  *
  *   npm run bench:wages                      # SQLite (+ PostgreSQL if DATABASE_URL is set)
  *   npm run bench:wages -- --only sqlite --period 2026-10
+ *   npm run bench:wages -- --only sqlite --server-root /tmp/before   # the jobs on another checkout's server
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { snapshotDayOnOrAfter } from '../server/src/snapshots/read'
-import { BENCH_ADMIN_PASSWORD, openDataset, type Dialect } from './dataset'
+import { openDataset, type Dialect } from './dataset'
+import { login, procStatusMb, startServerProcess } from './server-process'
 import { benchDialects, resultsFile, savedResults, writeSection } from './report'
 
 const { values } = parseArgs({
@@ -23,6 +27,8 @@ const { values } = parseArgs({
     period: { type: 'string' },
     size: { type: 'string', default: 'large' },
     'render-only': { type: 'boolean', default: false },
+    /** The checkout whose server runs the jobs (a git worktree of an earlier commit: before/after figures). */
+    'server-root': { type: 'string' },
   },
 })
 const log = (line: string) => process.stdout.write(`${line}\n`)
@@ -61,7 +67,7 @@ const seconds = async <T>(run: () => Promise<T>): Promise<[number, T]> => {
 }
 
 for (const dialect of values['render-only'] ? [] : dialects) {
-  const { server, size } = await openDataset(dialect, { rebuild: false, size: values.size!, log })
+  const { server, size, location } = await openDataset(dialect, { rebuild: false, size: values.size!, log })
   try {
     const { db } = server.app.services.database
     // The newest month with both boundary snapshots (a full month of gains).
@@ -77,13 +83,6 @@ for (const dialect of values['render-only'] ? [] : dialects) {
       1
     const d1 = await snapshotDayOnOrAfter(db, nextStart)
     log(`[${dialect}] period ${period}: start snapshot ${d0}, end snapshot ${d1 ?? 'live counters'}`)
-
-    const res = await fetch(`${server.apiBase}/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: BENCH_ADMIN_PASSWORD }),
-    })
-    const token = ((await res.json()) as { data: string }).data
 
     const endCols = d1 === null ? sql`r.seed_time_sec` : sql`coalesce(s1.seed_time_sec, s0.seed_time_sec, 0)`
     const endUp = d1 === null ? sql`r.uploaded` : sql`coalesce(s1.uploaded, s0.uploaded, 0)`
@@ -118,17 +117,33 @@ for (const dialect of values['render-only'] ? [] : dialects) {
     const rows = floor.rows.reduce((s, r) => s + Number(r.n), 0)
     log(`[${dialect}] floor: ${floorSec.toFixed(2)} s for ${rows.toLocaleString('en')} rows of ${floor.rows.length} members`)
 
-    const [previewSec, preview] = await seconds(() => call<{ list: unknown[] }>(server.apiBase, token, '/wages/preview', { period }))
-    log(`[${dialect}] preview: ${previewSec.toFixed(2)} s (${preview.list.length} members)`)
-    const [computeSec, saved] = await seconds(() => call<{ saved: number }>(server.apiBase, token, '/wages/compute', { period }))
-    log(`[${dialect}] compute: ${computeSec.toFixed(2)} s (${saved.saved} records)`)
-    const [recomputeSec] = await seconds(() => call(server.apiBase, token, '/wages/compute', { period }))
-    log(`[${dialect}] recompute (replaces the month): ${recomputeSec.toFixed(2)} s`)
+    // The jobs run in the server as deployments run it: its own process, from the bundle (its
+    // threads start from their bundles too); the data set stays open here for the SQL above and below.
+    const served = await startServerProcess(dialect, values.size!, {
+      bench: 'wages',
+      built: true,
+      dataset: location,
+      root: values['server-root'],
+    })
+    let previewSec: number, computeSec: number, recomputeSec: number, peakRssMiB: number
+    try {
+      const { apiBase } = served
+      const token = await login(apiBase)
+      let preview: { list: unknown[] }, saved: { saved: number }
+      ;[previewSec, preview] = await seconds(() => call<{ list: unknown[] }>(apiBase, token, '/wages/preview', { period }))
+      log(`[${dialect}] preview: ${previewSec.toFixed(2)} s (${preview.list.length} members)`)
+      ;[computeSec, saved] = await seconds(() => call<{ saved: number }>(apiBase, token, '/wages/compute', { period }))
+      log(`[${dialect}] compute: ${computeSec.toFixed(2)} s (${saved.saved} records)`)
+      ;[recomputeSec] = await seconds(() => call(apiBase, token, '/wages/compute', { period }))
+      log(`[${dialect}] recompute (replaces the month): ${recomputeSec.toFixed(2)} s`)
+      peakRssMiB = procStatusMb(served.child.pid!, 'VmHWM') ?? 0
+    } finally {
+      await served.stop()
+    }
     const itemCount = dialect === 'postgres' ? sql`json_array_length(items::json)` : sql`json_array_length(items)`
     const items = Number(
       (await sql<{ n: number }>`select sum(${itemCount}) as n from wage_item_sets where period = ${period}`.execute(db)).rows[0].n,
     )
-    const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024)
     log(`[${dialect}] items ${items.toLocaleString('en')}, peak RSS ${peakRssMiB} MiB`)
     const result: WageBench = {
       dialect,
