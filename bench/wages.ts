@@ -198,7 +198,8 @@ const NOTES = `Notes: the rows are the claimed-or-assigned records of official t
 the other records of the 2,000,000 are skipped by the scan's filter. The machine: 2 cores, other engineers' runs
 mostly idle during the measurement (load average ~1).
 
-**The ratio target is missed** (≤ 2× the floor in issue terms, ≤ 3× in the table's). Session 11 (2026-11-24, AMD EPYC,
+**The ratio target is at its edge** (≤ 2× the floor in issue terms, ≤ 3× in the table's): 1.7× and 2.4× in two runs
+of the same code on 2026-11-25 (the last paragraph of this history). Session 11 (2026-11-24, AMD EPYC,
 quiet; before = 9a7eb01 in the same hour: floor 1.90 s, preview 6.72 s, compute 8.18 s, recompute 8.02 s — 4.3×): the
 reader takes its rows as arrays (\`db/array-rows.ts\`: better-sqlite3's raw mode) — with 16 columns an object per row
 cost more than the statement itself (the 104 range statements: 3.9 s as objects, 2.0 s as arrays; the scan with its
@@ -217,20 +218,38 @@ item's reason *kind* while the compute runs and write its text only when the mem
 from the figures the item keeps; the stored format is unchanged). The texts were held as two-byte strings in the
 wage thread until the end: its heap after a compute 105 → 19–27 MB used; in-process on a copy of the bench data, the
 compute's write transaction 1.7–2.4 s before, 1.5–1.9 s after (less to collect), the read 4.1–4.6 → 3.9–4.9 s. The
-table's run: floor 1.96 s, preview 5.47 s, compute 5.44 s — **2.8×**; bench peak RSS 491 → 401 MiB. Since 2026-11-24 SQLite runs preview, compute and
+table's run: floor 1.96 s, preview 5.47 s, compute 5.44 s — **2.8×**; bench peak RSS 491 → 401 MiB.
+**2026-11-25, later** (same host; its disk reads vary a lot from run to run — the floor alone 2.6–3.6 s): the bench now
+runs the jobs in a server process of its own, built as \`npm run server\` runs it, and reports that process's peak RSS
+(before, the server ran in the bench process from the TypeScript sources, and every thread it started loaded them
+through tsx). Three changes, before = 47179c5 on the same data in the same hour: floor 2.92 s, preview 5.78 s, compute
+9.29 s, recompute 7.64 s — **3.2×**, server peak 337 MiB. (1) A preview or a compute reads its ranges on two cores: the
+wage thread reads every other one and a helper thread the others, from the same commit
+(\`wages/parallel-scan.ts\`: \`PRAGMA data_version\` of a third connection read before the wage thread's snapshot and
+after the helper's; a commit in between starts both again). Job by job on the built server: compute 9.0–10.1 → 7.0–8.5 s;
+kept for 10 s after its half, the helper raised a compute's peak by 30–130 MB, so it ends at once (peaks 363/304 MB
+without a helper, 380/307 with it). (2) The claims' noted counters come with the range statement instead of a scan of
+site_claims by creation time (~0.5 s). (3) The item sets store an unqualified item's reason as its kind and write the
+text when a set is read: a month's sets 64.8 MB of JSON (48.6 M characters) → 33.6 MB.
+After (two runs): floor 3.54 / 2.70 s, preview 5.01 / 4.62 s, compute 6.12 / 6.44 s, recompute 5.02 / 4.98 s —
+**1.7× / 2.4×** (recompute 1.4× / 1.8×); server peak 368 / 328 MiB. The first compute after a preview pays for its
+writer's cold page cache (the delete of the month's previous sets reads their pages); the recompute does not. Where a
+warm compute goes (built server, in the wage thread): the helper starting ~0.4 s (now while the job reads its rules,
+members and torrents, ~0.5 s), the scan's half ~2.8 s, grouping, formula and items ~1.0 s, the item sets' JSON and the
+transaction ~1.4 s (before the reason kinds). Since 2026-11-24 SQLite runs preview, compute and
 the estimates in a worker thread (its own read-only connection): requests are not held (「Requests while heavy work
 runs」); the first job after 10 s idle also starts the worker (~0.5 s here, where the bench runs the TypeScript
-source; ~0.2 s from the bundle). The peak RSS is the bench process: server, worker and client together.
+source; ~0.2 s from the bundle). Until the runs of 2026-11-25 (later) the peak RSS was the bench process's: server, worker and client together.
 
 **How the figures are reached.** The engine needs a month's rows grouped by torrent (keeper ranks compare the members
 of one torrent). Walking official torrents and fetching their records through the (torrent_id, status) index was
 ~800,000 random reads in a 2 GB file (first version: compute 33–56 s). The reader now scans the records once in id
-ranges of 20,000 — their start and end snapshot rows are keyed (day, record id), so they are read in order too —
+ranges of 20,000 (a preview or a compute on two cores: every other range in a helper thread) — their start and end snapshot rows are keyed (day, record id), so they are read in order too —
 works out each row's gain in its counting window, keeps it in typed-array columns (~40 bytes a row, grown by chunks
 of 65,536 values), and groups them by torrent with a counting sort. Compute keeps the items in typed columns and stores one JSON row per member and month
 (\`wage_item_sets\`, migration 0009) instead of ~800,000 item rows in two b-trees (that write and the delete of the
 previous compute's rows took ~15 s). Memory therefore grows with the month's rows (~40 MB of columns at 816,659),
-not with the whole table; the peak RSS is of the bench process (server in-process, SQLite page cache, the client).`
+not with the whole table; the peak RSS is the server process's (its threads and SQLite page caches included).`
 
 writeSection('wages', section())
 log('BENCHMARKS.md: Wages section written')
