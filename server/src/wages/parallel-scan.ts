@@ -6,11 +6,12 @@
  *
  * Both connections must read the same commit: a job reads one snapshot (worker.ts), and money is
  * computed from it. SQLite has no way to hand a snapshot to another connection, so the two are
- * started together and checked: the coordinator notes `PRAGMA data_version` of a third connection
- * (it changes with every commit made by any other connection), starts its own snapshot, has the
- * helper start its own, and looks again. Unchanged: no commit came between the two, they are the
- * same. Changed (a sync's batch committed in that millisecond): both start again, a few times at
- * most, and after that the coordinator reads every range alone. Nothing waits for the writer.
+ * checked: the coordinator notes `PRAGMA data_version` of a third connection (it changes with every
+ * commit made by any other connection), starts its own snapshot and tells the helper to start its
+ * own; when the scan begins (the job has read its rules, members and torrents meanwhile, while the
+ * helper started) it looks again. Unchanged: no commit came between the two, they are the same.
+ * Changed (a sync's batch committed in between): both start again, a few times at most, and after
+ * that the coordinator reads every range alone. Nothing waits for the writer.
  *
  * The two threads agree through a shared Int32Array: the coordinator writes a command, the helper
  * its state. The helper blocks on it (Atomics.wait: it has nothing else to do); the coordinator
@@ -57,7 +58,7 @@ export function closeScanHelper(): Promise<void> {
   return helperThread.close()
 }
 
-/** A scan on two connections, the helper's half still to come. */
+/** The two snapshots are not one commit: the job starts again. */
 class SnapshotMoved extends Error {}
 
 /**
