@@ -236,7 +236,14 @@ After (two runs): floor 3.54 / 2.70 s, preview 5.01 / 4.62 s, compute 6.12 / 6.4
 writer's cold page cache (the delete of the month's previous sets reads their pages); the recompute does not. Where a
 warm compute goes (built server, in the wage thread): the helper starting ~0.4 s (now while the job reads its rules,
 members and torrents, ~0.5 s), the scan's half ~2.8 s, grouping, formula and items ~1.0 s, the item sets' JSON and the
-transaction ~1.4 s (before the reason kinds). Since 2026-11-24 SQLite runs preview, compute and
+transaction ~1.4 s (before the reason kinds). PostgreSQL (the table's row; its figures typed from the run's log): floor 3.04 s,
+preview 12.23 s, compute 16.26 s, recompute 14.73 s — **5.3×**, server peak 331 MiB; before (47179c5, the same hour)
+2.67 / 13.47 / 15.80 / 15.30 s — 5.9×, 420 MiB. Found on the way: with the claims' lookups in the range statement, its
+estimated cost crossed PostgreSQL's \`jit_optimize_above_cost\` / \`jit_inline_above_cost\`, and each of the ~100
+range statements was compiled with inlining and optimization (~0.7 s each: a preview took 58 s). A wage run now turns
+JIT off for its transaction (it saves nothing on index lookups; before, each statement still paid ~25 ms of expression
+JIT) and reads one REPEATABLE READ snapshot, as the SQLite wage thread does. PostgreSQL stays far from the ratio
+target: its lookups cost more per row than SQLite's, and the run is not split over two connections there. Since 2026-11-24 SQLite runs preview, compute and
 the estimates in a worker thread (its own read-only connection): requests are not held (「Requests while heavy work
 runs」); the first job after 10 s idle also starts the worker (~0.5 s here, where the bench runs the TypeScript
 source; ~0.2 s from the bundle). Until the runs of 2026-11-25 (later) the peak RSS was the bench process's: server, worker and client together.
