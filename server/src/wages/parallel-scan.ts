@@ -89,29 +89,22 @@ export async function inSnapshotWithHelper<T>(
   try {
     for (let attempt = 1; attempt <= SNAPSHOT_TRIES; attempt++) {
       try {
+        // The helper is ready first (a new thread takes ~0.2 s to start): the two snapshots begin moments apart.
+        await untilState(channel, State.Ready, failed)
         return await db.transaction().execute(async (trx) => {
           const before = probe.pragma('data_version', { simple: true })
           await sql`select 1 from seed_records limit 1`.execute(trx) // this connection's snapshot begins
           afterOwnSnapshot?.()
-          // The helper takes its snapshot as soon as it is ready (a new thread: ~0.2–0.4 s), while the job
-          // reads what it needs before the scan; the two are compared when the scan begins.
           await command(channel, Command.Take)
-          const agree = async () => {
-            await untilState(channel, State.Taken, failed)
-            if (probe.pragma('data_version', { simple: true }) !== before) {
-              await command(channel, Command.Retry)
-              // Rolled back and ready for the next Take (it must not see that Take while it waits for this verdict).
-              await untilState(channel, State.Ready, failed)
-              throw new SnapshotMoved()
-            }
-            agreed = true
-            probe.close()
-            await command(channel, Command.Go)
+          await untilState(channel, State.Taken, failed)
+          if (probe.pragma('data_version', { simple: true }) !== before) {
+            await command(channel, Command.Retry)
+            throw new SnapshotMoved()
           }
-          return work(trx, async (plan) => {
-            await agree()
-            return scanWithHelper(trx, plan, helper)
-          })
+          agreed = true
+          probe.close()
+          await command(channel, Command.Go)
+          return work(trx, (plan) => scanWithHelper(trx, plan, helper))
         })
       } catch (error) {
         if (!(error instanceof SnapshotMoved)) throw error
