@@ -257,6 +257,15 @@ const HEAVY_NOTES = `
   in one run, 495 MB in another with the same code and sequence (the estimates' heap growth varies from run to
   run). Whole runs today 498, 482, 521, 550 MB: **not reached** (≤ 500) — most phases are under it in most runs,
   the sync phase is not reliably.
+  **2026-11-25, later** (same host, slower disk reads than in the morning — every job ~1.5× longer):
+  \`large-before-scan-helper\` (47179c5) against \`large-scan-helper\` (186df39, the server of 8be02f7: a preview or a compute reads half of
+  its ranges in a helper thread, \`wages/parallel-scan.ts\`; item sets store reason kinds). Whole run 523 → **453 MB**
+  (the sync phase 523 → 425; compute 373 → 423, preview 333 → 410 — the helper's isolate while it reads); page-seed
+  p99 during preview / compute 11.7 / 12.5 → 10.1 / 9.0 ms. But the preview took 9.43 s against 6.54 s: that version
+  compared the two snapshots only when the scan began (~1 s after the wage thread's began), and with an admin's write
+  every ~100 ms in the streams most tries likely saw a commit in between and started again. Reverted (9d96709): the
+  check is back to a window of a message's round trip; not re-run under the streams. Job by job without streams (built
+  server, this data set): previews 6.8–9.4 s → 4.6–6.3 s, computes 8.7–10.1 → 6.4–6.6 s.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The

@@ -234,8 +234,8 @@ text when a set is read: a month's sets 64.8 MB of JSON (48.6 M characters) → 
 After (two runs): floor 3.54 / 2.70 s, preview 5.01 / 4.62 s, compute 6.12 / 6.44 s, recompute 5.02 / 4.98 s —
 **1.7× / 2.4×** (recompute 1.4× / 1.8×); server peak 368 / 328 MiB. The first compute after a preview pays for its
 writer's cold page cache (the delete of the month's previous sets reads their pages); the recompute does not. Where a
-warm compute goes (built server, in the wage thread): the helper starting ~0.4 s (now while the job reads its rules,
-members and torrents, ~0.5 s), the scan's half ~2.8 s, grouping, formula and items ~1.0 s, the item sets' JSON and the
+warm compute goes (built server, in the wage thread): the helper starting ~0.4 s, the job's first reads (rules,
+members, torrents) ~0.5 s, the scan's half ~2.8 s, grouping, formula and items ~1.0 s, the item sets' JSON and the
 transaction ~1.4 s (before the reason kinds). PostgreSQL (the table's row; its figures typed from the run's log): floor 3.04 s,
 preview 12.23 s, compute 16.26 s, recompute 14.73 s — **5.3×**, server peak 331 MiB; before (47179c5, the same hour)
 2.67 / 13.47 / 15.80 / 15.30 s — 5.9×, 420 MiB. Found on the way: with the claims' lookups in the range statement, its
