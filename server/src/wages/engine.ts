@@ -21,6 +21,7 @@ import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
 import { runInWorker, workerFile } from './offload'
 import { periodCounters, periodRecords, wageMembers, type RangeScan } from './reader'
+import { postgresParallelScan } from './pg-parallel-scan'
 import { wageDb } from './tables'
 import type { ComputeArgs, ComputedPeriod, ComputeOutcome, PreviewAnswer, RunMember } from './worker-protocol'
 
@@ -42,12 +43,13 @@ export async function runWages(
   options: { rules?: Rules; body?: RuleBody; onItems?: (items: WageItemResult[]) => Promise<void> | void; scan?: RangeScan } = {},
 ): Promise<WageRun> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    // One snapshot for every statement of the run, as the SQLite wage thread reads (a compute runs in its own transaction).
+    // One snapshot for every statement of the run, as the SQLite wage thread reads, its ranges read on two
+    // connections (pg-parallel-scan.ts). A run inside a caller's transaction reads in that one, alone.
     if (!db.isTransaction)
       return db
         .transaction()
         .setIsolationLevel('repeatable read')
-        .execute((trx) => runWages(trx, period, options))
+        .execute((trx) => runWages(trx, period, { ...options, scan: options.scan ?? postgresParallelScan(db, trx) }))
     // The range statement's correlated lookups put its estimated cost over PostgreSQL's JIT thresholds: each of
     // the ~100 statements of a 2 M-record month was compiled with inlining and optimization (~0.7 s) to save
     // nothing on index lookups (a preview 58 s instead of ~8). Off for the rest of this transaction.
@@ -179,8 +181,11 @@ const itemSetColumns: BulkColumns = [
  * result (`saveComputed`), so neither the reading nor the writing (at 2 M records: a 230 ms delete and
  * a 410 ms commit) holds the server's event loop. Whatever was paid meanwhile is seen by the
  * transaction (`existing` is read in it) and kept as it is, like a pay that came before the compute.
- * PostgreSQL and ':memory:' compute inside the transaction, after the lock, as before.
- * `inProcess` forces the latter on a SQLite file (tests compare the two).
+ * PostgreSQL reads the same way, in-process: one REPEATABLE READ snapshot on two connections
+ * (runWages), then the write transaction — before, it computed inside the write transaction, where
+ * READ COMMITTED gave each range statement its own snapshot and the period's lock was held throughout.
+ * ':memory:' computes inside the transaction, after the lock; `inProcess` forces that on any database
+ * (tests compare the two).
  */
 export async function computeAndSave(
   database: AppDatabase,
@@ -189,7 +194,8 @@ export async function computeAndSave(
 ): Promise<ComputeOutcome> {
   const target = options.inProcess ? null : await workerFile(database.db)
   if (target) return runInWorker(target, { kind: 'computeAndSave', ...args })
-  return saveComputed(database, args, null)
+  const readFirst = database.dialect === 'postgres' && !options.inProcess
+  return saveComputed(database, args, readFirst ? await computePeriod(database.db, args.period) : null)
 }
 
 /**
