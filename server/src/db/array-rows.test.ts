@@ -4,7 +4,8 @@ import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { arrayRows } from './array-rows'
 import { openSqliteReader } from './database'
 
-const query = sql`select id as b_first, username as a_second, status from array_rows_probe where id <= 2 order by id`
+// A name twice and a name that sorts first in an object: an array keeps both and the select order.
+const query = sql`select id as b_first, username as a_second, status, status + 5 as status from array_rows_probe where id <= 2 order by id`
 
 describe.each(openTestDatabases())('rows as arrays on $name', (backend) => {
   let opened: TestDatabase | undefined
@@ -20,16 +21,16 @@ describe.each(openTestDatabases())('rows as arrays on $name', (backend) => {
     await sql`insert into array_rows_probe (id, username, status) values (1, 'alice', 2), (2, 'bob', 0), (3, 'carol', 2)`.execute(db)
 
     const expected = [
-      [1, 'alice', 2],
-      [2, 'bob', 0],
+      [1, 'alice', 2, 7],
+      [2, 'bob', 0, 5],
     ]
     expect(await arrayRows(db, query)).toEqual(expected)
     // Inside a transaction (the wage worker's read snapshot) too.
     expect(await db.transaction().execute((trx) => arrayRows(trx, query))).toEqual(expected)
     // The prepared statement is shared: a plain execution of the same text still answers objects.
     expect((await query.execute(db)).rows).toEqual([
-      { b_first: 1, a_second: 'alice', status: 2 },
-      { b_first: 2, a_second: 'bob', status: 0 },
+      { b_first: 1, a_second: 'alice', status: 7 },
+      { b_first: 2, a_second: 'bob', status: 5 },
     ])
     if (backend.name === 'sqlite') {
       // The wage worker's read-only connection.

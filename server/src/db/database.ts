@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
 import type { DatabaseConfig } from '../config'
+import { answerArrayRows } from './array-rows'
 import type { DB } from './schema'
 import { routedSqlite, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-routing'
 import { requestTurnsOf, WriteTurns } from './write-turns'
@@ -106,6 +107,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   // An idle client that loses its connection emits 'error' on the pool; without a listener that
   // crashes the process. The pool replaces the client; the next query reconnects.
   pool.on('error', (error) => options.onBackgroundError?.(error))
+  pool.on('connect', answerArrayRows)
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   try {
     await sql`select 1`.execute(db)
