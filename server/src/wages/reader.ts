@@ -156,10 +156,14 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
     sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
   const claimBegin = (column: string) =>
     sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} and r.claimed_at > ${int(counters.startMs)} then (select ${sql.ref(`c.${column}`)} from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id where u.id = r.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
+  // Each value a statement answers costs (better-sqlite3 makes a JS value of it: at 2 M records most of a
+  // range statement's time is that, not the reading): the tie's two moments come as one column each.
+  const claimAtSql = sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then r.claimed_at else 0 end`
+  const assignedAtSql = sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} then r.assigned_at else 0 end`
   for (let from = first * RECORD_ID_RANGE; from < plan.maxId; from += step * RECORD_ID_RANGE) {
     const rows = await arrayRows<Row>(
       db,
-      sql`select r.user_id, r.torrent_id, r.claim_state, r.claimed_at, r.assigned, r.assigned_at,
+      sql`select r.user_id, r.torrent_id, ${claimAtSql} as claim_at, ${assignedAtSql} as assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
         case when ${missing} then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
@@ -170,28 +174,9 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
         ${endJoin}
       where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and ${ties}`,
     )
-    for (const [
-      userId,
-      torrentId,
-      claimState,
-      claimedAt,
-      assigned,
-      assignedAtValue,
-      st0,
-      up0,
-      fAt,
-      stf,
-      upf,
-      started,
-      sta,
-      upa,
-      stc,
-      upc,
-      st1,
-      up1,
-    ] of rows) {
-      const claimAt = Number(claimState) === 2 ? Number(claimedAt) : 0
-      const assignedAt = Number(assigned) === 1 && !claimsOnly ? Number(assignedAtValue) : 0
+    for (const [userId, torrentId, claimedAt, assignedAtValue, st0, up0, fAt, stf, upf, started, sta, upa, stc, upc, st1, up1] of rows) {
+      const claimAt = Number(claimedAt)
+      const assignedAt = claimsOnly ? 0 : Number(assignedAtValue)
       const gain = windowGain(
         {
           claim: claimAt > 0 ? { at: claimAt, begin: counters2(stc, upc) ?? NO_COUNTERS } : null,
@@ -308,9 +293,9 @@ type Nullable = number | string | null
 type Row = [
   userId: number,
   torrentId: number,
-  claimState: number,
+  /** 0 = not claimed. */
   claimedAt: number,
-  assigned: number,
+  /** 0 = not assigned. */
   assignedAt: number,
   st0: Nullable,
   up0: Nullable,
