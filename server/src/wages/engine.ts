@@ -7,6 +7,7 @@
  * record untouched, and are read together here.
  */
 import { type Kysely, PostgresAdapter, sql } from 'kysely'
+import pLimit from 'p-limit'
 import type { WageItem } from '@shared/entities'
 import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
 import type { AppDatabase, DialectName } from '../db/database'
@@ -32,6 +33,15 @@ export interface WageRun {
 }
 
 /**
+ * PostgreSQL wage runs at once in this process (more wait their turn). Each holds a pool connection for
+ * its snapshot and takes a second one for half of its ranges: unbounded, as many runs as the pool has
+ * connections would each hold one and wait for another until the pool's timeout failed them all. Two
+ * leave the pool (database.ts: 10) room for requests, and bound the months' rows held in memory.
+ */
+export const POSTGRES_WAGE_RUNS = 2
+const postgresRuns = pLimit(POSTGRES_WAGE_RUNS)
+
+/**
  * Computes one period. `scan` reads the records' ranges (default: all here; the wage thread splits
  * them with a helper, parallel-scan.ts). `onItems` receives each batch's items (a batch = a few thousand torrents)
  * as soon as their keeper ranks are settled; `body` overrides the rules' formula parameters (the
@@ -46,10 +56,12 @@ export async function runWages(
     // One snapshot for every statement of the run, as the SQLite wage thread reads, its ranges read on two
     // connections (pg-parallel-scan.ts). A run inside a caller's transaction reads in that one, alone.
     if (!db.isTransaction)
-      return db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .execute((trx) => runWages(trx, period, { ...options, scan: options.scan ?? postgresParallelScan(db, trx) }))
+      return postgresRuns(() =>
+        db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .execute((trx) => runWages(trx, period, { ...options, scan: options.scan ?? postgresParallelScan(db, trx) })),
+      )
     // The range statement's correlated lookups put its estimated cost over PostgreSQL's JIT thresholds: each of
     // the ~100 statements of a 2 M-record month was compiled with inlining and optimization (~0.7 s) to save
     // nothing on index lookups (a preview 58 s instead of ~8). Off for the rest of this transaction.

@@ -50,6 +50,14 @@ describe.skipIf(!postgres)('wage scan on two connections (postgres)', () => {
     expect(one.list[0]!.items!.length).toBeGreaterThan(0)
   })
 
+  it('more previews at once than the pool has connections: each answers', async () => {
+    // Each run holds a connection for its snapshot and asks for a second: unbounded, ten runs holding
+    // the pool's ten would each wait for an eleventh until the pool's timeout failed them all.
+    const alone = await previewInProcess(database.db, DEMO_PERIOD, DEMO_NOW)
+    const together = await Promise.all(Array.from({ length: 12 }, () => previewInProcess(database.db, DEMO_PERIOD, DEMO_NOW)))
+    for (const answer of together) expect(answer).toEqual(alone)
+  })
+
   it("a commit after the job's snapshot began is seen by neither half", async () => {
     const before = await onOneConnection()
     const split = await database.db
