@@ -266,6 +266,12 @@ const HEAVY_NOTES = `
   every ~100 ms in the streams most tries likely saw a commit in between and started again. Reverted (9d96709): the
   check is back to a window of a message's round trip; not re-run under the streams. Job by job without streams (built
   server, this data set): previews 6.8–9.4 s → 4.6–6.3 s, computes 8.7–10.1 → 6.4–6.6 s.
+  **2026-11-25, session 14** (\`large-xeon\`, 316dea3: the final check within a round trip, the reader's fewer values;
+  an Intel Xeon host, where every job takes about half as long as on the AMD EPYC hosts of the runs before — the
+  header's machine line is this run's): whole run **456 MB** (≤ 500 ✅; the two full derivations' phase is the peak,
+  preview 379, compute 378, sync 419), page-seed p99 during preview / compute / sync 12.6 / 9.0 / 64.6 ms (one request
+  in the sync waited 1.03 s: the session's once-a-minute touch behind a batch of the sync thread). A first run right
+  after the server generated the data set (not kept) measured 1,069 MB: the generation's own peak, before listening.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The
