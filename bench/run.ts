@@ -76,16 +76,17 @@ const NOTES = `### How the figures are reached
   rule save (the save waits for it); the updates are already HOT (no index holds the seed type), so the time is
   the row writes themselves.
 - **Machines**: the header's machine is the one that last rendered this section. The SQLite run above is of
-  2026-11-25 ~00:30 UTC on an AMD EPYC (2 cores, quiet); the PostgreSQL one of 2026-11-24, on an AMD EPYC.
-  This host is slower than 2026-11-24's Intel Xeon (full pass 14.7 → 20.1 s with the same code): its SQLite
-  torrentName p95 was 18.6 ms in a run of ca0538b an hour before the table's and 21.2 ms in the table's (no change
-  to that path; the issue keeps ≤ 20 ms for SQLite, so on this host it sits at the edge).
+  2026-11-25 ~08:05 UTC on an Intel Xeon (2 cores, quiet; the bench data after that day's earlier bench syncs); the
+  PostgreSQL one of 2026-11-24, on an AMD EPYC. The AMD EPYC host of 2026-11-25 ~00:30 was slower with the same
+  code: full pass 20.1 s (here 15.3 s), torrentName p95 21.2 ms (here 18.6 ms; 21.4 ms in a run an hour earlier —
+  the issue keeps ≤ 20 ms for SQLite, so this case sits at the edge on either host), the sync 57.2 s (here 41.1 s).
 - **One sync of the large demo (≤ 20 s wanted; not met)**: until 2026-11-25 the demo advanced *every* active
   peer at each 10-minute sync — on this host the same hour, commit ca0538b: 986,778 pairs judged, 1,104,558 records
   written, **169.3 s** (124.6 s on 2026-11-24's Intel Xeon, 104.7 s on 2026-11-22). A NexusPHP peer announces every
   30, 45 or 60 minutes by its torrent's age (announce.php with its default settings), so a real site's 10-minute
   sync sees a sixth to a third of its peers change; the demo's peers now announce the same way
-  (\`sources/demo/announce.ts\`): **57.2 s**, 215,320 judged, 260,617 written (the row above). Where it goes
+  (\`sources/demo/announce.ts\`): **57.2 s** on that AMD EPYC host, 215,320 judged, 260,617 written; **41.1 s** on
+  2026-11-25's Intel Xeon (the row above; 37.7 s in a run an hour earlier). Where it went on the AMD EPYC host
   (in-process, copies of that data state): the demo's own step ~11 s — the announcing peers are selected four
   times per id range (~1 s each over the whole table), their rows written (~4 s), the commits (~2 s); the
   derivation ~36 s, of which the UPDATE of the counter columns ~15 s (a record's uploaded, seed time and last
@@ -102,7 +103,19 @@ const NOTES = `### How the figures are reached
   commit, and bigger batches share more of them. **Not taken**: with 32,000-record batches in the sync thread a
   bench:heavy run at this size saw a page-seed request wait 8.3 s — a write of the server (the session's touch,
   which a later request then waited for) polling for the lock found almost no gap between the thread's long
-  transactions. The thread keeps 8,000 until the thread lets waiting writes in between its batches.
+  transactions. Since f40ef21 (write turns) a waiting write goes in between two batches, but it still waits for the
+  batch in progress — four times longer at 32,000 — so the thread keeps 8,000.
+- **Where the sync goes on an Intel Xeon host** (2026-11-25, session 14; in-process on copies of the bench data
+  after its syncs, the demo advanced 10 minutes: ~199,000 pairs judged, ~242,000 records written): the sync
+  36.4–41.3 s, of which the derivation 26–30 s — its statements 17.1 s (the UPDATE of the counter columns 12.6 s:
+  ~52 µs a record, seven indexes hold them) and the begin and commit of its 25 transactions 11.7 s (0.47 s each: the
+  pages a batch dirtied all over those indexes go to the log) — and the demo step, the snapshot, the daily aggregates
+  and the statistics ~10 s. Tried, each against the same copy, none kept: 32,000-record batches (records 24.7 →
+  18.1–20.3 s, sync 29.7–32.6 s; a request's write would wait for a batch four times as long); a 256 MiB page cache
+  for the sync thread (the UPDATE 12.6 → 8.5 s, sync 34 s; 192 MiB more memory, over the 500 MB budget); checkpoints
+  only past 256 MiB or 1 GiB of log (no change, 38–40 s); the file memory-mapped (\`mmap_size\`: no change, 36.1 s).
+  The commits are the index pages themselves: ≤ 20 s needs fewer index writes per record (sorted pages read from a
+  less current copy of the counters, or fewer sort indexes) — an owner's trade against page-seed's sorted pages.
 `
 
 const log = (line: string) => process.stdout.write(`${line}\n`)

@@ -198,8 +198,8 @@ const NOTES = `Notes: the rows are the claimed-or-assigned records of official t
 the other records of the 2,000,000 are skipped by the scan's filter. The machine: 2 cores, other engineers' runs
 mostly idle during the measurement (load average ~1).
 
-**The ratio target is not reliably met** (≤ 2× the floor in issue terms, ≤ 3× in the table's): 1.7×, 2.4× and 2.6×
-in three runs on 2026-11-25 (the last paragraph of this history). Session 11 (2026-11-24, AMD EPYC,
+**The ratio target is not reliably met** (≤ 2× the floor in issue terms, ≤ 3× in the table's): SQLite 2.0× and 2.1×
+in two runs of session 14 (2026-11-25, the last paragraph of this history), PostgreSQL 4.0×. Session 11 (2026-11-24, AMD EPYC,
 quiet; before = 9a7eb01 in the same hour: floor 1.90 s, preview 6.72 s, compute 8.18 s, recompute 8.02 s — 4.3×): the
 reader takes its rows as arrays (\`db/array-rows.ts\`: better-sqlite3's raw mode) — with 16 columns an object per row
 cost more than the statement itself (the 104 range statements: 3.9 s as objects, 2.0 s as arrays; the scan with its
@@ -249,6 +249,27 @@ target: its lookups cost more per row than SQLite's, and the run is not split ov
 the estimates in a worker thread (its own read-only connection): requests are not held (「Requests while heavy work
 runs」); the first job after 10 s idle also starts the worker (~0.5 s here, where the bench runs the TypeScript
 source; ~0.2 s from the bundle). Until the runs of 2026-11-25 (later) the peak RSS was the bench process's: server, worker and client together.
+**Session 14** (2026-11-25 ~08:00, an Intel Xeon host where every figure is about half the AMD EPYC ones above; before =
+e55e1d6, before and after alternating on the same data in the same hour). Where the range statements' time went
+(SQLite, in-process, the 829,646 rows of one scan): the statement as \`count(*)\` 0.6 s, as a sum of its lookups 0.9 s,
+answered to JS 2.4–2.5 s — each value a row carries is made into a JS value, and that was most of it (the same rows
+with 9 columns 1.3 s, with 8 more NULL columns 1.7 s). (1) The tie's two moments come as one column each (claim time or
+0, assignment time or 0) instead of claim state, claim time, assignment label, assignment time: 2.37 → 2.12 s a scan.
+Tried, not kept: left joins instead of the CASE lookups (2.9 s: the lookups then run for every row); the claim's two
+noted counters as one text column (−0.16 s, a format of our own to parse). SQLite through HTTP: before floor 1.36 /
+1.55 s, preview 2.74 / 2.70 s, compute 3.28 / 3.23 s — 2.4× / 2.1×; after floor 1.48 / 1.48 s, preview 2.49 / 2.60 s,
+compute 2.97 / 3.05 s — **2.0× / 2.1×** (the table's row is the second). Where a compute goes now (built server, timed
+in the wage thread): the helper ready 0.19 s, the first reads 0.19 s, the scan's half 1.37 s, grouping, formula and
+items 0.55 s, the item sets' JSON and the transaction 0.70 s. (2) PostgreSQL reads its ranges on two connections from
+one snapshot (the job's REPEATABLE READ transaction exports it, the second connection imports it:
+\`wages/pg-parallel-scan.ts\`), and a compute reads so before its write transaction; (3) PostgreSQL rows come as arrays
+(node-postgres' \`rowMode\`; 2.3 → 2.0 s a scan). Before: preview 4.33 / 5.04 / 7.20 s, compute 5.64 / 6.77 / 7.30 s
+(floor 1.34–1.37 s); after: preview 3.76 / 3.89 / 3.97 s, compute 5.42 / 5.50 / 5.58 s — **4.0×** (the table's row).
+The second connection helps little on this host: what a PostgreSQL scan costs is node-postgres taking the rows apart
+in this process (a profile: its row parsing, buffer slicing and text decoding ~1.4 s of a ~4 s preview, the collector
+~0.6 s; the same statements as \`count(*)\` take 0.35 s in the database, as a sum over their columns 1.3 s), and that runs on one thread whichever connection answered. A floor that
+is one aggregate inside the database does not move the month's 816,659 rows to the process at all, and the formula
+(keeper ranks per torrent, the NexusPHP parity) needs them there; ≤ 2× on PostgreSQL would take the formula into SQL.
 
 **How the figures are reached.** The engine needs a month's rows grouped by torrent (keeper ranks compare the members
 of one torrent). Walking official torrents and fetching their records through the (torrent_id, status) index was
