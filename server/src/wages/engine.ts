@@ -42,8 +42,9 @@ export const POSTGRES_WAGE_RUNS = 2
 const postgresRuns = pLimit(POSTGRES_WAGE_RUNS)
 
 /**
- * Computes one period. `scan` reads the records' ranges (default: all here; the wage thread splits
- * them with a helper, parallel-scan.ts). `onItems` receives each batch's items (a batch = a few thousand torrents)
+ * Computes one period. `scan` reads the records' ranges (default: all here; the SQLite wage thread
+ * splits them with a helper thread, parallel-scan.ts; a PostgreSQL run with a second connection,
+ * pg-parallel-scan.ts). `onItems` receives each batch's items (a batch = a few thousand torrents)
  * as soon as their keeper ranks are settled; `body` overrides the rules' formula parameters (the
  * estimates' pace-scaled standards) without changing the version they are reported under.
  */
