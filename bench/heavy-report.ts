@@ -272,6 +272,11 @@ const HEAVY_NOTES = `
   preview 379, compute 378, sync 419), page-seed p99 during preview / compute / sync 12.6 / 9.0 / 64.6 ms (one request
   in the sync waited 1.03 s: the session's once-a-minute touch behind a batch of the sync thread). A first run right
   after the server generated the data set (not kept) measured 1,069 MB: the generation's own peak, before listening.
+  Then \`large-json-first\` (1ad389b, same host, half an hour later): a compute makes its item sets' JSON before its
+  write transaction instead of inside it (\`wages/worker.ts\`; in-process the transaction 0.73–0.80 → 0.29–0.31 s).
+  The admin's writes during the computes: p99 **623 → 146 ms**, max 632 → 166 ms; the compute phase's peak 378 → 360 MB
+  (the collector's columns go once the JSON is made); whole run 461 MB (the sync phase; 419 in \`large-xeon\` — the
+  sync's own peak varies from run to run, see above), page-seed p99 ≤ 36.7 ms in every phase.
 - **PostgreSQL** was not changed by fc425ca and measures the same before and after: its statements run in the
   database's processes, so the loop is free while they run; what requests wait for is the wage engine's JS between
   statements (p95 ~0.2–0.3 s, max ≤ 0.6 s during preview and compute) and the 2 cores shared with the job. The
