@@ -19,6 +19,8 @@ export interface SiteShape {
   claims: boolean
   /** Largest seedbonus the column holds, in tenths. */
   maxBonus: bigint
+  /** messages.subject/msg are utf8mb3 (v1.6's `DEFAULT CHARSET=utf8`): no character beyond U+FFFF fits. */
+  bmpMessages: boolean
 }
 
 export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteShape> {
@@ -38,7 +40,20 @@ export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteSh
   const s = Number(columns[0]?.s ?? 1)
   if (s !== 1) throw new PayoutError(`站点 users.seedbonus 的小数位为 ${s}，发放只支持 NexusPHP 的一位小数（decimal(…,1)）`)
   const written = claims ? [...TABLES, 'claims'] : TABLES
-  return { transactional: written.every((t) => engines.get(t)?.toLowerCase() === 'innodb'), claims, maxBonus: 10n ** BigInt(p) - 1n }
+  return {
+    transactional: written.every((t) => engines.get(t)?.toLowerCase() === 'innodb'),
+    claims,
+    maxBonus: 10n ** BigInt(p) - 1n,
+    bmpMessages: await messagesAreUtf8mb3(pool),
+  }
+}
+
+/** A strict server refuses a 4-byte character in a utf8mb3 column (error 1366) instead of storing it. */
+async function messagesAreUtf8mb3(pool: Pool): Promise<boolean> {
+  const [columns] = await pool.query<RowDataPacket[]>(
+    "SELECT CHARACTER_SET_NAME AS charset FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'messages' AND COLUMN_NAME IN ('subject', 'msg')",
+  )
+  return columns.some((c) => ['utf8', 'utf8mb3'].includes(String(c.charset).toLowerCase()))
 }
 
 /** The grants, tried without writing anything (`WHERE 1 = 0`). */

@@ -21,7 +21,8 @@ import { payStatementwise } from './nexusphp-pay-statementwise'
 import { payTransactional } from './nexusphp-pay-transactional'
 import { parseTenths } from './tenths'
 import { checkGrants, readSiteShape, type SiteShape } from './nexusphp-site-shape'
-import { PayoutError, type PayoutTarget, type StepHook } from './target'
+import { PayoutError, type MemberPayout, type PayoutTarget, type StepHook } from './target'
+import { bmpOnly } from './texts'
 
 export interface NexusphpWriterOptions {
   databaseUrl: string
@@ -97,19 +98,31 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       }
       return out
     },
-    async pay(member) {
-      const uid = member.wage.siteUid
+    async pay(payout) {
+      const uid = payout.wage.siteUid
       if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID，无法发放到站点' }
-      const { transactional, maxBonus } = await site(member.claims !== null)
+      const { transactional, maxBonus, bmpMessages } = await site(payout.claims !== null)
+      const member = bmpMessages ? withBmpMessage(payout) : payout
       await paying.step('begin', member)
       return transactional ? payTransactional(paying, member, uid, maxBonus) : payStatementwise(paying, member, uid, maxBonus)
     },
-    async settle(member, action) {
-      const uid = member.wage.siteUid
+    async settle(payout, action) {
+      const uid = payout.wage.siteUid
       if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID' }
-      const { maxBonus } = await site(member.claims !== null)
-      return payStatementwise(paying, member, uid, maxBonus, action)
+      const { maxBonus, bmpMessages } = await site(payout.claims !== null)
+      return payStatementwise(paying, bmpMessages ? withBmpMessage(payout) : payout, uid, maxBonus, action)
     },
     close: () => pool.end(),
+  }
+}
+
+/** The member's subject and message for a utf8mb3 `messages` table (v1.6), which refuses characters beyond U+FFFF. */
+function withBmpMessage(member: MemberPayout): MemberPayout {
+  return {
+    ...member,
+    texts: (before, after, note) => {
+      const texts = member.texts(before, after, note)
+      return { ...texts, subject: bmpOnly(texts.subject), message: bmpOnly(texts.message) }
+    },
   }
 }

@@ -24,6 +24,9 @@ const LISTED_UNQUALIFIED = 20
 
 export const keyTag = (key: string) => `[${key}]`
 
+/** Characters beyond U+FFFF (emoji) as the '?' a utf8mb3 column stores for them on a non-strict server. */
+export const bmpOnly = (text: string) => text.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')
+
 function size(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB']
   let value = bytes

@@ -8,7 +8,8 @@
  * 'InnoDB' is a migrated install (nexusphp-schema.sql, seedbonus decimal(20,1)), 'MyISAM' a v1.6
  * install upgraded in place (nexusphp-schema-v16.sql: users, torrents and snatched MyISAM, seedbonus
  * decimal(10,1) as v1.6 installed it; claims, added by a later migration, InnoDB). `bonus_logs` and
- * `messages`, which only paying touches, are defined here in the site's engine.
+ * `messages`, which only paying touches, are defined here in the site's engine — messages utf8mb3 on
+ * v1.6 as `_db/dbstructure_v1.6.sql` has it.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import mysql from 'mysql2/promise'
@@ -26,6 +27,12 @@ const fixtureTables = new Set(['users', 'torrents', 'snatched', 'claims'])
 /** The CREATE TABLE statements of `fixtureTables` in the fixture schema of the site's shape. */
 const tablesFromFixture = (engine: SiteEngine) =>
   schemaStatements(fixtureShape[engine]).filter((statement) => fixtureTables.has(/^CREATE TABLE (\w+)/.exec(statement)?.[1] ?? ''))
+
+/** v1.6 created messages `DEFAULT CHARSET=utf8` (utf8mb3: no emoji); Laravel's migration utf8mb4. */
+const messagesCharset: Record<SiteEngine, string> = {
+  InnoDB: 'DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci',
+  MyISAM: 'DEFAULT CHARSET=utf8',
+}
 
 const tables = (engine: SiteEngine) => [
   ...tablesFromFixture(engine),
@@ -55,7 +62,7 @@ const tables = (engine: SiteEngine) => [
     PRIMARY KEY (id),
     KEY sender (sender),
     KEY receiver (receiver)
-  ) ENGINE=${engine} DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
+  ) ENGINE=${engine} ${messagesCharset[engine]}`,
 ]
 
 /** The write account's grants (README「发放到站点」), `db` being the site's database. */
