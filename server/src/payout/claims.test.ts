@@ -13,7 +13,7 @@ import { ROLE_WORK_SALARY } from './nexusphp-rows'
 import type { PayoutService, PayoutServiceOptions } from './service'
 import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
-import { buildWageMonth, AFTER_MONTH, type WageMonth } from './testing/wage-month'
+import { buildWageMonth, AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -45,10 +45,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       writerUrl = await site.writer()
       db = await openTestDatabases()[0]!.open()
       await migrateToLatest(db.database)
-      month = await buildWageMonth(db.database, { count: 2, operator })
+      // 1003 reaches nothing in January: a wage of 0.
+      month = await buildWageMonth(db.database, { count: 3, idle: 1, operator })
       const { version: _v, ...rules } = await currentRules(db.database.db)
       await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
-      for (const uid of [1001, 1002]) await site.user(uid, START)
+      for (const uid of [1001, 1002, 1003]) await site.user(uid, START)
       // 1001: reached (310 h since its begins), unreached and claimed before January (removed),
       // claimed in January (starts again), claimed after January (not this month's), settled already.
       const old = '2025-07-01 10:00:00'
@@ -107,6 +108,15 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
         seedtime: 20 * H,
         uploaded: 0,
         seedBegin: 10 * H,
+        uploadedBegin: 0,
+        createdAt: old,
+      })
+      // 1003: claimed in July, never reached — NexusPHP's settlement removes it with the deduction.
+      ids.idle = await site.claim(1003, 701, {
+        size: 10 * GIB,
+        seedtime: 1010 * H,
+        uploaded: 0,
+        seedBegin: 1000 * H,
         uploadedBegin: 0,
         createdAt: old,
       })
@@ -184,6 +194,21 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       const claims = await site.claims(1002)
       expect(claims.map((c) => Number(c.id))).toEqual([ids.uploadReached])
       expect(claims[0]).toMatchObject({ uploaded_begin: String(9 * GIB), seed_time_begin: String(20 * H) })
+    })
+
+    it("the whole month settles the claims of a member whose wage is 0, as NexusPHP's settlement settles every claimant", async () => {
+      expect(month.amounts.get(1003)).toBe(0)
+      const shown = (await service().preview({ period: PERIOD })).list.find((e) => e.wageId === wage(1003))
+      expect(shown?.message).toContain('1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力')
+      const results = await service().run({ period: PERIOD }, operator, '127.0.0.1')
+      expect(results.find((r) => r.wageId === wage(1003))?.status).toBe('paid')
+      expect(await site.bonus(1003)).toBe(formatTenths(parseTenths(START) - 6000n))
+      expect(await site.claims(1003)).toEqual([])
+      expect((await site.logs(1003)).map((l) => [l.business_type, l.value])).toEqual([
+        [ROLE_WORK_SALARY, 0],
+        [CLAIM_REMOVE_DEDUCT_TYPE, 600],
+      ])
+      expect(await site.messages(1003)).toHaveLength(1)
     })
   },
 )

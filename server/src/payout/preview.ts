@@ -11,7 +11,7 @@ import { payoutRules } from './rules'
 import { PayoutError, type PayoutTarget } from './target'
 import { payoutTexts, roundingNote } from './texts'
 import { creditTenths, formatTenths } from './tenths'
-import { HAND_PAID, loadWages, paidByHand, wageFacts, type WageSelection } from './wages'
+import { HAND_PAID, loadWages, monthOptions, paidByHand, wageFacts, type WageSelection } from './wages'
 
 export interface PreviewTarget {
   target: PayoutTarget | null
@@ -25,13 +25,13 @@ export async function previewPayout(
   { target, label, disabledReason }: PreviewTarget,
   selection: WageSelection,
 ): Promise<PayoutPreview> {
-  const wages = await loadWages(db, selection)
+  const rules = await payoutRules(db)
+  const wages = await loadWages(db, selection, monthOptions(rules, target))
   const entries = await entriesOf(
     db,
     wages.map((w) => w.id),
   )
   const facts = await wageFacts(db, wages)
-  const rules = await payoutRules(db)
   let bonus: Map<number, bigint> | null = null
   let bonusProblem: string | null = null
   // settleClaims: what it will do to each member's claims, in the message as it will be sent.

@@ -16,7 +16,7 @@ import { previewPayout } from './preview'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
 import { payoutRules } from './rules'
 import { PayoutError, type PayoutTarget } from './target'
-import { HAND_PAID, loadWages, paidByHand, selectWages, wageFacts, type WageSelection } from './wages'
+import { HAND_PAID, loadWages, monthOptions, paidByHand, selectWages, wageFacts, type WageSelection } from './wages'
 
 export interface Operator {
   id: number
@@ -76,9 +76,9 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
 
     async run(selection, operator, ip) {
       const site = requireTarget()
-      const wages = await loadWages(db, selection)
-      const results: PayoutResult[] = []
       const rules = await payoutRules(db)
+      const wages = await loadWages(db, selection, monthOptions(rules, site))
+      const results: PayoutResult[] = []
       try {
         await site.begin({ settleClaims: rules.settleClaims !== null })
       } catch (error) {

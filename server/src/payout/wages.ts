@@ -11,6 +11,8 @@ import { readItemSet } from '../wages/item-sets'
 import { periodRank } from '../wages/queries'
 import { wageDb } from '../wages/tables'
 import type { LedgerEntry } from './ledger'
+import type { PayoutRules } from './rules'
+import type { PayoutTarget } from './target'
 
 export interface PayoutWage {
   id: number
@@ -26,15 +28,43 @@ export interface PayoutWage {
 
 export type WageSelection = { ids: number[]; period?: undefined } | { period: string; ids?: undefined }
 
-/** The selected records (a whole month: those with an amount), and the ids that do not exist. */
-export async function selectWages(db: Kysely<DB>, selection: WageSelection): Promise<{ wages: PayoutWage[]; missing: number[] }> {
+export interface MonthOptions {
+  /**
+   * A whole month also takes the records of 0 whose member has claims on the site: paying settles the
+   * claims (settleClaims), and NexusPHP's own settlement settles every claimant, reached or not — the
+   * members who reached nothing are the ones whose old unreached claims it removes.
+   */
+  settlesClaims: boolean
+}
+
+/** A target that settles claims (NexusPHP's writer: it can preview them) under rules that ask for it. */
+export const monthOptions = (rules: PayoutRules, target: PayoutTarget | null): MonthOptions => ({
+  settlesClaims: rules.settleClaims !== null && target?.previewClaims !== undefined,
+})
+
+/** The selected records (a whole month: those with an amount, see MonthOptions), and the ids that do not exist. */
+export async function selectWages(
+  db: Kysely<DB>,
+  selection: WageSelection,
+  month: MonthOptions = { settlesClaims: false },
+): Promise<{ wages: PayoutWage[]; missing: number[] }> {
   const base = wageDb(db)
     .selectFrom('wage_records as w')
     .innerJoin('users as u', 'u.id', 'w.user_id')
     .select(['w.id', 'w.user_id', 'u.username', 'u.site_uid', 'w.period', 'w.amount', 'w.torrent_count', 'w.total_size', 'w.payment'])
   const rows = selection.ids
     ? await base.where('w.id', 'in', [...new Set(selection.ids)]).execute()
-    : await base.where('w.period', '=', selection.period).where('w.amount', '>', 0).execute()
+    : await base
+        .where('w.period', '=', selection.period)
+        .where((eb) =>
+          month.settlesClaims
+            ? eb.or([
+                eb('w.amount', '>', 0),
+                eb.exists(eb.selectFrom('site_claims as c').select('c.id').whereRef('c.uid', '=', 'u.site_uid')),
+              ])
+            : eb('w.amount', '>', 0),
+        )
+        .execute()
   const wages = rows
     .map((r) => ({
       id: Number(r.id),
@@ -53,8 +83,8 @@ export async function selectWages(db: Kysely<DB>, selection: WageSelection): Pro
 }
 
 /** selectWages for a payout: an unknown id, or a month with nothing to pay, is a 404. */
-export async function loadWages(db: Kysely<DB>, selection: WageSelection): Promise<PayoutWage[]> {
-  const { wages, missing } = await selectWages(db, selection)
+export async function loadWages(db: Kysely<DB>, selection: WageSelection, month?: MonthOptions): Promise<PayoutWage[]> {
+  const { wages, missing } = await selectWages(db, selection, month)
   if (missing.length) throw notFound(`工资记录不存在：${missing.slice(0, 20).join(', ')}`)
   if (selection.period && wages.length === 0) throw notFound(`${selection.period} 没有可发放的工资记录`)
   return wages

@@ -26,11 +26,14 @@ export interface WageMonth {
   amounts: Map<number, number>
 }
 
-/** `count` members with site uids `firstUid`…; member i seeds 400 + i hours, so every wage differs. */
-/** `compute: false` leaves the month uncomputed (a test computes it through the API); `wages` and `amounts` are then empty. */
+/**
+ * `count` members with site uids `firstUid`…; member i seeds 400 + i hours, so every wage differs. The last `idle` of
+ * them seed 10 hours only: their wage is 0. `compute: false` leaves the month uncomputed (a test computes it through
+ * the API); `wages` and `amounts` are then empty.
+ */
 export async function buildWageMonth(
   database: AppDatabase,
-  options: { count: number; firstUid?: number; operator: { id: number; username: string }; compute?: boolean },
+  options: { count: number; idle?: number; firstUid?: number; operator: { id: number; username: string }; compute?: boolean },
 ): Promise<WageMonth> {
   const { db } = database
   const w = new SeedingWorld(db)
@@ -55,7 +58,8 @@ export async function buildWageMonth(
   await copyRecordCounters(db, 20260101)
   for (let i = 0; i < options.count; i++) {
     const uid = firstUid + i
-    await w.updateSnatch(uid, 2 * i + 1, { seedtime: (1400 + i) * H })
+    const idle = i >= options.count - (options.idle ?? 0)
+    await w.updateSnatch(uid, 2 * i + 1, { seedtime: (idle ? 1010 : 1400 + i) * H })
     await w.updateSnatch(uid, 2 * i + 2, { seedtime: 1010 * H })
   }
   await derive(database, { now: FEB_START + 30 * 60_000 })
