@@ -233,4 +233,23 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     expect(last.lastError).toBeNull()
     expect(last.site?.peerLifetimeMinutes).toBeNull()
   })
+
+  it('a torrent the staff move into an official team after upload (takeedit.php leaves last_action alone) becomes 官种 with the next syncs', async () => {
+    const nx = await site()
+    await nx.user({ id: 1001, username: 'alice' })
+    await nx.team(1, 'CMCT')
+    await nx.team(2, 'Other')
+    await nx.torrent({ id: 1, team: 1 })
+    // Uploaded under another team by someone outside the team: nothing ties it to the console yet.
+    await nx.torrent({ id: 2, team: 2 })
+    const { db, app } = await console_({ NEXUSPHP_DATABASE_URL: nx.url })
+    await addMember(db.database, 'alice', 1001)
+    await sync(app)
+    expect(await labels(db.database)).toEqual({ 1: '0/2' })
+
+    // takeedit.php: `UPDATE torrents SET …, team = …` — no last_action, no new id, no tag row.
+    await nx.exec('UPDATE torrents SET team = 1 WHERE id = 2')
+    await sync(app)
+    expect(await labels(db.database)).toEqual({ 1: '0/2', 2: '0/2' })
+  })
 })

@@ -4,7 +4,8 @@
  *
  * - teams, categories, tags: whole tables (small), every sync; users: new ids every sync, everything
  *   once a day (site-tables.ts);
- * - torrents that matter and their tags (torrents.ts), kept up to date (torrent-refresh.ts);
+ * - torrents that matter and their tags (torrents.ts: new ids, and a rolling sweep of older ones), kept
+ *   up to date (torrent-refresh.ts);
  * - peers, snatched, claims of members only (member-rows.ts, by member-scan.ts or member-index.ts);
  * - rows the site deleted (deletions.ts).
  *
@@ -28,7 +29,7 @@ import { SyncSession } from './session'
 import { syncMemberAccounts, syncNamedTables, syncSiteUsers } from './site-tables'
 import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
 import { readAheadTorrents, refreshTorrents } from './torrent-refresh'
-import { snapshotTagWatermark, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
+import { snapshotTagWatermark, sweepOldTorrents, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
 
 export { defaultTuning, type NexusphpSyncTuning } from './state'
 
@@ -119,6 +120,7 @@ export async function syncNexusphp(
   } else await importing()
   s.freshTorrents = false
   await step('torrent refresh', () => refreshTorrents(s))
+  await step('torrent sweep', () => sweepOldTorrents(s, members))
   await step('deleted rows', () => removeDeletedRows(s, members))
   if (syncDone.hasSubscribers)
     syncDone.publish({

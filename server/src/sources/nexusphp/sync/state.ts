@@ -38,10 +38,11 @@ export interface NexusphpSyncTuning {
   usersRefreshMs: number
   /**
    * Overlap of the `last_action` watermark (ms). The watermark is the site database's own clock
-   * (UNIX_TIMESTAMP(NOW()) read on the source), and `last_action` is stamped by that same clock, so skew between
-   * servers does not matter; only a row whose last_action was stamped before a slow commit on the site can become
-   * visible after the watermark was read. A minute covers such commits; a wider overlap re-reads every row changed
-   * in it on each sync.
+   * (UNIX_TIMESTAMP(NOW()) read on the source), but `last_action` is stamped by the tracker's PHP clock
+   * (announce.php: `$dt = date("Y-m-d H:i:s")`), not by the database: a row whose last_action was stamped before a
+   * slow commit on the site, or by a PHP host whose clock runs behind the database's, can become visible after the
+   * watermark was read. A minute covers such commits and NTP-kept clocks (a tracker host further behind would lose
+   * announces); a wider overlap re-reads every row changed in it on each sync.
    */
   watermarkSlackMs: number
 }
@@ -86,6 +87,8 @@ export interface NexusphpState {
     maxId: number
     officialKey: string
     refreshAfter: number
+    /** The rolling sweep of source ids below `maxId` for torrents that became relevant later (torrents.ts). */
+    sweepAfter: number
     /** Every member row committed so far had its torrent looked for (else the next sync checks all rows). */
     referencedChecked: boolean
     /** Source `torrents.last_action` pass: changes since `since` (ms), resumable at `afterId`; `startedAt` becomes the next `since`. */
@@ -104,6 +107,7 @@ function initialState(): NexusphpState {
       maxId: 0,
       officialKey: '',
       refreshAfter: 0,
+      sweepAfter: 0,
       referencedChecked: false,
       changed: { since: null, startedAt: null, afterId: 0 },
     },

@@ -71,7 +71,8 @@ function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }>
  * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
  * the counters): a primary-key scan of the source's torrents (no index on last_action), the
  * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
- * rolling refresh has just read them); name, tag and other edits that leave last_action alone, and
+ * rolling refresh has just read them); name, tag, team and ban edits that leave last_action alone, the
+ * cleanup's recount of seeders after dead peers are dropped (cleanup.php updates the counts only), and
  * deletions, come with the (slower) rolling refresh.
  */
 async function syncChangedTorrents(s: SyncSession): Promise<void> {

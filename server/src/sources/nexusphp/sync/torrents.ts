@@ -1,7 +1,8 @@
 /**
  * Torrents that matter and their tags: official by the rules' teams and tags, owned by members,
- * referenced by members' rows or assignments. New ids every sync, and new tag rows; torrents already
- * mirrored are kept up to date by torrent-refresh.ts. Torrents are always written with their tags.
+ * referenced by members' rows or assignments. New ids every sync, and new tag rows; older ids that
+ * became relevant later by a rolling sweep; torrents already mirrored are kept up to date by
+ * torrent-refresh.ts. Torrents are always written with their tags.
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../../db/schema'
@@ -81,40 +82,51 @@ export async function writeTorrents(
   )
 }
 
+/** The source condition of a torrent that matters by itself (official by rule, or a member's upload); null: none can. */
+async function relevantTorrents(s: SyncSession, members: readonly number[]): Promise<string | null> {
+  const official = await officialIds(s)
+  const relevant = [
+    official.teams.length ? `team IN (${intList(official.teams)})` : null,
+    members.length ? `owner IN (${intList(members)})` : null,
+    official.tags.length ? `id IN (SELECT torrent_id FROM torrent_tags WHERE tag_id IN (${intList(official.tags)}))` : null,
+  ].filter(Boolean)
+  return relevant.length ? relevant.join(' OR ') : null
+}
+
+/**
+ * The relevant torrents in the source id window (after, upTo]: read as a primary-key range whatever the
+ * optimizer would make of the OR (a small table it scans whole); a page may end before `upTo`.
+ */
+function relevantPage(s: SyncSession, relevant: string, after: number, upTo: number): Promise<MirrorRows['site_torrents'][]> {
+  return readMirrorRows(
+    s.source,
+    s.schema,
+    'site_torrents',
+    `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant}) ORDER BY id LIMIT ${s.tuning.pageRows}`,
+    [after, upTo],
+  )
+}
+
 /**
  * Torrents with ids past the watermark that are official by rule or owned by a member. When the
  * rules' official teams or tags change, the scan starts over from the first id.
  */
 export async function syncNewTorrents(s: SyncSession, members: readonly number[]): Promise<void> {
   const state = s.state.torrents
-  const official = await officialIds(s)
-  const key = JSON.stringify(official)
+  const key = JSON.stringify(await officialIds(s))
   if (key !== state.officialKey) {
     state.officialKey = key
     state.maxId = 0
+    state.sweepAfter = 0
   }
-  const relevant = [
-    official.teams.length ? `team IN (${intList(official.teams)})` : null,
-    members.length ? `owner IN (${intList(members)})` : null,
-    official.tags.length ? `id IN (SELECT torrent_id FROM torrent_tags WHERE tag_id IN (${intList(official.tags)}))` : null,
-  ].filter(Boolean)
-  if (!relevant.length) return
-  // Id windows up to the source's highest id (short statements where the tracker waits for them), read
-  // as a primary-key range whatever the optimizer would make of the OR (a small table it scans whole).
+  const relevant = await relevantTorrents(s, members)
+  if (!relevant) return
+  // Id windows up to the source's highest id (short statements where the tracker waits for them).
   const end = await s.sourceMaxId('torrents')
   let read = 0
   for (let later = false; state.maxId < end; later = true) {
     const upTo = Math.min(end, state.maxId + s.span('torrents', later))
-    const torrents = await s.timed(
-      'torrents',
-      readMirrorRows(
-        s.source,
-        s.schema,
-        'site_torrents',
-        `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND (${relevant.join(' OR ')}) ORDER BY id LIMIT ${s.tuning.pageRows}`,
-        [state.maxId, upTo],
-      ),
-    )
+    const torrents = await s.timed('torrents', relevantPage(s, relevant, state.maxId, upTo))
     read += torrents.length
     s.progress('site_torrents', read)
     const tags = await tagsOf(
@@ -124,6 +136,41 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
     state.maxId = torrents.length === s.tuning.pageRows ? torrents[torrents.length - 1].id : upTo
     // An empty window only moves the watermark: it is recorded with the next page.
     if (torrents.length || state.maxId >= end) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+  }
+}
+
+/**
+ * Torrents below the watermark that became relevant after it passed them: NexusPHP's edit page
+ * (takeedit.php) moves a torrent into an official team with an UPDATE that leaves last_action and
+ * the id alone, so neither the new-ids scan nor the changed-torrents pass (mirrored torrents only)
+ * ever sees it. A rolling sweep of the source's ids up to the watermark, a slice per sync (the whole
+ * table in as many syncs as the rolling refresh takes), brings in the relevant ones the mirror lacks.
+ */
+export async function sweepOldTorrents(s: SyncSession, members: readonly number[]): Promise<void> {
+  const state = s.state.torrents
+  const relevant = await relevantTorrents(s, members)
+  if (!relevant || state.maxId === 0) return
+  const syncs = s.schema.torrents.has('last_action') ? s.tuning.slowRefreshSyncs : s.tuning.refreshSyncs
+  const end = Math.min(state.maxId, state.sweepAfter + Math.max(s.tuning.idChunk, Math.ceil(state.maxId / syncs)))
+  let read = 0
+  for (let later = false; state.sweepAfter < end; later = true) {
+    const upTo = Math.min(end, state.sweepAfter + s.span('torrents', later))
+    const rows = await s.timed('torrents', relevantPage(s, relevant, state.sweepAfter, upTo))
+    const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
+    const torrents = rows.filter((t) => !mirrored.has(t.id))
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
+    read += torrents.length
+    s.progress('site_torrents', read)
+    const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : upTo
+    // Wrap around after the watermark.
+    state.sweepAfter = reached >= state.maxId ? 0 : reached
+    const last = state.sweepAfter === 0 || reached >= end
+    // A window with nothing to write only moves the cursor: it is recorded with the next page.
+    if (torrents.length || last) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
+    if (last) return
   }
 }
 
