@@ -4,6 +4,7 @@
  * MyISAM after the message with every step safe to repeat. A MariaDB site with the claim tables,
  * a write account of README's grants. Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
+import type { RowDataPacket } from 'mysql2/promise'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules } from '../rules/rules'
@@ -111,15 +112,21 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
         uploadedBegin: 0,
         createdAt: old,
       })
-      // 1003: claimed in July, never reached — NexusPHP's settlement removes it with the deduction.
-      ids.idle = await site.claim(1003, 701, {
+      // 1003: nothing reached. Claimed in July: removed with the deduction. Claimed at the edges of January
+      // in the site's time (+08:00), written as Laravel writes its TIMESTAMPs — the site's wall clock stored as
+      // the database server's time: the last evening of December (before the month: removed) and of January
+      // (in the month: starts again).
+      const unreached = (createdAt: string) => ({
         size: 10 * GIB,
         seedtime: 1010 * H,
         uploaded: 0,
         seedBegin: 1000 * H,
         uploadedBegin: 0,
-        createdAt: old,
+        createdAt,
       })
+      ids.idle = await site.claim(1003, 701, unreached(old))
+      ids.lateDecember = await site.claim(1003, 702, unreached('2025-12-31 20:00:00'))
+      ids.lateJanuary = await site.claim(1003, 703, unreached('2026-01-31 20:00:00'))
     })
     afterAll(async () => {
       for (const s of services) await s.close()
@@ -198,15 +205,30 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
 
     it("the whole month settles the claims of a member whose wage is 0, as NexusPHP's settlement settles every claimant", async () => {
       expect(month.amounts.get(1003)).toBe(0)
+      // The test's premise: the database server's own zone is not the site's (+08:00).
+      const [[zones]] = await site.conn.query<RowDataPacket[]>(
+        "SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')) <> 0 AS differs",
+      )
+      expect(Number(zones!.differs)).toBe(1)
       const shown = (await service().preview({ period: PERIOD })).list.find((e) => e.wageId === wage(1003))
-      expect(shown?.message).toContain('1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力')
+      expect(shown?.message).toContain('- 1 个认领从现在起重新计算做种时长和上传量。')
+      expect(shown?.message).toContain('2 个认领超过一个月未达标，已取消认领，共扣除 1200.0 魔力')
       const results = await service().run({ period: PERIOD }, operator, '127.0.0.1')
       expect(results.find((r) => r.wageId === wage(1003))?.status).toBe('paid')
-      expect(await site.bonus(1003)).toBe(formatTenths(parseTenths(START) - 6000n))
-      expect(await site.claims(1003)).toEqual([])
+      expect(await site.bonus(1003)).toBe(formatTenths(parseTenths(START) - 12000n))
+      const [left, ...none] = await site.claims(1003)
+      expect(none).toEqual([])
+      expect(left).toMatchObject({ id: String(ids.lateJanuary), seed_time_begin: String(1010 * H) })
+      expect(left!.last_settle_at).not.toBeNull()
+      // Its updated_at as Laravel writes it: the site's wall clock now, read back as such by a session in the server's zone.
+      const [[touched]] = await site.conn.query<RowDataPacket[]>(
+        "SELECT ABS(TIMESTAMPDIFF(MINUTE, updated_at, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00'))) AS off FROM claims WHERE id = ?",
+        [ids.lateJanuary],
+      )
+      expect(Number(touched!.off)).toBeLessThan(5)
       expect((await site.logs(1003)).map((l) => [l.business_type, l.value])).toEqual([
         [ROLE_WORK_SALARY, 0],
-        [CLAIM_REMOVE_DEDUCT_TYPE, 600],
+        [CLAIM_REMOVE_DEDUCT_TYPE, 1200],
       ])
       expect(await site.messages(1003)).toHaveLength(1)
     })

@@ -41,6 +41,14 @@ export interface ClaimPlan {
   deduction: bigint
 }
 
+/**
+ * claims.created_at/updated_at are Laravel's TIMESTAMPs: it sets no session time zone, so the site's wall clock is
+ * stored as the database server's time. This session is in the site's zone (the writer's pool), so a column is read
+ * back as that wall clock, and NOW() written as Laravel would have written it (as the sync reads them: reader.ts).
+ */
+const laravelWallClock = (column: string) => `CONVERT_TZ(${column}, @@session.time_zone, @@global.time_zone)`
+const laravelNow = 'CONVERT_TZ(NOW(), @@global.time_zone, @@session.time_zone)'
+
 /** The month as the site's local DATETIMEs: its first instant and the first instant after it. */
 export function monthBounds(period: string): { start: string; end: string } {
   const [year, month] = period.split('-').map(Number) as [number, number]
@@ -57,11 +65,11 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
   // Only the claim rows are locked: the snatch and torrent rows are the announce's, and only read.
   if (lock) await conn.query('SELECT id FROM claims WHERE uid = ? FOR UPDATE', [uid])
   const [rows] = await conn.query<RowDataPacket[]>(
-    `SELECT c.id, c.seed_time_begin, c.uploaded_begin, c.created_at < ? AS old, s.seedtime, s.uploaded, t.size, t.name
+    `SELECT c.id, c.seed_time_begin, c.uploaded_begin, ${laravelWallClock('c.created_at')} < ? AS old, s.seedtime, s.uploaded, t.size, t.name
        FROM claims c
        JOIN snatched s ON s.id = c.snatched_id
        LEFT JOIN torrents t ON t.id = c.torrent_id
-      WHERE c.uid = ? AND c.created_at < ? AND (c.last_settle_at IS NULL OR c.last_settle_at < ?)
+      WHERE c.uid = ? AND ${laravelWallClock('c.created_at')} < ? AND (c.last_settle_at IS NULL OR c.last_settle_at < ?)
       ORDER BY c.id`,
     [start, uid, end, end],
   )
@@ -107,7 +115,7 @@ export async function applyClaims(
   const { end } = monthBounds(rule.period)
   for (const claim of plan.restart) {
     await conn.query(
-      'UPDATE claims SET seed_time_begin = ?, uploaded_begin = ?, last_settle_at = NOW(), updated_at = NOW() WHERE id = ? AND uid = ? AND (last_settle_at IS NULL OR last_settle_at < ?)',
+      `UPDATE claims SET seed_time_begin = ?, uploaded_begin = ?, last_settle_at = NOW(), updated_at = ${laravelNow} WHERE id = ? AND uid = ? AND (last_settle_at IS NULL OR last_settle_at < ?)`,
       [claim.seedtime, claim.uploaded, claim.id, uid, end],
     )
   }
