@@ -1,13 +1,15 @@
 /**
  * Parity with NexusPHP's monthly claim settlement: under the
  * preset 「NexusPHP 认领结算」 the console's wage of every member equals, to 0.1 point, what NexusPHP
- * would credit for the same month — computed here by a reference written from NexusPHP's documented rule
- * (ClaimRepository::settleUser and calculate_seed_bonus), not from our engine.
+ * would credit for the same month — computed here by a reference transcribed line by line from NexusPHP's
+ * code (xiaomlove/nexusphp: app/Repositories/ClaimRepository.php `settleUser`, include/functions.php
+ * `calculate_seed_bonus`), not from our engine.
  *
- * The month: six members, claims made before the month (already settled on the 1st, so their
+ * The month: seven members, claims made before the month (already settled on the 1st, so their
  * seed_time_begin / uploaded_begin are the counters then) and during it (the counters when claimed),
  * official torrents and others, sizes from 0.5 to 80 GiB, ages from 5 days to 3 years, seeders 0 to 40,
- * members reaching the standard by time, by upload, not at all, and one past the 7-torrent cap.
+ * members reaching the standard by time, by upload, not at all, one past the 7-torrent cap, and one
+ * whose client is offline for a reached torrent when the settlement runs.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { nexusphpClaimsPreset, type WagePreviewEntry } from '@shared/entities'
@@ -60,6 +62,8 @@ interface ClaimSpec {
   claimedOnDay: number | null
   start: { hours: number; gib: number }
   end: { hours: number; gib: number }
+  /** False: the member has no peer on the torrent when the settlement runs (client offline). */
+  seedingAtSettlement?: false
 }
 
 const claims: ClaimSpec[] = [
@@ -87,34 +91,87 @@ const claims: ClaimSpec[] = [
   // m6: reaches by upload only, on a torrent with 0 seeders and one with 40.
   { uid: 2006, torrent: 3, claimedOnDay: null, start: { hours: 0, gib: 0 }, end: { hours: 90, gib: 1.5 } },
   { uid: 2006, torrent: 5, claimedOnDay: null, start: { hours: 0, gib: 0 }, end: { hours: 40, gib: 7 } },
+  // m7: two reached claims, the client offline for the 80 GiB one at settlement — NexusPHP still counts it
+  // (calculate_seed_bonus reads the reached torrents from `torrents` alone, not from `peers`).
+  { uid: 2007, torrent: 4, claimedOnDay: null, start: { hours: 0, gib: 0 }, end: { hours: 400, gib: 1 }, seedingAtSettlement: false },
+  { uid: 2007, torrent: 10, claimedOnDay: null, start: { hours: 50, gib: 0 }, end: { hours: 380, gib: 0 } },
 ]
 
-const members = [2001, 2002, 2003, 2004, 2005, 2006]
+const members = [2001, 2002, 2003, 2004, 2005, 2006, 2007]
+
+/** NexusPHP's settlement runs at the start of the next month (its `time()` / `Carbon::now()` below). */
+const SETTLED_AT = APR_START
 
 /**
- * NexusPHP's settlement of one user, in our words. Per claim: gained seed time and upload are the
- * snatch's counters now minus the ones noted in the claim; a claim is reached when either meets the
- * standard (300 h, or 2 × the torrent's size). The reached torrents the user is seeding now feed the
- * seeding-bonus formula: A sums (1 − 10^(−weeks/T0)) × GiB × (1 + √2 × 10^(−(seeders − 1)/(N0 − 1))) with
- * the seeders the torrent reports, 0 included; the hourly bonus is B0 × 2/π × atan(A / L) + 1 per
- * torrent (at most 7). The credit is that hourly bonus × the average gained hours over the reached claims
- * × the multiplier. (Every claimed torrent here is seeding at settlement.)
+ * NexusPHP's settlement of one user, transcribed from its code (xiaomlove/nexusphp), not from ours.
+ *
+ * app/Repositories/ClaimRepository.php `settleUser($uid)`, over the user's claims created before the month it runs in:
+ *   if (bcsub($row->snatch->seedtime, $row->seed_time_begin) >= $seedTimeRequiredHours * 3600
+ *       || bcsub($row->snatch->uploaded, $row->uploaded_begin) >= $uploadedRequiredTimes * $row->torrent->size) {
+ *     $reachedTorrentIdArr[] = $row->torrent_id;
+ *     $totalSeedTime += bcsub($row->snatch->seedtime, $row->seed_time_begin);
+ *   }
+ *   $bonusResult = calculate_seed_bonus($uid, $reachedTorrentIdArr);
+ *   $seedTimeHoursAvg = $totalSeedTime / (count($reachedTorrentIdArr) ?: 1) / 3600;
+ *   $bonusFinal = $bonusResult['seed_bonus'] * $seedTimeHoursAvg * $bonusMultiplier;  (newer: 'seed_points', the same value)
+ *   User::query()->where('id', $uid)->increment('seedbonus', $bonusFinal);
+ *
+ * include/functions.php `calculate_seed_bonus($uid, $torrentIdArr)`, the branch with $torrentIdArr given:
+ *   "select torrents.id, torrents.added, torrents.size, torrents.seeders, ... from torrents WHERE id in ($idStr)"
+ *   (newer: "and size >= $minSize", the setting bonus.min_size, unset = 0) — no join with `peers`: a reached
+ *   torrent counts whether or not the user seeds it at that moment;
+ *   foreach ($torrentResult as $torrent) {
+ *     $weeks_alive = ($timenow - strtotime($torrent['added'])) / $sectoweek;   ($timenow = time())
+ *     $gb_size = $torrent['size'] / 1073741824;
+ *     $temp = (1 - exp($valueone * $weeks_alive)) * $gb_size * (1 + $sqrtof2 * exp($valuethree * ($torrent['seeders'] - 1)));
+ *     $A += $temp; $count++;
+ *   }
+ *   if ($count > $maxseeding_bonus) $count = $maxseeding_bonus;
+ *   $seed_bonus = $valuetwo * atan($A / $l_bonus) + ($perseeding_bonus * $count);   (no donor, official or medal factor)
+ * with $valueone = log(0.1) / $tzero_bonus, $valuetwo = $bzero_bonus * (2 / $pi), $valuethree = log(0.1) / ($nzero_bonus - 1),
+ * and `seeders` the torrents table's own column, 0 included.
  */
 function nexusphpCredit(uid: number): number {
-  const reached = claims.filter(
-    (c) =>
-      c.uid === uid &&
-      (c.end.hours - c.start.hours >= NEXUS.hours || c.end.gib - c.start.gib >= NEXUS.times * torrentOf(c.torrent).sizeGiB),
-  )
-  let A = 0
-  for (const c of reached) {
-    const t = torrentOf(c.torrent)
-    const weeks = t.ageDays / 7
-    A += (1 - 10 ** (-weeks / NEXUS.t0)) * t.sizeGiB * (1 + Math.SQRT2 * 10 ** (-(t.seeders - 1) / (NEXUS.n0 - 1)))
+  const seedTimeRequiredHours = NEXUS.hours
+  const uploadedRequiredTimes = NEXUS.times
+  const reachedTorrentIdArr: number[] = []
+  let totalSeedTime = 0
+  for (const row of claims.filter((c) => c.uid === uid)) {
+    const seedTimeGain = (row.end.hours - row.start.hours) * H
+    const uploadedGain = bytes(row.end.gib) - bytes(row.start.gib)
+    if (seedTimeGain >= seedTimeRequiredHours * 3600 || uploadedGain >= uploadedRequiredTimes * torrentOf(row.torrent).sizeGiB * GIB) {
+      reachedTorrentIdArr.push(row.torrent)
+      totalSeedTime += seedTimeGain
+    }
   }
-  const perHour = NEXUS.b0 * (2 / Math.PI) * Math.atan(A / NEXUS.l) + NEXUS.perSeeding * Math.min(reached.length, NEXUS.maxSeeding)
-  const hours = reached.reduce((s, c) => s + (c.end.hours - c.start.hours), 0) / (reached.length || 1)
-  return perHour * hours * NEXUS.multiplier
+  const bonusResult = calculateSeedBonus(reachedTorrentIdArr)
+  const seedTimeHoursAvg = totalSeedTime / (reachedTorrentIdArr.length || 1) / 3600
+  return bonusResult.seed_bonus * seedTimeHoursAvg * NEXUS.multiplier
+}
+
+/** include/functions.php `calculate_seed_bonus($uid, $torrentIdArr)`, the claim settlement's branch (above). */
+function calculateSeedBonus(torrentIdArr: number[]): { seed_bonus: number; A: number; count: number } {
+  const sqrtof2 = Math.sqrt(2)
+  const logofpointone = Math.log(0.1)
+  const valueone = logofpointone / NEXUS.t0
+  const pi = 3.141592653589793
+  const valuetwo = NEXUS.b0 * (2 / pi)
+  const valuethree = logofpointone / (NEXUS.n0 - 1)
+  const timenow = SETTLED_AT / 1000
+  const sectoweek = 7 * 24 * 60 * 60
+  let A = 0
+  let count = 0
+  for (const torrent of torrents.filter((t) => torrentIdArr.includes(t.id))) {
+    const added = (APR_START - torrent.ageDays * DAY) / 1000
+    const weeks_alive = (timenow - added) / sectoweek
+    const gb_size = (torrent.sizeGiB * GIB) / 1073741824
+    const temp = (1 - Math.exp(valueone * weeks_alive)) * gb_size * (1 + sqrtof2 * Math.exp(valuethree * (torrent.seeders - 1)))
+    A += temp
+    count++
+  }
+  if (count > NEXUS.maxSeeding) count = NEXUS.maxSeeding
+  const seed_bonus = valuetwo * Math.atan(A / NEXUS.l) + NEXUS.perSeeding * count
+  return { seed_bonus, A, count }
 }
 
 const torrentOf = (id: number) => torrents.find((t) => t.id === id)!
@@ -166,10 +223,10 @@ describe.each(openTestDatabases())('「NexusPHP 认领结算」 parity on $name'
       await sync(MAR_START + c.claimedOnDay! * DAY + 600_000)
     }
 
-    // The settlement moment: the counters at month end, every claimed torrent seeding.
+    // The settlement moment: the counters at month end, every claimed torrent seeding but m7's offline one.
     for (const c of claims) {
       await w.updateSnatch(c.uid, c.torrent, { seedtime: c.end.hours * H, uploaded: bytes(c.end.gib) })
-      await w.peer(c.uid, c.torrent, { seeder: true, lastAction: APR_START - 60_000 })
+      if (c.seedingAtSettlement !== false) await w.peer(c.uid, c.torrent, { seeder: true, lastAction: APR_START - 60_000 })
     }
     await sync(APR_START + 20 * 60_000)
     token = await t.login('admin', ADMIN_PASSWORD)
@@ -189,9 +246,12 @@ describe.each(openTestDatabases())('「NexusPHP 认领结算」 parity on $name'
     expect(res.status).toBe(200)
     const got = new Map(res.body.data.list.map((e) => [e.userId, e.amount]))
     const expected = members.map((uid) => nexusphpCredit(uid))
-    // The scenario exercises what it says: some pay, one pays nothing, m4 is past the cap.
-    expect(expected.filter((x) => x > 0)).toHaveLength(5)
+    // The scenario exercises what it says: some pay, one pays nothing, m4 is past the cap, and m7's
+    // offline torrent weighs: out of A and the count (as if NexusPHP required a seeding peer), m7 gets far less.
+    expect(expected.filter((x) => x > 0)).toHaveLength(6)
     expect(claims.filter((c) => c.uid === 2004)).toHaveLength(8)
+    const m7WithoutOffline = calculateSeedBonus([10]).seed_bonus * ((400 + 330) / 2)
+    expect(expected[members.indexOf(2007)]! - m7WithoutOffline).toBeGreaterThan(1000)
     for (const [i, uid] of members.entries()) {
       const amount = got.get(userIds.get(uid)!)
       expect(amount, `m${uid}: console ${amount}, NexusPHP ${expected[i]}`).toBeDefined()
