@@ -349,6 +349,12 @@ export const syncSiteSchema = z.object({
   timeZone: z.string(),
   peerLifetimeMinutes: z.number().nonnegative().nullable(),
   activeWindowMinutes: z.number().nonnegative(),
+  /**
+   * Under 「NexusPHP 认领结算」, once the site's settings were read: each site setting of the bonus formula or
+   * the claim settlement that the rules do not match (empty: they all do) — the preset pays what NexusPHP
+   * would only with the site's own values.
+   */
+  wageDifferences: z.array(z.object({ setting: z.string(), label: z.string(), site: z.string(), rules: z.string() })).optional(),
 })
 export type SyncSite = z.infer<typeof syncSiteSchema>
 

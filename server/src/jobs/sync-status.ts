@@ -6,7 +6,7 @@
  * caller's — it lands in sync_state.last_error, which the status shows. Asking while one runs
  * (here or in another process on the same database) starts nothing and answers the status too.
  */
-import type { SyncStatus } from '@shared/entities'
+import type { SyncSite, SyncStatus } from '@shared/entities'
 import { sourceKindLabels } from '@shared/enums'
 import type { AuthUser } from '../auth/sessions'
 import { leaseIsLive } from '../db/lease'
@@ -14,6 +14,8 @@ import { toIso } from '../db/time'
 import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { currentRules } from '../rules/rules'
+import { siteWageDifferences } from '../rules/site-wage-differences'
+import type { SourceSite } from '../sources/source'
 
 type Ctx = RequestContext<AuthUser>
 
@@ -55,7 +57,19 @@ export async function readSyncStatus(ctx: Pick<Ctx, 'db' | 'services' | 'now'>):
     lastFinishedAt: toIso(num(state?.last_finished_at)),
     lastError: state?.last_error ?? null,
     rows: parseRows(state?.rows),
-    ...(site && { site: { ...site, activeWindowMinutes: (await currentRules(ctx.db)).activeWindowMinutes } }),
+    ...(site && { site: await siteStatus(ctx, site) }),
+  }
+}
+
+/** The site part of the status: the source's reading of it against the current rules. */
+async function siteStatus(ctx: Pick<Ctx, 'db'>, site: SourceSite): Promise<SyncSite> {
+  const rules = await currentRules(ctx.db)
+  const wageDifferences = site.wage ? siteWageDifferences(site.wage, rules) : null
+  return {
+    timeZone: site.timeZone,
+    peerLifetimeMinutes: site.peerLifetimeMinutes,
+    activeWindowMinutes: rules.activeWindowMinutes,
+    ...(wageDifferences && { wageDifferences }),
   }
 }
 

@@ -34,6 +34,30 @@ export interface SourceSite {
   timeZone: string
   /** The site's own peer lifetime, minutes; null until read, or when unreadable. */
   peerLifetimeMinutes: number | null
+  /** The site's own wage settings; null until read, or when unreadable. */
+  wage?: SiteWageSettings | null
+}
+
+/** The rule fields a NexusPHP site has a setting of its own for (bonus formula, claim settlement). */
+export type SiteWageField =
+  | 't0Weeks'
+  | 'n0'
+  | 'b0'
+  | 'l'
+  | 'perSeeding'
+  | 'maxSeeding'
+  | 'standardSeedHours'
+  | 'standardUploadedTimes'
+  | 'multiplier'
+  | 'claimRemoveDeduction'
+
+export interface SiteWageSettings {
+  /** The site's value of each rule field (NexusPHP's default where the site has no row). */
+  values: Record<SiteWageField, number>
+  /** `bonus.min_size` (bytes; 0 = none): smaller torrents earn no bonus — the rules have no such field. */
+  minSizeBytes: number
+  /** `bonus.zero_bonus_tag` is set: that tag's torrents count at `bonus.zero_bonus_factor` — no such field either. */
+  zeroBonusTag: boolean
 }
 
 /**

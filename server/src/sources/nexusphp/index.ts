@@ -5,7 +5,7 @@
 import { type Config, DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import type { Source, SourceSite } from '../source'
 import { NexusphpError, openNexusphpConnection, type NexusphpConnectionConfig } from './connection'
-import { readPeerLifetimeMinutes } from './site-settings'
+import { readSiteSettings } from './site-settings'
 import { defaultTuning, syncNexusphp, type NexusphpSyncTuning } from './sync/run'
 
 export interface NexusphpSourceOptions extends Partial<Omit<NexusphpConnectionConfig, 'databaseUrl' | 'timezone'>> {
@@ -17,14 +17,14 @@ export function nexusphpSource(config: Config['nexusphp'], options: NexusphpSour
   if (!config.databaseUrl) throw new NexusphpError('SOURCE=nexusphp 时必须设置 NEXUSPHP_DATABASE_URL')
   const connection = openNexusphpConnection({ ...options, databaseUrl: config.databaseUrl, timezone: config.timezone })
   const tuning = { ...defaultTuning, ...options.tuning }
-  const site: SourceSite = { timeZone: config.timezone || DEFAULT_NEXUSPHP_TIMEZONE, peerLifetimeMinutes: null }
+  const site: SourceSite = { timeZone: config.timezone || DEFAULT_NEXUSPHP_TIMEZONE, peerLifetimeMinutes: null, wage: null }
   return {
     kind: 'nexusphp',
     // "Active" is judged against the site's clock (peers' last_action is written by it), never this server's.
     clock: () => connection.now(),
     async sync(ctx) {
-      // Every sync: an admin may change the site's announce intervals at any time.
-      site.peerLifetimeMinutes = await readPeerLifetimeMinutes(connection)
+      // Every sync: an admin may change the site's announce intervals or bonus settings at any time.
+      Object.assign(site, await readSiteSettings(connection))
       return syncNexusphp(connection, ctx, tuning)
     },
     site: () => ({ ...site }),

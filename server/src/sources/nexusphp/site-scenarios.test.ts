@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { syncStatusSchema } from '@shared/entities'
+import { nexusphpClaimsPreset, syncStatusSchema } from '@shared/entities'
 import { type Config, loadConfig } from '../../config'
 import type { AppDatabase } from '../../db/database'
 import { readSyncStatus } from '../../jobs/sync-status'
@@ -232,6 +232,39 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     const last = await status()
     expect(last.lastError).toBeNull()
     expect(last.site?.peerLifetimeMinutes).toBeNull()
+  })
+
+  it("/data-sync names the site's bonus and claim settings that 「NexusPHP 认领结算」 does not match", async () => {
+    const nx = await site()
+    await nx.user({ id: 1001, username: 'alice' })
+    // The site's formula: T0 5 weeks; its claims pay double; bonus only from 1 GiB up. The rest at NexusPHP's defaults.
+    await nx.setting('bonus.tzero', '5')
+    await nx.setting('torrent.claim_bonus_multiplier', '2')
+    await nx.setting('bonus.min_size', String(1024 ** 3))
+    await nx.setting('bonus.nzero', '7')
+    const { db, app } = await console_({ NEXUSPHP_DATABASE_URL: nx.url })
+    const status = async () => syncStatusSchema.parse(await readSyncStatus({ db: db.database.db, services: app.services, now: Date.now() }))
+    await sync(app)
+    // The team's own rules promise no NexusPHP numbers: nothing to compare.
+    expect((await status()).site?.wageDifferences).toBeUndefined()
+
+    await saveRules(
+      db.database.db,
+      { ...defaultRuleBody, ...nexusphpClaimsPreset, officialTeams: ['CMCT'], targetKeepers: 2 },
+      Date.UTC(2025, 0, 2),
+      null,
+    )
+    expect((await status()).site?.wageDifferences).toEqual([
+      { setting: 'bonus.tzero', label: '种子年龄参数 T0（周）', site: '5', rules: '4' },
+      { setting: 'torrent.claim_bonus_multiplier', label: '倍率', site: '2', rules: '1' },
+      { setting: 'bonus.min_size', label: '计魔力的最小体积', site: '1.00 GiB', rules: '无此规则（按不设置计算）' },
+    ])
+    // Matched: nothing left to name.
+    await nx.exec("UPDATE settings SET value = '4' WHERE name = 'bonus.tzero'")
+    await nx.exec("UPDATE settings SET value = '1' WHERE name = 'torrent.claim_bonus_multiplier'")
+    await nx.exec("DELETE FROM settings WHERE name = 'bonus.min_size'")
+    await sync(app)
+    expect((await status()).site?.wageDifferences).toEqual([])
   })
 
   it('a torrent the staff move into an official team after upload (takeedit.php leaves last_action alone) becomes 官种 with the next syncs', async () => {

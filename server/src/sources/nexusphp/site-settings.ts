@@ -1,9 +1,15 @@
 /**
- * What the site's own settings say about peers (NexusPHP `settings`, name → value): a peer that
- * stops announcing stays in `peers`, counted in `seeders`, for 1.3 × `main.anninterthree` (its
- * longest announce interval; `deadtime()` in include/functions.php). Read tolerantly: the table may be
- * missing (an older version, a fork) or not granted — the sync never fails over it.
+ * What the site's own settings (NexusPHP `settings`, name → value) say that the console must agree with:
+ *
+ * - peers: a peer that stops announcing stays in `peers`, counted in `seeders`, for 1.3 ×
+ *   `main.anninterthree` (its longest announce interval; `deadtime()` in include/functions.php);
+ * - wages: the seeding-bonus formula (`bonus.*`, read by `calculate_seed_bonus`) and the claim settlement
+ *   (`torrent.claim_*`, App\Models\Claim), which the rules' 「NexusPHP 认领结算」 promises to reproduce.
+ *
+ * Read tolerantly: the table may be missing (an older version, a fork) or not granted — the sync never
+ * fails over it. A row that is absent means NexusPHP's own default.
  */
+import type { SiteWageField, SiteWageSettings } from '../source'
 import type { NexusphpConnection } from './connection'
 
 /** NexusPHP's own default of `main.anninterthree` when the row is absent (seconds). */
@@ -11,15 +17,64 @@ const DEFAULT_ANNINTERTHREE_SEC = 3600
 /** NexusPHP keeps a silent peer this many longest announce intervals. */
 const PEER_LIFE_FACTOR = 1.3
 
-/** The site's peer lifetime in minutes, or null when its settings cannot be read. */
-export async function readPeerLifetimeMinutes(connection: NexusphpConnection): Promise<number | null> {
-  let rows: { value: string | null }[]
+/**
+ * The wage settings of the site, under the rules' field names where the rules have one. Defaults:
+ * nexus/Install/settings.default.php (bonus) and the constants of App\Models\Claim.
+ */
+const wageSettingNames: Record<SiteWageField, readonly [string, number]> = {
+  t0Weeks: ['bonus.tzero', 4],
+  n0: ['bonus.nzero', 7],
+  b0: ['bonus.bzero', 100],
+  l: ['bonus.l', 300],
+  perSeeding: ['bonus.perseeding', 1],
+  maxSeeding: ['bonus.maxseeding', 7],
+  standardSeedHours: ['torrent.claim_reach_standard_seed_time', 300],
+  standardUploadedTimes: ['torrent.claim_reach_standard_uploaded', 2],
+  multiplier: ['torrent.claim_bonus_multiplier', 1],
+  claimRemoveDeduction: ['torrent.claim_remove_deduct_user_bonus', 600],
+}
+
+export interface SiteSettings {
+  /** The site's peer lifetime in minutes; null when its settings cannot be read. */
+  peerLifetimeMinutes: number | null
+  wage: SiteWageSettings | null
+}
+
+const PEER_LIFETIME = 'main.anninterthree'
+const MIN_SIZE = 'bonus.min_size'
+const ZERO_BONUS_TAG = 'bonus.zero_bonus_tag'
+const readNames = [PEER_LIFETIME, MIN_SIZE, ZERO_BONUS_TAG, ...Object.values(wageSettingNames).map(([name]) => name)]
+
+/** A number the site set, or the default (absent, empty or not a number: NexusPHP's get_setting falls back too). */
+function numberOr(value: string | null | undefined, fallback: number): number {
+  if (value === null || value === undefined || value.trim() === '') return fallback
+  const n = Number(value)
+  return Number.isFinite(n) ? n : fallback
+}
+
+export async function readSiteSettings(connection: NexusphpConnection): Promise<SiteSettings> {
+  let rows: { name: string; value: string | null }[]
   try {
-    rows = await connection.query<{ value: string | null }>("SELECT value FROM settings WHERE name = 'main.anninterthree'", [], 'settings')
+    rows = await connection.query<{ name: string; value: string | null }>(
+      `SELECT name, value FROM settings WHERE name IN (${readNames.map(() => '?').join(', ')})`,
+      readNames,
+      'settings',
+    )
   } catch {
-    return null
+    return { peerLifetimeMinutes: null, wage: null }
   }
-  const value = Number(rows[0]?.value)
-  const seconds = rows.length && Number.isFinite(value) && value > 0 ? value : DEFAULT_ANNINTERTHREE_SEC
-  return Math.floor(seconds * PEER_LIFE_FACTOR) / 60
+  const setting = new Map(rows.map((r) => [r.name, r.value]))
+  const anninterthree = numberOr(setting.get(PEER_LIFETIME), DEFAULT_ANNINTERTHREE_SEC)
+  const seconds = anninterthree > 0 ? anninterthree : DEFAULT_ANNINTERTHREE_SEC
+  const values = Object.fromEntries(
+    Object.entries(wageSettingNames).map(([field, [name, fallback]]) => [field, numberOr(setting.get(name), fallback)]),
+  ) as Record<SiteWageField, number>
+  return {
+    peerLifetimeMinutes: Math.floor(seconds * PEER_LIFE_FACTOR) / 60,
+    wage: {
+      values,
+      minSizeBytes: Math.max(0, numberOr(setting.get(MIN_SIZE), 0)),
+      zeroBonusTag: (setting.get(ZERO_BONUS_TAG) ?? '').trim() !== '',
+    },
+  }
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { SyncStatus } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
@@ -93,6 +93,25 @@ describe('数据同步', { timeout: 30_000 }, () => {
     expect(warning.className).toContain('ant-alert-warning')
     expect(warning.textContent).toContain('活跃判定窗口只有 80 分钟')
     expect(warning.textContent).toContain('至少 156 分钟')
+  })
+
+  it('names each site wage setting 「NexusPHP 认领结算」 does not match; none when all match', async () => {
+    const site = {
+      timeZone: 'Asia/Shanghai',
+      peerLifetimeMinutes: 78,
+      activeWindowMinutes: 80,
+      wageDifferences: [{ setting: 'bonus.tzero', label: '种子年龄参数 T0（周）', site: '5', rules: '4' }],
+    }
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site }))
+    await openPage()
+    const warning = screen.getByTestId('sync-site-wage-warning')
+    expect(warning.className).toContain('ant-alert-warning')
+    expect(warning.textContent).toContain('种子年龄参数 T0（周）：站点 5（bonus.tzero），规则 4')
+    cleanup()
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { ...site, wageDifferences: [] } }))
+    await openPage()
+    expect(screen.getByTestId('sync-site-peer-life')).toBeTruthy()
+    expect(screen.queryByTestId('sync-site-wage-warning')).toBeNull()
   })
 
   it("no warning when the window covers the site's peer lifetime", async () => {

@@ -1,0 +1,51 @@
+/**
+ * Where the rules' 「NexusPHP 认领结算」 and the site's own settings disagree. The preset holds
+ * NexusPHP's defaults; a site that changed its bonus formula (`bonus.*`) or its claim settlement
+ * (`torrent.claim_*`) pays its members other numbers, and the console reproduces them only with the
+ * same values — /data-sync names each one that differs.
+ */
+import type { RuleBody, SyncSite } from '@shared/entities'
+import { fieldLabels } from '@shared/validation'
+import { DEFAULT_CLAIM_REMOVE_DEDUCTION } from '../payout/rules'
+import type { SiteWageField, SiteWageSettings } from '../sources/source'
+
+type Difference = NonNullable<SyncSite['wageDifferences']>[number]
+
+/** The site's setting behind each rule field. */
+const settingOf: Record<SiteWageField, string> = {
+  t0Weeks: 'bonus.tzero',
+  n0: 'bonus.nzero',
+  b0: 'bonus.bzero',
+  l: 'bonus.l',
+  perSeeding: 'bonus.perseeding',
+  maxSeeding: 'bonus.maxseeding',
+  standardSeedHours: 'torrent.claim_reach_standard_seed_time',
+  standardUploadedTimes: 'torrent.claim_reach_standard_uploaded',
+  multiplier: 'torrent.claim_bonus_multiplier',
+  claimRemoveDeduction: 'torrent.claim_remove_deduct_user_bonus',
+}
+
+const NO_SUCH_RULE = '无此规则（按不设置计算）'
+
+const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`
+
+/** null: the rules do not promise NexusPHP's numbers (their own wage mode), so there is nothing to match. */
+export function siteWageDifferences(site: SiteWageSettings, rules: RuleBody): Difference[] | null {
+  if (rules.mode !== 'nexusphpClaims') return null
+  const ruleValue = (field: SiteWageField): number | null => {
+    if (field !== 'claimRemoveDeduction') return rules[field]
+    // The deduction is the console's only when it settles the claims.
+    return rules.settleClaims ? (rules.claimRemoveDeduction ?? DEFAULT_CLAIM_REMOVE_DEDUCTION) : null
+  }
+  const differences: Difference[] = []
+  for (const field of Object.keys(settingOf) as SiteWageField[]) {
+    const ours = ruleValue(field)
+    const theirs = site.values[field]
+    if (ours !== null && ours !== theirs)
+      differences.push({ setting: settingOf[field], label: fieldLabels[field] ?? field, site: String(theirs), rules: String(ours) })
+  }
+  if (site.minSizeBytes > 0)
+    differences.push({ setting: 'bonus.min_size', label: '计魔力的最小体积', site: gib(site.minSizeBytes), rules: NO_SUCH_RULE })
+  if (site.zeroBonusTag) differences.push({ setting: 'bonus.zero_bonus_tag', label: '零魔力标签', site: '已设置', rules: NO_SUCH_RULE })
+  return differences
+}
