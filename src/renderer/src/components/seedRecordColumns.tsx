@@ -2,19 +2,20 @@
  * The columns of a seed-record table (page-seed): 我的任务 and the member detail drawer show the
  * same records the same way. Sorting follows the contract's whitelist inside DataTable. The widths add
  * up to what a 1360 px window shows (我的任务 with 分配时间, the member drawer without), so no column
- * is cut off there; a time needs 146 px to stay on one line.
+ * is cut off there.
  */
 import type { SeedRecord } from '@shared/entities'
 import { assignmentLabels, claimStateLabels, seedStatusLabels, seedTypeLabels } from '@shared/enums'
 import type { DataTableColumn } from '@renderer/components/DataTable'
 import { ClaimStateTag, SeedStatusTag, SeedTypeTag } from '@renderer/components/StatusTags'
 import { enumOptions } from '@renderer/utils/enumOptions'
-import { formatBytes, formatDateTime, formatDuration } from '@renderer/utils/format'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
+import { formatBytes, formatDuration } from '@renderer/utils/format'
 
 /** @param hidden columns (by dataIndex) that start hidden; the column settings can show them. */
 export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['downloaded']): DataTableColumn<SeedRecord>[] {
   const columns: DataTableColumn<SeedRecord>[] = [
-    { title: '种子名称', dataIndex: 'torrentName', width: 196, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+    { title: '种子名称', dataIndex: 'torrentName', width: 188, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
     { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
     {
       title: '类型',
@@ -40,14 +41,10 @@ export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['down
     { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },
     { title: '下载量', dataIndex: 'downloaded', width: 100, align: 'right', render: (downloaded: number) => formatBytes(downloaded) },
     { title: '做种时长', dataIndex: 'seedTimeSec', width: 104, align: 'right', render: (seconds: number) => formatDuration(seconds) },
-    { title: '最后活动', dataIndex: 'lastAction', width: 146, render: (time: string | null) => formatDateTime(time) },
-    {
-      title: '分配时间',
-      dataIndex: 'assignedAt',
-      width: 146,
+    dateTimeColumn<SeedRecord>('最后活动', 'lastAction'),
+    dateTimeColumn<SeedRecord>('分配时间', 'assignedAt', {
       search: { type: 'select', name: 'assigned', label: '分配状态', options: enumOptions(assignmentLabels) },
-      render: (time: string | null) => formatDateTime(time),
-    },
+    }),
   ]
   return columns.map((column) => (hidden.includes(column.dataIndex as keyof SeedRecord) ? { ...column, hiddenByDefault: true } : column))
 }

@@ -16,7 +16,8 @@ import {
   formatHours,
 } from '@renderer/components/WageBreakdownDrawer'
 import { enumOptions } from '@renderer/utils/enumOptions'
-import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
+import { formatAmount, formatBytes } from '@renderer/utils/format'
 
 type Figures = Pick<WageRecord, 'amount' | 'torrentCount' | 'totalSize'>
 
@@ -107,7 +108,7 @@ export function wageRecordColumns({
       search: { type: 'select', options: enumOptions(wagePaymentLabels) },
       render: (_, record) => <PaymentTag payment={record.payment} />,
     },
-    { title: '发放时间', dataIndex: 'paidAt', width: 150, render: (time: string | null) => formatDateTime(time) },
+    dateTimeColumn<WageRecord>('发放时间', 'paidAt'),
     afterPaidAt,
     {
       title: '规则版本',
@@ -116,6 +117,6 @@ export function wageRecordColumns({
       hiddenByDefault: ruleVersionHidden || undefined,
       render: (version: number) => `v${version}`,
     },
-    { title: '计算时间', dataIndex: 'computedAt', width: 150, hiddenByDefault: true, render: (time: string) => formatDateTime(time) },
+    dateTimeColumn<WageRecord>('计算时间', 'computedAt', { hiddenByDefault: true }),
   ]
 }

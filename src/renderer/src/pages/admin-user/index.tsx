@@ -9,13 +9,13 @@ import { Button, Form, Popconfirm, Select, Tooltip } from 'antd'
 import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import FormModal from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { addAdmin, delAdmin, pageAdmin } from '@renderer/services/users'
 import { userOptions } from '@renderer/services/user'
 import { useCurrentUser } from '@renderer/stores/user'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatDateTime } from '@renderer/utils/format'
 
 export const ADMIN_USER_TABLE_KEY = 'adminUser.list'
 
@@ -51,9 +51,9 @@ export default function AdminUserPage() {
   const columns: DataTableColumn<User>[] = [
     { title: '用户名', dataIndex: 'username', width: 180, ellipsis: true },
     { title: '站点 UID', dataIndex: 'siteUid', width: 120, render: (uid: number | null) => uid ?? '-' },
-    { title: '成为管理员', dataIndex: 'adminSince', width: 160, render: (time: string | null) => formatDateTime(time) },
-    { title: '最近登录', dataIndex: 'lastLoginAt', width: 160, render: (time: string | null) => formatDateTime(time) },
-    { title: '加入时间', dataIndex: 'createdAt', width: 160, hiddenByDefault: true, render: (time: string) => formatDateTime(time) },
+    dateTimeColumn<User>('成为管理员', 'adminSince'),
+    dateTimeColumn<User>('最近登录', 'lastLoginAt'),
+    dateTimeColumn<User>('加入时间', 'createdAt', { hiddenByDefault: true }),
     {
       title: '操作',
       key: 'actions',

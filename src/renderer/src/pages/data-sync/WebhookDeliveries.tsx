@@ -6,8 +6,8 @@
 import { Alert, Card, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd'
 import type { SyncStatus } from '@shared/entities'
 import type { WebhookDelivery } from '@shared/payout'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { useApi } from '@renderer/hooks/useApi'
-import { formatDateTime } from '@renderer/utils/format'
 
 export const DELIVERIES_POLL_MS = 15_000
 
@@ -45,8 +45,8 @@ const columns: TableColumnsType<WebhookDelivery> = [
       return d.lastError ? <Tooltip title={d.lastError}>{shown}</Tooltip> : shown
     },
   },
-  { title: '最近发送', dataIndex: 'lastAttemptAt', width: 170, render: (at: string | null) => formatDateTime(at) },
-  { title: '下次重试', dataIndex: 'nextRetryAt', width: 170, render: (at: string | null) => (at ? formatDateTime(at) : '-') },
+  dateTimeColumn<WebhookDelivery>('最近发送', 'lastAttemptAt'),
+  dateTimeColumn<WebhookDelivery>('下次重试', 'nextRetryAt'),
   {
     title: '状态',
     dataIndex: 'state',

@@ -9,12 +9,13 @@ import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { accountStatusLabels, type AccountStatus } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { AccountStatusTag } from '@renderer/components/StatusTags'
 import type { TableParams, TableSort } from '@renderer/services/request'
 import { pageNormal, setUserStatus } from '@renderer/services/users'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatBytes, formatDateTime } from '@renderer/utils/format'
+import { formatBytes } from '@renderer/utils/format'
 import MemberActions from './MemberActions'
 import MemberDetail from './MemberDetail'
 import { CreateMemberModal, EditMemberModal, ResetPasswordModal } from './MemberForms'
@@ -28,13 +29,16 @@ export function requestMembers(params: TableParams, sort?: TableSort) {
   return pageNormal(uid === undefined ? rest : { ...rest, siteUid: uid }, sort)
 }
 
-/** The member's columns; the page adds the actions column. */
+/**
+ * The member's columns; the page adds the actions column. With it they add up to the 1078 px a
+ * 1360 px window gives the table, so 最近登录 is not cut off by the fixed 操作 column.
+ */
 function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[] {
   return [
     {
       title: '用户名',
       dataIndex: 'username',
-      width: 160,
+      width: 122,
       ellipsis: true,
       search: { type: 'text', placeholder: '用户名包含的文字' },
       render: (_, user) => (
@@ -46,22 +50,22 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
     {
       title: '站点 UID',
       dataIndex: 'siteUid',
-      width: 100,
+      width: 96,
       search: { type: 'text', placeholder: '完整的站点 UID' },
       render: (uid: number | null) => uid ?? '-',
     },
     {
       title: '账号状态',
       dataIndex: 'status',
-      width: 96,
+      width: 92,
       search: { type: 'select', options: enumOptions(accountStatusLabels) },
       render: (_, user) => <AccountStatusTag status={user.status} />,
     },
-    { title: '做种数', dataIndex: 'seedingCount', width: 84, align: 'right' },
-    { title: '做种体积', dataIndex: 'seedingSize', width: 110, align: 'right', render: (size: number) => formatBytes(size) },
-    { title: '已分配', dataIndex: 'assignedCount', width: 84, align: 'right' },
-    { title: '加入时间', dataIndex: 'createdAt', width: 140, render: (time: string) => formatDateTime(time) },
-    { title: '最近登录', dataIndex: 'lastLoginAt', width: 140, render: (time: string | null) => formatDateTime(time) },
+    { title: '做种数', dataIndex: 'seedingCount', width: 76, align: 'right' },
+    { title: '做种体积', dataIndex: 'seedingSize', width: 104, align: 'right', render: (size: number) => formatBytes(size) },
+    { title: '已分配', dataIndex: 'assignedCount', width: 76, align: 'right' },
+    dateTimeColumn<User>('加入时间', 'createdAt'),
+    dateTimeColumn<User>('最近登录', 'lastLoginAt'),
     { title: '备注', dataIndex: 'remark', width: 160, ellipsis: true, hiddenByDefault: true, render: (remark: string) => remark || '-' },
   ]
 }
@@ -94,7 +98,8 @@ export default function NormalUserPage() {
       {
         title: '操作',
         key: 'actions',
-        width: 220,
+        // 编辑 封禁 重置密码 删除: four small link buttons (text and padding) and the cell's padding.
+        width: 212,
         fixed: 'right',
         render: (_, user) => <MemberActions user={user} handlers={{ edit: setEditing, resetPassword: setResetting, changeStatus }} />,
       },

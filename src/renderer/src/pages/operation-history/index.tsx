@@ -8,9 +8,9 @@ import type { Dayjs } from 'dayjs'
 import type { OperationLog } from '@shared/entities'
 import { operationActionLabels, type OperationActionName } from '@shared/enums'
 import DataTable, { type DataTableColumn } from '@renderer/components/DataTable'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { useApi } from '@renderer/hooks/useApi'
 import { pageOperationLog } from '@renderer/services/operationLog'
-import { formatDateTime } from '@renderer/utils/format'
 
 export const OPERATION_LOG_TABLE_KEY = 'operationHistory.list'
 
@@ -48,12 +48,12 @@ function TargetCell({ log }: { log: OperationLog }) {
 }
 
 const columns: DataTableColumn<OperationLog>[] = [
-  { title: '时间', dataIndex: 'at', width: 150, render: (time: string) => formatDateTime(time) },
+  dateTimeColumn<OperationLog>('时间', 'at'),
   { title: '操作人', dataIndex: 'operatorName', width: 120, ellipsis: true, render: (name: string) => name || '-' },
   { title: '操作', dataIndex: 'action', width: 130, render: (action: string) => actionLabel(action) },
   { title: '对象', key: 'target', width: 200, ellipsis: { showTitle: false }, render: (_, log) => <TargetCell log={log} /> },
   { title: '详情', dataIndex: 'detail', width: 340, ellipsis: { showTitle: true }, render: (detail: string) => detail || '-' },
-  { title: 'IP', dataIndex: 'ip', width: 130 },
+  { title: 'IP', dataIndex: 'ip', width: 130, render: (ip: string) => ip || '-' },
 ]
 
 interface FilterValues {

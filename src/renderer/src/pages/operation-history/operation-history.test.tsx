@@ -88,6 +88,33 @@ describe('操作日志', { timeout: 30_000 }, () => {
     )
   })
 
+  it('shows - for an entry without an IP (the server itself, e.g. 创建初始管理员)', async () => {
+    api.handle(
+      'operationLog.page',
+      ok({
+        list: [
+          {
+            id: 1,
+            at: '2025-03-01T08:00:00+08:00',
+            operatorId: null,
+            operatorName: 'system',
+            action: 'user.create-initial-admin',
+            targetType: 'user',
+            targetId: '1',
+            targetName: 'admin',
+            detail: '首次启动创建管理员 admin',
+            ip: '',
+          },
+        ],
+        total: 1,
+      }),
+    )
+    renderRoutes(routes, '/operation-history')
+    await screen.findByText('共 1 条', undefined, { timeout: 8000 })
+    const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('cell')
+    expect(cells.at(-1)!.textContent).toBe('-')
+  })
+
   it('turns the range into ISO times with offset covering whole days', () => {
     const filters = toFilters({ range: [dayjs('2025-03-01T15:00:00'), dayjs('2025-03-02T01:00:00')] })
     expect(dayjs(filters.from as string).format('YYYY-MM-DD HH:mm:ss')).toBe('2025-03-01 00:00:00')

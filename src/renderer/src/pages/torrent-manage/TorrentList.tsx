@@ -15,11 +15,11 @@ import {
   torrentNameColumn,
   torrentSizeColumn,
 } from '@renderer/components/torrentColumns'
+import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { SeedTypeTag } from '@renderer/components/StatusTags'
 import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatDateTime } from '@renderer/utils/format'
 
 export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
 
@@ -39,7 +39,7 @@ const columns: DataTableColumn<Torrent>[] = [
     search: { type: 'text', placeholder: '完整的制作组名' },
     render: (team: string | null) => team ?? '-',
   },
-  { title: '发布时间', dataIndex: 'addedAt', width: 150, render: (time: string) => formatDateTime(time) },
+  dateTimeColumn<Torrent>('发布时间', 'addedAt'),
   seedersColumn(84),
   { title: '下载数', dataIndex: 'leechers', width: 84, align: 'right', hiddenByDefault: true },
   {
