@@ -17,6 +17,18 @@ export function binaryStep(max: number, splits = 4): number {
   }
 }
 
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const
+
+/**
+ * Tick labels in the unit of the step, so one axis never mixes units: 0 B / 500 TiB / 1000 TiB /
+ * 1500 TiB. Each tick in its own unit would read 1000 TiB next to "1.5 PiB" (1500 TiB is 1.46 PiB).
+ */
+export function byteTickLabel(interval: number): (value: number) => string {
+  let power = 0
+  while (power < UNITS.length - 1 && interval >= UNIT ** (power + 1)) power += 1
+  return (value) => (value === 0 ? '0 B' : `${Number((value / UNIT ** power).toFixed(1))} ${UNITS[power]}`)
+}
+
 /** `min`, `max` and `interval` of a value axis of bytes showing `values`; nothing when all are 0. */
 export function byteAxisRange(
   values: readonly number[],

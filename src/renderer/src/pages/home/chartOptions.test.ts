@@ -95,4 +95,33 @@ describe('dashboard chart options', () => {
     expect(binaryStep(900)).toBe(200)
     expect(byteAxisRange([0, 0])).toEqual({})
   })
+
+  it('labels every tick of a byte axis in the unit of its step: 1500 TiB, not "1.5 PiB" after 1000 TiB', () => {
+    const TiB = 1024 ** 4
+    type Axis = { min: number; max: number; interval: number; axisLabel: { formatter: (value: number) => string } }
+    const labels = (axis: Axis) => {
+      const out: string[] = []
+      for (let value = axis.min; value <= axis.max; value += axis.interval) out.push(axis.axisLabel.formatter(value))
+      return out
+    }
+    // The demo team's volume: 1.17 PiB, stepped by 500 TiB.
+    const daily = Array.from({ length: 30 }, (_, i) => ({
+      date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+      seedingCount: 1000,
+      seedingSize: (1100 + i * 3) * TiB,
+    }))
+    const team = teamDailyOption(daily, palette).yAxis as Axis[]
+    expect(labels(team[0]!)).toEqual(['0 B', '500 TiB', '1000 TiB', '1500 TiB'])
+    const mine = myDailyOption(
+      daily.map((day) => ({ ...day, uploaded: 37 * 1024 ** 3 })),
+      palette,
+    ).yAxis as Axis[]
+    expect(labels(mine[1]!)).toEqual(['0 B', '10 GiB', '20 GiB', '30 GiB', '40 GiB'])
+    // Nothing seeded: the axis keeps the plain byte labels.
+    const empty = teamDailyOption(
+      daily.map((day) => ({ ...day, seedingSize: 0 })),
+      palette,
+    ).yAxis as Partial<Axis>[]
+    expect(empty[0]!.axisLabel!.formatter(0)).toBe('0 B')
+  })
 })

@@ -7,7 +7,7 @@ import { CompletionLabel, completionLabels, seedStatusColors, seedStatusLabels, 
 import type { ChartOption } from '@renderer/components/Chart'
 import { completionColors } from '@renderer/components/StatusTags'
 import { formatAmount, formatBytes } from '@renderer/utils/format'
-import { byteAxisRange } from './byteAxis'
+import { byteAxisRange, byteTickLabel } from './byteAxis'
 import { formatCount, lastDays } from './stats'
 
 /** antd preset colours by tag colour name (`green` → `#52c41a`), plus the grey of `default` tags. */
@@ -20,6 +20,12 @@ const shortDate = (date: string): string => date.slice(5)
 
 /** Axis labels of byte values: one decimal, dropped when it is 0 (`1.2 PiB`, `819 TiB`, `0 B`). */
 export const axisBytes = (value: number): string => formatBytes(value, 1).replace(/\.0 /, ' ')
+
+/** A value axis of bytes: round binary steps, every tick in the step's unit (`axisBytes` while all are 0). */
+function byteAxis(values: readonly number[]) {
+  const range = byteAxisRange(values)
+  return { ...range, axisLabel: { formatter: range.interval === undefined ? axisBytes : byteTickLabel(range.interval) } }
+}
 
 /** Count labels on bars and slices: `58,422`. */
 const countLabel = ({ value }: { value: unknown }): string => formatCount(Number(value))
@@ -87,7 +93,7 @@ export function teamDailyOption(daily: AllSeedingStats['daily'], palette: Palett
     grid: { left: 8, right: 8, top: 32, bottom: LEGEND_GRID_BOTTOM },
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => shortDate(day.date)) },
     yAxis: [
-      { type: 'value', name: '体积', axisLabel: { formatter: axisBytes }, ...byteAxisRange(days.map((day) => day.seedingSize)) },
+      { type: 'value', name: '体积', ...byteAxis(days.map((day) => day.seedingSize)) },
       { type: 'value', name: '记录', minInterval: 1, splitLine: { show: false }, splitNumber: 4 },
     ],
     series: [
@@ -149,14 +155,8 @@ export function myDailyOption(daily: UserSeedingStats['daily'], palette: Palette
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => shortDate(day.date)) },
     // Uploaded bytes are far smaller than the volume kept: their own axis keeps the line readable.
     yAxis: [
-      { type: 'value', name: '做种体积', axisLabel: { formatter: axisBytes }, ...byteAxisRange(days.map((day) => day.seedingSize)) },
-      {
-        type: 'value',
-        name: '上传量',
-        axisLabel: { formatter: axisBytes },
-        splitLine: { show: false },
-        ...byteAxisRange(days.map((day) => day.uploaded)),
-      },
+      { type: 'value', name: '做种体积', ...byteAxis(days.map((day) => day.seedingSize)) },
+      { type: 'value', name: '上传量', splitLine: { show: false }, ...byteAxis(days.map((day) => day.uploaded)) },
     ],
     series: [
       {
