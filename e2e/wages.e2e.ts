@@ -110,7 +110,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     for (const member of paid) await page.getByLabel(`选择 ${member.username}`).check()
     await page.getByRole('button', { name: /标记已发放 \(2\)/ }).click()
     await confirmDialog(page, '标记已发放')
-    await page.getByText('已发放 2 条').waitFor()
+    await page.getByText('已将 2 条标记为已发放').waitFor()
     for (const member of paid) {
       const row = page
         .locator('.ant-table-tbody tr.ant-table-row', { hasText: member.username })

@@ -35,11 +35,13 @@ function QualifiedCell({ item }: { item: WageItem }) {
 /** Unqualified torrents have no keeper rank (the engine stores 0). */
 export const keeperRankText = (item: WageItem) => (item.qualified && item.keeperRank > 0 ? String(item.keeperRank) : '-')
 
+// The widths add up to what the drawer (1080 px, 24 px padding each side) shows, so the table does
+// not scroll sideways and 达标's filter is not cut off.
 const columns: TableColumnsType<WageItem> = [
   {
     title: '种子名称',
     dataIndex: 'torrentName',
-    width: 280,
+    width: 270,
     ellipsis: true,
     fixed: 'left',
     render: (name: string, item) => (
@@ -96,6 +98,8 @@ const columns: TableColumnsType<WageItem> = [
   },
 ]
 
+const COLUMNS_WIDTH = columns.reduce((sum, column) => sum + Number(column.width), 0)
+
 export default function WageItemsTable({ items }: { items: WageItem[] }) {
   const [search, setSearch] = useState('')
   const shown = useMemo(() => {
@@ -117,7 +121,7 @@ export default function WageItemsTable({ items }: { items: WageItem[] }) {
         rowKey="torrentId"
         columns={columns}
         dataSource={shown}
-        scroll={{ x: 1040 }}
+        scroll={{ x: COLUMNS_WIDTH }}
         sticky
         data-testid="wage-items"
         pagination={{

@@ -67,7 +67,7 @@ export interface MemberDetailProps {
 }
 
 export default function MemberDetail({ userId, onClose }: MemberDetailProps) {
-  const { data: user } = useApi(userId ? 'user.detail' : null, userId ? { id: userId } : undefined)
+  const { data: user, error } = useApi(userId ? 'user.detail' : null, userId ? { id: userId } : undefined)
   const params = useMemo(() => ({ userId }), [userId])
   return (
     <Drawer
@@ -82,7 +82,14 @@ export default function MemberDetail({ userId, onClose }: MemberDetailProps) {
     >
       {userId !== null && (
         <Flex vertical gap={16} style={{ paddingBlock: 24 }}>
-          {user ? <Account user={user} /> : <Skeleton active paragraph={{ rows: 4 }} />}
+          {user ? (
+            <Account user={user} />
+          ) : error ? (
+            // The toast said why; without this the skeleton would stay until a retry succeeds.
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="账号信息加载失败" />
+          ) : (
+            <Skeleton active paragraph={{ rows: 4 }} />
+          )}
           <Card size="small" title="近 30 天做种量">
             <SeedingChart userId={userId} />
           </Card>

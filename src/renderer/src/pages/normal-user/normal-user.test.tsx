@@ -227,6 +227,19 @@ describe('保种员', { timeout: 30_000 }, () => {
     expect(inputs('statistics.user')).toEqual([{ userId: 2, days: 30 }])
   })
 
+  it('says so in the member detail when the account cannot be read, instead of loading forever', async () => {
+    api.handle('user.detail', fail(404, '用户不存在'))
+    api.handle(
+      'statistics.user',
+      ok({ userId: 2, byStatus: {}, seedingCount: 0, seedingSize: 0, uploaded: 0, estimatedWage: 0, rank: null, daily: [] }),
+    )
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    await openPage()
+    fireEvent.click(screen.getByText('alice', { selector: 'a' }))
+    expect(await screen.findByText('账号信息加载失败', undefined, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByText('保种员详情')).toBeTruthy()
+  })
+
   it('shows a member the 403 page', async () => {
     api.handle('user.loginInfo', ok(memberUser))
     renderRoutes(routes, '/normal-user')

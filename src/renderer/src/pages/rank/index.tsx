@@ -4,7 +4,7 @@
  * user's own row is marked, and 定位到我 finds it (scanning the rank in its own order) and shows
  * its page.
  */
-import { useCallback, useMemo, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState, type HTMLAttributes } from 'react'
 import { AimOutlined, TrophyOutlined } from '@ant-design/icons'
 import { Button, Card, DatePicker, Flex, Space, Tag, Typography, theme } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
@@ -37,8 +37,12 @@ export function RankCell({ rank }: { rank: number }) {
   )
 }
 
-function rankColumns(ownId: number | undefined): DataTableColumn<WageRankEntry>[] {
-  return [
+/**
+ * The rank's columns; each cell of the user's own row gets `ownBackground` (on the row alone it
+ * would not reach the 排名 cell, which is fixed to the left edge and paints its own background).
+ */
+function rankColumns(ownId: number | undefined, ownBackground: string): DataTableColumn<WageRankEntry>[] {
+  const columns: DataTableColumn<WageRankEntry>[] = [
     { title: '排名', dataIndex: 'rank', width: 90, render: (rank: number) => <RankCell rank={rank} /> },
     {
       title: '保种员',
@@ -58,6 +62,10 @@ function rankColumns(ownId: number | undefined): DataTableColumn<WageRankEntry>[
     amountColumn<WageRankEntry>(),
     ...qualifiedColumns<WageRankEntry>(),
   ]
+  return columns.map((column) => ({
+    ...column,
+    onCell: (entry: WageRankEntry) => (entry.userId === ownId ? { style: { background: ownBackground } } : {}),
+  }))
 }
 
 /** No rank exists for a month that has not begun. */
@@ -72,7 +80,7 @@ export default function RankPage() {
   // The month the server answered for (the last computed one when none was chosen).
   const [shown, setShown] = useState<{ period: string | null } | null>(null)
   const params = useMemo(() => ({ period: month ? month.format(PERIOD_FORMAT) : undefined }), [month])
-  const columns = useMemo(() => rankColumns(user?.id), [user?.id])
+  const columns = useMemo(() => rankColumns(user?.id, token.colorPrimaryBg), [user?.id, token.colorPrimaryBg])
   const request = useCallback<DataTableRequest<WageRankEntry>>(async (tableParams, sort) => {
     const answer = await wageRank(tableParams, sort)
     if (answer.success) setShown({ period: answer.data[0]?.period ?? (tableParams.period as string | undefined) ?? null })
@@ -141,7 +149,7 @@ export default function RankPage() {
         columns={columns}
         params={params}
         request={request}
-        onRow={(entry) => (entry.userId === user?.id ? { 'data-testid': 'own-rank-row', style: { background: token.colorPrimaryBg } } : {})}
+        onRow={(entry) => (entry.userId === user?.id ? ({ 'data-testid': 'own-rank-row' } as HTMLAttributes<HTMLElement>) : {})}
       />
     </Flex>
   )

@@ -75,6 +75,11 @@ describe('工资排行', { timeout: 20_000 }, () => {
     const own = await screen.findByTestId('own-rank-row')
     expect(own.textContent).toContain(memberUser.username)
     expect(within(own).getByText('我')).toBeTruthy()
+    // Every cell is marked, the 排名 cell fixed to the left edge (it paints its own background) too.
+    const cells = Array.from(own.querySelectorAll('td'))
+    expect(cells).toHaveLength(5)
+    for (const cell of cells) expect(cell.style.background).not.toBe('')
+    expect(cells[0]!.className).toMatch(/ant-table-cell-fix/)
     // Found by reading the rank in pages of 200, then shown at the table's page size (20): page 2.
     expect(inputsOf('wages.rank')).toContainEqual({ page: 1, pageSize: 200, period: '2025-02' })
     expect(inputsOf('wages.rank').at(-1)).toEqual({ page: 2, pageSize: 20 })

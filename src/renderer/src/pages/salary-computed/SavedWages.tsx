@@ -99,7 +99,7 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
         setPaying(true)
         try {
           const result = await payWages(ids)
-          toastSuccess(`已发放 ${result.paid} 条${result.alreadyPaid > 0 ? `，${result.alreadyPaid} 条此前已发放` : ''}`)
+          toastSuccess(`已将 ${result.paid} 条标记为已发放${result.alreadyPaid > 0 ? `，${result.alreadyPaid} 条此前已发放` : ''}`)
           reload()
         } catch {
           // toasted by request()

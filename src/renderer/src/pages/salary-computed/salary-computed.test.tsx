@@ -150,7 +150,7 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(inputsOf('wages.pay')).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: '标记已发放' }))
     await waitFor(() => expect(inputsOf('wages.pay')).toEqual([{ ids: [7, 8] }]))
-    expect(await screen.findByText('已发放 2 条')).toBeTruthy()
+    expect(await screen.findByText('已将 2 条标记为已发放')).toBeTruthy()
   })
 
   it('does not pay when the confirmation is cancelled', async () => {
@@ -161,7 +161,7 @@ describe('工资计算', { timeout: 30_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: '取消' }))
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(inputsOf('wages.pay')).toEqual([])
-    expect(screen.queryByText(/已发放 \d+ 条/)).toBeNull()
+    expect(screen.queryByText(/已将 \d+ 条标记为已发放/)).toBeNull()
   })
 
   it('exports the month as xlsx and csv and names the saved file', async () => {

@@ -84,7 +84,8 @@ export const binLabel = (bin: { from: number; to: number }): string => `${axisAm
 export function distributionOption(distribution: WageStats['distribution'], colours: StatsColours): ChartOption {
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (value) => `${Number(value)} 人` },
-    grid: { left: 8, right: 16, top: 24, bottom: 8, containLabel: true },
+    // containLabel leaves out the axis name: the right margin holds 魔力 after the axis end.
+    grid: { left: 8, right: 40, top: 24, bottom: 8, containLabel: true },
     xAxis: {
       type: 'category',
       name: '魔力',

@@ -31,7 +31,8 @@ const columns = wageRecordColumns({
   afterPaidAt: {
     title: '到账站点',
     key: 'siteArrival',
-    width: 200,
+    // The tag, then the time: 191 px in the widest UI font, and the cell's padding.
+    width: 210,
     render: (_, record) => siteArrivalCell((record as WageRecordWithArrival).siteArrival),
   },
   ruleVersionHidden: true,

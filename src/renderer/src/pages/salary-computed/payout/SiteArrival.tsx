@@ -17,10 +17,10 @@ export function SiteArrivalTag({ arrival }: { arrival: SiteArrival | undefined }
   return arrival.doneAt ? <Tooltip title={`到账时间：${formatDateTime(arrival.doneAt)}`}>{content}</Tooltip> : content
 }
 
-/** The 到账站点 cell: the state, and the time once it arrived. */
+/** The 到账站点 cell: the state, and the time once it arrived (on one line, like every time). */
 export function siteArrivalCell(arrival: SiteArrival | undefined) {
   return (
-    <span>
+    <span style={{ whiteSpace: 'nowrap' }}>
       <SiteArrivalTag arrival={arrival} /> {arrival?.doneAt ? formatDateTime(arrival.doneAt) : null}
     </span>
   )
