@@ -123,7 +123,9 @@ export const fieldLabels: Record<string, string> = {
 
 export function fieldLabel(path: readonly PropertyKey[]): string {
   const named = [...path].reverse().find((p) => typeof p === 'string') as string | undefined
-  if (named && fieldLabels[named]) return fieldLabels[named]
+  // Own labels only: a key the caller chose (`constructor`, `__proto__`, `toString`) must not name
+  // what Object.prototype holds under it.
+  if (named && Object.hasOwn(fieldLabels, named)) return fieldLabels[named]
   return path.length ? path.map(String).join('.') : '请求'
 }
 
@@ -144,21 +146,47 @@ export const NUL_MESSAGE = '不能包含空字符'
  * The path of the first string holding a NUL character, or null. No text of ours may hold one:
  * PostgreSQL refuses it in text and SQLite's full-text search chokes on it.
  */
-export function findNul(value: unknown, path: PropertyKey[] = [], depth = 0): PropertyKey[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null
+export function findNul(value: unknown): PropertyKey[] | null {
+  return findText(value, (text) => text.includes('\u0000'), true)
+}
+
+export const LONE_SURROGATE_MESSAGE = '不能包含无效的 Unicode 字符（不成对的代理项）'
+
+/** A UTF-16 surrogate without its other half (JSON's "\ud800"): no character, and UTF-8 cannot hold it. */
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * The path of the first string value holding a lone surrogate, or null. Neither database can store
+ * one: each writes U+FFFD instead (SQLite three of them, PostgreSQL one), so what was sent is not what
+ * is kept, and sending the same text again counts as a change every time.
+ */
+export function findLoneSurrogate(value: unknown): PropertyKey[] | null {
+  return findText(value, (text) => loneSurrogate.test(text), false)
+}
+
+function findText(
+  value: unknown,
+  bad: (text: string) => boolean,
+  keys: boolean,
+  path: PropertyKey[] = [],
+  depth = 0,
+): PropertyKey[] | null {
+  if (typeof value === 'string') return bad(value) ? path : null
   if (value === null || typeof value !== 'object' || depth > 32) return null
   for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
-    if (typeof key === 'string' && key.includes('\u0000')) return [...path, key]
-    const found = findNul(item, [...path, key], depth + 1)
+    if (keys && typeof key === 'string' && bad(key)) return [...path, key]
+    const found = findText(item, bad, keys, [...path, key], depth + 1)
     if (found) return found
   }
   return null
 }
 
-/** `safeParse` with the Chinese formatter applied; refuses NUL in any string of the value. */
+/** `safeParse` with the Chinese formatter applied; refuses NUL and lone surrogates in any string of the value. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): Parsed<z.output<S>> {
   const nul = findNul(value)
   if (nul) return { ok: false, msg: `${fieldLabel(nul)}：${NUL_MESSAGE}` }
+  const lone = findLoneSurrogate(value)
+  if (lone) return { ok: false, msg: `${fieldLabel(lone)}：${LONE_SURROGATE_MESSAGE}` }
   const result = schema.safeParse(value)
   return result.success ? { ok: true, data: result.data } : { ok: false, msg: formatZodError(result.error) }
 }

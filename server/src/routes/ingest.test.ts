@@ -216,6 +216,17 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
     expect(ids).toEqual([140])
   })
 
+  it("a NUL under a key named like a prototype member: the reason names the key, not JavaScript's source", async () => {
+    const res = await push({
+      users: [
+        { id: 611, username: 'fay_site', added: iso(NOW), constructor: 'x\u0000' },
+        { id: 612, username: 'gus_site', added: iso(NOW), extra: { toString: '\u0000' } },
+      ],
+    })
+    expect(res.status).toBe(200)
+    expect(res.body.data.rejected.map((r) => r.reason)).toEqual(['constructor：不能包含空字符', 'extra.toString：不能包含空字符'])
+  })
+
   it('two rows of one natural key are not both accepted: the earlier is rejected with a reason', async () => {
     const res = await push({
       torrents: [torrent(50)],

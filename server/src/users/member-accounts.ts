@@ -17,7 +17,7 @@ import { relabel } from '../derive/relabel'
 import { AppError, conflict } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { activeAdminCount, answerUser, type Ctx, lockedUser, show, userMessages, usersTransaction } from './admin-transaction'
-import { usernameKey } from './username'
+import { usernameKey, usernameLookalikeKey } from './username'
 
 function siteUidTaken(uid: number, holder: Pick<UserRow, 'username' | 'status'>): AppError {
   return conflict(`站点 UID ${uid} 已被 ${holder.username}${holder.status === AccountStatus.Deleted ? '（已删除）' : ''} 使用`)
@@ -30,6 +30,21 @@ async function assertSiteUidFree(trx: Kysely<DB>, uid: number, exceptId: number 
   if (holder) throw siteUidTaken(uid, holder)
 }
 
+/**
+ * A user (any status: deleted names stay taken) whose name looks like `username` (usernameLookalikeKey):
+ * `ａｄｍｉｎ` or `аdmin` (Cyrillic а) next to `admin` would pass for that account in every list and
+ * in the operation log. Thousands of users at most: their names are compared here, not in SQL.
+ */
+async function lookalikeOf(db: Kysely<DB>, username: string): Promise<string | null> {
+  const key = usernameLookalikeKey(username)
+  const users = await db.selectFrom('users').select('username').execute()
+  return users.find((u) => usernameLookalikeKey(u.username) === key)?.username ?? null
+}
+
+function assertNoLookalike(holder: string | null): void {
+  if (holder !== null) throw conflict(`用户名与已有用户「${holder}」看起来相同，容易混淆，请换一个`)
+}
+
 export async function createUser(
   ctx: Ctx,
   input: { username: string; password: string; siteUid?: number | null; remark?: string },
@@ -39,6 +54,7 @@ export async function createUser(
   // Cheap refusal before the (slow) hash; checked again in the transaction.
   const taken = await ctx.db.selectFrom('users').select('id').where('username_lower', '=', key).executeTakeFirst()
   if (taken) throw conflict(userMessages.usernameTaken)
+  assertNoLookalike(await lookalikeOf(ctx.db, username))
   const hash = await hashPassword(input.password, ctx.services.scrypt)
   const siteUid = input.siteUid ?? null
   const remark = input.remark ?? ''
@@ -46,6 +62,7 @@ export async function createUser(
   const id = await usersTransaction(ctx, async (trx) => {
     if (await trx.selectFrom('users').select('id').where('username_lower', '=', key).executeTakeFirst())
       throw conflict(userMessages.usernameTaken)
+    assertNoLookalike(await lookalikeOf(trx, username))
     if (siteUid !== null) await assertSiteUidFree(trx, siteUid, null)
     const row = await trx
       .insertInto('users')

@@ -2,7 +2,9 @@
 import { messages } from '@shared/messages'
 import { hashPassword, verifyPassword } from '../auth/password'
 import { forgetSessions, revokeUserSessions } from '../auth/sessions'
-import { AppError, badRequest, conflict, notFound } from '../errors'
+import { AccountStatus } from '@shared/enums'
+import { AdminLock, lockFor } from '../db/write-lock'
+import { AppError, badRequest, conflict, notFound, notLoggedIn } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { type Ctx, lockedUser, userMessages, usersTransaction } from './admin-transaction'
 import { usernameKey } from './username'
@@ -47,12 +49,27 @@ export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; 
   await loginLimiter.forgive(reservation.ticket)
   const hash = await hashPassword(input.newPassword, ctx.services.scrypt)
   await ctx.db.transaction().execute(async (trx) => {
+    // Under the users lock, like every change of a users row: a ban, delete or reset that an admin
+    // committed while the hashes ran is seen here, and one that comes later waits for this commit.
+    await lockFor(trx, ctx.services.database.dialect, AdminLock.users)
+    // The caller was authenticated before the (slow) hashes: a ban or delete since then ended their
+    // session, and a banned account must not set its own password.
+    const live = await trx
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select('s.id')
+      .where('s.id', '=', ctx.sessionId)
+      .where('s.revoked_at', 'is', null)
+      .where('u.status', '=', AccountStatus.Normal)
+      .executeTakeFirst()
+    if (!live) throw notLoggedIn()
     // Only if nobody changed it meanwhile (the old password was checked against this hash).
     const updated = await trx
       .updateTable('users')
       .set({ password_hash: hash, updated_at: ctx.now })
       .where('id', '=', ctx.user.id)
       .where('password_hash', '=', row.password_hash)
+      .where('status', '=', AccountStatus.Normal)
       .executeTakeFirst()
     if (Number(updated.numUpdatedRows) !== 1) throw conflict('密码已被修改，请重新登录后再试')
     const ended = await revokeUserSessions(trx, ctx.user.id, ctx.now, ctx.sessionId)
