@@ -354,7 +354,19 @@ export const syncSiteSchema = z.object({
    * the claim settlement that the rules do not match (empty: they all do) — the preset pays what NexusPHP
    * would only with the site's own values.
    */
-  wageDifferences: z.array(z.object({ setting: z.string(), label: z.string(), site: z.string(), rules: z.string() })).optional(),
+  wageDifferences: z
+    .array(
+      z.object({
+        setting: z.string(),
+        label: z.string(),
+        site: z.string(),
+        rules: z.string(),
+        /** The rule field that takes the site's value (`siteValue`); null: the rules have no such field. */
+        field: z.string().nullable(),
+        siteValue: z.number().nullable(),
+      }),
+    )
+    .optional(),
 })
 export type SyncSite = z.infer<typeof syncSiteSchema>
 

@@ -42,10 +42,18 @@ export function siteWageDifferences(site: SiteWageSettings, rules: RuleBody): Di
     const ours = ruleValue(field)
     const theirs = site.values[field]
     if (ours !== null && ours !== theirs)
-      differences.push({ setting: settingOf[field], label: fieldLabels[field] ?? field, site: String(theirs), rules: String(ours) })
+      differences.push({
+        setting: settingOf[field],
+        label: fieldLabels[field] ?? field,
+        site: String(theirs),
+        rules: String(ours),
+        field,
+        siteValue: theirs,
+      })
   }
+  const unmatched = { rules: NO_SUCH_RULE, field: null, siteValue: null }
   if (site.minSizeBytes > 0)
-    differences.push({ setting: 'bonus.min_size', label: '计魔力的最小体积', site: gib(site.minSizeBytes), rules: NO_SUCH_RULE })
-  if (site.zeroBonusTag) differences.push({ setting: 'bonus.zero_bonus_tag', label: '零魔力标签', site: '已设置', rules: NO_SUCH_RULE })
+    differences.push({ setting: 'bonus.min_size', label: '计魔力的最小体积', site: gib(site.minSizeBytes), ...unmatched })
+  if (site.zeroBonusTag) differences.push({ setting: 'bonus.zero_bonus_tag', label: '零魔力标签', site: '已设置', ...unmatched })
   return differences
 }

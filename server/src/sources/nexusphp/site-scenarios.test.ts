@@ -255,9 +255,16 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
       null,
     )
     expect((await status()).site?.wageDifferences).toEqual([
-      { setting: 'bonus.tzero', label: '种子年龄参数 T0（周）', site: '5', rules: '4' },
-      { setting: 'torrent.claim_bonus_multiplier', label: '倍率', site: '2', rules: '1' },
-      { setting: 'bonus.min_size', label: '计魔力的最小体积', site: '1.00 GiB', rules: '无此规则（按不设置计算）' },
+      { setting: 'bonus.tzero', label: '种子年龄参数 T0（周）', site: '5', rules: '4', field: 't0Weeks', siteValue: 5 },
+      { setting: 'torrent.claim_bonus_multiplier', label: '倍率', site: '2', rules: '1', field: 'multiplier', siteValue: 2 },
+      {
+        setting: 'bonus.min_size',
+        label: '计魔力的最小体积',
+        site: '1.00 GiB',
+        rules: '无此规则（按不设置计算）',
+        field: null,
+        siteValue: null,
+      },
     ])
     // Matched: nothing left to name.
     await nx.exec("UPDATE settings SET value = '4' WHERE name = 'bonus.tzero'")

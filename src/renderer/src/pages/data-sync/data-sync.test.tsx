@@ -4,6 +4,7 @@ import type { SyncStatus } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { sampleRules } from '@renderer/test/rules'
 import { formatDateTime } from '@renderer/utils/format'
 import { peerLifetimeExceedsWindow, rowsEntries, syncHealth, tableLabel } from '.'
 
@@ -112,6 +113,37 @@ describe('数据同步', { timeout: 30_000 }, () => {
     await openPage()
     expect(screen.getByTestId('sync-site-peer-life')).toBeTruthy()
     expect(screen.queryByTestId('sync-site-wage-warning')).toBeNull()
+  })
+
+  it('采用站点的设置 saves a rule version with the site value of each field the rules have, then asks the status again', async () => {
+    const rules = { ...sampleRules, mode: 'nexusphpClaims' as const, version: 7 }
+    const differences = [
+      { setting: 'bonus.tzero', label: '种子年龄参数 T0（周）', site: '5', rules: '4', field: 't0Weeks', siteValue: 5 },
+      { setting: 'torrent.claim_bonus_multiplier', label: '倍率', site: '2', rules: '1', field: 'multiplier', siteValue: 2 },
+      {
+        setting: 'bonus.min_size',
+        label: '计魔力的最小体积',
+        site: '1.00 GiB',
+        rules: '无此规则（按不设置计算）',
+        field: null,
+        siteValue: null,
+      },
+    ]
+    const site = { timeZone: 'Asia/Shanghai', peerLifetimeMinutes: 78, activeWindowMinutes: 80, wageDifferences: differences }
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site }))
+    api.handle('config.rules', ok(rules))
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 8 }))
+    await openPage()
+    const before = calls('sync.status').length
+    fireEvent.click(screen.getByTestId('adopt-site-wage-settings'))
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog.textContent).toContain('「种子年龄参数 T0（周）」改为 5、「倍率」改为 2')
+    expect(calls('config.saveRules')).toHaveLength(0)
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }))
+    await waitFor(() => expect(calls('config.saveRules')).toHaveLength(1))
+    const { version: _version, ...body } = rules
+    expect(calls('config.saveRules')[0]![1]).toEqual({ ...body, t0Weeks: 5, multiplier: 2 })
+    await waitFor(() => expect(calls('sync.status').length).toBeGreaterThan(before))
   })
 
   it("no warning when the window covers the site's peer lifetime", async () => {

@@ -14,6 +14,7 @@ import { runSync } from '@renderer/services/sync'
 import { toastError, toastSuccess } from '@renderer/utils/feedback'
 import { formatDateTime } from '@renderer/utils/format'
 import { LoadFailed } from '../home/LoadFailed'
+import SiteWageSettings from './SiteWageSettings'
 import WebhookDeliveries from './WebhookDeliveries'
 
 /** How often the status is asked while a sync runs, and while none does (a scheduled one may start). */
@@ -65,33 +66,6 @@ const minutes = (n: number) => `${Number(n.toFixed(1)).toLocaleString('zh-CN')} 
  */
 export function peerLifetimeExceedsWindow(site: SyncSite | undefined): boolean {
   return !!site && site.peerLifetimeMinutes !== null && site.peerLifetimeMinutes > site.activeWindowMinutes
-}
-
-type WageDifference = NonNullable<SyncSite['wageDifferences']>[number]
-
-/** 「NexusPHP 认领结算」 against the site's own bonus and claim settings: each one the rules do not match. */
-function WageSettingsWarning({ differences }: { differences: WageDifference[] }) {
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      style={{ marginTop: 16 }}
-      title="「NexusPHP 认领结算」与站点自己的魔力设置不一致"
-      description={
-        <>
-          <div>站点改过这些设置，按当前规则算出的工资会与站点自己结算的不同；请在「官种设置」中把对应的规则改成站点的值：</div>
-          <ul style={{ margin: '4px 0 0', paddingInlineStart: 20 }}>
-            {differences.map((d) => (
-              <li key={d.setting}>
-                {d.label}：站点 {d.site}（{d.setting}），规则 {d.rules}
-              </li>
-            ))}
-          </ul>
-        </>
-      }
-      data-testid="sync-site-wage-warning"
-    />
-  )
 }
 
 function ProgressLine({ progress }: { progress: SyncProgress | null }) {
@@ -250,7 +224,9 @@ export default function DataSyncPage() {
             data-testid="sync-site-warning"
           />
         )}
-        {!!status.site?.wageDifferences?.length && <WageSettingsWarning differences={status.site.wageDifferences} />}
+        {!!status.site?.wageDifferences?.length && (
+          <SiteWageSettings differences={status.site.wageDifferences} onApplied={() => void mutate()} />
+        )}
         {status.running && (
           <div style={{ marginTop: 16 }}>
             <ProgressLine progress={status.progress} />

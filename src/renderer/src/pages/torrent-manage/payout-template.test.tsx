@@ -5,28 +5,9 @@ import { defaultPayoutMessageTemplate } from '@shared/payout-template'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { sampleRules } from '@renderer/test/rules'
 
-const rules: Rules = {
-  version: 3,
-  officialTeams: ['FRDS'],
-  officialTags: [],
-  minSizeGiB: 1,
-  targetKeepers: 3,
-  activeWindowMinutes: 80,
-  standardSeedHours: 300,
-  standardUploadedTimes: 2,
-  minQualifiedCount: 1,
-  minQualifiedSizeGiB: 0,
-  keeperRankFactors: [1, 0.8],
-  t0Weeks: 4,
-  n0: 7,
-  b0: 100,
-  l: 300,
-  perSeeding: 1,
-  maxSeeding: 7,
-  multiplier: 1,
-  timezone: 'Asia/Shanghai',
-}
+const rules: Rules = { ...sampleRules, keeperRankFactors: [1, 0.8] }
 
 let api: FakeApi
 const saves = () => api.call.mock.calls.filter(([name]) => name === 'config.saveRules').map(([, input]) => input as Rules)

@@ -4,30 +4,11 @@ import type { Rules } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { sampleRules } from '@renderer/test/rules'
 import { torrent } from '../task-assignment/fixtures'
 import { toFactors } from './RulesForm'
 
-const rules: Rules = {
-  version: 3,
-  officialTeams: ['FRDS', 'CHD'],
-  officialTags: ['官方'],
-  minSizeGiB: 1,
-  targetKeepers: 3,
-  activeWindowMinutes: 60,
-  standardSeedHours: 300,
-  standardUploadedTimes: 2,
-  minQualifiedCount: 1,
-  minQualifiedSizeGiB: 0,
-  keeperRankFactors: [1, 0.8, 0.6, 0.3],
-  t0Weeks: 4,
-  n0: 7,
-  b0: 100,
-  l: 300,
-  perSeeding: 1,
-  maxSeeding: 7,
-  multiplier: 1,
-  timezone: 'Asia/Shanghai',
-}
+const rules: Rules = { ...sampleRules, officialTeams: ['FRDS', 'CHD'], officialTags: ['官方'], activeWindowMinutes: 60 }
 const { version: _version, ...body } = rules
 
 let api: FakeApi
