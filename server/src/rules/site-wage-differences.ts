@@ -11,20 +11,6 @@ import type { SiteWageField, SiteWageSettings } from '../sources/source'
 
 type Difference = NonNullable<SyncSite['wageDifferences']>[number]
 
-/** The site's setting behind each rule field. */
-const settingOf: Record<SiteWageField, string> = {
-  t0Weeks: 'bonus.tzero',
-  n0: 'bonus.nzero',
-  b0: 'bonus.bzero',
-  l: 'bonus.l',
-  perSeeding: 'bonus.perseeding',
-  maxSeeding: 'bonus.maxseeding',
-  standardSeedHours: 'torrent.claim_reach_standard_seed_time',
-  standardUploadedTimes: 'torrent.claim_reach_standard_uploaded',
-  multiplier: 'torrent.claim_bonus_multiplier',
-  claimRemoveDeduction: 'torrent.claim_remove_deduct_user_bonus',
-}
-
 const NO_SUCH_RULE = '无此规则（按不设置计算）'
 
 const gib = (bytes: number) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`
@@ -38,12 +24,11 @@ export function siteWageDifferences(site: SiteWageSettings, rules: RuleBody): Di
     return rules.settleClaims ? (rules.claimRemoveDeduction ?? DEFAULT_CLAIM_REMOVE_DEDUCTION) : null
   }
   const differences: Difference[] = []
-  for (const field of Object.keys(settingOf) as SiteWageField[]) {
+  for (const [field, { setting, value: theirs }] of Object.entries(site.values) as [SiteWageField, { setting: string; value: number }][]) {
     const ours = ruleValue(field)
-    const theirs = site.values[field]
     if (ours !== null && ours !== theirs)
       differences.push({
-        setting: settingOf[field],
+        setting,
         label: fieldLabels[field] ?? field,
         site: String(theirs),
         rules: String(ours),

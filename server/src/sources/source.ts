@@ -52,8 +52,8 @@ export type SiteWageField =
   | 'claimRemoveDeduction'
 
 export interface SiteWageSettings {
-  /** The site's value of each rule field (NexusPHP's default where the site has no row). */
-  values: Record<SiteWageField, number>
+  /** The site's value of each rule field (NexusPHP's default where the site has no row), and the setting it is read from. */
+  values: Record<SiteWageField, { setting: string; value: number }>
   /** `bonus.min_size` (bytes; 0 = none): smaller torrents earn no bonus — the rules have no such field. */
   minSizeBytes: number
   /** `bonus.zero_bonus_tag` is set: that tag's torrents count at `bonus.zero_bonus_factor` — no such field either. */

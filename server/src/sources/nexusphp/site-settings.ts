@@ -67,8 +67,11 @@ export async function readSiteSettings(connection: NexusphpConnection): Promise<
   const anninterthree = numberOr(setting.get(PEER_LIFETIME), DEFAULT_ANNINTERTHREE_SEC)
   const seconds = anninterthree > 0 ? anninterthree : DEFAULT_ANNINTERTHREE_SEC
   const values = Object.fromEntries(
-    Object.entries(wageSettingNames).map(([field, [name, fallback]]) => [field, numberOr(setting.get(name), fallback)]),
-  ) as Record<SiteWageField, number>
+    Object.entries(wageSettingNames).map(([field, [name, fallback]]) => [
+      field,
+      { setting: name, value: numberOr(setting.get(name), fallback) },
+    ]),
+  ) as SiteWageSettings['values']
   return {
     peerLifetimeMinutes: Math.floor(seconds * PEER_LIFE_FACTOR) / 60,
     wage: {
