@@ -234,6 +234,30 @@ export const ruleBodySchema = z.object({
   claimRemoveDeduction: nonNegative.max(1_000_000_000).optional(),
 })
 export type RuleBody = z.infer<typeof ruleBodySchema>
+
+/** The first version's values: NexusPHP's own where it has one. */
+export const defaultRuleBody: RuleBody = {
+  officialTeams: [],
+  officialTags: [],
+  minSizeGiB: 1,
+  targetKeepers: 3,
+  // NexusPHP keeps a peer 1.3 × its longest announce interval (78 min by default): a keeper announcing
+  // hourly must never flicker to 已停止. Sites still on the old shipped 60 get 80 from migration 0017.
+  activeWindowMinutes: 80,
+  standardSeedHours: 300,
+  standardUploadedTimes: 2,
+  minQualifiedCount: 1,
+  minQualifiedSizeGiB: 0,
+  keeperRankFactors: [1, 0.8, 0.6, 0.3],
+  t0Weeks: 4,
+  n0: 7,
+  b0: 100,
+  l: 300,
+  perSeeding: 1,
+  maxSeeding: 7,
+  multiplier: 1,
+  timezone: 'Asia/Shanghai',
+}
 export const rulesSchema = ruleBodySchema.extend({ version: z.number().int().positive() })
 export type Rules = z.infer<typeof rulesSchema>
 
