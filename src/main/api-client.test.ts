@@ -1,9 +1,9 @@
 /** The API client against the real server (started in this process) and against hostile ones. */
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/src/server'
-import { createApiClient } from './api-client'
+import { createApiClient, MAX_ANSWER_BYTES } from './api-client'
 import { memoryTokens } from './test/token-memory'
 
 const password = 'Client-test-pass-1'
@@ -158,5 +158,187 @@ describe('downloads', () => {
     expect(fileNameOf(`attachment; filename*=UTF-8''..%2F..%2Fevil.sh`)).toBe('evil.sh')
     expect(fileNameOf('attachment; filename=".."')).toBeNull()
     expect(fileNameOf(null)).toBeNull()
+  })
+})
+
+/** A throw-away HTTP server on a port of its own (another port is another origin). */
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ base: string; close: () => void }> {
+  const http = createServer(handler)
+  await new Promise<void>((ok) => http.listen(0, '127.0.0.1', ok))
+  return {
+    base: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    close: () => {
+      http.closeAllConnections()
+      http.close()
+    },
+  }
+}
+
+const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
+  res.writeHead(200, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body))
+const healthy = { code: 200, msg: 'ok', data: { status: 'ok', db: 'ok', version: '1.0.0' } }
+
+describe('API client against hostile servers', () => {
+  it('never follows a redirect: neither the token nor the password reaches another host', async () => {
+    const seen: string[] = []
+    const evil = await listen((req, res) => {
+      let body = ''
+      req.on('data', (chunk) => (body += chunk))
+      req.on('end', () => {
+        seen.push(`${req.headers['access-token'] ?? ''} ${body}`)
+        json(res, { code: 200, msg: 'ok', data: 'evil-token' })
+      })
+    })
+    const redirecting = await listen((req, res) => res.writeHead(307, { Location: `${evil.base}${req.url}` }).end())
+    try {
+      const tokens = memoryTokens('secret-token')
+      const api = createApiClient({ baseUrl: () => `${redirecting.base}/api/v1`, tokens })
+      const stats = await api.call('statistics.all')
+      expect(stats).toMatchObject({ ok: false, code: 502 })
+      if (!stats.ok) expect(stats.msg).toContain('跳转')
+      expect(tokens.token).toBe('secret-token')
+      const loggedOut = memoryTokens()
+      const login = await createApiClient({ baseUrl: () => `${redirecting.base}/api/v1`, tokens: loggedOut }).call('user.login', {
+        username: 'admin',
+        password: 'the-password',
+      })
+      expect(login).toMatchObject({ ok: false, code: 502 })
+      expect(loggedOut.token).toBeNull()
+      expect(seen).toEqual([])
+    } finally {
+      evil.close()
+      redirecting.close()
+    }
+  })
+
+  it('gives up on an answer whose body never ends, within the time-out', { timeout: 5000 }, async () => {
+    const stalling = await listen((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.write('{"code":200,') // …and nothing more
+    })
+    try {
+      const api = createApiClient({ baseUrl: () => `${stalling.base}/api/v1`, tokens: memoryTokens(), timeoutMs: 300 })
+      const answer = await Promise.race([api.call('health'), new Promise((ok) => setTimeout(() => ok('still waiting'), 2500))])
+      expect(answer).toEqual({ ok: false, code: 408, msg: '请求超时，请稍后再试' })
+    } finally {
+      stalling.close()
+    }
+  })
+
+  it('refuses an answer larger than the limit instead of filling memory', async () => {
+    const padding = ' '.repeat(MAX_ANSWER_BYTES + 1024)
+    const huge = await listen((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(`${JSON.stringify(healthy).slice(0, -1)}${padding}}`),
+    )
+    try {
+      const api = createApiClient({ baseUrl: () => `${huge.base}/api/v1`, tokens: memoryTokens() })
+      expect(await api.call('health')).toEqual({ ok: false, code: 502, msg: '服务器返回的数据过大' })
+    } finally {
+      huge.close()
+    }
+  })
+
+  it('refuses a login token that cannot travel as a header, and never logs it', async () => {
+    const odd = await listen((_req, res) => json(res, { code: 200, msg: 'ok', data: 'issued-secret\nsecond-line' }))
+    try {
+      const logs: string[] = []
+      const tokens = memoryTokens()
+      const api = createApiClient({ baseUrl: () => `${odd.base}/api/v1`, tokens, log: (m) => logs.push(m) })
+      expect(await api.call('user.login', { username: 'admin', password: 'pw' })).toEqual({
+        ok: false,
+        code: 502,
+        msg: '服务器返回的数据格式不正确',
+      })
+      expect(tokens.token).toBeNull()
+      await api.call('user.loginInfo')
+      expect(logs.join('\n')).not.toContain('issued-secret')
+    } finally {
+      odd.close()
+    }
+  })
+
+  it('never keeps a token of the previous server when the address changes mid-call, nor lets its 401 end the new session', async () => {
+    const oldServerSaw: string[] = []
+    let oldAnswer: (res: ServerResponse) => void = () => {}
+    const previous = await listen((req, res) => {
+      oldServerSaw.push(`${req.url} ${req.headers['access-token'] ?? ''}`)
+      if (req.url?.endsWith('/user/logout')) return json(res, { code: 200, msg: 'ok', data: null })
+      setTimeout(() => oldAnswer(res), 200)
+    })
+    const nextServerSaw: string[] = []
+    const next = await listen((req, res) => {
+      nextServerSaw.push(`${req.headers['access-token'] ?? ''}`)
+      json(res, { code: 401, msg: '请先登录', data: null })
+    })
+    try {
+      let base = `${previous.base}/api/v1`
+      const tokens = memoryTokens()
+      const api = createApiClient({ baseUrl: () => base, tokens })
+
+      oldAnswer = (res) => json(res, { code: 200, msg: 'ok', data: 'token-of-previous' })
+      const login = api.call('user.login', { username: 'admin', password: 'pw' })
+      await new Promise((ok) => setTimeout(ok, 50))
+      base = `${next.base}/api/v1` // 设置 → 服务器地址, while the login is under way
+      expect(await login).toMatchObject({ ok: false, code: 409 })
+      expect(tokens.token).toBeNull()
+      expect(await api.call('user.loginInfo')).toEqual({ ok: false, code: 401, msg: '请先登录' })
+      expect(nextServerSaw).toEqual([])
+      // The token it issued is ended where it was issued.
+      await expect.poll(() => oldServerSaw).toContain('/api/v1/user/logout token-of-previous')
+
+      // A 401 of the previous server arriving late must not end the session on the new one.
+      base = `${previous.base}/api/v1`
+      tokens.token = 'token-for-previous'
+      oldAnswer = (res) => json(res, { code: 401, msg: '请先登录', data: null })
+      const late = api.call('user.loginInfo')
+      await new Promise((ok) => setTimeout(ok, 50))
+      base = `${next.base}/api/v1`
+      tokens.token = 'token-of-next'
+      await late
+      expect(tokens.token).toBe('token-of-next')
+    } finally {
+      previous.close()
+      next.close()
+    }
+  })
+})
+
+describe('download file names', () => {
+  it('drop control and bidi characters and what Windows refuses', async () => {
+    const { fileNameOf } = await import('./api-client')
+    expect(fileNameOf(`attachment; filename*=UTF-8''wages%0Aforged%20line%00.csv`)).toBe('wagesforged line.csv')
+    expect(fileNameOf(`attachment; filename*=UTF-8''%E2%80%AEvsc.exe`)).toBe('vsc.exe')
+    expect(fileNameOf(`attachment; filename*=UTF-8''wages.csv%3Astream`)).toBe('wages.csv_stream')
+    expect(fileNameOf(`attachment; filename*=UTF-8''..%00`)).toBeNull()
+  })
+})
+
+describe('downloads from the server', () => {
+  it('hand the bytes and a clean file name to the save dialog, and refuse a redirect of the download', async () => {
+    const csv = 'period,amount\n2026-10,12\n'.repeat(1000)
+    const files = await listen((req, res) =>
+      req.url?.includes('format=csv')
+        ? res
+            .writeHead(200, { 'Content-Type': 'text/csv', 'Content-Disposition': `attachment; filename*=UTF-8''wages%0A-2026-10.csv` })
+            .end(csv)
+        : res.writeHead(302, { Location: 'http://127.0.0.1:9/x' }).end(),
+    )
+    try {
+      const saved: { name: string; text: string }[] = []
+      const api = createApiClient({
+        baseUrl: () => `${files.base}/api/v1`,
+        tokens: memoryTokens('t'),
+        saveFile: async (name, bytes) => saved.push({ name, text: new TextDecoder().decode(bytes) }) > 0,
+      })
+      expect(await api.call('wages.export', { period: '2026-10', format: 'csv' })).toEqual({
+        ok: true,
+        data: { saved: true, fileName: 'wages-2026-10.csv' },
+      })
+      expect(saved).toEqual([{ name: 'wages-2026-10.csv', text: csv }])
+      expect(await api.call('wages.export', { period: '2026-10', format: 'xlsx' })).toMatchObject({ ok: false, code: 502 })
+      expect(saved).toHaveLength(1)
+    } finally {
+      files.close()
+    }
   })
 })

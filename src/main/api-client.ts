@@ -17,6 +17,24 @@ import {
 } from '@shared/index'
 
 export const REQUEST_TIMEOUT_MS = 180_000
+/** Largest envelope main reads: a page of the contract is far smaller; a hostile server must not fill main's memory. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024
+/** Largest file a download endpoint may deliver (wage exports are a few MB). */
+export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024
+
+const tooLargeMessage = '服务器返回的数据过大'
+const redirectMessage = '服务器要求跳转到其他地址，已拒绝。请在设置中填写服务器的实际地址'
+const serverChangedMessage = '服务器地址已更改，请重新操作'
+
+/**
+ * A token main will keep and send back as a header: visible ASCII only. Anything else (a line
+ * break, non-Latin text) cannot be sent as a header: fetch would refuse it on every later call, with
+ * the token quoted in its error message.
+ */
+const usableToken = /^[\x21-\x7e]{1,4096}$/
+
+class BodyTooLargeError extends Error {}
+class BodyTimeoutError extends Error {}
 
 /** Where the client keeps the token; implemented by the settings store. */
 export interface TokenKeeper {
@@ -79,16 +97,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const headers: Record<string, string> = {}
     if (token) headers[TOKEN_HEADER] = token
 
+    // The whole call, body included, has `timeout` ms: ky's own time-out ends when the headers arrive.
+    const deadline = Date.now() + timeout
+    const base = options.baseUrl()
     let response: Response
     try {
       response = await ky(path.replace(/^\//, ''), {
-        prefix: options.baseUrl(),
+        prefix: base,
         method: endpoint.method,
         headers,
         timeout,
         retry: 0,
         throwHttpErrors: false,
         fetch: options.fetch,
+        // fetch would follow a redirect to any host with the Access-Token header (and a 307 with the login's password).
+        redirect: 'manual',
         ...(endpoint.method === 'GET' ? { searchParams: toSearchParams(rest) } : { json: rest }),
       })
     } catch (error) {
@@ -96,15 +119,42 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       log(`request ${name} failed: ${(error as Error).message}`)
       return fail(0, messages.networkError)
     }
+    if (isRedirect(response)) {
+      void response.body?.cancel().catch(() => {})
+      log(`request ${name} refused: the server answered ${response.status} (redirect)`)
+      return fail(502, redirectMessage)
+    }
 
+    // The user switched servers while this call was under way: its token (or its 401) belongs to the previous one.
+    const sameServer = () => options.baseUrl() === base
     const renewed = response.headers.get(TOKEN_HEADER)
-    if (endpoint.download && response.ok && !isJson(response)) {
-      if (renewed) options.tokens.setToken(renewed)
-      return saveDownload(response) as Promise<ApiResult<EndpointOutput<N>>>
+    const keepRenewed = () => {
+      if (!renewed || !sameServer()) return
+      if (usableToken.test(renewed)) options.tokens.setToken(renewed)
+      else log(`ignored a renewed token of ${name}: not a valid header value`)
+    }
+
+    const download = endpoint.download && response.ok && !isJson(response)
+    let bytes: Uint8Array
+    try {
+      bytes = await readBody(response, download ? MAX_DOWNLOAD_BYTES : MAX_ANSWER_BYTES, deadline)
+    } catch (error) {
+      if (error instanceof BodyTimeoutError) return fail(408, messages.timeout)
+      if (error instanceof BodyTooLargeError) {
+        log(`answer of ${name} refused: larger than the limit`)
+        return fail(502, tooLargeMessage)
+      }
+      log(`reading the answer of ${name} failed: ${(error as Error).message}`)
+      return fail(0, messages.networkError)
+    }
+
+    if (download) {
+      keepRenewed()
+      return saveDownload(response, bytes) as Promise<ApiResult<EndpointOutput<N>>>
     }
     let body: unknown
     try {
-      body = await response.json()
+      body = JSON.parse(new TextDecoder().decode(bytes))
     } catch {
       return fail(response.ok ? 502 : response.status, response.ok ? messages.badServerAnswer : messages.requestFailed)
     }
@@ -114,7 +164,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { code, msg, data } = envelope.data
     if (code !== 200) {
       // A dead session must not linger: the next call would only be refused again.
-      if (code === 401 && endpoint.access !== 'public') options.tokens.clearToken()
+      if (code === 401 && endpoint.access !== 'public' && sameServer()) options.tokens.clearToken()
       return fail(code, msg || messages.requestFailed)
     }
 
@@ -125,19 +175,28 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
 
     if (name === 'user.login') {
+      const issued = output.data as string
+      if (!usableToken.test(issued)) {
+        log('answer of user.login refused: the token is not a valid header value')
+        return fail(502, messages.badServerAnswer)
+      }
+      if (!sameServer()) {
+        // Never keep it: the next call would carry it to the new server. End it where it was issued.
+        void revoke(base, issued)
+        return fail(409, serverChangedMessage)
+      }
       // The token stays in main (a compromised page cannot steal it); the caller learns only that it worked.
-      options.tokens.setToken(output.data as string)
+      options.tokens.setToken(issued)
       return { ok: true, data: null as EndpointOutput<N> }
     }
-    if (renewed) options.tokens.setToken(renewed)
+    keepRenewed()
     return { ok: true, data: output.data as EndpointOutput<N> }
   }
 
-  async function saveDownload(response: Response): Promise<ApiResult<{ saved: boolean; fileName: string }>> {
+  async function saveDownload(response: Response, bytes: Uint8Array): Promise<ApiResult<{ saved: boolean; fileName: string }>> {
     const fileName = fileNameOf(response.headers.get('Content-Disposition')) ?? 'download'
     if (!options.saveFile) return fail(500, '无法保存文件')
     try {
-      const bytes = new Uint8Array(await response.arrayBuffer())
       return { ok: true, data: { saved: await options.saveFile(fileName, bytes), fileName } }
     } catch (error) {
       log(`saving ${fileName} failed: ${(error as Error).message}`)
@@ -148,7 +207,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function revoke(baseUrl: string, token: string): Promise<void> {
     const { method, path } = endpoints['user.logout']
     try {
-      await ky(path.replace(/^\//, ''), {
+      const response = await ky(path.replace(/^\//, ''), {
         prefix: baseUrl,
         method,
         headers: { [TOKEN_HEADER]: token },
@@ -157,13 +216,57 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         retry: 0,
         throwHttpErrors: false,
         fetch: options.fetch,
+        redirect: 'manual',
       })
+      void response.body?.cancel().catch(() => {})
     } catch (error) {
       log(`revoking the session on the previous server failed: ${(error as Error).message}`)
     }
   }
 
   return { call, revoke }
+}
+
+/** A 3xx answer (`redirect: 'manual'` hands it over as it is; a browser-style fetch makes it opaque). */
+function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)
+}
+
+/** The body, refused when it exceeds `maxBytes` or is still arriving at `deadline` (epoch ms). */
+async function readBody(response: Response, maxBytes: number, deadline: number): Promise<Uint8Array> {
+  if (Number(response.headers.get('Content-Length')) > maxBytes) {
+    void response.body?.cancel().catch(() => {})
+    throw new BodyTooLargeError()
+  }
+  if (!response.body) return new Uint8Array(0)
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyTimeoutError()), Math.max(0, deadline - Date.now()))
+  })
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timedOut])
+      if (done) break
+      size += value.byteLength
+      if (size > maxBytes) throw new BodyTooLargeError()
+      chunks.push(value)
+    }
+  } catch (error) {
+    void reader.cancel().catch(() => {})
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
 }
 
 function isJson(response: Response): boolean {
@@ -184,7 +287,15 @@ export function fileNameOf(header: string | null): string | null {
   }
   name ??= /filename\s*=\s*"?([^";]+)"?/i.exec(header)?.[1]?.trim() ?? null
   // Never let the server pick a folder: keep the last path segment only.
-  const base = name?.split(/[\\/]/).pop()?.trim()
+  const base = name
+    ?.split(/[\\/]/)
+    .pop()
+    // Control characters (line breaks forge log lines, NUL breaks the dialog) and bidi overrides (`\u202Etxt.exe`) go;
+    // characters Windows refuses in a file name (`:` would name an alternate data stream) become `_`.
+    ?.replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
+    .replace(/[<>:"|?*]/g, '_')
+    .trim()
+    .slice(0, 200)
   return base && base !== '.' && base !== '..' ? base : null
 }
 

@@ -19,7 +19,7 @@ import { createSenderCheck } from './ipc/sender'
 import { configureLogFile } from './logging'
 import { buildMenuTemplate } from './menu'
 import { contentSecurityPolicy, guardWebContents, lockDownSession } from './security'
-import { createSettingsStore, DEFAULT_SERVER_ADDRESS } from './settings-store'
+import { createSettingsStore, DEFAULT_SERVER_ADDRESS, openSettingsBackend } from './settings-store'
 import { createUpdateChecker } from './updater'
 import { createMainWindow, focusWindow } from './window'
 
@@ -66,7 +66,7 @@ function start(): void {
   protocol.handle(APP_SCHEME, createAppProtocolHandler(join(here, '../renderer'), contentSecurityPolicy(false)))
 
   const settings = createSettingsStore({
-    backend: new Store({ name: 'settings' }),
+    backend: openSettingsBackend((options) => new Store(options)),
     sealer: safeStorage,
     defaultServerAddress: import.meta.env.MAIN_VITE_API_BASE || DEFAULT_SERVER_ADDRESS,
     defaultUpdateUrl: import.meta.env.MAIN_VITE_UPDATE_URL ?? '',

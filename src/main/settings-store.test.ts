@@ -1,10 +1,12 @@
 import { describe, expect, it, vi } from 'vitest'
-import { electronMock, xorSealer } from './test/electron-seam'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { electronMock, userDataDir, xorSealer } from './test/electron-seam'
 
 vi.mock('electron', () => electronMock())
 
 const { default: Store } = await import('electron-store')
-const { createSettingsStore } = await import('./settings-store')
+const { createSettingsStore, openSettingsBackend } = await import('./settings-store')
 
 let counter = 0
 function makeStore(sealer = xorSealer(), name = `settings-${counter++}`) {
@@ -140,5 +142,17 @@ describe('update URL', () => {
     expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
     expect(store.setSettings({ updateUrl: '' })).toMatchObject({ ok: true, data: { updateUrl: '' } })
     expect(store.getUpdateUrl()).toBe('')
+  })
+})
+
+describe('a corrupted settings.json', () => {
+  it('starts over from the defaults instead of stopping the app at launch', () => {
+    writeFileSync(join(userDataDir, 'settings.json'), '{"serverAddress": "http://10.0.0.9:80', 'utf8')
+    const backend = openSettingsBackend((options) => new Store(options))
+    const store = createSettingsStore({ backend, sealer: xorSealer(), defaultServerAddress: 'http://10.0.0.1:8080/api/v1' })
+    expect(store.getSettings()).toEqual({ serverAddress: 'http://10.0.0.1:8080/api/v1', navTheme: 'realDark', updateUrl: '' })
+    expect(store.getToken()).toBeNull()
+    store.setToken('fresh')
+    expect(openSettingsBackend((options) => new Store(options)).get('token')).toBeTruthy()
   })
 })

@@ -62,6 +62,15 @@ export interface SettingsStoreOptions {
 
 export const DEFAULT_SERVER_ADDRESS = 'http://127.0.0.1:8080/api/v1'
 
+/**
+ * Opens the electron-store file behind the settings (`userData/settings.json`). A file that is
+ * not JSON (edited by hand, damaged on disk) starts over from the defaults: left to
+ * electron-store's default it throws at launch, before any window exists, and the app never starts.
+ */
+export function openSettingsBackend<B extends KeyValueBackend>(open: (options: { name: string; clearInvalidConfig: boolean }) => B): B {
+  return open({ name: 'settings', clearInvalidConfig: true })
+}
+
 export function createSettingsStore({ backend, sealer, defaultServerAddress, defaultUpdateUrl = '' }: SettingsStoreOptions): SettingsStore {
   const fallbackAddress = normalizeServerAddress(defaultServerAddress || DEFAULT_SERVER_ADDRESS)
 
