@@ -140,6 +140,12 @@ describe('update URL', () => {
     expect(refused).toMatchObject({ ok: false, code: 400 })
     expect(refused.ok ? '' : refused.msg).toContain('更新地址')
     expect(store.getUpdateUrl()).toBe('https://mirror.example/app/')
+    // Plain http only on this computer: anyone on the way could answer it with their own installer.
+    expect(store.setSettings({ updateUrl: 'http://dl.example/app/' })).toMatchObject({ ok: false, code: 400 })
+    expect(store.setSettings({ updateUrl: 'http://127.0.0.1:8000/app/' })).toMatchObject({
+      ok: true,
+      data: { updateUrl: 'http://127.0.0.1:8000/app/' },
+    })
     expect(store.setSettings({ updateUrl: '' })).toMatchObject({ ok: true, data: { updateUrl: '' } })
     expect(store.getUpdateUrl()).toBe('')
   })

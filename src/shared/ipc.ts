@@ -36,12 +36,25 @@ export const serverAddressSchema = z
   .max(2048)
   .refine(isPlainHttpUrl, { message: '请输入 http:// 或 https:// 开头的地址' })
 
-/** The update feed (electron-updater's generic provider): an http(s) folder, or '' for no update checks. */
+/**
+ * An update feed over https, or over http on this computer only (testing a release): the installer is checked
+ * against the feed's own latest.yml, so a feed anyone on the network can answer could hand an unsigned build
+ * their own program.
+ */
+function isSafeFeedUrl(value: string): boolean {
+  if (!isPlainHttpUrl(value)) return false
+  const { protocol, hostname } = new URL(value)
+  return protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname)
+}
+
+/** The update feed (electron-updater's generic provider): an https folder, or '' for no update checks. */
 export const updateUrlSchema = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => value === '' || isPlainHttpUrl(value), { message: '请输入 http:// 或 https:// 开头的更新地址，或留空' })
+  .refine((value) => value === '' || isSafeFeedUrl(value), {
+    message: '请输入 https:// 开头的更新地址（http:// 只能用于本机测试），或留空',
+  })
 
 export const settingsSchema = z.object({
   serverAddress: serverAddressSchema,

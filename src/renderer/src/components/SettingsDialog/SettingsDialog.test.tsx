@@ -65,11 +65,11 @@ describe('设置 dialog', { timeout: 20_000 }, () => {
     const { dialog, onClose, onServerChanged } = renderDialog()
     const feed = within(dialog).getByLabelText('更新服务器地址') as HTMLInputElement
     expect(feed.value).toBe('')
-    api.setSettings.mockResolvedValueOnce(fail(400, '请输入 http:// 或 https:// 开头的更新地址，或留空'))
+    api.setSettings.mockResolvedValueOnce(fail(400, '请输入 https:// 开头的更新地址（http:// 只能用于本机测试），或留空'))
     fireEvent.change(feed, { target: { value: 'ftp://dl.example/' } })
     fireEvent.click(within(dialog).getByLabelText('亮色'))
     fireEvent.click(within(dialog).getByRole('button', { name: '保存' }))
-    expect(await within(dialog).findByText('请输入 http:// 或 https:// 开头的更新地址，或留空')).toBeTruthy()
+    expect(await within(dialog).findByText('请输入 https:// 开头的更新地址（http:// 只能用于本机测试），或留空')).toBeTruthy()
     expect(feed.value).toBe('ftp://dl.example/')
     expect((within(dialog).getByLabelText('亮色') as HTMLInputElement).checked).toBe(true)
     expect(api.setSettings).toHaveBeenCalledTimes(1)

@@ -112,7 +112,7 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
             ]}
           />
         </Form.Item>
-        <Form.Item label="更新服务器地址" name="updateUrl" extra="发布新版本安装包的地址（由管理员提供）；留空则不检查更新">
+        <Form.Item label="更新服务器地址" name="updateUrl" extra="发布新版本安装包的 https 地址（由管理员提供）；留空则不检查更新">
           <Input
             prefix={<LinkOutlined />}
             placeholder="https://example.org/seeding-console/"
