@@ -16,6 +16,7 @@ import { nexusphpClaimsPreset, type WagePreviewEntry } from '@shared/entities'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { calculateSeedBonus as calculateNexusSeedBonus, settleUser, type NexusClaim, type NexusTorrent } from './testing/nexusphp-settle'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
@@ -24,9 +25,6 @@ const DAY = 86_400_000
 const ZONE = 'Asia/Shanghai'
 const MAR_START = Date.UTC(2026, 1, 28, 16, 0) // 2026-03-01 00:00 Asia/Shanghai
 const APR_START = Date.UTC(2026, 2, 31, 16, 0) // 2026-04-01 00:00: NexusPHP's settlement runs now
-
-/** NexusPHP's own defaults: claim standard 300 h or 2× size, multiplier 1; bonus T0 4, N0 7, B0 100, L 300, 1 per torrent up to 7. */
-const NEXUS = { hours: 300, times: 2, multiplier: 1, t0: 4, n0: 7, b0: 100, l: 300, perSeeding: 1, maxSeeding: 7 }
 
 interface TorrentSpec {
   id: number
@@ -99,83 +97,37 @@ const claims: ClaimSpec[] = [
 
 const members = [2001, 2002, 2003, 2004, 2005, 2006, 2007]
 
-/** NexusPHP's settlement runs at the start of the next month (its `time()` / `Carbon::now()` below). */
+/** NexusPHP's settlement runs at the start of the next month (its `time()` / `Carbon::now()`). */
 const SETTLED_AT = APR_START
 
-/**
- * NexusPHP's settlement of one user, transcribed from its code (xiaomlove/nexusphp), not from ours.
- *
- * app/Repositories/ClaimRepository.php `settleUser($uid)`, over the user's claims created before the month it runs in:
- *   if (bcsub($row->snatch->seedtime, $row->seed_time_begin) >= $seedTimeRequiredHours * 3600
- *       || bcsub($row->snatch->uploaded, $row->uploaded_begin) >= $uploadedRequiredTimes * $row->torrent->size) {
- *     $reachedTorrentIdArr[] = $row->torrent_id;
- *     $totalSeedTime += bcsub($row->snatch->seedtime, $row->seed_time_begin);
- *   }
- *   $bonusResult = calculate_seed_bonus($uid, $reachedTorrentIdArr);
- *   $seedTimeHoursAvg = $totalSeedTime / (count($reachedTorrentIdArr) ?: 1) / 3600;
- *   $bonusFinal = $bonusResult['seed_bonus'] * $seedTimeHoursAvg * $bonusMultiplier;  (newer: 'seed_points', the same value)
- *   User::query()->where('id', $uid)->increment('seedbonus', $bonusFinal);
- *
- * include/functions.php `calculate_seed_bonus($uid, $torrentIdArr)`, the branch with $torrentIdArr given:
- *   "select torrents.id, torrents.added, torrents.size, torrents.seeders, ... from torrents WHERE id in ($idStr)"
- *   (newer: "and size >= $minSize", the setting bonus.min_size, unset = 0) — no join with `peers`: a reached
- *   torrent counts whether or not the user seeds it at that moment;
- *   foreach ($torrentResult as $torrent) {
- *     $weeks_alive = ($timenow - strtotime($torrent['added'])) / $sectoweek;   ($timenow = time())
- *     $gb_size = $torrent['size'] / 1073741824;
- *     $temp = (1 - exp($valueone * $weeks_alive)) * $gb_size * (1 + $sqrtof2 * exp($valuethree * ($torrent['seeders'] - 1)));
- *     $A += $temp; $count++;
- *   }
- *   if ($count > $maxseeding_bonus) $count = $maxseeding_bonus;
- *   $seed_bonus = $valuetwo * atan($A / $l_bonus) + ($perseeding_bonus * $count);   (no donor, official or medal factor)
- * with $valueone = log(0.1) / $tzero_bonus, $valuetwo = $bzero_bonus * (2 / $pi), $valuethree = log(0.1) / ($nzero_bonus - 1),
- * and `seeders` the torrents table's own column, 0 included.
- */
+/** What NexusPHP's settleUser credits the user for the month (testing/nexusphp-settle.ts: transcribed from its code, not from ours). */
 function nexusphpCredit(uid: number): number {
-  const seedTimeRequiredHours = NEXUS.hours
-  const uploadedRequiredTimes = NEXUS.times
-  const reachedTorrentIdArr: number[] = []
-  let totalSeedTime = 0
-  for (const row of claims.filter((c) => c.uid === uid)) {
-    const seedTimeGain = (row.end.hours - row.start.hours) * H
-    const uploadedGain = bytes(row.end.gib) - bytes(row.start.gib)
-    if (seedTimeGain >= seedTimeRequiredHours * 3600 || uploadedGain >= uploadedRequiredTimes * torrentOf(row.torrent).sizeGiB * GIB) {
-      reachedTorrentIdArr.push(row.torrent)
-      totalSeedTime += seedTimeGain
-    }
-  }
-  const bonusResult = calculateSeedBonus(reachedTorrentIdArr)
-  const seedTimeHoursAvg = totalSeedTime / (reachedTorrentIdArr.length || 1) / 3600
-  return bonusResult.seed_bonus * seedTimeHoursAvg * NEXUS.multiplier
+  const rows: NexusClaim[] = claims
+    .filter((c) => c.uid === uid)
+    .map((row, i) => ({
+      id: i + 1,
+      torrentId: row.torrent,
+      seedTimeBegin: row.start.hours * H,
+      uploadedBegin: bytes(row.start.gib),
+      // Made before March (in February, say) or in March (2026 × 12 + month − 1).
+      createdMonth: row.claimedOnDay === null ? 2026 * 12 + 1 : 2026 * 12 + 2,
+      lastSettleAt: null,
+      snatch: { seedtime: row.end.hours * H, uploaded: bytes(row.end.gib) },
+    }))
+  return settleUser(rows, nexusTorrents, SETTLED_AT / 1000, { month: 2026 * 12 + 3, at: APR_START / 1000 }).bonusFinal
 }
 
-/** include/functions.php `calculate_seed_bonus($uid, $torrentIdArr)`, the claim settlement's branch (above). */
-function calculateSeedBonus(torrentIdArr: number[]): { seed_bonus: number; A: number; count: number } {
-  const sqrtof2 = Math.sqrt(2)
-  const logofpointone = Math.log(0.1)
-  const valueone = logofpointone / NEXUS.t0
-  const pi = 3.141592653589793
-  const valuetwo = NEXUS.b0 * (2 / pi)
-  const valuethree = logofpointone / (NEXUS.n0 - 1)
-  const timenow = SETTLED_AT / 1000
-  const sectoweek = 7 * 24 * 60 * 60
-  let A = 0
-  let count = 0
-  for (const torrent of torrents.filter((t) => torrentIdArr.includes(t.id))) {
-    const added = (APR_START - torrent.ageDays * DAY) / 1000
-    const weeks_alive = (timenow - added) / sectoweek
-    const gb_size = (torrent.sizeGiB * GIB) / 1073741824
-    const temp = (1 - Math.exp(valueone * weeks_alive)) * gb_size * (1 + sqrtof2 * Math.exp(valuethree * (torrent.seeders - 1)))
-    A += temp
-    count++
-  }
-  if (count > NEXUS.maxSeeding) count = NEXUS.maxSeeding
-  const seed_bonus = valuetwo * Math.atan(A / NEXUS.l) + NEXUS.perSeeding * count
-  return { seed_bonus, A, count }
-}
+/** include/functions.php `calculate_seed_bonus` over these torrents at the settlement. */
+const calculateSeedBonus = (ids: number[]) =>
+  calculateNexusSeedBonus(
+    ids.map((id) => nexusTorrents.get(id)!),
+    SETTLED_AT / 1000,
+  )
 
-const torrentOf = (id: number) => torrents.find((t) => t.id === id)!
 const bytes = (gib: number) => Math.round(gib * GIB)
+const nexusTorrents = new Map<number, NexusTorrent>(
+  torrents.map((t) => [t.id, { id: t.id, added: (APR_START - t.ageDays * DAY) / 1000, size: t.sizeGiB * GIB, seeders: t.seeders }]),
+)
 
 describe.each(openTestDatabases())('「NexusPHP 认领结算」 parity on $name', (backend) => {
   const t = useTestApp(backend, { adminPassword: ADMIN_PASSWORD, clock: testClock(APR_START + DAY) })

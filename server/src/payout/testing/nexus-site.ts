@@ -34,8 +34,10 @@ const messagesCharset: Record<SiteEngine, string> = {
   MyISAM: 'DEFAULT CHARSET=utf8',
 }
 
-const tables = (engine: SiteEngine) => [
-  ...tablesFromFixture(engine),
+const tables = (engine: SiteEngine) => [...tablesFromFixture(engine), ...payoutTables(engine)]
+
+/** The tables only paying touches, in the site's engine. */
+const payoutTables = (engine: SiteEngine) => [
   `CREATE TABLE bonus_logs (
     id bigint unsigned NOT NULL AUTO_INCREMENT,
     business_type int NOT NULL DEFAULT '0',
@@ -99,6 +101,20 @@ export class NexusSite {
     const conn = await mysql.createConnection({ uri: url.toString(), supportBigNumbers: true, bigNumberStrings: true, dateStrings: true })
     for (const statement of tables(engine)) await conn.query(statement)
     return new NexusSite(database, conn, serverUrl, [])
+  }
+
+  /**
+   * The payout's side of a connector fixture's site (NexusFixture: every table the sync reads, in its
+   * shape): `bonus_logs` and `messages` added to that database, so one site is both synced from and paid
+   * into. `drop` drops the database (the fixture's own `drop` then finds it gone).
+   */
+  static async over(serverUrl: string, site: { database: string; shape: FixtureShape }): Promise<NexusSite> {
+    const engine: SiteEngine = site.shape === 'v16' ? 'MyISAM' : 'InnoDB'
+    const url = new URL(serverUrl)
+    url.pathname = `/${site.database}`
+    const conn = await mysql.createConnection({ uri: url.toString(), supportBigNumbers: true, bigNumberStrings: true, dateStrings: true })
+    for (const statement of payoutTables(engine)) await conn.query(statement)
+    return new NexusSite(site.database, conn, serverUrl, [])
   }
 
   /** A write account with the README grants, minus any whose text contains `without`; its URL. */

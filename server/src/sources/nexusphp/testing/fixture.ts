@@ -244,25 +244,75 @@ export class NexusFixture {
   }
 
   /**
-   * A claim, written as NexusPHP's Laravel writes one: the site's wall clock (PHP's time zone, the
-   * fixture's) into TIMESTAMP columns, by a session left in the database server's own zone (Laravel
-   * sets none) — so the stored instant is off by the difference of the two zones. Returns its id.
+   * A claim, written as NexusPHP's Laravel writes one (ClaimRepository::store): `snatched_id`,
+   * `seed_time_begin` and `uploaded_begin` from the member's snatch of the torrent as it is now (0 when
+   * there is none — NexusPHP would refuse the claim; some tests need one anyway), and the site's wall
+   * clock (PHP's time zone, the fixture's) into TIMESTAMP columns, by a session left in the database
+   * server's own zone (Laravel sets none) — so the stored instant is off by the difference of the two
+   * zones. Returns its id.
    */
   async claim(c: { uid: number; torrent: number; snatchedId?: number; createdAt?: number }): Promise<number> {
-    const [{ zone, wall }] = await this.rows<{ zone: string; wall: string }>(
-      `SELECT @@session.time_zone AS zone, DATE_FORMAT(FROM_UNIXTIME(?), '%Y-%m-%d %H:%i:%s') AS wall`,
-      [at(c.createdAt ?? Date.now())],
+    const [snatch] = await this.rows<{ id: number; seedtime: string; uploaded: string }>(
+      c.snatchedId === undefined
+        ? 'SELECT id, seedtime, uploaded FROM snatched WHERE userid = ? AND torrentid = ? ORDER BY id LIMIT 1'
+        : 'SELECT id, seedtime, uploaded FROM snatched WHERE id = ?',
+      c.snatchedId === undefined ? [c.uid, c.torrent] : [c.snatchedId],
     )
-    await this.exec('SET time_zone = @@global.time_zone')
-    try {
+    const wall = await this.wallClock(c.createdAt ?? Date.now())
+    return this.laravel(async () => {
       const result = await this.exec(
-        `INSERT INTO claims (uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at) VALUES (?, ?, ?, 0, 0, ?, ?)`,
-        [c.uid, c.torrent, c.snatchedId ?? 0, wall, wall],
+        `INSERT INTO claims (uid, torrent_id, snatched_id, seed_time_begin, uploaded_begin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [c.uid, c.torrent, c.snatchedId ?? snatch?.id ?? 0, snatch?.seedtime ?? 0, snatch?.uploaded ?? 0, wall, wall],
       )
       return result.insertId
+    })
+  }
+
+  /** The site's wall clock (the fixture's zone) at `ms`, as PHP's `date('Y-m-d H:i:s')` / Carbon's toDateTimeString() write it. */
+  async wallClock(ms: number): Promise<string> {
+    const [{ wall }] = await this.rows<{ wall: string }>(`SELECT DATE_FORMAT(FROM_UNIXTIME(?), '%Y-%m-%d %H:%i:%s') AS wall`, [at(ms)])
+    return wall
+  }
+
+  /** Runs `work` in a session of the database server's own zone, as Laravel's connection is (it sets none). */
+  async laravel<T>(work: () => Promise<T>): Promise<T> {
+    const [{ zone }] = await this.rows<{ zone: string }>('SELECT @@session.time_zone AS zone')
+    await this.exec('SET time_zone = @@global.time_zone')
+    try {
+      return await work()
     } finally {
       await this.exec('SET time_zone = ?', [zone])
     }
+  }
+
+  /**
+   * A regular announce of a seeding client at `at` (epoch ms), as announce.php continues a session: the
+   * snatch gains the seconds since the peer's last announce as seed time (`seedtime = seedtime +
+   * announcetime`, the peer being a seeder) and the bytes uploaded since, the peer and the snatch take the
+   * time, and the torrent's `last_action` too (announce.php touches it for a seeder). Needs the peer and the
+   * snatch (`peer`, `snatch`); returns the seconds added.
+   */
+  async announce(a: { userid: number; torrent: number; at: number; uploaded?: number }): Promise<number> {
+    const [peer] = await this.rows<{ id: number; last: string }>(
+      "SELECT id, UNIX_TIMESTAMP(last_action) AS last FROM peers WHERE userid = ? AND torrent = ? AND seeder = 'yes' ORDER BY id LIMIT 1",
+      [a.userid, a.torrent],
+    )
+    if (!peer) throw new Error(`no seeding peer of ${a.userid} on torrent ${a.torrent}`)
+    const seconds = Math.round(a.at / 1000 - Number(peer.last))
+    if (seconds < 0) throw new Error(`an announce at ${new Date(a.at).toISOString()} is before the peer's last one`)
+    const up = a.uploaded ?? 0
+    await this.exec('UPDATE peers SET uploaded = uploaded + ?, prev_action = last_action, last_action = FROM_UNIXTIME(?) WHERE id = ?', [
+      up,
+      at(a.at),
+      peer.id,
+    ])
+    const snatched = await this.exec(
+      'UPDATE snatched SET uploaded = uploaded + ?, seedtime = seedtime + ?, last_action = FROM_UNIXTIME(?) WHERE userid = ? AND torrentid = ?',
+      [up, seconds, at(a.at), a.userid, a.torrent],
+    )
+    if (snatched.affectedRows !== 1) throw new Error(`no snatch of ${a.userid} on torrent ${a.torrent}`)
+    await this.exec("UPDATE torrents SET visible = 'yes', last_action = FROM_UNIXTIME(?) WHERE id = ?", [at(a.at), a.torrent])
+    return seconds
   }
 
   /** A row of NexusPHP's `settings` (e.g. 'main.anninterthree' → '3600'). */
