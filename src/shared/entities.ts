@@ -181,17 +181,13 @@ export type WageMode = (typeof wageModes)[number]
 export const wageModeLabels: Record<WageMode, string> = { team: '本站规则', nexusphpClaims: 'NexusPHP 认领结算' }
 
 /**
- * The wage parameters of the preset 「NexusPHP 认领结算」: NexusPHP's own defaults (its claim settings
- * and bonus formula) and one keeper factor, since NexusPHP pays every claimer alike. The official-torrent
- * fields are left as they are: they still label torrents, they only stop deciding who is paid.
+ * NexusPHP's own defaults of its claim standard and seeding-bonus formula (App\Models\Claim's constants,
+ * nexus/Install/settings.default.php): the first rule version's and the preset's values, and what a site's
+ * settings mean when a row is absent.
  */
-export const nexusphpClaimsPreset = {
-  mode: 'nexusphpClaims',
-  keeperRankFactors: [1],
+export const nexusphpWageDefaults = {
   standardSeedHours: 300,
   standardUploadedTimes: 2,
-  minQualifiedCount: 1,
-  minQualifiedSizeGiB: 0,
   t0Weeks: 4,
   n0: 7,
   b0: 100,
@@ -199,6 +195,19 @@ export const nexusphpClaimsPreset = {
   perSeeding: 1,
   maxSeeding: 7,
   multiplier: 1,
+} satisfies Partial<RuleBody>
+
+/**
+ * The wage parameters of the preset 「NexusPHP 认领结算」: NexusPHP's own defaults (its claim settings
+ * and bonus formula) and one keeper factor, since NexusPHP pays every claimer alike. The official-torrent
+ * fields are left as they are: they still label torrents, they only stop deciding who is paid.
+ */
+export const nexusphpClaimsPreset = {
+  mode: 'nexusphpClaims',
+  keeperRankFactors: [1],
+  minQualifiedCount: 1,
+  minQualifiedSizeGiB: 0,
+  ...nexusphpWageDefaults,
 } satisfies Partial<RuleBody>
 
 /** The official-torrent and wage rules (`Rules` without its `version`). */
@@ -244,18 +253,10 @@ export const defaultRuleBody: RuleBody = {
   // NexusPHP keeps a peer 1.3 × its longest announce interval (78 min by default): a keeper announcing
   // hourly must never flicker to 已停止. Sites still on the old shipped 60 get 80 from migration 0017.
   activeWindowMinutes: 80,
-  standardSeedHours: 300,
-  standardUploadedTimes: 2,
   minQualifiedCount: 1,
   minQualifiedSizeGiB: 0,
   keeperRankFactors: [1, 0.8, 0.6, 0.3],
-  t0Weeks: 4,
-  n0: 7,
-  b0: 100,
-  l: 300,
-  perSeeding: 1,
-  maxSeeding: 7,
-  multiplier: 1,
+  ...nexusphpWageDefaults,
   timezone: 'Asia/Shanghai',
 }
 export const rulesSchema = ruleBodySchema.extend({ version: z.number().int().positive() })

@@ -9,6 +9,8 @@
  * Read tolerantly: the table may be missing (an older version, a fork) or not granted — the sync never
  * fails over it. A row that is absent means NexusPHP's own default.
  */
+import { nexusphpWageDefaults } from '@shared/entities'
+import { DEFAULT_CLAIM_REMOVE_DEDUCTION } from '../../payout/rules'
 import type { SiteWageField, SiteWageSettings } from '../source'
 import type { NexusphpConnection } from './connection'
 
@@ -17,21 +19,19 @@ const DEFAULT_ANNINTERTHREE_SEC = 3600
 /** NexusPHP keeps a silent peer this many longest announce intervals. */
 const PEER_LIFE_FACTOR = 1.3
 
-/**
- * The wage settings of the site, under the rules' field names where the rules have one. Defaults:
- * nexus/Install/settings.default.php (bonus) and the constants of App\Models\Claim.
- */
+/** The wage settings of the site under the rules' field names, with NexusPHP's default of each (an absent row). */
+const d = nexusphpWageDefaults
 const wageSettingNames: Record<SiteWageField, readonly [string, number]> = {
-  t0Weeks: ['bonus.tzero', 4],
-  n0: ['bonus.nzero', 7],
-  b0: ['bonus.bzero', 100],
-  l: ['bonus.l', 300],
-  perSeeding: ['bonus.perseeding', 1],
-  maxSeeding: ['bonus.maxseeding', 7],
-  standardSeedHours: ['torrent.claim_reach_standard_seed_time', 300],
-  standardUploadedTimes: ['torrent.claim_reach_standard_uploaded', 2],
-  multiplier: ['torrent.claim_bonus_multiplier', 1],
-  claimRemoveDeduction: ['torrent.claim_remove_deduct_user_bonus', 600],
+  t0Weeks: ['bonus.tzero', d.t0Weeks],
+  n0: ['bonus.nzero', d.n0],
+  b0: ['bonus.bzero', d.b0],
+  l: ['bonus.l', d.l],
+  perSeeding: ['bonus.perseeding', d.perSeeding],
+  maxSeeding: ['bonus.maxseeding', d.maxSeeding],
+  standardSeedHours: ['torrent.claim_reach_standard_seed_time', d.standardSeedHours],
+  standardUploadedTimes: ['torrent.claim_reach_standard_uploaded', d.standardUploadedTimes],
+  multiplier: ['torrent.claim_bonus_multiplier', d.multiplier],
+  claimRemoveDeduction: ['torrent.claim_remove_deduct_user_bonus', DEFAULT_CLAIM_REMOVE_DEDUCTION],
 }
 
 export interface SiteSettings {
