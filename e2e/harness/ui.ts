@@ -57,9 +57,20 @@ export async function waitForMotionEnd(page: Page): Promise<void> {
   ).toBe(0)
 }
 
-/** Waits for a toast with this text. */
+/**
+ * Waits for a toast with this text. When it does not come, the error says what the page showed instead
+ * (other toasts, alerts, a form's field errors): a CI log is often all there is to read.
+ */
 export async function toast(page: Page, text: string | RegExp): Promise<void> {
-  await page.locator('.ant-message').getByText(text).first().waitFor()
+  try {
+    await page.locator('.ant-message').getByText(text).first().waitFor()
+  } catch (error) {
+    const shown = await page
+      .locator('.ant-message-notice, [role="alert"], .ant-form-item-explain-error')
+      .allTextContents()
+      .catch(() => [])
+    throw new Error(`${(error as Error).message}\n页面上显示的提示：${JSON.stringify(shown)}`, { cause: error })
+  }
 }
 
 /** Confirms the open Popconfirm with its button. */
@@ -68,12 +79,29 @@ export async function confirmPopover(page: Page, button: string): Promise<void> 
   await popover.getByRole('button', { name: spaced(button) }).click()
 }
 
-/** Picks an option of an antd Select (found by its form label), typing to search first. */
+/**
+ * Picks an option of an antd Select (found by its form label), typing to search first, and waits until the
+ * field shows it. On a busy machine a click can land while the list renders again (its options arriving, a
+ * search answering) and be lost: the pick is then tried again — never while the option shows as chosen, since
+ * a second click on a chosen option of a multiple select takes it away.
+ */
 export async function pick(scope: Page | Locator, page: Page, label: string, option: string, type = true): Promise<void> {
   const box = scope.getByLabel(label, { exact: true })
-  await box.click()
-  if (type) await box.fill(option)
-  await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click()
+  // What the field shows once picked (single: its content, multiple: a tag), titled with the option. `has` takes a
+  // locator from the page: it is looked for inside each select.
+  const select = scope.locator('.ant-select', { has: page.getByLabel(label, { exact: true }) })
+  const chosen = select.locator(`[title="${option}"]`)
+  await poll(async () => {
+    if ((await chosen.count()) > 0) return true
+    await box.click()
+    if (type) await box.fill(option)
+    await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${option}"]`).click()
+    return chosen
+      .first()
+      .waitFor({ timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false)
+  }, 30_000).toBe(true)
 }
 
 /** Fills the table's search form by placeholder and presses 查询. */
