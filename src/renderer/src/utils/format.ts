@@ -7,7 +7,7 @@ import dayjs from 'dayjs'
 
 export const EMPTY = '-'
 
-const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const
+export const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'] as const
 
 function isUsableNumber(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value)
