@@ -46,11 +46,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       writerUrl = await site.writer()
       db = await openTestDatabases()[0]!.open()
       await migrateToLatest(db.database)
-      // 1003 reaches nothing in January: a wage of 0.
-      month = await buildWageMonth(db.database, { count: 3, idle: 1, operator })
+      // 1003 and 1004 reach nothing in January: a wage of 0.
+      month = await buildWageMonth(db.database, { count: 4, idle: 2, operator })
       const { version: _v, ...rules } = await currentRules(db.database.db)
       await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
-      for (const uid of [1001, 1002, 1003]) await site.user(uid, START)
+      for (const uid of [1001, 1002, 1003, 1004]) await site.user(uid, START)
       // 1001: reached (310 h since its begins), unreached and claimed before January (removed),
       // claimed in January (starts again), claimed after January (not this month's), settled already.
       const old = '2025-07-01 10:00:00'
@@ -127,6 +127,18 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       ids.idle = await site.claim(1003, 701, unreached(old))
       ids.lateDecember = await site.claim(1003, 702, unreached('2025-12-31 20:00:00'))
       ids.lateJanuary = await site.claim(1003, 703, unreached('2026-01-31 20:00:00'))
+      // Deleted by the site since: the torrent of one claim, the snatch of another.
+      ids.torrentGone = await site.claim(1003, 704, unreached(old))
+      ids.snatchGone = await site.claim(1003, 705, unreached(old))
+      await site.conn.query('DELETE FROM torrents WHERE id = 704')
+      await site.conn.query('DELETE FROM snatched WHERE torrentid = 705 AND userid = 1003')
+      // 1004: its only claim made after January, on the site and in the mirror — not a claimant of January.
+      ids.februaryOnly = await site.claim(1004, 801, unreached('2026-02-03 09:00:00'))
+      await db.database.db
+        .updateTable('site_claims')
+        .set({ created_at: Date.UTC(2026, 1, 3, 1) })
+        .where('uid', '=', 1004)
+        .execute()
     })
     afterAll(async () => {
       for (const s of services) await s.close()
@@ -210,11 +222,19 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
         "SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')) <> 0 AS differs",
       )
       expect(Number(zones!.differs)).toBe(1)
-      const shown = (await service().preview({ period: PERIOD })).list.find((e) => e.wageId === wage(1003))
+      const preview = (await service().preview({ period: PERIOD })).list
+      const shown = preview.find((e) => e.wageId === wage(1003))
       expect(shown?.message).toContain('- 1 个认领从现在起重新计算做种时长和上传量。')
+      // As NexusPHP's settleUser: a claim whose torrent or snatch is gone is removed, nothing deducted for it.
+      expect(shown?.message).toContain('- 2 个认领的种子或下载记录已被站点删除，已取消认领（不扣魔力）。')
       expect(shown?.message).toContain('2 个认领超过一个月未达标，已取消认领，共扣除 1200.0 魔力')
+      // 1004 claimed nothing before February: not settled for January (NexusPHP's cron takes claims made before the month's end).
+      expect(preview.map((e) => e.wageId)).not.toContain(wage(1004))
       const results = await service().run({ period: PERIOD }, operator, '127.0.0.1')
       expect(results.find((r) => r.wageId === wage(1003))?.status).toBe('paid')
+      expect(results.map((r) => r.wageId)).not.toContain(wage(1004))
+      expect(await site.messages(1004)).toEqual([])
+      expect(await site.claims(1004)).toMatchObject([{ id: String(ids.februaryOnly), last_settle_at: null }])
       expect(await site.bonus(1003)).toBe(formatTenths(parseTenths(START) - 12000n))
       const [left, ...none] = await site.claims(1003)
       expect(none).toEqual([])

@@ -7,7 +7,9 @@
  *   during the month that did not yet, starts again: `seed_time_begin`/`uploaded_begin` = the
  *   snatch's counters now, `last_settle_at` = now;
  * - a claim made before the month and still unreached is removed, and the member loses the
- *   configured deduction per removed claim.
+ *   configured deduction per removed claim;
+ * - a claim whose torrent or snatch the site no longer has is removed without a deduction (NexusPHP's
+ *   settleUser since it checks them; before, such a claim failed the member's whole settlement).
  *
  * Every step is safe to repeat, which is what lets a cut one (MyISAM) simply run again:
  * - a claim is touched only while `last_settle_at` is before the month's end (not yet settled for it);
@@ -38,6 +40,8 @@ interface ClaimRow {
 export interface ClaimPlan {
   restart: ClaimRow[]
   remove: ClaimRow[]
+  /** Claims of a torrent or snatch the site has deleted: removed, nothing deducted. */
+  gone: ClaimRow[]
   deduction: bigint
 }
 
@@ -57,44 +61,52 @@ export function monthBounds(period: string): { start: string; end: string } {
 }
 
 /**
- * The member's claims not yet settled for the month (made before its end, with a snatch), and
- * what settling does to each. `lock`: read under row locks (InnoDB, inside the member's transaction).
+ * The member's claims not yet settled for the month (made before its end), and what settling does to each. `lock`: read under row locks (InnoDB, inside the member's transaction).
  */
 export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimSettlement, lock: boolean): Promise<ClaimPlan> {
   const { start, end } = monthBounds(rule.period)
   // Only the claim rows are locked: the snatch and torrent rows are the announce's, and only read.
   if (lock) await conn.query('SELECT id FROM claims WHERE uid = ? FOR UPDATE', [uid])
   const [rows] = await conn.query<RowDataPacket[]>(
-    `SELECT c.id, c.seed_time_begin, c.uploaded_begin, ${laravelWallClock('c.created_at')} < ? AS old, s.seedtime, s.uploaded, t.size, t.name
+    `SELECT c.id, c.torrent_id, c.seed_time_begin, c.uploaded_begin, ${laravelWallClock('c.created_at')} < ? AS old,
+            s.id IS NULL OR t.id IS NULL AS gone, s.seedtime, s.uploaded, t.size, t.name
        FROM claims c
-       JOIN snatched s ON s.id = c.snatched_id
+       LEFT JOIN snatched s ON s.id = c.snatched_id
        LEFT JOIN torrents t ON t.id = c.torrent_id
       WHERE c.uid = ? AND ${laravelWallClock('c.created_at')} < ? AND (c.last_settle_at IS NULL OR c.last_settle_at < ?)
       ORDER BY c.id`,
     [start, uid, end, end],
   )
-  const claims: ClaimRow[] = rows.map((r) => {
-    const seeded = Number(r.seedtime) - Number(r.seed_time_begin)
-    const uploaded = BigInt(r.uploaded) - BigInt(r.uploaded_begin)
-    const needed = BigInt(Math.ceil(rule.uploadedTimes * Number(r.size ?? 0)))
-    return {
+  const gone: ClaimRow[] = []
+  const claims: ClaimRow[] = []
+  for (const r of rows) {
+    const claim = {
       id: Number(r.id),
-      torrentName: r.name === null || r.name === undefined ? `种子 #${r.id}` : String(r.name),
-      reached: seeded >= rule.seedSeconds || uploaded >= needed,
+      torrentName: r.name === null || r.name === undefined ? `种子 #${r.torrent_id}` : String(r.name),
+      reached: false,
       old: Number(r.old) === 1,
       seedtime: String(r.seedtime),
       uploaded: String(r.uploaded),
     }
-  })
+    if (Number(r.gone) === 1) {
+      gone.push(claim)
+      continue
+    }
+    const seeded = Number(r.seedtime) - Number(r.seed_time_begin)
+    const uploaded = BigInt(r.uploaded) - BigInt(r.uploaded_begin)
+    const needed = BigInt(Math.ceil(rule.uploadedTimes * Number(r.size)))
+    claims.push({ ...claim, reached: seeded >= rule.seedSeconds || uploaded >= needed })
+  }
   const remove = claims.filter((c) => !c.reached && c.old)
-  return { restart: claims.filter((c) => c.reached || !c.old), remove, deduction: rule.removeDeduction * BigInt(remove.length) }
+  return { restart: claims.filter((c) => c.reached || !c.old), remove, gone, deduction: rule.removeDeduction * BigInt(remove.length) }
 }
 
 /** What the member's message says about the settled claims; null when there were none. */
 export function claimsNote(plan: ClaimPlan): string | null {
-  if (!plan.restart.length && !plan.remove.length) return null
+  if (!plan.restart.length && !plan.remove.length && !plan.gone.length) return null
   const lines = ['认领结算：']
   if (plan.restart.length) lines.push(`- ${plan.restart.length} 个认领从现在起重新计算做种时长和上传量。`)
+  if (plan.gone.length) lines.push(`- ${plan.gone.length} 个认领的种子或下载记录已被站点删除，已取消认领（不扣魔力）。`)
   if (plan.remove.length) {
     lines.push(`- ${plan.remove.length} 个认领超过一个月未达标，已取消认领，共扣除 ${formatTenths(plan.deduction)} 魔力：`)
     for (const claim of plan.remove.slice(0, 20)) lines.push(`  · ${claim.torrentName}`)
@@ -119,6 +131,8 @@ export async function applyClaims(
       [claim.seedtime, claim.uploaded, claim.id, uid, end],
     )
   }
+  if (plan.gone.length)
+    await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.gone)})`, [uid, ...plan.gone.map((c) => c.id)])
   if (!plan.remove.length) return
   await onStep?.('claims-restarted')
   const tag = claimsTag(key)
@@ -146,11 +160,10 @@ export async function applyClaims(
     await conn.query('UPDATE users SET seedbonus = seedbonus - ? WHERE id = ?', [formatTenths(plan.deduction), uid])
     await onStep?.('claims-deducted')
   }
-  await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${plan.remove.map(() => '?').join(', ')})`, [
-    uid,
-    ...plan.remove.map((c) => c.id),
-  ])
+  await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.remove)})`, [uid, ...plan.remove.map((c) => c.id)])
 }
+
+const inList = (claims: ClaimRow[]) => claims.map(() => '?').join(', ')
 
 /** The probes of the grants settling claims needs (tried with `WHERE 1 = 0`, writing nothing). */
 export const claimGrantProbes = [

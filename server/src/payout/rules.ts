@@ -16,6 +16,8 @@ export interface PayoutRules {
   template: PayoutMessageTemplate | undefined
   /** null: claims are left to the site's own cron. The thresholds are the wage rules' (NexusPHP's own under 「NexusPHP 认领结算」). */
   settleClaims: { seedSeconds: number; uploadedTimes: number; removeDeduction: bigint } | null
+  /** The wage months' time zone. */
+  timeZone: string
 }
 
 export async function payoutRules(db: Kysely<DB>): Promise<PayoutRules> {
@@ -29,5 +31,6 @@ export async function payoutRules(db: Kysely<DB>): Promise<PayoutRules> {
           removeDeduction: creditTenths(rules.claimRemoveDeduction ?? DEFAULT_CLAIM_REMOVE_DEDUCTION),
         }
       : null,
+    timeZone: rules.timezone,
   }
 }

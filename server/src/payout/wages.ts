@@ -8,6 +8,7 @@ import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { notFound } from '../errors'
 import { readItemSet } from '../wages/item-sets'
+import { periodBounds } from '../wages/period'
 import { periodRank } from '../wages/queries'
 import { wageDb } from '../wages/tables'
 import type { LedgerEntry } from './ledger'
@@ -30,23 +31,24 @@ export type WageSelection = { ids: number[]; period?: undefined } | { period: st
 
 export interface MonthOptions {
   /**
-   * A whole month also takes the records of 0 whose member has claims on the site: paying settles the
-   * claims (settleClaims), and NexusPHP's own settlement settles every claimant, reached or not — the
-   * members who reached nothing are the ones whose old unreached claims it removes.
+   * A whole month also takes the records of 0 whose member has claims made before the month's end on the
+   * site: paying settles the claims (settleClaims), and NexusPHP's own settlement settles every such
+   * claimant, reached or not — the members who reached nothing are the ones whose old unreached claims it
+   * removes. The wage months' time zone, or null: no such records.
    */
-  settlesClaims: boolean
+  settlesClaimsIn: string | null
 }
 
 /** A target that settles claims (NexusPHP's writer: it can preview them) under rules that ask for it. */
 export const monthOptions = (rules: PayoutRules, target: PayoutTarget | null): MonthOptions => ({
-  settlesClaims: rules.settleClaims !== null && target?.previewClaims !== undefined,
+  settlesClaimsIn: rules.settleClaims !== null && target?.previewClaims !== undefined ? rules.timeZone : null,
 })
 
 /** The selected records (a whole month: those with an amount, see MonthOptions), and the ids that do not exist. */
 export async function selectWages(
   db: Kysely<DB>,
   selection: WageSelection,
-  month: MonthOptions = { settlesClaims: false },
+  month: MonthOptions = { settlesClaimsIn: null },
 ): Promise<{ wages: PayoutWage[]; missing: number[] }> {
   const base = wageDb(db)
     .selectFrom('wage_records as w')
@@ -57,10 +59,16 @@ export async function selectWages(
     : await base
         .where('w.period', '=', selection.period)
         .where((eb) =>
-          month.settlesClaims
+          month.settlesClaimsIn !== null
             ? eb.or([
                 eb('w.amount', '>', 0),
-                eb.exists(eb.selectFrom('site_claims as c').select('c.id').whereRef('c.uid', '=', 'u.site_uid')),
+                eb.exists(
+                  eb
+                    .selectFrom('site_claims as c')
+                    .select('c.id')
+                    .whereRef('c.uid', '=', 'u.site_uid')
+                    .where('c.created_at', '<', periodBounds(selection.period, month.settlesClaimsIn).endMs),
+                ),
               ])
             : eb('w.amount', '>', 0),
         )
