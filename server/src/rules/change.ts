@@ -32,16 +32,28 @@ export function describeRuleChange(before: RuleBody, after: RuleBody): string {
     if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue
     changes.push(`${fieldLabels[key] ?? key}：${show(before[key], key)} → ${show(after[key], key)}`)
   }
-  return changes.length ? changes.join('；') : '无变化'
+  return changes.length ? changes.join('；') : NO_CHANGE
 }
 
+const NO_CHANGE = '无变化'
+
+/**
+ * Saving the rules as they are (a double-click, a second tab, 保存 pressed again) answers the current
+ * version: no new version, no log row, and no full re-labelling pass.
+ */
 export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
+  let changed = true
   const saved = await ctx.db.transaction().execute(async (trx) => {
     await lockFor(trx, ctx.services.database.dialect, AdminLock.rules)
     const before = await currentRules(trx)
-    const next = await saveRules(trx, body, ctx.now, ctx.user.id)
     const { version: _v, ...beforeBody } = before
-    let detail = `版本 ${before.version} → ${next.version}：${describeRuleChange(beforeBody, body)}`
+    const change = describeRuleChange(beforeBody, body)
+    if (change === NO_CHANGE) {
+      changed = false
+      return before
+    }
+    const next = await saveRules(trx, body, ctx.now, ctx.user.id)
+    let detail = `版本 ${before.version} → ${next.version}：${change}`
     if (detail.length > MAX_DETAIL) detail = `${detail.slice(0, MAX_DETAIL - 1)}…`
     await recordOperation(
       trx,
@@ -50,6 +62,6 @@ export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
     )
     return next
   })
-  await relabel(ctx.services, ctx.now, ctx.log)
+  if (changed) await relabel(ctx.services, ctx.now, ctx.log)
   return saved
 }
