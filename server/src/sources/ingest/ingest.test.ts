@@ -67,4 +67,45 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
       ).toEqual([[2, 1]])
     }
   })
+  it('refuses a row whose text holds a lone surrogate (what was sent could not be kept), and keeps the good rows', async () => {
+    const outcome = await applySnapshot(
+      db(),
+      ingestSnapshotSchema.parse({
+        users: [
+          { id: 1001, username: 'good_one', added: iso(NOW) },
+          { id: 1002, username: 'half\ud800', added: iso(NOW) },
+        ],
+        torrents: [{ id: 7, info_hash: 'ef'.repeat(20), name: 'Broken\udc00Name', size: 1024, added: iso(NOW) }],
+      }),
+    )
+    expect(outcome.accepted).toMatchObject({ users: 1, torrents: 0 })
+    expect(outcome.rejected).toEqual([
+      { entity: 'users', index: 1, id: 1002, reason: expect.stringContaining('不成对的代理项') },
+      { entity: 'torrents', index: 0, id: 7, reason: expect.stringContaining('不成对的代理项') },
+    ])
+    const users = await db().selectFrom('site_users').select('username').execute()
+    expect(users.map((u) => u.username)).toEqual(['good_one'])
+  })
+
+  it('gives the event loop turns while it checks a large push', async () => {
+    // 5,000 rows every one of them wrong: nothing is written, so the turns counted are the checks' own.
+    const rows = Array.from({ length: 5_000 }, (_, i) => ({
+      id: i + 1,
+      torrent: 1,
+      peer_id: 'ab'.repeat(20),
+      seeder: 'maybe',
+      userid: 1001,
+    }))
+    let turns = 0
+    let counting = true
+    const count = () => {
+      turns++
+      if (counting) setImmediate(count)
+    }
+    setImmediate(count)
+    const outcome = await applySnapshot(db(), ingestSnapshotSchema.parse({ peers: rows }))
+    counting = false
+    expect(outcome.rejectedTotal).toBe(5_000)
+    expect(turns).toBeGreaterThanOrEqual(4)
+  })
 })
