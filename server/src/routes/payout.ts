@@ -9,6 +9,7 @@ import { registerEndpoint } from '../http/endpoint'
 import { createPayoutService, type PayoutService } from '../payout/service'
 import type { WageSelection } from '../payout/wages'
 import { webhookDeliveryLog } from '../payout/webhook-log'
+import { wageDb } from '../wages/tables'
 
 const selectionOf = (input: { ids?: number[]; period?: string }): WageSelection =>
   input.ids ? { ids: input.ids } : { period: input.period! }
@@ -29,10 +30,19 @@ export function payoutRoutes(app: FastifyInstance, service?: PayoutService): voi
     list: await webhookDeliveryLog(app.services.database.db),
   }))
 
-  // Members: only their own records (someone else's id is a 403, as GET /wages/{id}).
+  // Members: only their own records — someone else's id, or one that does not exist, is a 403 (as
+  // GET /wages/{id}), whether or not it was ever paid out: the answer tells nothing of other records.
   registerEndpoint(app, 'wages.payoutStatus', async (input, ctx) => {
+    if (ctx.user.role !== 'admin') {
+      const own = await wageDb(ctx.db)
+        .selectFrom('wage_records')
+        .select('id')
+        .where('id', 'in', input.ids)
+        .where('user_id', '=', ctx.user.id)
+        .execute()
+      if (own.length !== new Set(input.ids).size) throw forbidden()
+    }
     const states = await payout.states(input.ids)
-    if (ctx.user.role !== 'admin' && [...states.values()].some((e) => e.user_id !== ctx.user.id)) throw forbidden()
     return [...states.values()].map((e) => ({
       wageId: e.wage_id,
       state: e.state,
