@@ -3,6 +3,7 @@
  * keep or redo — memory held by caches, versions and re-labellings that change nothing.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { API_PREFIX, TOKEN_HEADER } from '@shared/endpoints'
 import type { Rules } from '@shared/entities'
 import { DerivedCache } from '../paging/derived-cache'
 import { snapshot } from '../test/admin-helpers'
@@ -70,5 +71,18 @@ describe.each(openTestDatabases())('outside attack, third round ($name)', (backe
       body: { ...changed, targetKeepers: changed.targetKeepers + 1 },
     })
     expect(next.body.data.version).toBe(version + 2)
+  })
+  it('a text/plain body is told to be JSON, like any other body that is not', async () => {
+    const admin = await t.login('admin', ADMIN_PASSWORD)
+    for (const contentType of ['text/plain', 'text/plain; charset=utf-8', 'application/xml']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API_PREFIX}/user/create`,
+        headers: { [TOKEN_HEADER]: admin, 'content-type': contentType },
+        payload: '{"username":"plain_text","password":"Member-pass-1"}',
+      })
+      expect(res.statusCode, contentType).toBe(400)
+      expect(res.json().msg, contentType).toBe('请求体必须是 JSON（Content-Type: application/json）')
+    }
   })
 })
