@@ -154,7 +154,8 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
       )
       void mutateRules(saved, { revalidate: false })
       form.setFieldsValue(withoutVersion(saved))
-      toastSuccess(`已保存为规则版本 v${saved.version}`)
+      // The server answers the current version when nothing changed (no new version, no re-labelling).
+      toastSuccess(saved.version === rules?.version ? `规则没有变化，仍为版本 v${saved.version}` : `已保存为规则版本 v${saved.version}`)
       onSaved?.(saved)
     } catch (failure) {
       const message = errorMessage(failure)

@@ -69,6 +69,15 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('rules-error')).toBeNull()
   })
 
+  it('says so when a save changed nothing (the server answers the current version)', async () => {
+    api.handle('config.saveRules', () => ok(rules))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText('规则没有变化，仍为版本 v3')).toBeTruthy()
+    expect(screen.queryByText('已保存为规则版本 v3')).toBeNull()
+  })
+
   it('offers the synced team and tag names and still takes typed ones', async () => {
     api.handle('site.options', ok({ teams: ['CHD', 'FRDS', 'HDSky'], tags: ['官方', '中字'] }))
     api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
