@@ -250,6 +250,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
         [ROLE_WORK_SALARY, 0],
         [CLAIM_REMOVE_DEDUCT_TYPE, 1200],
       ])
+      // Both log rows dated as NexusPHP dates bonus_logs (Laravel TIMESTAMPs, like claims.updated_at above).
+      const [dated] = await site.conn.query<RowDataPacket[]>(
+        "SELECT MAX(ABS(TIMESTAMPDIFF(MINUTE, created_at, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')))) AS off FROM bonus_logs WHERE uid = 1003",
+      )
+      expect(Number(dated[0]!.off)).toBeLessThan(5)
       expect(await site.messages(1003)).toHaveLength(1)
     })
   },

@@ -19,6 +19,7 @@
  * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
  */
 import type { PoolConnection, RowDataPacket } from 'mysql2/promise'
+import { laravelNow } from './nexusphp-rows'
 import { formatTenths, parseTenths, wholePoints } from './tenths'
 import type { ClaimSettlement } from './target'
 
@@ -51,7 +52,6 @@ export interface ClaimPlan {
  * back as that wall clock, and NOW() written as Laravel would have written it (as the sync reads them: reader.ts).
  */
 const laravelWallClock = (column: string) => `CONVERT_TZ(${column}, @@session.time_zone, @@global.time_zone)`
-const laravelNow = 'CONVERT_TZ(NOW(), @@global.time_zone, @@session.time_zone)'
 
 /** The month as the site's local DATETIMEs: its first instant and the first instant after it. */
 export function monthBounds(period: string): { start: string; end: string } {
@@ -146,7 +146,7 @@ export async function applyClaims(
     const after = before - plan.deduction
     const comment = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
     await conn.query(
-      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NOW(), NOW())',
+      `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
       [
         CLAIM_REMOVE_DEDUCT_TYPE,
         uid,

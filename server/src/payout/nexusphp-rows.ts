@@ -53,6 +53,14 @@ export function overflow(after: bigint, max: bigint): string | null {
   return null
 }
 
+/**
+ * NOW() as NexusPHP stores it in a TIMESTAMP column (bonus_logs.created_at/updated_at, claims.updated_at): Laravel
+ * writes the site's wall clock through a connection that sets no time zone, so the server keeps that text as a time
+ * of its own zone. The writer's session is in the site's zone (nexusphp-writer.ts), whose plain NOW() would be read
+ * back by the site hours off whenever the database server's zone is another.
+ */
+export const laravelNow = 'CONVERT_TZ(NOW(), @@global.time_zone, @@session.time_zone)'
+
 export async function insertLog(
   conn: PoolConnection,
   uid: number,
@@ -62,7 +70,7 @@ export async function insertLog(
   comment: string,
 ): Promise<number> {
   const [result] = await conn.query<ResultSetHeader>(
-    'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NOW(), NOW())',
+    `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
     [ROLE_WORK_SALARY, uid, String(wholePoints(before)), String(wholePoints(credit)), String(wholePoints(after)), comment],
   )
   return result.insertId

@@ -3,6 +3,7 @@
  * migrated install) and MyISAM (v1.6), with a write account holding only README's grants. Runs when
  * NEXUSPHP_TEST_DATABASE_URL is set (mysql://root@127.0.0.1:3306/test).
  */
+import type { RowDataPacket } from 'mysql2/promise'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PayoutResult } from '@shared/payout'
 import { migrateToLatest } from '../db/migrate'
@@ -103,6 +104,25 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const again = await service().run({ ids: [1001, 1002, 1003, 1004].map(wage) }, operator, '127.0.0.1')
     expect(again.map((r) => r.status)).toEqual(['already', 'already', 'already', 'already'])
     expect({ logs: (await site.logs()).length, messages: (await site.messages()).length, bonus: await site.bonus(1001) }).toEqual(before)
+  })
+
+  it("dates its rows as NexusPHP does: bonus_logs' TIMESTAMPs hold the site's wall clock as the server's time, messages.added the site's wall clock", async () => {
+    // The premise: the database server's own zone is not the site's (+08:00).
+    const [[zones]] = await site.conn.query<RowDataPacket[]>(
+      "SELECT TIMESTAMPDIFF(MINUTE, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', @@global.time_zone), CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')) <> 0 AS differs",
+    )
+    expect(Number(zones!.differs)).toBe(1)
+    // Read as NexusPHP reads them: a session in the server's zone (Laravel sets none), against the site's wall clock now.
+    const off = (column: string) => `ABS(TIMESTAMPDIFF(MINUTE, ${column}, CONVERT_TZ(UTC_TIMESTAMP(), '+00:00', '+08:00')))`
+    const [[log]] = await site.conn.query<RowDataPacket[]>(
+      `SELECT ${off('created_at')} AS created, ${off('updated_at')} AS updated FROM bonus_logs WHERE uid = 1001`,
+    )
+    const [[message]] = await site.conn.query<RowDataPacket[]>(`SELECT ${off('added')} AS added FROM messages WHERE receiver = 1001`)
+    const minutesOff = { created: Number(log!.created), updated: Number(log!.updated), added: Number(message!.added) }
+    expect(
+      Object.values(minutesOff).every((minutes) => minutes < 5),
+      JSON.stringify(minutesOff),
+    ).toBe(true)
   })
 
   it('a write account missing a grant stops before anything is written, with the grant named', async () => {
