@@ -13,7 +13,7 @@ import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
-import { openMenu, waitForChartStill } from './harness/ui'
+import { openMenu, waitForChartStill, waitForMotionEnd, wrappedTexts } from './harness/ui'
 
 const MEMBER_PASSWORD = 'E2e-member-pass-9'
 const PERIOD = dayjs().subtract(1, 'month').format('YYYY-MM')
@@ -79,6 +79,9 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
 
     await page.getByRole('button', { name: /确认生成/ }).click()
     await expect.poll(() => page.locator('.ant-modal-confirm').textContent()).toContain('已发放的记录保持不变')
+    // Each figure reads on one line: its label, and its number with the unit (the dialog once cut 人 and 魔力 off).
+    await waitForMotionEnd(page)
+    expect(await wrappedTexts(page.getByTestId('compute-summary').locator('.ant-statistic-title, .ant-statistic-content'))).toEqual([])
     // The head count and the total, as in the preview, before confirming.
     const previewCount = await preview
       .locator('.ant-statistic', { hasText: '保种员' })

@@ -112,6 +112,23 @@ export async function searchTable(page: Page, fields: Record<string, string>): P
 }
 
 /**
+ * The texts of those `elements` that break onto a second line (a label or a figure squeezed by its box): a
+ * line of the element's contents that starts below the bottom of its first line.
+ */
+export async function wrappedTexts(elements: Locator): Promise<string[]> {
+  return elements.evaluateAll((nodes) =>
+    nodes
+      .filter((node) => {
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        const boxes = Array.from(range.getClientRects()).filter((box) => box.width > 0 && box.height > 0)
+        return boxes.some((box) => box.top >= boxes[0]!.bottom - 1)
+      })
+      .map((node) => node.textContent ?? ''),
+  )
+}
+
+/**
  * Waits until a chart has finished drawing: its SVG is the same over two animation frames in a row
  * (echarts animates its entry), so a screenshot shows the chart, not a frame of its animation.
  */

@@ -28,9 +28,11 @@ export default function ComputeWagesButton({ period, preview, previewing, onSave
     const earning = list.filter((entry) => entry.amount > 0).length
     modal.confirm({
       title: `确认生成 ${period} 的工资？`,
+      // Wide enough for the three figures side by side; each keeps its label and number on one line.
+      width: 560,
       content: (
         <Flex vertical gap={8}>
-          <Flex gap={32} data-testid="compute-summary">
+          <Flex gap={32} wrap data-testid="compute-summary" style={{ whiteSpace: 'nowrap' }}>
             <Statistic title="人数" value={list.length} suffix="人" />
             <Statistic title="其中工资大于 0" value={earning} suffix="人" />
             <Statistic title="合计" value={formatAmount(sumAmounts(list))} suffix="魔力" />
