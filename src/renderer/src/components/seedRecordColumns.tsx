@@ -15,7 +15,7 @@ import { formatBytes, formatDuration } from '@renderer/utils/format'
 /** @param hidden columns (by dataIndex) that start hidden; the column settings can show them. */
 export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['downloaded']): DataTableColumn<SeedRecord>[] {
   const columns: DataTableColumn<SeedRecord>[] = [
-    { title: '种子名称', dataIndex: 'torrentName', width: 188, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+    { title: '种子名称', dataIndex: 'torrentName', width: 172, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
     { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
     {
       title: '类型',
@@ -40,7 +40,14 @@ export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['down
     },
     { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },
     { title: '下载量', dataIndex: 'downloaded', width: 100, align: 'right', render: (downloaded: number) => formatBytes(downloaded) },
-    { title: '做种时长', dataIndex: 'seedTimeSec', width: 104, align: 'right', render: (seconds: number) => formatDuration(seconds) },
+    {
+      title: '做种时长',
+      dataIndex: 'seedTimeSec',
+      width: 120,
+      align: 'right',
+      onCell: () => ({ style: { whiteSpace: 'nowrap' } }),
+      render: (seconds: number) => formatDuration(seconds),
+    },
     dateTimeColumn<SeedRecord>('最后活动', 'lastAction'),
     dateTimeColumn<SeedRecord>('分配时间', 'assignedAt', {
       search: { type: 'select', name: 'assigned', label: '分配状态', options: enumOptions(assignmentLabels) },

@@ -12,12 +12,11 @@ import {
   PaymentTag,
   TOTAL_HOURS_HELP,
   averageSeedHours,
-  formatDaysHours,
-  formatHours,
+  formatSeedHours,
 } from '@renderer/components/WageBreakdownDrawer'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
-import { formatAmount, formatBytes } from '@renderer/utils/format'
+import { formatAmount, formatBytes, formatHours } from '@renderer/utils/format'
 
 type Figures = Pick<WageRecord, 'amount' | 'torrentCount' | 'totalSize'>
 
@@ -64,7 +63,7 @@ export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(
       key: 'avgSeedHours',
       width: 130,
       align: 'right',
-      render: (_, wage) => formatHours(averageSeedHours(wage)),
+      render: (_, wage) => formatSeedHours(averageSeedHours(wage)),
       sorter: sortable.average ? (a, b) => averageSeedHours(a) - averageSeedHours(b) : undefined,
     },
     {
@@ -73,7 +72,7 @@ export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(
       dataIndex: 'seedHours',
       width: 150,
       align: 'right',
-      render: (hours: number) => formatDaysHours(hours),
+      render: (hours: number) => formatHours(hours),
       sorter: sortable.total ? (a, b) => a.seedHours - b.seedHours : undefined,
     },
   ]

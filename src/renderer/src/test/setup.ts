@@ -1,6 +1,7 @@
 /** Runs before every renderer test file (see vitest.config.ts). */
 import { afterEach, beforeEach, vi } from 'vitest'
 import { cleanup, configure } from '@testing-library/react'
+import { forgetRememberedState } from '@renderer/hooks/useRememberedState'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useUserStore } from '@renderer/stores/user'
 import { bindMessageApi } from '@renderer/utils/feedback'
@@ -59,5 +60,6 @@ afterEach(() => {
   useUserStore.setState(useUserStore.getInitialState(), true)
   bindMessageApi(null)
   bindNavigation(null)
+  forgetRememberedState()
   document.title = ''
 })

@@ -30,15 +30,16 @@ describe('formatBytes', () => {
 })
 
 describe('formatDuration', () => {
-  it('writes days and hours', () => {
-    expect(formatDuration((3 * 24 + 5) * 3600)).toBe('3天5小时')
-    expect(formatDuration(5 * 3600 + 59 * 60)).toBe('5小时')
-    expect(formatDuration(2 * 24 * 3600)).toBe('2天')
+  it('writes days and hours, spaced like every other figure with its unit (3.88 GiB, 522.2 小时)', () => {
+    expect(formatDuration((3 * 24 + 5) * 3600)).toBe('3 天 5 小时')
+    expect(formatDuration(5 * 3600 + 59 * 60)).toBe('5 小时')
+    expect(formatDuration(2 * 24 * 3600)).toBe('2 天')
+    expect(formatDuration((1095 * 24 + 2) * 3600)).toBe('1,095 天 2 小时')
   })
 
-  it('uses minutes under an hour and 0小时 for nothing', () => {
-    expect(formatDuration(45 * 60)).toBe('45分钟')
-    expect(formatDuration(0)).toBe('0小时')
+  it('uses minutes under an hour and 0 小时 for nothing', () => {
+    expect(formatDuration(45 * 60)).toBe('45 分钟')
+    expect(formatDuration(0)).toBe('0 小时')
   })
 
   it('shows - for missing or negative values', () => {
@@ -46,8 +47,10 @@ describe('formatDuration', () => {
     expect(formatDuration(-1)).toBe('-')
   })
 
-  it('formats hours the same way', () => {
-    expect(formatHours(50)).toBe('2天2小时')
+  it('formats hours the same way, to the nearest hour: seed time and wage totals read alike', () => {
+    expect(formatHours(50)).toBe('2 天 2 小时')
+    expect(formatHours(447405.4)).toBe('18,641 天 21 小时')
+    expect(formatHours(20.6)).toBe('21 小时')
     expect(formatHours(undefined)).toBe('-')
   })
 })

@@ -31,23 +31,26 @@ export function formatBytes(bytes: number | null | undefined, digits = 2): strin
   return unit === 0 ? `${sign}${Math.round(value)} B` : `${sign}${value.toFixed(digits)} ${BYTE_UNITS[unit]}`
 }
 
-/** Seconds → `3天5小时`, `5小时`, `2天`; under an hour → `N分钟`; zero → `0小时`. */
+/**
+ * Seconds → `3 天 5 小时`, `5 小时`, `2 天`, `1,095 天 2 小时`; under an hour → `N 分钟`; zero → `0 小时`.
+ * Spaced like every figure with its unit (`3.88 GiB`, `522.2 小时`).
+ */
 export function formatDuration(seconds: number | null | undefined): string {
   if (!isUsableNumber(seconds) || seconds < 0) return EMPTY
   const totalHours = Math.floor(seconds / 3600)
   if (totalHours === 0) {
     const minutes = Math.floor(seconds / 60)
-    return minutes > 0 ? `${minutes}分钟` : '0小时'
+    return minutes > 0 ? `${minutes} 分钟` : '0 小时'
   }
   const days = Math.floor(totalHours / 24)
   const hours = totalHours % 24
-  if (days === 0) return `${hours}小时`
-  return hours === 0 ? `${days}天` : `${days}天${hours}小时`
+  if (days === 0) return `${hours} 小时`
+  return hours === 0 ? `${formatCount(days)} 天` : `${formatCount(days)} 天 ${hours} 小时`
 }
 
-/** Hours (e.g. wage seed hours) in the same 天/小时 form. */
+/** Hours (e.g. a wage's summed seed hours) in the same 天/小时 form, to the nearest whole hour. */
 export function formatHours(hours: number | null | undefined): string {
-  return isUsableNumber(hours) ? formatDuration(hours * 3600) : EMPTY
+  return isUsableNumber(hours) ? formatDuration(Math.round(hours) * 3600) : EMPTY
 }
 
 export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm'
@@ -65,6 +68,11 @@ export function formatDate(value: string | number | Date | null | undefined): st
   if (value === null || value === undefined || value === '') return EMPTY
   const time = dayjs(value)
   return time.isValid() ? time.format(DATE_FORMAT) : EMPTY
+}
+
+/** Counts (cards, totals, row counts): `12345` → `12,345`. */
+export function formatCount(value: number): string {
+  return value.toLocaleString('zh-CN')
 }
 
 /** Wages are bonus points with two decimals: `12345.6` → `12,345.60`. */

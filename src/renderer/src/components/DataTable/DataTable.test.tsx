@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderWithProviders } from '@renderer/test/render'
 import { pagedRequest, type TableData } from '@renderer/services/request'
+import { useUserStore } from '@renderer/stores/user'
 import { storageKey } from './columnSettings'
 import DataTable, { type DataTableActions, type DataTableColumn } from '.'
 
@@ -128,6 +129,59 @@ describe('DataTable', () => {
     await screen.findByText('种子 1')
     expect(lastInput()).toEqual({ page: 1, pageSize: 20, seedType: 1, userId: 7 })
     expect(within(screen.getByTestId('data-table-search')).getByText('官种')).toBeTruthy()
+  })
+
+  it('comes back to the page, sort, page size and search it was left at (another screen and back)', async () => {
+    const view = renderTable()
+    await screen.findByText('种子 1')
+    const search = within(screen.getByTestId('data-table-search'))
+    fireEvent.change(search.getByLabelText('名称'), { target: { value: '蓝光' } })
+    fireEvent.click(search.getByRole('button', { name: '查询' }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentName: '蓝光' }))
+    fireEvent.click(screen.getByRole('columnheader', { name: /体积/ }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentName: '蓝光', orderBy: 'size ASC' }))
+    fireEvent.click(await screen.findByTitle('2'))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 2, pageSize: 20, torrentName: '蓝光', orderBy: 'size ASC' }))
+    view.unmount()
+
+    renderTable()
+    expect(await screen.findByText('种子 21')).toBeTruthy()
+    expect(lastInput()).toEqual({ page: 2, pageSize: 20, torrentName: '蓝光', orderBy: 'size ASC' })
+    expect((within(screen.getByTestId('data-table-search')).getByLabelText('名称') as HTMLInputElement).value).toBe('蓝光')
+    expect(screen.getByTitle('2').className).toContain('ant-pagination-item-active')
+    expect(screen.getByRole('columnheader', { name: /体积/ }).getAttribute('aria-sort')).toBe('ascending')
+  })
+
+  it('starts afresh for other fixed params, for a search given by the URL, and after the session ended', async () => {
+    const leaveOnPage2 = async (props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}) => {
+      const view = renderTable(props)
+      fireEvent.click(await screen.findByTitle('2'))
+      await screen.findByText('种子 21')
+      view.unmount()
+    }
+    await leaveOnPage2({ params: { userId: 7 } })
+    renderTable({ params: { userId: 8 } })
+    await screen.findByText('种子 1')
+    expect(lastInput()).toEqual({ page: 1, pageSize: 20, userId: 8 })
+    cleanup()
+
+    await leaveOnPage2()
+    renderTable({ initialSearch: { seedType: 1 } })
+    await screen.findByText('种子 1')
+    expect(lastInput()).toEqual({ page: 1, pageSize: 20, seedType: 1 })
+    cleanup()
+
+    await leaveOnPage2()
+    act(() => useUserStore.getState().endSession())
+    renderTable()
+    await screen.findByText('种子 1')
+    expect(lastInput()).toEqual({ page: 1, pageSize: 20 })
+  })
+
+  it('writes the total with thousands separators, as every other count of the console', async () => {
+    api.handle('user.pageSeed', ok({ list: rows(20), total: 12345 }))
+    renderTable()
+    expect(await screen.findByText('共 12,345 条')).toBeTruthy()
   })
 
   it('hides a column from the settings and remembers it per table key', async () => {

@@ -4,11 +4,13 @@
  * refresh and column settings (remembered per `tableKey`), sticky header, total and page sizes,
  * a skeleton until the first page arrives and an empty state.
  */
-import { useCallback, useImperativeHandle, useMemo, useState, type ReactNode, type Ref } from 'react'
+import { useCallback, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react'
 import { ReloadOutlined } from '@ant-design/icons'
 import { Button, Card, Empty, Flex, Skeleton, Space, Table, Tooltip, Typography, type TableProps } from 'antd'
 import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
-import type { TableData, TableSort, TableSorter } from '@renderer/services/request'
+import { useRememberedState } from '@renderer/hooks/useRememberedState'
+import type { SortOrder, TableData, TableSort, TableSorter } from '@renderer/services/request'
+import { formatCount } from '@renderer/utils/format'
 import ColumnSettings from './ColumnSettings'
 import SearchForm, { type SearchValues } from './SearchForm'
 import { useHiddenColumns } from './columnSettings'
@@ -63,6 +65,16 @@ const plainSort = (sorter: TableSorter | TableSorter[]): TableSort =>
     ? (sorter.map(plainSort) as TableSorter[])
     : { field: sorter.field, columnKey: sorter.columnKey, order: sorter.order }
 
+/**
+ * A column's order under the table's sort, so a remembered sort shows in its header. Undefined until the
+ * user first sorts: the column's `defaultSortOrder` (the server's own order) shows meanwhile.
+ */
+function sortOrderOf(sort: TableSort | undefined, key: string): SortOrder | undefined {
+  if (sort === undefined) return undefined
+  const sorters = (Array.isArray(sort) ? sort : [sort]) as TableSorter[]
+  return sorters.find((sorter) => sorter.columnKey === key)?.order ?? null
+}
+
 export default function DataTable<T extends object>({
   tableKey,
   title,
@@ -78,13 +90,14 @@ export default function DataTable<T extends object>({
 }: DataTableProps<T>) {
   // Fixed params by value: `params={{ userId }}` is a new object on every render.
   const paramsKey = JSON.stringify(params ?? {})
-  const [query, setQuery] = useState<Query>(() => ({
-    paramsKey,
-    current: 1,
-    pageSize: defaultPageSize,
-    search: initialSearch ?? {},
-    filters: {},
-  }))
+  // Another screen and back shows the page, sort and search as they were left — unless the fixed params
+  // differ (another member's records) or the URL brings its own search.
+  const searchGiven = Object.keys(initialSearch ?? {}).length > 0
+  const [query, setQuery] = useRememberedState<Query>(
+    `table:${tableKey}`,
+    () => ({ paramsKey, current: 1, pageSize: defaultPageSize, search: initialSearch ?? {}, filters: {} }),
+    (saved) => saved.paramsKey === paramsKey && !searchGiven,
+  )
   if (query.paramsKey !== paramsKey) setQuery({ ...query, paramsKey, current: 1 })
   // Each query is read once; while the next one loads, the last answer stays on screen.
   const {
@@ -109,7 +122,7 @@ export default function DataTable<T extends object>({
   const reload = useCallback(() => void mutate(), [mutate])
   const showRow = useCallback(
     (index: number) => setQuery((previous) => ({ ...previous, current: Math.floor(Math.max(0, index) / previous.pageSize) + 1 })),
-    [],
+    [setQuery],
   )
   useImperativeHandle(ref, () => ({ reload, showRow }), [reload, showRow])
 
@@ -130,12 +143,13 @@ export default function DataTable<T extends object>({
         .map(({ search: _search, hiddenByDefault: _hidden, ...column }, index) => {
           const key = columnKey(column)
           const sorter = column.sorter ?? (sortableFields?.includes(key) ? true : undefined)
+          const sortOrder = sorter ? sortOrderOf(query.sort, key) : undefined
           // The first column names the row and the 操作 column (key `actions`) acts on it: both stay in
           // view when a narrow window scrolls the table sideways.
           const fixed = column.fixed ?? (index === 0 ? ('left' as const) : key === ACTIONS_KEY ? ('right' as const) : undefined)
-          return { ...column, key, sorter, fixed }
+          return { ...column, key, sorter, fixed, ...(sortOrder !== undefined && { sortOrder }) }
         }),
-    [columns, hidden, sortableFields],
+    [columns, hidden, sortableFields, query.sort],
   )
   const items = useMemo(() => searchItems(columns), [columns])
   // With every width known, the table scrolls sideways only below their sum (so names can
@@ -165,7 +179,7 @@ export default function DataTable<T extends object>({
         <Card size="small" styles={{ body: { paddingBottom: 0 } }}>
           <SearchForm
             items={items}
-            initialValues={initialSearch ?? {}}
+            initialValues={query.search}
             onSearch={(search) => setQuery((previous) => ({ ...previous, current: 1, search }))}
           />
         </Card>
@@ -209,7 +223,7 @@ export default function DataTable<T extends object>({
               total: result.total,
               showSizeChanger: true,
               pageSizeOptions: PAGE_SIZE_OPTIONS.map(String),
-              showTotal: (total) => `共 ${total} 条`,
+              showTotal: (total) => `共 ${formatCount(total)} 条`,
             }}
           />
         )}

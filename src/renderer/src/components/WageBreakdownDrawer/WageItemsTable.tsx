@@ -6,8 +6,8 @@ import { useMemo, useState } from 'react'
 import { CheckOutlined, CloseOutlined } from '@ant-design/icons'
 import { Flex, Input, Table, Typography, theme, type TableColumnsType } from 'antd'
 import type { WageItem } from '@shared/entities'
-import { formatAmount, formatBytes } from '@renderer/utils/format'
-import { formatHours } from './hours'
+import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
+import { formatSeedHours } from './hours'
 import { PartialMonthTag } from './PartialMonthTag'
 
 function QualifiedCell({ item }: { item: WageItem }) {
@@ -65,7 +65,7 @@ const columns: TableColumnsType<WageItem> = [
     dataIndex: 'seedHours',
     width: 110,
     align: 'right',
-    render: (hours: number) => formatHours(hours),
+    render: (hours: number) => formatSeedHours(hours),
     sorter: (a, b) => a.seedHours - b.seedHours,
   },
   {
@@ -128,7 +128,7 @@ export default function WageItemsTable({ items }: { items: WageItem[] }) {
           defaultPageSize: 50,
           showSizeChanger: true,
           pageSizeOptions: ['20', '50', '100', '200'],
-          showTotal: (total) => `共 ${total} 条`,
+          showTotal: (total) => `共 ${formatCount(total)} 条`,
         }}
       />
     </Flex>

@@ -8,15 +8,8 @@ import { Space, Tooltip } from 'antd'
 
 export const formatHoursNumber = (hours: number) => hours.toLocaleString('zh-CN', { maximumFractionDigits: 1 })
 
-/** "286.4 小时" */
-export const formatHours = (hours: number) => `${formatHoursNumber(hours)} 小时`
-
-/** "18,641 天 21 小时" (whole hours; below a day just the hours). */
-export function formatDaysHours(hours: number): string {
-  const whole = Math.round(hours)
-  const days = Math.floor(whole / 24)
-  return days > 0 ? `${days.toLocaleString('zh-CN')} 天 ${whole % 24} 小时` : `${whole} 小时`
-}
+/** "286.4 小时": seed hours as the formula uses them (a total reads in days: utils/format `formatHours`). */
+export const formatSeedHours = (hours: number) => `${formatHoursNumber(hours)} 小时`
 
 /** The average seed hours per qualified torrent (the server's `avgSeedHours`, derived for older answers). */
 export function averageSeedHours(wage: { seedHours: number; torrentCount: number; avgSeedHours?: number }): number {

@@ -8,12 +8,12 @@ import { WagePayment, wagePaymentLabels } from '@shared/enums'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { RequestError } from '@renderer/services/request'
 import { previewWages, wageDetail } from '@renderer/services/wages'
-import { formatAmount, formatBytes, formatDateTime } from '@renderer/utils/format'
-import { AVERAGE_HOURS_HELP, HelpTitle, averageSeedHours, formatDaysHours, formatHours } from './hours'
+import { formatAmount, formatBytes, formatDateTime, formatHours } from '@renderer/utils/format'
+import { AVERAGE_HOURS_HELP, HelpTitle, averageSeedHours, formatSeedHours } from './hours'
 import { PartialMonthTag } from './PartialMonthTag'
 import WageItemsTable from './WageItemsTable'
 
-export { AVERAGE_HOURS_HELP, TOTAL_HOURS_HELP, HelpTitle, averageSeedHours, formatDaysHours, formatHours, formatHoursNumber } from './hours'
+export { AVERAGE_HOURS_HELP, TOTAL_HOURS_HELP, HelpTitle, averageSeedHours, formatHoursNumber, formatSeedHours } from './hours'
 export { PartialMonthTag } from './PartialMonthTag'
 
 export type BreakdownSource = { kind: 'record'; id: number } | { kind: 'preview'; period: string; userId: number }
@@ -82,9 +82,9 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
             <Descriptions.Item label="达标种子数">{data.torrentCount}</Descriptions.Item>
             <Descriptions.Item label="达标体积">{formatBytes(data.totalSize)}</Descriptions.Item>
             <Descriptions.Item label={<HelpTitle title="平均做种时长" help={AVERAGE_HOURS_HELP} />}>
-              {formatHours(averageSeedHours(data))}
+              {formatSeedHours(averageSeedHours(data))}
             </Descriptions.Item>
-            <Descriptions.Item label="累计做种时长">{formatDaysHours(data.seedHours)}</Descriptions.Item>
+            <Descriptions.Item label="累计做种时长">{formatHours(data.seedHours)}</Descriptions.Item>
             {data.payment !== undefined && (
               <Descriptions.Item label="发放状态">
                 <PaymentTag payment={data.payment} />

@@ -12,7 +12,7 @@ import { siteTableLabels, sourceKindLabels, syncStepLabels } from '@shared/enums
 import { useApi } from '@renderer/hooks/useApi'
 import { runSync } from '@renderer/services/sync'
 import { toastError, toastSuccess } from '@renderer/utils/feedback'
-import { formatDateTime } from '@renderer/utils/format'
+import { formatCount, formatDateTime } from '@renderer/utils/format'
 import { LoadFailed } from '../home/LoadFailed'
 import SiteWageSettings from './SiteWageSettings'
 import WebhookDeliveries from './WebhookDeliveries'
@@ -57,7 +57,6 @@ export function rowsEntries(rows: Record<string, number>): RowsEntry[] {
     .sort((a, b) => rank(a.table) - rank(b.table) || (a.table < b.table ? -1 : a.table > b.table ? 1 : 0))
 }
 
-const count = (n: number) => n.toLocaleString('zh-CN')
 const minutes = (n: number) => `${Number(n.toFixed(1)).toLocaleString('zh-CN')} 分钟`
 
 /**
@@ -83,7 +82,7 @@ function ProgressLine({ progress }: { progress: SyncProgress | null }) {
       <Flex vertical gap={4} data-testid="sync-progress">
         <Typography.Text>
           正在<Typography.Text strong>{step}</Typography.Text>
-          {known ? `：${count(read)} / ${count(total)}` : '…'}
+          {known ? `：${formatCount(read)} / ${formatCount(total)}` : '…'}
         </Typography.Text>
         {known && (
           <Progress percent={Math.min(100, Math.floor((read / total) * 100))} status="active" size="small" aria-label={`${step}进度`} />
@@ -93,8 +92,8 @@ function ProgressLine({ progress }: { progress: SyncProgress | null }) {
   return (
     <Flex vertical gap={4} data-testid="sync-progress">
       <Typography.Text>
-        正在读取 <Typography.Text strong>{tableLabel(table)}</Typography.Text>：{count(read)}
-        {total !== null ? ` / ${count(total)}` : ' 行'}
+        正在读取 <Typography.Text strong>{tableLabel(table)}</Typography.Text>：{formatCount(read)}
+        {total !== null ? ` / ${formatCount(total)}` : ' 行'}
       </Typography.Text>
       {known && (
         <Progress
@@ -122,7 +121,7 @@ const rowsColumns: TableColumnsType<RowsEntry> = [
         </Space>
       ),
   },
-  { title: '行数', dataIndex: 'rows', align: 'right', width: 160, render: (rows: number) => count(rows) },
+  { title: '行数', dataIndex: 'rows', align: 'right', width: 160, render: (rows: number) => formatCount(rows) },
 ]
 
 export default function DataSyncPage() {

@@ -7,11 +7,11 @@ import { seedStatusLabels, seedStatusValues } from '@shared/enums'
 import Chart from '@renderer/components/Chart'
 import { SeedStatusTag } from '@renderer/components/StatusTags'
 import { useApi } from '@renderer/hooks/useApi'
-import { formatAmount, formatBytes } from '@renderer/utils/format'
+import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
 import { myDailyOption } from './chartOptions'
 import { LoadFailed } from './LoadFailed'
 import { usePalette } from './palette'
-import { formatCount, rankText } from './stats'
+import { rankText } from './stats'
 import { ChartEmpty } from './TeamCharts'
 
 const MY_CHART_HEIGHT = 240

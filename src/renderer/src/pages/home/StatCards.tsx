@@ -2,8 +2,8 @@
 import type { ReactNode } from 'react'
 import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd'
 import type { AllSeedingStats } from '@shared/entities'
-import { formatAmount, formatBytes } from '@renderer/utils/format'
-import { completionRate, formatCount, formatPercent, seedingRecords } from './stats'
+import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
+import { completionRate, formatPercent, seedingRecords } from './stats'
 
 interface StatCardProps {
   title: string

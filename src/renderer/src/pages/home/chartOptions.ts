@@ -6,9 +6,9 @@ import type { AllSeedingStats, ByStatus, UserSeedingStats, WageRankEntry } from 
 import { CompletionLabel, completionLabels, seedStatusColors, seedStatusLabels, seedStatusValues } from '@shared/enums'
 import type { ChartOption } from '@renderer/components/Chart'
 import { completionColors } from '@renderer/components/StatusTags'
-import { formatAmount, formatBytes } from '@renderer/utils/format'
+import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
 import { byteAxisRange, byteTickLabel } from './byteAxis'
-import { formatCount, lastDays } from './stats'
+import { lastDays } from './stats'
 
 /** antd preset colours by tag colour name (`green` → `#52c41a`), plus the grey of `default` tags. */
 export type Palette = Record<string, string> & { default: string; primary: string }

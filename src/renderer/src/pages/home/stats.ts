@@ -19,11 +19,6 @@ export function seedingRecords(byStatus: ByStatus): number {
   return byStatus[SeedStatus.Seeding] + byStatus[SeedStatus.SeedingUnclaimed]
 }
 
-/** `12,345` (thousands separated, as the cards show counts). */
-export function formatCount(value: number): string {
-  return value.toLocaleString('zh-CN')
-}
-
 /** The rank line of the member block. */
 export function rankText(rank: number | null): string {
   return rank === null ? '暂无排名' : `第 ${rank} 名`

@@ -2,7 +2,7 @@
  * 操作日志: every admin change (and logins/logouts), newest first, with operator, action, target,
  * detail and IP. Filters: operator (the user options), action (the Chinese labels), time range.
  */
-import { useMemo, useState } from 'react'
+import { useMemo } from 'react'
 import { Button, Card, Col, DatePicker, Flex, Form, Row, Select, Space, Tooltip } from 'antd'
 import type { Dayjs } from 'dayjs'
 import type { OperationLog } from '@shared/entities'
@@ -10,6 +10,7 @@ import { operationActionLabels, type OperationActionName } from '@shared/enums'
 import DataTable, { type DataTableColumn } from '@renderer/components/DataTable'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { useApi } from '@renderer/hooks/useApi'
+import { useRememberedState } from '@renderer/hooks/useRememberedState'
 import { pageOperationLog } from '@renderer/services/operationLog'
 
 export const OPERATION_LOG_TABLE_KEY = 'operationHistory.list'
@@ -77,7 +78,9 @@ const actionOptions = Object.entries(operationActionLabels).map(([value, label])
 
 export default function OperationHistoryPage() {
   const [form] = Form.useForm<FilterValues>()
-  const [filters, setFilters] = useState<Record<string, unknown>>({})
+  // The filters last searched, kept when the user goes to another screen and comes back.
+  const [searched, setSearched] = useRememberedState<FilterValues>(OPERATION_LOG_TABLE_KEY, () => ({}))
+  const filters = useMemo(() => toFilters(searched), [searched])
   // A failure is toasted once; the select then offers nobody.
   const { data: operators, isLoading: loadingOperators } = useApi('user.list', undefined, { shouldRetryOnError: false })
 
@@ -86,7 +89,7 @@ export default function OperationHistoryPage() {
   return (
     <Flex vertical gap={16}>
       <Card size="small" styles={{ body: { paddingBottom: 0 } }}>
-        <Form<FilterValues> form={form} onFinish={(values) => setFilters(toFilters(values))} data-testid="operation-log-search">
+        <Form<FilterValues> form={form} initialValues={searched} onFinish={setSearched} data-testid="operation-log-search">
           <Row gutter={[16, 0]}>
             <Col xs={24} sm={12} lg={6}>
               <Form.Item name="operatorId" label="操作人" style={{ marginBottom: 16 }}>
@@ -113,8 +116,8 @@ export default function OperationHistoryPage() {
               <Space>
                 <Button
                   onClick={() => {
-                    form.resetFields()
-                    setFilters({})
+                    form.setFieldsValue({ operatorId: undefined, action: undefined, range: null })
+                    setSearched({})
                   }}
                 >
                   重置

@@ -88,6 +88,29 @@ describe('操作日志', { timeout: 30_000 }, () => {
     )
   })
 
+  it('keeps the filters and the page when the admin goes to another screen and comes back', async () => {
+    api.handle('operationLog.page', ok({ list: [], total: 0 }))
+    const { router } = renderRoutes(routes, '/operation-history')
+    const form = await screen.findByTestId('operation-log-search', undefined, { timeout: 8000 })
+    fireEvent.mouseDown(form.querySelectorAll('.ant-select')[1]!)
+    fireEvent.click(await screen.findByTitle('添加管理员'))
+    const entry = { id: 1, at: '2025-03-01T08:00:00+08:00', operatorId: 1, operatorName: 'admin', action: 'config.add-admin' }
+    api.handle('operationLog.page', ok({ list: [{ ...entry, targetType: 'user', targetId: '2', detail: '', ip: '' }], total: 45 }))
+    fireEvent.click(within(form).getByRole('button', { name: /查\s*询/ }))
+    await waitFor(() => expect(inputs('operationLog.page').at(-1)).toEqual({ page: 1, pageSize: 20, action: 'config.add-admin' }))
+    fireEvent.click(await screen.findByTitle('2'))
+    await waitFor(() => expect(inputs('operationLog.page').at(-1)).toEqual({ page: 2, pageSize: 20, action: 'config.add-admin' }))
+
+    await router.navigate('/403')
+    await screen.findByText('抱歉，你无权访问该页面。')
+    const asked = inputs('operationLog.page').length
+    await router.navigate('/operation-history')
+    await waitFor(() => expect(inputs('operationLog.page').length).toBe(asked + 1))
+    expect(inputs('operationLog.page').at(-1)).toEqual({ page: 2, pageSize: 20, action: 'config.add-admin' })
+    const back = await screen.findByTestId('operation-log-search')
+    expect(within(back).getByTitle('添加管理员')).toBeTruthy()
+  })
+
   it('shows - for an entry without an IP (the server itself, e.g. 创建初始管理员)', async () => {
     api.handle(
       'operationLog.page',

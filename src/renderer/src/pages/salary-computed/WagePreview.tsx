@@ -9,7 +9,7 @@ import { useAskedLoad } from '@renderer/hooks/useApi'
 import { amountColumn, qualifiedColumns, seedHoursColumns } from '@renderer/components/wageColumns'
 import { RequestError } from '@renderer/services/request'
 import { previewWages } from '@renderer/services/wages'
-import { formatAmount } from '@renderer/utils/format'
+import { formatAmount, formatCount } from '@renderer/utils/format'
 
 export interface WagePreview {
   period: string
@@ -117,7 +117,7 @@ export default function WagePreviewCard({ period, state, onOpen }: WagePreviewCa
                 defaultPageSize: 20,
                 showSizeChanger: true,
                 pageSizeOptions: ['20', '50', '100', '200'],
-                showTotal: (total) => `共 ${total} 条`,
+                showTotal: (total) => `共 ${formatCount(total)} 条`,
               }}
             />
           </Flex>

@@ -11,6 +11,7 @@ import { userOptions } from '@renderer/services/user'
 import { errorMessage } from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { toastSuccess } from '@renderer/utils/feedback'
+import { formatCount } from '@renderer/utils/format'
 
 export interface PlanRow {
   key: string
@@ -118,7 +119,7 @@ export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssig
         rowKey="key"
         loading={rows === null}
         dataSource={rows ?? []}
-        pagination={{ pageSize: 10, showSizeChanger: false, showTotal: (total) => `共 ${total} 条` }}
+        pagination={{ pageSize: 10, showSizeChanger: false, showTotal: (total) => `共 ${formatCount(total)} 条` }}
         columns={[
           { title: '种子', dataIndex: 'torrentName', ellipsis: true },
           { title: '保种员', dataIndex: 'username', width: 180 },

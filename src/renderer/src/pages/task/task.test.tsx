@@ -66,7 +66,7 @@ describe('我的任务', () => {
     expect(firstRow.getByText('已认领')).toBeTruthy()
     expect(firstRow.getByText('1.50 GiB')).toBeTruthy()
     expect(firstRow.getByText('3.00 GiB')).toBeTruthy()
-    expect(firstRow.getByText('3天5小时')).toBeTruthy()
+    expect(firstRow.getByText('3 天 5 小时')).toBeTruthy()
     expect(firstRow.getByText(formatDateTime(records[0]!.lastAction))).toBeTruthy() // local time
     expect(firstRow.getByText('-')).toBeTruthy() // never assigned
 
