@@ -78,6 +78,17 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(screen.queryByText('已保存为规则版本 v3')).toBeNull()
   })
 
+  it('comes back to the tab it was left on (another screen and back)', async () => {
+    const view = renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('tab', { name: '种子列表' }))
+    expect(await screen.findByText('Manual.One')).toBeTruthy()
+    view.unmount()
+    renderRoutes(routes, '/torrent-manage')
+    expect(await screen.findByText('Manual.One', undefined, { timeout: 8000 })).toBeTruthy()
+    expect(screen.getByRole('tab', { name: '种子列表' }).getAttribute('aria-selected')).toBe('true')
+  })
+
   it('offers the synced team and tag names and still takes typed ones', async () => {
     api.handle('site.options', ok({ teams: ['CHD', 'FRDS', 'HDSky'], tags: ['官方', '中字'] }))
     api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
