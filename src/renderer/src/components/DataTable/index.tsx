@@ -41,6 +41,8 @@ export interface DataTableProps<T> extends PassThroughProps<T> {
   defaultPageSize?: (typeof PAGE_SIZE_OPTIONS)[number]
   /** Extra toolbar buttons, left of refresh and column settings. */
   toolbar?: ReactNode
+  /** Shown in the table instead of 暂无数据 when a page loaded with no rows (e.g. why there are none). */
+  empty?: ReactNode
   ref?: Ref<DataTableActions>
 }
 
@@ -85,6 +87,7 @@ export default function DataTable<T extends object>({
   initialSearch,
   defaultPageSize = 20,
   toolbar,
+  empty,
   ref,
   ...tableProps
 }: DataTableProps<T>) {
@@ -169,9 +172,12 @@ export default function DataTable<T extends object>({
     }))
   }
 
-  const emptyText = (
-    <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={result?.success === false ? '加载失败，请点击刷新重试' : '暂无数据'} />
-  )
+  const emptyText =
+    result?.success !== false && empty !== undefined ? (
+      empty
+    ) : (
+      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={result?.success === false ? '加载失败，请点击刷新重试' : '暂无数据'} />
+    )
 
   return (
     <Flex vertical gap={16}>

@@ -6,7 +6,7 @@
  */
 import { useCallback, useMemo, useRef, useState, type HTMLAttributes } from 'react'
 import { AimOutlined, TrophyOutlined } from '@ant-design/icons'
-import { Button, Card, DatePicker, Flex, Space, Tag, Typography, theme } from 'antd'
+import { Button, DatePicker, Flex, Space, Tag, Typography, theme } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import type { WageRankEntry } from '@shared/entities'
 import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
@@ -109,11 +109,6 @@ export default function RankPage() {
 
   return (
     <Flex vertical gap={16}>
-      {shown && !shown.period && (
-        <Card size="small" data-testid="rank-empty">
-          <NoWagesYet description={month ? '该月尚未生成工资' : '尚未生成任何月份的工资'} />
-        </Card>
-      )}
       <DataTable<WageRankEntry>
         ref={table}
         tableKey={RANK_TABLE_KEY}
@@ -146,6 +141,14 @@ export default function RankPage() {
           </Space>
         }
         rowKey="userId"
+        // No month computed (or not the chosen one): why, in the table itself — not a second empty state above it.
+        empty={
+          shown && !shown.period ? (
+            <div data-testid="rank-empty">
+              <NoWagesYet description={month ? '该月尚未生成工资' : '尚未生成任何月份的工资'} />
+            </div>
+          ) : undefined
+        }
         columns={columns}
         params={params}
         request={request}

@@ -42,6 +42,9 @@ describe('工资排行', { timeout: 20_000 }, () => {
     // A member is told who generates wages, with no button to a page they cannot open.
     expect(screen.getByTestId('rank-empty').textContent).toContain('管理员在「工资计算」中生成后，这里会显示结果')
     expect(screen.queryByRole('button', { name: /前往工资计算/ })).toBeNull()
+    // Said once, in the table: no second empty state (暂无数据) under it.
+    expect(await screen.findByTestId('rank-empty')).toBeTruthy()
+    expect(document.querySelectorAll('.ant-empty')).toHaveLength(1)
   })
 
   it('before any month was computed, points an admin to 工资计算', async () => {
