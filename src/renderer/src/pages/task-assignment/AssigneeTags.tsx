@@ -1,11 +1,16 @@
 /**
  * The 保种员 cell of 任务分配: who a torrent is assigned to, each name removable on its own (the
- * toolbar's 取消分配 removes every member of the selected torrents).
+ * toolbar's 取消分配 removes every member of the selected torrents). A torrent kept by many shows the
+ * first few and 「+N」, which shows the rest (a row of 10+ names was five lines tall).
  */
+import { useState } from 'react'
 import { CloseOutlined } from '@ant-design/icons'
 import { Flex, Tag, Tooltip } from 'antd'
 import type { Assignee } from '@shared/entities'
 import { formatDateTime } from '@renderer/utils/format'
+
+/** Names shown before 「+N」. */
+export const SHOWN_ASSIGNEES = 4
 
 export interface AssigneeTagsProps {
   /** undefined: not loaded (the call failed). */
@@ -14,10 +19,14 @@ export interface AssigneeTagsProps {
 }
 
 export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps) {
+  const [expanded, setExpanded] = useState(false)
   if (!assignees?.length) return <span>-</span>
+  // One more name rather than 「+1」.
+  const collapsed = !expanded && assignees.length > SHOWN_ASSIGNEES + 1
+  const shown = collapsed ? assignees.slice(0, SHOWN_ASSIGNEES) : assignees
   return (
     <Flex wrap gap={4} data-testid="assignees">
-      {assignees.map((assignee) => (
+      {shown.map((assignee) => (
         <Tooltip key={assignee.userId} title={`分配于 ${formatDateTime(assignee.assignedAt)}`}>
           <Tag
             style={{ marginInlineEnd: 0 }}
@@ -33,6 +42,34 @@ export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps)
           </Tag>
         </Tooltip>
       ))}
+      {assignees.length > SHOWN_ASSIGNEES + 1 && (
+        <Tooltip
+          title={
+            collapsed
+              ? assignees
+                  .slice(SHOWN_ASSIGNEES)
+                  .map((a) => a.username)
+                  .join('、')
+              : undefined
+          }
+        >
+          <Tag
+            role="button"
+            tabIndex={0}
+            data-testid="assignees-toggle"
+            style={{ marginInlineEnd: 0, cursor: 'pointer', borderStyle: 'dashed' }}
+            onClick={() => setExpanded(collapsed)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault()
+                setExpanded(collapsed)
+              }
+            }}
+          >
+            {collapsed ? `+${assignees.length - SHOWN_ASSIGNEES}` : '收起'}
+          </Tag>
+        </Tooltip>
+      )}
     </Flex>
   )
 }

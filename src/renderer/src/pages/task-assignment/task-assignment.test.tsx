@@ -58,6 +58,26 @@ describe('任务分配', { timeout: 30_000 }, () => {
     expect(within(rowOf('Planet.Earth.II.2016.2160p')).queryByTestId('assignees')).toBeNull()
   })
 
+  it('shows the first four of many names and 「+N」, which shows the rest (and 收起 again)', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({
+      torrentId: 12,
+      userId: 10 + i,
+      username: `keeper${i}`,
+      assignedAt: '2026-11-01T02:00:00Z',
+    }))
+    api.handle('task.assignees', ok(many))
+    await openPage()
+    const names = () =>
+      [...within(rowOf('Cosmos.2019.1080p')).getByTestId('assignees').querySelectorAll('.ant-tag')].map((t) => t.textContent)
+    expect(names()).toEqual(['keeper0', 'keeper1', 'keeper2', 'keeper3', '+6'])
+    fireEvent.click(within(rowOf('Cosmos.2019.1080p')).getByTestId('assignees-toggle'))
+    expect(names()).toEqual([...many.map((a) => a.username), '收起'])
+    // Each name shown stays removable on its own.
+    expect(within(rowOf('Cosmos.2019.1080p')).getByLabelText('移除 keeper9 的分配')).toBeTruthy()
+    fireEvent.click(within(rowOf('Cosmos.2019.1080p')).getByTestId('assignees-toggle'))
+    expect(names()).toHaveLength(5)
+  })
+
   it('removes one member from a torrent after a confirmation, leaving the others', async () => {
     api.handle('task.unassign', ok({ removed: 1 }))
     await openPage()
