@@ -106,6 +106,26 @@ describe('settings store', () => {
     backend.set('windowBounds', { width: 'wide' })
     expect(store.getWindowBounds()).toBeNull()
   })
+
+  it('hands the window only sane bounds from a damaged or edited file, never other window options', () => {
+    const { backend, store } = makeStore()
+    // Spread into the BrowserWindow options as they are, these would make the window invisible or unusable.
+    backend.set('windowBounds', { x: 10, y: 20, width: 1200, height: 800, opacity: 0, frame: false, kiosk: true, skipTaskbar: true })
+    expect(store.getWindowBounds()).toEqual({ x: 10, y: 20, width: 1200, height: 800 })
+    backend.set('windowBounds', { x: null, y: 20, width: 1200, height: 800, maximized: 'yes' })
+    expect(store.getWindowBounds()).toEqual({ width: 1200, height: 800 })
+    for (const broken of [
+      { width: -1200, height: 800 },
+      { width: 0, height: 800 },
+      { width: 1e9, height: 1e9 },
+      { width: 1200.5, height: 800 },
+      [1200, 800],
+      'big',
+    ]) {
+      backend.set('windowBounds', broken)
+      expect(store.getWindowBounds()).toBeNull()
+    }
+  })
 })
 
 describe('update URL', () => {

@@ -126,9 +126,17 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     backend.set('token', stored)
   }
 
+  /**
+   * The saved bounds, rebuilt from their known fields: the object is spread into the BrowserWindow options, so an
+   * edited or damaged file must not bring other window options along (`opacity: 0`, `kiosk`, `frame: false`).
+   */
   function getWindowBounds(): WindowBounds | null {
-    const bounds = backend.get('windowBounds') as WindowBounds | undefined
-    if (!bounds || !Number.isFinite(bounds.width) || !Number.isFinite(bounds.height)) return null
+    const saved = backend.get('windowBounds') as Partial<Record<keyof WindowBounds, unknown>> | undefined
+    if (!saved || typeof saved !== 'object' || Array.isArray(saved)) return null
+    if (!isLength(saved.width) || !isLength(saved.height)) return null
+    const bounds: WindowBounds = { width: saved.width, height: saved.height }
+    if (isCoordinate(saved.x) && isCoordinate(saved.y)) Object.assign(bounds, { x: saved.x, y: saved.y })
+    if (typeof saved.maximized === 'boolean') bounds.maximized = saved.maximized
     return bounds
   }
 
@@ -144,3 +152,8 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     getUpdateUrl,
   }
 }
+
+/** Window sizes and positions are whole pixels; anything beyond 100,000 px is no screen's. */
+const MAX_PIXELS = 100_000
+const isLength = (value: unknown): value is number => Number.isInteger(value) && (value as number) > 0 && (value as number) <= MAX_PIXELS
+const isCoordinate = (value: unknown): value is number => Number.isInteger(value) && Math.abs(value as number) <= MAX_PIXELS

@@ -17,7 +17,8 @@ vi.mock('electron', () => {
     once() {}
     on() {}
   }
-  const screen = { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] }
+  const display = { id: 1, workArea: { x: 0, y: 0, width: 1920, height: 1080 } }
+  const screen = { getAllDisplays: () => [display], getPrimaryDisplay: () => display }
   return { BrowserWindow, screen, default: { BrowserWindow, screen } }
 })
 
@@ -68,6 +69,20 @@ describe('main window', () => {
     })
     expect(visibleBounds({ x: 100, y: 100, width: 1200, height: 800 }, displays)).toEqual({ x: 100, y: 100, width: 1200, height: 800 })
     expect(visibleBounds(null, displays)).toEqual({ width: 1360, height: 860 })
+  })
+
+  it('fits a window saved on a larger monitor, or with its title bar off the top, inside the screen', () => {
+    const laptop = [{ workArea: { x: 0, y: 0, width: 1366, height: 728 } }]
+    // Saved on a 4K monitor: the close button (top right on Windows) and the bottom would be off-screen.
+    expect(visibleBounds({ x: 0, y: 0, width: 3800, height: 2100 }, laptop)).toEqual({ x: 0, y: 0, width: 1366, height: 728 })
+    expect(visibleBounds({ x: 600, y: 300, width: 1200, height: 800 }, laptop)).toEqual({ x: 166, y: 0, width: 1200, height: 728 })
+    // A title bar above the work area cannot be grabbed to move the window.
+    expect(visibleBounds({ x: 100, y: -40, width: 1000, height: 600 }, laptop)).toEqual({ x: 100, y: 0, width: 1000, height: 600 })
+    // Without a usable position the size still has to fit.
+    expect(visibleBounds({ width: 3800, height: 2100, maximized: true }, laptop)).toEqual({ width: 1366, height: 728, maximized: true })
+    // A second monitor left of the first keeps its negative coordinates.
+    const two = [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }, { workArea: { x: -1280, y: 0, width: 1280, height: 1024 } }]
+    expect(visibleBounds({ x: -1200, y: 10, width: 1000, height: 700 }, two)).toEqual({ x: -1200, y: 10, width: 1000, height: 700 })
   })
 
   it('brings a minimised window back for a second launch', () => {

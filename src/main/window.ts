@@ -5,17 +5,29 @@ import type { SettingsStore, WindowBounds } from './settings-store'
 
 const DEFAULT_BOUNDS: WindowBounds = { width: 1360, height: 860 }
 
-/** Bounds saved on a monitor that is gone are dropped, so the window never opens off-screen. */
-export function visibleBounds(
-  saved: WindowBounds | null,
-  displays: { workArea: { x: number; y: number; width: number; height: number } }[],
-): WindowBounds {
+type Area = { x: number; y: number; width: number; height: number }
+
+/**
+ * Bounds saved on a monitor that is gone are dropped, so the window never opens off-screen; a window larger than
+ * the monitor it lands on (saved on a bigger one) is shrunk to it, and moved so that all of it — title bar and
+ * window buttons included — is inside the work area.
+ */
+export function visibleBounds(saved: WindowBounds | null, displays: { workArea: Area }[]): WindowBounds {
   if (!saved) return DEFAULT_BOUNDS
-  if (saved.x === undefined || saved.y === undefined) return { width: saved.width, height: saved.height, maximized: saved.maximized }
-  const onScreen = displays.some(
-    ({ workArea: a }) => saved.x! >= a.x - 50 && saved.y! >= a.y - 50 && saved.x! < a.x + a.width - 100 && saved.y! < a.y + a.height - 100,
-  )
-  return onScreen ? saved : { width: saved.width, height: saved.height, maximized: saved.maximized }
+  const home = displays.find(({ workArea: a }) => saved.x !== undefined && saved.y !== undefined && isNear(saved.x, saved.y, a))?.workArea
+  // Without a position the window opens centred on the primary display (the first one given).
+  const fit = home ?? displays[0]?.workArea
+  const width = fit ? Math.min(saved.width, fit.width) : saved.width
+  const height = fit ? Math.min(saved.height, fit.height) : saved.height
+  if (!home) return { width, height, maximized: saved.maximized }
+  const x = Math.max(home.x, Math.min(saved.x!, home.x + home.width - width))
+  const y = Math.max(home.y, Math.min(saved.y!, home.y + home.height - height))
+  return saved.maximized === undefined ? { x, y, width, height } : { x, y, width, height, maximized: saved.maximized }
+}
+
+/** The window's top-left corner is on this work area (or just off its left or top edge). */
+function isNear(x: number, y: number, a: Area): boolean {
+  return x >= a.x - 50 && y >= a.y - 50 && x < a.x + a.width - 100 && y < a.y + a.height - 100
 }
 
 export function createMainWindow(options: {
@@ -25,7 +37,9 @@ export function createMainWindow(options: {
   log: (m: string) => void
   icon?: string
 }): BrowserWindow {
-  const bounds = visibleBounds(options.settings.getWindowBounds(), screen.getAllDisplays())
+  const primary = screen.getPrimaryDisplay()
+  const displays = [primary, ...screen.getAllDisplays().filter(({ id }) => id !== primary.id)]
+  const bounds = visibleBounds(options.settings.getWindowBounds(), displays)
   const window = new BrowserWindow({
     ...bounds,
     minWidth: 1024,
