@@ -342,3 +342,144 @@ describe('downloads from the server', () => {
     }
   })
 })
+
+describe('a download that cannot be saved', () => {
+  it('tells the user why (disk full) instead of a bare 保存文件失败', async () => {
+    const files = await listen((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="wages.csv"' }).end('a,b\n'),
+    )
+    try {
+      const api = createApiClient({
+        baseUrl: () => `${files.base}/api/v1`,
+        tokens: memoryTokens('t'),
+        saveFile: async () => {
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })
+        },
+      })
+      expect(await api.call('wages.export', { period: '2026-10', format: 'csv' })).toEqual({
+        ok: false,
+        code: 500,
+        msg: '磁盘空间不足，文件未保存',
+      })
+    } finally {
+      files.close()
+    }
+  })
+})
+
+describe('answers that keep to the contract but would swamp the page', () => {
+  it('shortens an error message of megabytes to what a toast can show', async () => {
+    const chatty = await listen((_req, res) =>
+      res
+        .writeHead(500, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ code: 500, msg: `出错了${'x'.repeat(5_000_000)}`, data: null })),
+    )
+    try {
+      const answer = await createApiClient({ baseUrl: () => `${chatty.base}/api/v1`, tokens: memoryTokens() }).call('health')
+      expect(answer).toMatchObject({ ok: false, code: 500 })
+      if (!answer.ok) {
+        expect(answer.msg.startsWith('出错了')).toBe(true)
+        expect(answer.msg.length).toBeLessThanOrEqual(500)
+      }
+    } finally {
+      chatty.close()
+    }
+  })
+
+  it('refuses a page holding more rows than were asked for', async () => {
+    const entry = (rank: number) => ({
+      rank,
+      userId: rank,
+      username: `u${rank}`,
+      period: '2026-10',
+      amount: 1,
+      torrentCount: 1,
+      totalSize: 1,
+    })
+    let rows = 20
+    const flooding = await listen((_req, res) =>
+      json(res, { code: 200, msg: 'ok', data: { list: Array.from({ length: rows }, (_, i) => entry(i + 1)), total: rows } }),
+    )
+    try {
+      const api = createApiClient({ baseUrl: () => `${flooding.base}/api/v1`, tokens: memoryTokens('t') })
+      expect(await api.call('wages.rank', { page: 1, pageSize: 20 })).toMatchObject({ ok: true, data: { total: 20 } })
+      rows = 20_000 // one "page" the table would try to draw at once
+      expect(await api.call('wages.rank', { page: 1, pageSize: 20 })).toEqual({ ok: false, code: 502, msg: '服务器返回的数据格式不正确' })
+    } finally {
+      flooding.close()
+    }
+  })
+})
+
+describe('a stored token that cannot travel as a header', () => {
+  it('is dropped instead of failing every call, the login included, with the token in the log', async () => {
+    const logs: string[] = []
+    const tokens = memoryTokens('stored-secret\nfrom-an-old-file')
+    const api = createApiClient({ baseUrl: () => server.apiBase, tokens, log: (m) => logs.push(m) })
+    expect(await api.call('user.loginInfo')).toEqual({ ok: false, code: 401, msg: '请先登录' })
+    expect(tokens.token).toBeNull()
+    tokens.token = 'stored-secret\u00e9' // not Latin-1 safe either
+    expect(await api.call('user.login', { username: 'admin', password })).toEqual({ ok: true, data: null })
+    expect(tokens.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(logs.join('\n')).not.toContain('stored-secret')
+  })
+})
+
+const info = { id: 1, username: 'a', role: 'admin', status: 2, siteUid: null, lastLoginAt: null }
+
+describe('sessions that end while calls are under way', () => {
+  it('ends the local session at once on logout, without waiting for a slow or dead server', { timeout: 5000 }, async () => {
+    const seen: string[] = []
+    const silent = await listen((req) => seen.push(`${req.url} ${req.headers['access-token'] ?? ''}`)) // never answers
+    try {
+      const tokens = memoryTokens('admin-token')
+      const api = createApiClient({ baseUrl: () => `${silent.base}/api/v1`, tokens })
+      const logout = api.call('user.logout')
+      // The user may close the app right after 退出登录: the token must already be gone from the store.
+      await expect.poll(() => seen, { timeout: 1000 }).toEqual(['/api/v1/user/logout admin-token'])
+      expect(tokens.token).toBeNull()
+      silent.close()
+      expect((await logout).ok).toBe(false)
+      expect(tokens.token).toBeNull()
+    } finally {
+      silent.close()
+    }
+  })
+
+  it('never lets a late answer of an ended session revive it, nor end the session that followed', { timeout: 5000 }, async () => {
+    let slow: (res: ServerResponse) => void = () => {}
+    const api500 = await listen((req, res) => {
+      if (req.url?.endsWith('/user/logout')) return json(res, { code: 200, msg: 'ok', data: null })
+      setTimeout(() => slow(res), 200)
+    })
+    try {
+      const tokens = memoryTokens('old-session')
+      const api = createApiClient({ baseUrl: () => `${api500.base}/api/v1`, tokens })
+
+      // 退出登录 while a slow call is under way; its answer carries a renewed token.
+      slow = (res) => json(res, { code: 200, msg: 'ok', data: info }, { 'Access-Token': 'renewed-old-session' })
+      const late = api.call('user.loginInfo')
+      await new Promise((ok) => setTimeout(ok, 50))
+      expect(await api.call('user.logout')).toEqual({ ok: true, data: null })
+      await late
+      expect(tokens.token).toBeNull()
+
+      // Another user logs in while a call of the previous session is under way; it ends in 401.
+      tokens.token = 'old-session'
+      slow = (res) => json(res, { code: 401, msg: '请先登录', data: null })
+      const late401 = api.call('user.loginInfo')
+      await new Promise((ok) => setTimeout(ok, 50))
+      tokens.token = 'next-user-session'
+      expect(await late401).toMatchObject({ ok: false, code: 401 })
+      expect(tokens.token).toBe('next-user-session')
+
+      // A renewed token never starts a session where there was none.
+      tokens.token = null
+      slow = (res) => json(res, { code: 200, msg: 'ok', data: { status: 'ok', db: 'ok', version: '1' } }, { 'Access-Token': 'gift' })
+      expect((await api.call('health')).ok).toBe(true)
+      expect(tokens.token).toBeNull()
+    } finally {
+      api500.close()
+    }
+  })
+})

@@ -15,12 +15,18 @@ import {
   type EndpointName,
   type EndpointOutput,
 } from '@shared/index'
+import { saveFailureMessage } from './downloads'
 
 export const REQUEST_TIMEOUT_MS = 180_000
+/** 退出登录 waits this long for the server at most: the local session has already ended. */
+export const LOGOUT_TIMEOUT_MS = 10_000
 /** Largest envelope main reads: a page of the contract is far smaller; a hostile server must not fill main's memory. */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 /** Largest file a download endpoint may deliver (wage exports are a few MB). */
 export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024
+
+/** Longest server message passed on: it ends up in a toast (a hostile server could send megabytes). */
+export const MAX_MESSAGE_CHARS = 500
 
 const tooLargeMessage = '服务器返回的数据过大'
 const redirectMessage = '服务器要求跳转到其他地址，已拒绝。请在设置中填写服务器的实际地址'
@@ -74,21 +80,38 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const log = options.log ?? (() => {})
 
   async function call<N extends EndpointName>(name: N, rawInput?: unknown): Promise<ApiResult<EndpointOutput<N>>> {
-    // Logging out ends the local session whatever the server answers: an unreachable server must not keep the user logged in.
+    // Logging out ends the local session first, whatever the server answers and however long it takes: the user
+    // may close the app right after 退出登录, and an unreachable server must not keep them logged in.
     if (name === 'user.logout') {
-      const result = await send(name, rawInput)
-      options.tokens.clearToken()
-      return result
+      const token = storedToken()
+      if (token) options.tokens.clearToken()
+      return send(name, rawInput, token, Math.min(timeout, LOGOUT_TIMEOUT_MS))
     }
-    return send(name, rawInput)
+    return send(name, rawInput, storedToken(), timeout)
   }
 
-  async function send<N extends EndpointName>(name: N, rawInput?: unknown): Promise<ApiResult<EndpointOutput<N>>> {
+  /**
+   * The stored token, when it can be sent. One that cannot (a store file of an older version, edited or damaged)
+   * would make fetch refuse every call, the login included, quoting the token in the error that gets logged.
+   */
+  function storedToken(): string | null {
+    const token = options.tokens.getToken()
+    if (token === null || usableToken.test(token)) return token
+    options.tokens.clearToken()
+    log('dropped the stored token: not a valid header value')
+    return null
+  }
+
+  async function send<N extends EndpointName>(
+    name: N,
+    rawInput: unknown,
+    token: string | null,
+    timeout: number,
+  ): Promise<ApiResult<EndpointOutput<N>>> {
     const endpoint = endpoints[name]
     const parsedInput = endpoint.input.safeParse(rawInput)
     if (!parsedInput.success) return fail(400, formatZodError(parsedInput.error))
 
-    const token = options.tokens.getToken()
     // Without a token no authenticated call leaves the machine: the server would only refuse it, so main answers 请先登录 itself.
     if (endpoint.access !== 'public' && !token) return fail(401, messages.notLoggedIn)
 
@@ -127,9 +150,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     // The user switched servers while this call was under way: its token (or its 401) belongs to the previous one.
     const sameServer = () => options.baseUrl() === base
+    // The session this call was sent in is still the current one: no logout, new login or server switch since.
+    // A late answer of an ended session must neither revive it (renewed token) nor end the next one (401).
+    const sameSession = () => token !== null && sameServer() && options.tokens.getToken() === token
     const renewed = response.headers.get(TOKEN_HEADER)
     const keepRenewed = () => {
-      if (!renewed || !sameServer()) return
+      if (!renewed || !sameSession()) return
       if (usableToken.test(renewed)) options.tokens.setToken(renewed)
       else log(`ignored a renewed token of ${name}: not a valid header value`)
     }
@@ -164,10 +190,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const { code, msg, data } = envelope.data
     if (code !== 200) {
       // A dead session must not linger: the next call would only be refused again.
-      if (code === 401 && endpoint.access !== 'public' && sameServer()) options.tokens.clearToken()
-      return fail(code, msg || messages.requestFailed)
+      if (code === 401 && endpoint.access !== 'public' && sameSession()) options.tokens.clearToken()
+      return fail(code, shorten(msg) || messages.requestFailed)
     }
 
+    // Checked before the schema walks every row: a "page" of 200,000 rows costs main seconds and freezes the table.
+    if (overPageSize(input, data)) {
+      log(`answer of ${name} refused: more rows than the page size asked for`)
+      return fail(502, messages.badServerAnswer)
+    }
     const output = endpoint.output.safeParse(data)
     if (!output.success) {
       log(`answer of ${name} does not match the contract: ${formatZodError(output.error)}`)
@@ -200,7 +231,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return { ok: true, data: { saved: await options.saveFile(fileName, bytes), fileName } }
     } catch (error) {
       log(`saving ${fileName} failed: ${(error as Error).message}`)
-      return fail(500, '保存文件失败')
+      return fail(500, saveFailureMessage(error))
     }
   }
 
@@ -267,6 +298,19 @@ async function readBody(response: Response, maxBytes: number, deadline: number):
     offset += chunk.byteLength
   }
   return bytes
+}
+
+/** A server message cut to MAX_MESSAGE_CHARS (never inside a surrogate pair). */
+function shorten(msg: string): string {
+  if (msg.length <= MAX_MESSAGE_CHARS) return msg
+  return `${msg.slice(0, MAX_MESSAGE_CHARS - 1).replace(/[\ud800-\udbff]$/, '')}…`
+}
+
+/** A paged answer (`{ list }`) with more rows than the request's `pageSize`. */
+function overPageSize(input: Record<string, unknown> | undefined, data: unknown): boolean {
+  const pageSize = input?.pageSize
+  const list = data !== null && typeof data === 'object' ? (data as { list?: unknown }).list : undefined
+  return typeof pageSize === 'number' && Array.isArray(list) && list.length > pageSize
 }
 
 function isJson(response: Response): boolean {

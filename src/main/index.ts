@@ -3,7 +3,6 @@
  * Everything it composes (API client, settings store, IPC handlers, security guards, menu,
  * updater, crash handler) is plain code tested under Node behind small structural types.
  */
-import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron'
@@ -13,6 +12,7 @@ import electronUpdater from 'electron-updater'
 import { createApiClient } from './api-client'
 import { APP_SCHEME, APP_URL, appSchemePrivileges, createAppProtocolHandler } from './app-protocol'
 import { installCrashHandler } from './crash'
+import { createFileSaver } from './downloads'
 import { createIpcHandlers } from './ipc/handlers'
 import { registerIpcHandlers } from './ipc/register'
 import { createSenderCheck } from './ipc/sender'
@@ -75,15 +75,14 @@ function start(): void {
     baseUrl: settings.apiBase,
     tokens: settings,
     log: write,
-    saveFile: async (suggestedName, bytes) => {
-      const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
-      const options = { title: '保存文件', defaultPath: join(app.getPath('downloads'), suggestedName) }
-      const choice = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options)
-      if (choice.canceled || !choice.filePath) return false
-      await writeFile(choice.filePath, bytes)
-      write(`saved ${suggestedName}`)
-      return true
-    },
+    saveFile: createFileSaver({
+      showSaveDialog: (options) => {
+        const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+        return window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options)
+      },
+      downloadsDir: () => app.getPath('downloads'),
+      log: write,
+    }),
   })
   registerIpcHandlers(ipcMain, createIpcHandlers({ client, settings }), createSenderCheck(appUrl), write)
 
