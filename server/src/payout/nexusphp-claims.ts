@@ -61,7 +61,8 @@ export function monthBounds(period: string): { start: string; end: string } {
 }
 
 /**
- * The member's claims not yet settled for the month (made before its end), and what settling does to each. `lock`: read under row locks (InnoDB, inside the member's transaction).
+ * The member's claims not yet settled for the month (made before its end), and what settling does to
+ * each. `lock`: read under row locks (InnoDB, inside the member's transaction).
  */
 export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimSettlement, lock: boolean): Promise<ClaimPlan> {
   const { start, end } = monthBounds(rule.period)
