@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/src/server'
-import { createApiClient, MAX_ANSWER_BYTES } from './api-client'
+import { createApiClient, DOWNLOAD_BUSY_MESSAGE, MAX_ANSWER_BYTES } from './api-client'
 import { memoryTokens } from './test/token-memory'
 
 const password = 'Client-test-pass-1'
@@ -337,6 +337,44 @@ describe('downloads from the server', () => {
       expect(saved).toEqual([{ name: 'wages-2026-10.csv', text: csv }])
       expect(await api.call('wages.export', { period: '2026-10', format: 'xlsx' })).toMatchObject({ ok: false, code: 502 })
       expect(saved).toHaveLength(1)
+    } finally {
+      files.close()
+    }
+  })
+})
+
+describe('two downloads at once', () => {
+  it('the second is refused while the first waits in its save dialog; afterwards exporting works again', async () => {
+    let requests = 0
+    const files = await listen((_req, res) => {
+      requests++
+      res.writeHead(200, { 'Content-Type': 'text/csv', 'Content-Disposition': 'attachment; filename="wages.csv"' }).end('a,b\n')
+    })
+    // The save dialog stays open until the test closes it.
+    const dialogs: (() => void)[] = []
+    const api = createApiClient({
+      baseUrl: () => `${files.base}/api/v1`,
+      tokens: memoryTokens('t'),
+      saveFile: () => new Promise<boolean>((resolve) => dialogs.push(() => resolve(true))),
+    })
+    const dialogOpened = (n: number) =>
+      new Promise<void>((resolve) => {
+        const wait = () => (dialogs.length >= n ? resolve() : setImmediate(wait))
+        wait()
+      })
+    const exportCsv = () => api.call('wages.export', { period: '2026-10', format: 'csv' })
+    try {
+      const first = exportCsv()
+      await dialogOpened(1)
+      expect(await exportCsv()).toEqual({ ok: false, code: 409, msg: DOWNLOAD_BUSY_MESSAGE })
+      expect(requests).toBe(1)
+      dialogs[0]!()
+      expect(await first).toEqual({ ok: true, data: { saved: true, fileName: 'wages.csv' } })
+      const again = exportCsv()
+      await dialogOpened(2)
+      dialogs[1]!()
+      expect(await again).toMatchObject({ ok: true })
+      expect(requests).toBe(2)
     } finally {
       files.close()
     }

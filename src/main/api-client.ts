@@ -28,6 +28,7 @@ export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024
 /** Longest server message passed on: it ends up in a toast (a hostile server could send megabytes). */
 export const MAX_MESSAGE_CHARS = 500
 
+export const DOWNLOAD_BUSY_MESSAGE = '正在导出另一个文件，请等它保存完成再试'
 const tooLargeMessage = '服务器返回的数据过大'
 const redirectMessage = '服务器要求跳转到其他地址，已拒绝。请在设置中填写服务器的实际地址'
 const serverChangedMessage = '服务器地址已更改，请重新操作'
@@ -79,7 +80,21 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const timeout = options.timeoutMs ?? REQUEST_TIMEOUT_MS
   const log = options.log ?? (() => {})
 
+  /** A download under way (its bytes, up to MAX_DOWNLOAD_BYTES, and its save dialog): one at a time. */
+  let downloading = false
+
   async function call<N extends EndpointName>(name: N, rawInput?: unknown): Promise<ApiResult<EndpointOutput<N>>> {
+    // A second export while one is under way (a double click, a renderer calling in a loop) would hold another file
+    // in memory and open a second save dialog over the first.
+    if (endpoints[name].download) {
+      if (downloading) return fail(409, DOWNLOAD_BUSY_MESSAGE)
+      downloading = true
+      try {
+        return await send(name, rawInput, storedToken(), timeout)
+      } finally {
+        downloading = false
+      }
+    }
     // Logging out ends the local session first, whatever the server answers and however long it takes: the user
     // may close the app right after 退出登录, and an unreachable server must not keep them logged in.
     if (name === 'user.logout') {
