@@ -1,9 +1,10 @@
 /**
- * A modal with one form: OK (or Enter in a field) submits; while the save runs the OK button
- * spins; a failed save keeps the modal open with everything the user typed and shows the
- * server's message above the fields; a successful one closes it.
+ * A modal with one form: it opens with the focus in its first field; OK (or Enter in a field)
+ * submits, once: while the save runs the OK button spins and another Enter or click sends nothing;
+ * a failed save keeps the modal open with everything the user typed and shows the server's message
+ * above the fields; a successful one closes it.
  */
-import { useId, useState, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { Alert, Form, Modal, type FormInstance } from 'antd'
 import { messages } from '@shared/messages'
 import { RequestError } from '@renderer/services/request'
@@ -31,6 +32,23 @@ export function errorMessage(error: unknown): string {
   return error instanceof RequestError ? error.msg : messages.requestFailed
 }
 
+/**
+ * A ref for a dialog's body: each opening puts the focus in its first enabled field (text box,
+ * select, text area). It runs after the dialog's own effects, so the dialog still gives the focus
+ * back to the button that opened it when it closes.
+ */
+export function useFirstFieldFocus(open: boolean) {
+  const body = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (!open) return
+    const timer = window.setTimeout(() =>
+      body.current?.querySelector<HTMLElement>('input:not([type="hidden"]):not([disabled]), textarea:not([disabled])')?.focus(),
+    )
+    return () => window.clearTimeout(timer)
+  }, [open])
+  return body
+}
+
 export default function FormModal<V extends object>({
   open,
   title,
@@ -50,15 +68,26 @@ export default function FormModal<V extends object>({
   const form = outerForm ?? ownForm
   const [error, setError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  // Set before the first await: a second Enter (or a click) before React re-renders sends nothing.
+  const inFlight = useRef(false)
+  const body = useFirstFieldFocus(open)
+  // Each opening may submit again (after a save it stayed "in flight", see finish).
+  useEffect(() => {
+    if (open) inFlight.current = false
+  }, [open])
 
   const finish = async (values: V) => {
+    if (inFlight.current) return
+    inFlight.current = true
     setSaving(true)
     setError(null)
     try {
       await onSubmit(values)
+      // Saved: it stays "in flight" until the next opening, so an Enter still being validated sends nothing.
       setSaving(false)
       onClose()
     } catch (failure) {
+      inFlight.current = false
       setSaving(false)
       setError(errorMessage(failure))
     }
@@ -82,20 +111,22 @@ export default function FormModal<V extends object>({
       destroyOnHidden
       width={width}
     >
-      <Form<V>
-        form={form}
-        name={formName}
-        layout="vertical"
-        initialValues={initialValues}
-        onFinish={finish}
-        preserve={false}
-        style={{ marginTop: 16 }}
-      >
-        {error && <Alert type="error" showIcon title={error} role="alert" data-testid="form-error" style={{ marginBottom: 16 }} />}
-        {children}
-        {/* Enter in any field submits the form (implicit submission needs a submit button). */}
-        <button type="submit" hidden aria-hidden tabIndex={-1} />
-      </Form>
+      <div ref={body}>
+        <Form<V>
+          form={form}
+          name={formName}
+          layout="vertical"
+          initialValues={initialValues}
+          onFinish={finish}
+          preserve={false}
+          style={{ marginTop: 16 }}
+        >
+          {error && <Alert type="error" showIcon title={error} role="alert" data-testid="form-error" style={{ marginBottom: 16 }} />}
+          {children}
+          {/* Enter in any field submits the form (implicit submission needs a submit button). */}
+          <button type="submit" hidden aria-hidden tabIndex={-1} />
+        </Form>
+      </div>
     </Modal>
   )
 }

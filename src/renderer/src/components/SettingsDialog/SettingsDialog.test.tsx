@@ -83,4 +83,25 @@ describe('设置 dialog', { timeout: 20_000 }, () => {
     expect(onServerChanged).not.toHaveBeenCalled()
     expect(await screen.findByText('设置已保存')).toBeTruthy()
   })
+
+  it('opens with the focus in the server address', async () => {
+    const { address } = renderDialog()
+    await waitFor(() => expect(document.activeElement).toBe(address))
+  })
+
+  it('saves once for a fast double Enter, and not again while the save runs', async () => {
+    let answer!: (result: Awaited<ReturnType<FakeApi['setSettings']>>) => void
+    api.setSettings.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)))
+    const { address, dialog, onServerChanged } = renderDialog()
+    fireEvent.change(address, { target: { value: 'https://seed.example.org' } })
+    fireEvent.keyDown(address, { key: 'Enter', code: 'Enter', keyCode: 13 })
+    fireEvent.keyDown(address, { key: 'Enter', code: 'Enter', keyCode: 13 })
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: /保存/ }).className).toMatch(/ant-btn-loading/))
+    fireEvent.keyDown(address, { key: 'Enter', code: 'Enter', keyCode: 13 })
+    // Let this Enter's check of the fields finish while the first save still runs.
+    await waitFor(() => expect(dialog.querySelector('.ant-form-item-is-validating')).toBeNull())
+    answer({ ok: true, data: { ...api.settings, serverAddress: 'https://seed.example.org' } })
+    await waitFor(() => expect(onServerChanged).toHaveBeenCalled())
+    expect(api.setSettings).toHaveBeenCalledTimes(1)
+  })
 })

@@ -9,6 +9,7 @@ import { LinkOutlined } from '@ant-design/icons'
 import { Alert, Form, Input, Modal, Radio } from 'antd'
 import type { NavTheme } from '@shared/enums'
 import { messages } from '@shared/messages'
+import { useFirstFieldFocus } from '@renderer/components/FormModal'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { toastInfo, toastSuccess } from '@renderer/utils/feedback'
 
@@ -28,6 +29,7 @@ export interface SettingsDialogProps {
 export default function SettingsDialog({ open, onClose, onServerChanged }: SettingsDialogProps) {
   const [form] = Form.useForm<SettingsValues>()
   const [saving, setSaving] = useState(false)
+  const body = useFirstFieldFocus(open)
   const serverAddress = useSettingsStore((state) => state.serverAddress)
   const navTheme = useSettingsStore((state) => state.navTheme)
   const updateUrl = useSettingsStore((state) => state.updateUrl)
@@ -87,41 +89,43 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
       forceRender
       data-testid="settings-dialog"
     >
-      <Form<SettingsValues>
-        form={form}
-        layout="vertical"
-        requiredMark={false}
-        onFinish={(values) => void save(values)}
-        initialValues={{ serverAddress, navTheme, updateUrl }}
-      >
-        <Form.Item
-          label="服务器地址"
-          name="serverAddress"
-          rules={[{ required: true, whitespace: true }]}
-          extra="例如 http://127.0.0.1:8080/api/v1"
+      <div ref={body}>
+        <Form<SettingsValues>
+          form={form}
+          layout="vertical"
+          requiredMark={false}
+          onFinish={(values) => void save(values)}
+          initialValues={{ serverAddress, navTheme, updateUrl }}
         >
-          <Input prefix={<LinkOutlined />} placeholder="http://host:8080/api/v1" autoComplete="url" onPressEnter={() => form.submit()} />
-        </Form.Item>
-        <Form.Item label="主题" name="navTheme">
-          <Radio.Group
-            optionType="button"
-            buttonStyle="solid"
-            options={[
-              { label: '暗色', value: 'realDark' },
-              { label: '亮色', value: 'light' },
-            ]}
-          />
-        </Form.Item>
-        <Form.Item label="更新服务器地址" name="updateUrl" extra="发布新版本安装包的 https 地址（由管理员提供）；留空则不检查更新">
-          <Input
-            prefix={<LinkOutlined />}
-            placeholder="https://example.org/seeding-console/"
-            autoComplete="url"
-            onPressEnter={() => form.submit()}
-          />
-        </Form.Item>
-        <Alert type="info" showIcon title="更改服务器地址后需要重新登录。" />
-      </Form>
+          <Form.Item
+            label="服务器地址"
+            name="serverAddress"
+            rules={[{ required: true, whitespace: true }]}
+            extra="例如 http://127.0.0.1:8080/api/v1"
+          >
+            <Input prefix={<LinkOutlined />} placeholder="http://host:8080/api/v1" autoComplete="url" onPressEnter={() => form.submit()} />
+          </Form.Item>
+          <Form.Item label="主题" name="navTheme">
+            <Radio.Group
+              optionType="button"
+              buttonStyle="solid"
+              options={[
+                { label: '暗色', value: 'realDark' },
+                { label: '亮色', value: 'light' },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item label="更新服务器地址" name="updateUrl" extra="发布新版本安装包的 https 地址（由管理员提供）；留空则不检查更新">
+            <Input
+              prefix={<LinkOutlined />}
+              placeholder="https://example.org/seeding-console/"
+              autoComplete="url"
+              onPressEnter={() => form.submit()}
+            />
+          </Form.Item>
+          <Alert type="info" showIcon title="更改服务器地址后需要重新登录。" />
+        </Form>
+      </div>
     </Modal>
   )
 }

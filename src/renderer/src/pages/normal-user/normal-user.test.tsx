@@ -137,8 +137,9 @@ describe('保种员', { timeout: 30_000 }, () => {
     await openPage()
     fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
     let dialog = await screen.findByRole('dialog')
-    // The current uid shows with its site user's name (looked up by uid).
-    expect(await within(dialog).findByText('alice_site (UID 10086)')).toBeTruthy()
+    // The current uid shows with its site user's name (looked up by uid); by title, as the focused
+    // select also says the name to screen readers.
+    expect(await within(dialog).findByTitle('alice_site (UID 10086)')).toBeTruthy()
     expect(inputs('site.users')).toEqual([{ keyword: '10086' }])
     fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '老成员' } })
     fireEvent.click(within(dialog).getByRole('button', { name: spaced('保存') }))

@@ -3,7 +3,7 @@
  * version (the server re-labels torrents and records); a refused save shows the server's message
  * and keeps what was typed.
  */
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
 import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
@@ -135,11 +135,15 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   } = useApi('config.rules', undefined, { silent: true })
   const [saveError, setSaveError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  // Set before the first await: a second Enter before React re-renders (or while saving) sends nothing.
+  const inFlight = useRef(false)
   // The site's team and tag names, offered by the two official-torrent lists (free typing stays;
   // a failure leaves them empty).
   const { data: names = emptySiteOptions } = useApi('site.options', undefined, { silent: true })
 
   const save = async (values: RuleBody) => {
+    if (inFlight.current) return
+    inFlight.current = true
     setSaving(true)
     setSaveError(null)
     try {
@@ -167,6 +171,7 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
         form.scrollToField(field, { behavior: 'smooth', block: 'center' })
       }
     } finally {
+      inFlight.current = false
       setSaving(false)
     }
   }

@@ -69,6 +69,25 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('rules-error')).toBeNull()
   })
 
+  it('saves the rules once for a fast double Enter, and not again for an Enter while the save runs', async () => {
+    let answer!: () => void
+    api.handle('config.saveRules', (input) => new Promise((resolve) => (answer = () => resolve(ok({ ...(input as object), version: 4 })))))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    const form = screen.getByTestId('rules-form')
+    fireEvent.submit(form) // Enter in a field
+    fireEvent.submit(form) // …twice, fast
+    const saveButton = within(screen.getByTestId('rules-actions')).getByRole('button', { name: /保\s*存/ })
+    await waitFor(() => expect(saveButton.className).toMatch(/ant-btn-loading/))
+    fireEvent.click(saveButton) // a click while the save runs (the button ignores it)…
+    fireEvent.submit(form) // …and an Enter, which the button does not stop: wait until it has been checked
+    expect(form.querySelector('.ant-form-item-is-validating')).not.toBeNull()
+    await waitFor(() => expect(form.querySelector('.ant-form-item-is-validating')).toBeNull())
+    answer()
+    expect(await screen.findByText('v4')).toBeTruthy()
+    expect(inputs('config.saveRules')).toHaveLength(1)
+  })
+
   it('says so when a save changed nothing (the server answers the current version)', async () => {
     api.handle('config.saveRules', () => ok(rules))
     renderRoutes(routes, '/torrent-manage')
