@@ -3,7 +3,8 @@
  * member: a screenshot of each (e2e/screenshots/layout-*.png), and for each visible table its key
  * columns — the first one, which names the row, and a fixed 操作 column — must be in view and not
  * covered by anything (a sticky header, a fixed column, a drawer's edge): a wide table scrolls
- * sideways with those columns fixed instead of clipping them.
+ * sideways with those columns fixed instead of clipping them. At 1280×800 (the smallest laptop
+ * window) the widest admin tables keep their key columns in view without scrolling sideways too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
@@ -300,4 +301,27 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
       await checkScreen(app, `member-${path || 'home'}`, { keys: path === 'task' ? ['分配时间'] : [] })
     })
   }
+
+  // Last: the window stays at 1280×800 only for these.
+  describe('at 1280×800, the smallest laptop window', () => {
+    const narrowPages: { title: string; path: string; keys: string[] }[] = [
+      { title: '操作日志', path: 'operation-history', keys: ['详情', 'IP'] },
+      { title: '工资计算', path: 'salary-computed', keys: ['金额', '发放状态'] },
+      { title: '保种员', path: 'normal-user', keys: ['账号状态', '最近登录'] },
+    ]
+
+    beforeAll(async () => {
+      await app.page.setViewportSize({ width: 1280, height: 800 })
+      expect(await app.page.evaluate(() => [window.innerWidth, window.innerHeight])).toEqual([1280, 800])
+    })
+    afterAll(() => app.page.setViewportSize({ width: 1360, height: 860 }))
+
+    for (const { title, path, keys } of narrowPages) {
+      it(`admin: ${title}`, async () => {
+        await freshStart(app, server, 'admin', server.adminPassword)
+        await openPage(app, title, path, true)
+        await checkScreen(app, `admin-${path}-1280`, { keys })
+      })
+    }
+  })
 })

@@ -86,6 +86,8 @@ export interface WageRecordColumnsOptions {
   /** After 发放时间: who paid (工资计算) or whether it reached the site (我的工资). */
   afterPaidAt: DataTableColumn<WageRecord>
   ruleVersionHidden?: boolean
+  /** 发放状态 right after 金额 (工资计算, where the month is paid: in view beside the fixed 明细 column). */
+  paymentAfterAmount?: boolean
 }
 
 /** The columns of a saved-records table (wages.page). */
@@ -94,19 +96,22 @@ export function wageRecordColumns({
   amount,
   afterPaidAt,
   ruleVersionHidden = false,
+  paymentAfterAmount = false,
 }: WageRecordColumnsOptions): DataTableColumn<WageRecord>[] {
+  const payment: DataTableColumn<WageRecord> = {
+    title: '发放状态',
+    dataIndex: 'payment',
+    width: 100,
+    search: { type: 'select', options: enumOptions(wagePaymentLabels) },
+    render: (_, record) => <PaymentTag payment={record.payment} />,
+  }
   return [
     lead,
     amountColumn<WageRecord>(amount),
+    ...(paymentAfterAmount ? [payment] : []),
     ...qualifiedColumns<WageRecord>(),
     ...seedHoursColumns<WageRecord>(),
-    {
-      title: '发放状态',
-      dataIndex: 'payment',
-      width: 100,
-      search: { type: 'select', options: enumOptions(wagePaymentLabels) },
-      render: (_, record) => <PaymentTag payment={record.payment} />,
-    },
+    ...(paymentAfterAmount ? [] : [payment]),
     dateTimeColumn<WageRecord>('发放时间', 'paidAt'),
     afterPaidAt,
     {

@@ -48,13 +48,19 @@ function TargetCell({ log }: { log: OperationLog }) {
   )
 }
 
+/**
+ * 990 px in all: within the 998 px a 1280 px window gives the table, so IP is not cut off (wider
+ * windows share out the rest). Long names, details and IPv6 addresses end in … with the whole text
+ * on hover.
+ */
 const columns: DataTableColumn<OperationLog>[] = [
   dateTimeColumn<OperationLog>('时间', 'at'),
-  { title: '操作人', dataIndex: 'operatorName', width: 120, ellipsis: true, render: (name: string) => name || '-' },
-  { title: '操作', dataIndex: 'action', width: 130, render: (action: string) => actionLabel(action) },
-  { title: '对象', key: 'target', width: 200, ellipsis: { showTitle: false }, render: (_, log) => <TargetCell log={log} /> },
-  { title: '详情', dataIndex: 'detail', width: 340, ellipsis: { showTitle: true }, render: (detail: string) => detail || '-' },
-  { title: 'IP', dataIndex: 'ip', width: 130, render: (ip: string) => ip || '-' },
+  { title: '操作人', dataIndex: 'operatorName', width: 110, ellipsis: true, render: (name: string) => name || '-' },
+  // The longest label (处理待核对发放) is 7 characters.
+  { title: '操作', dataIndex: 'action', width: 120, render: (action: string) => actionLabel(action) },
+  { title: '对象', key: 'target', width: 180, ellipsis: { showTitle: false }, render: (_, log) => <TargetCell log={log} /> },
+  { title: '详情', dataIndex: 'detail', width: 300, ellipsis: { showTitle: true }, render: (detail: string) => detail || '-' },
+  { title: 'IP', dataIndex: 'ip', width: 130, ellipsis: { showTitle: true }, render: (ip: string) => ip || '-' },
 ]
 
 interface FilterValues {

@@ -33,6 +33,9 @@ const recordColumns = wageRecordColumns({
   },
   amount: { defaultSortOrder: 'descend', sortDirections: ['descend', 'ascend', 'descend'] },
   afterPaidAt: { title: '发放人', dataIndex: 'paidBy', width: 110, render: (name: string | null) => name ?? '-' },
+  // After the seed hours it would end at 1,002 px, under the fixed 明细 column in the 998 px a 1280 px
+  // window gives the table.
+  paymentAfterAmount: true,
 })
 
 export const BY_AMOUNT: TableSort = { amount: 'descend' }
