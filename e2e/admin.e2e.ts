@@ -223,8 +223,9 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await page.evaluate(() => window.scrollTo(0, 0))
     await app.screenshot('23-torrent-rules')
 
+    // The list comes back with the search it was left with (官种 of that team), now read with the new labels.
     await page.getByRole('tab', { name: '种子列表' }).click()
-    await waitForRows(page)
+    await poll(() => page.getByTestId('data-table-search').getByPlaceholder('完整的制作组名').inputValue()).toBe(team)
     await pick(page.getByTestId('data-table-search'), page, '种子类型', '官种', false)
     await searchTable(page, { 完整的制作组名: team })
     await poll(async () => {
