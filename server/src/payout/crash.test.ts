@@ -52,6 +52,17 @@ function runChild(file: string, writeUrl: string, pauseAt?: string): Promise<Pay
   })
 }
 
+/** A NexusPHP site (its write account) and a database of ours holding a computed month of `count` members, each a site user. */
+async function paidMonthSetup(engine: SiteEngine, count: number) {
+  const site = await NexusSite.create(serverUrl!, engine)
+  const writerUrl = await site.writer()
+  const db = await openTestDatabases()[0]!.open()
+  await migrateToLatest(db.database)
+  const month = await buildWageMonth(db.database, { count, operator: { id: 1, username: 'admin' } })
+  for (const uid of month.wages.keys()) await site.user(uid, startBonus(uid))
+  return { site, writerUrl, db, month }
+}
+
 const stepsOf: Record<SiteEngine, string[]> = {
   InnoDB: ['begin', 'written', 'committed'],
   MyISAM: ['begin', 'logged', 'credited', 'messaged'],
@@ -64,12 +75,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
   let writerUrl = ''
 
   beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, engine)
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: MEMBERS, operator: { id: 1, username: 'admin' } })
-    for (const uid of month.wages.keys()) await site.user(uid, startBonus(uid))
+    ;({ site, writerUrl, db, month } = await paidMonthSetup(engine, MEMBERS))
   }, 180_000)
   afterAll(async () => {
     for (const proc of running) proc.kill('SIGKILL')
@@ -168,15 +174,10 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
   const unreached = new Map<number, number>()
 
   beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, engine)
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: CLAIM_MEMBERS, operator: { id: 1, username: 'admin' } })
+    ;({ site, writerUrl, db, month } = await paidMonthSetup(engine, CLAIM_MEMBERS))
     const { version: _version, ...rules } = await currentRules(db.database.db)
     await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
     for (const uid of month.wages.keys()) {
-      await site.user(uid, startBonus(uid))
       const claim = { size: 10 * GIB, uploaded: 0, uploadedBegin: 0, createdAt: '2025-07-01 10:00:00' }
       reached.set(uid, await site.claim(uid, 10 * uid + 1, { ...claim, seedtime: 2000 * H, seedBegin: 1600 * H }))
       unreached.set(uid, await site.claim(uid, 10 * uid + 2, { ...claim, seedtime: 1010 * H, seedBegin: 1000 * H }))
