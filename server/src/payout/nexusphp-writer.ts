@@ -13,7 +13,7 @@
 import mysql from 'mysql2/promise'
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../config'
-import { poolOptions, zoneOffset } from '../sources/nexusphp/connection'
+import { poolOptions, SITE_SESSION_SQL_MODE, zoneOffset } from '../sources/nexusphp/connection'
 import { claimsNote, planClaims } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import type { PayContext } from './nexusphp-member-lock'
@@ -41,6 +41,8 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
   const offset = zoneOffset(options.timezone || DEFAULT_NEXUSPHP_TIMEZONE)
   pool.on('connection', (connection) => {
     const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
+    // Before any value is sent: the escaping of every text we write depends on it.
+    core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], () => {})
     // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone.
     core.query('SET time_zone = ?', [offset], () => {})
   })

@@ -20,6 +20,17 @@ import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import { wallClock } from '../../domain/local-day'
 
+/**
+ * The sql_mode of every session we open on the site, whatever its server's default: our statements
+ * and mysql2's escaping (a quote inside a string is sent as \') are written for it. A server running
+ * with NO_BACKSLASH_ESCAPES reads \' as a backslash and the end of the string — a text with an
+ * apostrophe fails, and what follows it could run as SQL —, ANSI_QUOTES and PIPES_AS_CONCAT change
+ * what "…" and || mean, ONLY_FULL_GROUP_BY (MySQL's default) refuses grouped reads written for
+ * MariaDB's. Strict for transactional tables, as MariaDB's default: a value that does not fit fails
+ * instead of being cut. Every server since MySQL 5.5 and MariaDB 5.5 knows both names.
+ */
+export const SITE_SESSION_SQL_MODE = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION'
+
 export interface NexusphpConnectionConfig {
   /** mysql://user:pass@host:3306/db (mariadb:// too). */
   databaseUrl: string
@@ -178,6 +189,7 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
       // The event hands over the callback-style connection (mysql2's typings say otherwise).
       const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
       const run = (statement: string, values: unknown[] = []) => core.query(statement, values, () => {})
+      run(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`)
       run('SET time_zone = ?', [timeZone])
       run('SET SESSION TRANSACTION READ ONLY')
       // The server's own statement limit, so an abandoned query does not keep running on the site:
