@@ -1,4 +1,5 @@
 /** The NexusPHP site's database errors as the admin reads them (Chinese, keeping the server's own words). */
+import { tlsFailure } from '../sources/nexusphp/tls'
 
 const deniedCodes = new Set([
   'ER_TABLEACCESS_DENIED_ERROR',
@@ -21,6 +22,8 @@ export function writeErrorReason(error: unknown): string {
   if (deniedCodes.has(code)) return `站点写入账号缺少权限（GRANT 见 README「发放到站点」）：${words(error)}`
   if (overflowCodes.has(code)) return `魔力值超出站点字段的上限：${words(error)}`
   if (code === 'ER_NO_SUCH_TABLE') return `站点数据库缺少数据表：${words(error)}`
+  const tls = tlsFailure(error)
+  if (tls) return `无法连接站点数据库：${tls}：${words(error)}`
   if (isConnectionLost(error)) return `与站点数据库的连接中断：${words(error)}`
   return `写入站点失败：${words(error)}`
 }

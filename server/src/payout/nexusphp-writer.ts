@@ -33,9 +33,9 @@ export interface NexusphpWriterOptions {
 export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
   let base
   try {
-    base = poolOptions({ databaseUrl: options.databaseUrl })
-  } catch {
-    throw new PayoutError('NEXUSPHP_WRITE_DATABASE_URL 不是有效的地址（mysql://用户:密码@主机:3306/数据库）')
+    base = poolOptions({ databaseUrl: options.databaseUrl }, 'NEXUSPHP_WRITE_DATABASE_URL')
+  } catch (error) {
+    throw new PayoutError((error as Error).message)
   }
   const pool: Pool = mysql.createPool({ ...base, connectionLimit: 4, maxIdle: 2, decimalNumbers: false })
   const offset = zoneOffset(options.timezone || DEFAULT_NEXUSPHP_TIMEZONE)

@@ -19,6 +19,7 @@ import mysql from 'mysql2/promise'
 import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import { wallClock } from '../../domain/local-day'
+import { sslOptions, tlsFailure } from './tls'
 
 /**
  * The sql_mode of every session we open on the site, whatever its server's default: our statements
@@ -99,22 +100,32 @@ export function sourceError(error: unknown, what?: string): NexusphpError {
   if (code === 'ER_TABLEACCESS_DENIED_ERROR' || code === 'ER_COLUMNACCESS_DENIED_ERROR') {
     return new NexusphpError(`没有读取 NexusPHP 数据表的权限（需要 GRANT SELECT，见 README）：${describe(error)}`)
   }
+  const tls = tlsFailure(error)
+  if (tls) return new NexusphpError(`无法连接 NexusPHP 数据库：${tls}：${describe(error)}`)
   if (connectionCodes.has(code) || /^ER_(DB)?ACCESS_DENIED/.test(code) || (error as { fatal?: boolean } | undefined)?.fatal) {
     return new NexusphpError(`无法连接 NexusPHP 数据库：${describe(error)}`)
   }
   return new NexusphpError(`读取 NexusPHP 数据失败${what ? `（${what}）` : ''}：${describe(error)}`)
 }
 
-export function poolOptions(config: NexusphpConnectionConfig): PoolOptions {
+/** The pool's options from a site database URL; errors name `variable` (the setting the URL came from). */
+export function poolOptions(config: NexusphpConnectionConfig, variable = 'NEXUSPHP_DATABASE_URL'): PoolOptions {
   let url: URL
   try {
     url = new URL(config.databaseUrl)
   } catch {
-    throw new NexusphpError('NEXUSPHP_DATABASE_URL 不是有效的地址（mysql://用户:密码@主机:3306/数据库）')
+    throw new NexusphpError(`${variable} 不是有效的地址（mysql://用户:密码@主机:3306/数据库）`)
   }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''))
-  if (!database) throw new NexusphpError('NEXUSPHP_DATABASE_URL 缺少数据库名（mysql://用户:密码@主机:3306/数据库）')
+  if (!database) throw new NexusphpError(`${variable} 缺少数据库名（mysql://用户:密码@主机:3306/数据库）`)
+  let ssl
+  try {
+    ssl = sslOptions(url, variable)
+  } catch (error) {
+    throw new NexusphpError((error as Error).message)
+  }
   return {
+    ...(ssl ? { ssl } : {}),
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : 3306,
     user: decodeURIComponent(url.username),
