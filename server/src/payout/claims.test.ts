@@ -15,7 +15,7 @@ import type { PayoutService, PayoutServiceOptions } from './service'
 import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
 import { buildWageMonth, AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
-import { creditTenths, formatTenths, parseTenths } from './tenths'
+import { creditTenths, formatTenths, parseTenths, wholePoints } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
@@ -168,7 +168,13 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       expect(await site.bonus(1001)).toBe(formatTenths(parseTenths(START) + credit(1001) - 6000n))
       const logs = await site.logs(1001)
       expect(logs.map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
-      expect(logs[1]).toMatchObject({ value: 600, old_total_value: logs[0]!.new_total_value })
+      // bonus_logs as the site keeps it: decimal(20,1) on the migrated site, int on v1.6.
+      const paid = parseTenths(START) + credit(1001)
+      const asStored = (tenths: bigint) => (engine === 'InnoDB' ? formatTenths(tenths) : String(wholePoints(tenths)))
+      expect([logs[1]!.old_total_value, logs[1]!.value, logs[1]!.new_total_value].map(String)).toEqual(
+        [paid, 6000n, paid - 6000n].map(asStored),
+      )
+      expect(logs[1]!.old_total_value).toBe(logs[0]!.new_total_value)
       const claims = new Map((await site.claims(1001)).map((c) => [Number(c.id), c]))
       expect(claims.has(ids.unreached!)).toBe(false)
       expect(claims.get(ids.reached!)).toMatchObject({ seed_time_begin: String(2000 * H), uploaded_begin: String(3 * GIB) })
@@ -246,7 +252,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
         [ids.lateJanuary],
       )
       expect(Number(touched!.off)).toBeLessThan(5)
-      expect((await site.logs(1003)).map((l) => [l.business_type, l.value])).toEqual([
+      expect((await site.logs(1003)).map((l) => [l.business_type, Number(l.value)])).toEqual([
         [ROLE_WORK_SALARY, 0],
         [CLAIM_REMOVE_DEDUCT_TYPE, 1200],
       ])

@@ -19,8 +19,8 @@
  * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
  */
 import type { PoolConnection, RowDataPacket } from 'mysql2/promise'
-import { laravelNow } from './nexusphp-rows'
-import { formatTenths, parseTenths, wholePoints } from './tenths'
+import { laravelNow, logValue, type LogColumns } from './nexusphp-rows'
+import { formatTenths, parseTenths } from './tenths'
 import type { ClaimSettlement } from './target'
 
 /** NexusPHP has no bonus log type of its own for removed claims; this is its "task unfinished deduct". */
@@ -123,6 +123,7 @@ export async function applyClaims(
   rule: ClaimSettlement,
   key: string,
   plan: ClaimPlan,
+  log: LogColumns,
   onStep?: (step: string) => Promise<void>,
 ): Promise<void> {
   const { end } = monthBounds(rule.period)
@@ -148,14 +149,7 @@ export async function applyClaims(
     const comment = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
     await conn.query(
       `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
-      [
-        CLAIM_REMOVE_DEDUCT_TYPE,
-        uid,
-        String(wholePoints(before)),
-        String(wholePoints(plan.deduction)),
-        String(wholePoints(after)),
-        comment.slice(0, 255),
-      ],
+      [CLAIM_REMOVE_DEDUCT_TYPE, uid, logValue(before, log), logValue(plan.deduction, log), logValue(after, log), comment.slice(0, 255)],
     )
     await onStep?.('claims-logged')
     await conn.query('UPDATE users SET seedbonus = seedbonus - ? WHERE id = ?', [formatTenths(plan.deduction), uid])

@@ -14,6 +14,7 @@ import { applyClaims, claimsNote, planClaims, type ClaimPlan } from './nexusphp-
 import { writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import { addBonus, bonusRow, insertLog, insertMessage, landed, logEvidence, overflow } from './nexusphp-rows'
+import type { SiteShape } from './nexusphp-site-shape'
 import type { MemberPayout, PayOutcome } from './target'
 import { formatTenths, parseTenths } from './tenths'
 
@@ -21,7 +22,7 @@ export async function payStatementwise(
   { pool, step }: PayContext,
   member: MemberPayout,
   uid: number,
-  max: bigint,
+  site: Pick<SiteShape, 'maxBonus' | 'log'>,
   rest?: 'markDone' | 'payRest',
 ): Promise<PayOutcome> {
   let evidence: Evidence | null = null
@@ -32,7 +33,7 @@ export async function payStatementwise(
   const settle = async (conn: PoolConnection, claims: ClaimPlan | null) => {
     if (!claims) return
     settling = true
-    await applyClaims(conn, uid, member.claims!, member.entry.ledger_key, claims, (name) => step(name, member))
+    await applyClaims(conn, uid, member.claims!, member.entry.ledger_key, claims, site.log, (name) => step(name, member))
   }
   return withMemberLock(
     pool,
@@ -61,7 +62,7 @@ export async function payStatementwise(
         let after = before
         if (rest === 'payRest') {
           after = before + member.credit
-          const tooBig = overflow(after, max)
+          const tooBig = overflow(after, site.maxBonus, site.log)
           if (tooBig) return { state: 'in_doubt', reason: tooBig, evidence: logged }
           await addBonus(conn, uid, member.credit)
         }
@@ -78,11 +79,11 @@ export async function payStatementwise(
         return { state: 'done', already: false, evidence }
       }
       const after = before + member.credit
-      const tooBig = overflow(after, max)
+      const tooBig = overflow(after, site.maxBonus, site.log)
       if (tooBig) return { state: 'failed', reason: tooBig }
       const claims = await plan(conn)
       const texts = member.texts(before, after, (claims && claimsNote(claims)) ?? undefined)
-      const logId = await insertLog(conn, uid, before, member.credit, after, texts.comment)
+      const logId = await insertLog(conn, uid, before, member.credit, after, texts.comment, site.log)
       evidence = { bonusBefore: formatTenths(before), bonusAfter: formatTenths(after), logId }
       await step('logged', member)
       await addBonus(conn, uid, member.credit)

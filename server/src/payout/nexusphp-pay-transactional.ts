@@ -7,10 +7,16 @@ import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import { addBonus, bonusRow, insertLog, insertMessage, landed, logEvidence, overflow } from './nexusphp-rows'
+import type { SiteShape } from './nexusphp-site-shape'
 import type { MemberPayout, PayOutcome } from './target'
 import { formatTenths } from './tenths'
 
-export async function payTransactional({ pool, step }: PayContext, member: MemberPayout, uid: number, max: bigint): Promise<PayOutcome> {
+export async function payTransactional(
+  { pool, step }: PayContext,
+  member: MemberPayout,
+  uid: number,
+  site: Pick<SiteShape, 'maxBonus' | 'log'>,
+): Promise<PayOutcome> {
   let committing = false
   return withMemberLock(
     pool,
@@ -31,7 +37,7 @@ export async function payTransactional({ pool, step }: PayContext, member: Membe
           return { state: 'done', already: true, evidence: logEvidence(earlier.log, earlier.messageId) }
         }
         const after = before + member.credit
-        const tooBig = overflow(after, max)
+        const tooBig = overflow(after, site.maxBonus, site.log)
         if (tooBig) {
           await conn.rollback()
           return { state: 'failed', reason: tooBig }
@@ -39,9 +45,9 @@ export async function payTransactional({ pool, step }: PayContext, member: Membe
         const plan = member.claims ? await planClaims(conn, uid, member.claims, true) : null
         const texts = member.texts(before, after, (plan && claimsNote(plan)) ?? undefined)
         await addBonus(conn, uid, member.credit)
-        const logId = await insertLog(conn, uid, before, member.credit, after, texts.comment)
+        const logId = await insertLog(conn, uid, before, member.credit, after, texts.comment, site.log)
         const messageId = await insertMessage(conn, uid, texts.subject, texts.message)
-        if (plan) await applyClaims(conn, uid, member.claims!, member.entry.ledger_key, plan)
+        if (plan) await applyClaims(conn, uid, member.claims!, member.entry.ledger_key, plan, site.log)
         await step('written', member)
         committing = true
         await conn.commit()

@@ -10,7 +10,21 @@ import { formatTenths, parseTenths, wholePoints } from './tenths'
 
 /** NexusPHP's bonus_logs business_type of a role's work salary. */
 export const ROLE_WORK_SALARY = 1000
-const INT_MAX = 2_147_483_647n
+/** The largest bonus (tenths) whose whole points fit an int column. */
+export const INT_MAX_TENTHS = 2_147_483_647n * 10n + 4n
+
+/**
+ * bonus_logs' old_total_value/value/new_total_value: whole points in int columns (NexusPHP's 2021
+ * table, v1.6 installs), tenths in decimal(20,1) since its 2023-06 migration (nexusphp-site-shape.ts).
+ */
+export interface LogColumns {
+  tenths: boolean
+  /** Largest value the columns hold, in tenths. */
+  max: bigint
+}
+
+/** A bonus (tenths) as bonus_logs stores it. */
+export const logValue = (tenths: bigint, log: LogColumns) => (log.tenths ? formatTenths(tenths) : String(wholePoints(tenths)))
 
 /** The rows an earlier attempt left: the log row and the message that carry the key. */
 export async function landed(
@@ -34,8 +48,8 @@ export async function landed(
 export function logEvidence(log: RowDataPacket, messageId: number | null): Evidence {
   const exact = /魔力 (-?\d+\.\d) → (-?\d+\.\d)/.exec(String(log.comment ?? ''))
   return {
-    bonusBefore: exact ? exact[1] : formatTenths(BigInt(log.old_total_value) * 10n),
-    bonusAfter: exact ? exact[2] : formatTenths(BigInt(log.new_total_value) * 10n),
+    bonusBefore: exact ? exact[1] : formatTenths(parseTenths(String(log.old_total_value))),
+    bonusAfter: exact ? exact[2] : formatTenths(parseTenths(String(log.new_total_value))),
     logId: Number(log.id),
     messageId,
   }
@@ -46,10 +60,10 @@ export async function bonusRow(conn: PoolConnection, uid: number, forUpdate: boo
   return rows[0] ? parseTenths(String(rows[0].seedbonus)) : null
 }
 
-/** Why `after` cannot be written (users.seedbonus holds at most `max` tenths, bonus_logs whole points an int), or null. */
-export function overflow(after: bigint, max: bigint): string | null {
+/** Why `after` cannot be written (users.seedbonus holds at most `max` tenths, bonus_logs `log.max`), or null. */
+export function overflow(after: bigint, max: bigint, log: LogColumns): string | null {
   if (after > max) return `魔力值超出站点字段的上限：发放后为 ${formatTenths(after)}，users.seedbonus 最多 ${formatTenths(max)}`
-  if (wholePoints(after) > INT_MAX) return `魔力值超出站点魔力记录（bonus_logs）整数字段的上限：发放后为 ${formatTenths(after)}`
+  if (after > log.max) return `魔力值超出站点魔力记录（bonus_logs）${log.tenths ? '' : '整数'}字段的上限：发放后为 ${formatTenths(after)}`
   return null
 }
 
@@ -68,10 +82,11 @@ export async function insertLog(
   credit: bigint,
   after: bigint,
   comment: string,
+  log: LogColumns,
 ): Promise<number> {
   const [result] = await conn.query<ResultSetHeader>(
     `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
-    [ROLE_WORK_SALARY, uid, String(wholePoints(before)), String(wholePoints(credit)), String(wholePoints(after)), comment],
+    [ROLE_WORK_SALARY, uid, logValue(before, log), logValue(credit, log), logValue(after, log), comment],
   )
   return result.insertId
 }

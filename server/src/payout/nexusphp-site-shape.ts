@@ -7,6 +7,7 @@
 import type { Pool, RowDataPacket } from 'mysql2/promise'
 import { claimGrantProbes } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
+import { INT_MAX_TENTHS, type LogColumns } from './nexusphp-rows'
 import { PayoutError } from './target'
 
 const TABLES = ['users', 'bonus_logs', 'messages']
@@ -21,6 +22,8 @@ export interface SiteShape {
   maxBonus: bigint
   /** messages.subject/msg are utf8mb3 (v1.6's `DEFAULT CHARSET=utf8`): no character beyond U+FFFF fits. */
   bmpMessages: boolean
+  /** How bonus_logs keeps its old/value/new columns. */
+  log: LogColumns
 }
 
 export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteShape> {
@@ -45,7 +48,24 @@ export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteSh
     claims,
     maxBonus: 10n ** BigInt(p) - 1n,
     bmpMessages: await messagesAreUtf8mb3(pool),
+    log: await logColumns(pool),
   }
+}
+
+/**
+ * NexusPHP created bonus_logs' values as int (2021: whole points); its 2023-06 migration
+ * (change_bonus_log_table_value_decimal) made them decimal(20,1), and its own BonusRepository writes
+ * the exact bonus there. A site migrated since must get the tenths, or the log disagrees with seedbonus.
+ */
+async function logColumns(pool: Pool): Promise<LogColumns> {
+  const [columns] = await pool.query<RowDataPacket[]>(
+    "SELECT DATA_TYPE AS t, NUMERIC_PRECISION AS p, NUMERIC_SCALE AS s FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bonus_logs' AND COLUMN_NAME = 'new_total_value'",
+  )
+  const column = columns[0]
+  const scale = Number(column?.s ?? 0)
+  if (String(column?.t).toLowerCase() !== 'decimal' || scale < 1) return { tenths: false, max: INT_MAX_TENTHS }
+  // decimal(p, s) holds p − s whole digits: in tenths, p − s + 1 digits.
+  return { tenths: true, max: 10n ** BigInt(Number(column!.p) - scale + 1) - 1n }
 }
 
 /** A strict server refuses a 4-byte character in a utf8mb3 column (error 1366) instead of storing it. */

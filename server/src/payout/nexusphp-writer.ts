@@ -103,16 +103,16 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     async pay(payout) {
       const uid = payout.wage.siteUid
       if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID，无法发放到站点' }
-      const { transactional, maxBonus, bmpMessages } = await site(payout.claims !== null)
-      const member = bmpMessages ? withBmpMessage(payout) : payout
+      const shape = await site(payout.claims !== null)
+      const member = shape.bmpMessages ? withBmpMessage(payout) : payout
       await paying.step('begin', member)
-      return transactional ? payTransactional(paying, member, uid, maxBonus) : payStatementwise(paying, member, uid, maxBonus)
+      return shape.transactional ? payTransactional(paying, member, uid, shape) : payStatementwise(paying, member, uid, shape)
     },
     async settle(payout, action) {
       const uid = payout.wage.siteUid
       if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID' }
-      const { maxBonus, bmpMessages } = await site(payout.claims !== null)
-      return payStatementwise(paying, bmpMessages ? withBmpMessage(payout) : payout, uid, maxBonus, action)
+      const shape = await site(payout.claims !== null)
+      return payStatementwise(paying, shape.bmpMessages ? withBmpMessage(payout) : payout, uid, shape, action)
     },
     close: () => pool.end(),
   }

@@ -13,7 +13,7 @@ import type { PayoutService, PayoutServiceOptions } from './service'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
 import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, nearMaxBonus, type SiteEngine } from './testing/nexus-site'
-import { creditTenths, formatTenths, parseTenths } from './tenths'
+import { creditTenths, formatTenths, parseTenths, wholePoints } from './tenths'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -82,7 +82,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(startBonus(uid)) + credit(uid)))
       const logs = await site.logs(uid)
       expect(logs).toHaveLength(1)
-      expect(logs[0]).toMatchObject({ business_type: ROLE_WORK_SALARY, value: Number(Number(formatTenths(credit(uid))).toFixed(0)) })
+      expect(logs[0]).toMatchObject({ business_type: ROLE_WORK_SALARY })
       expect(logs[0]!.comment).toContain(`[seeding-console:wage:${wage(uid)}]`)
       const messages = await site.messages(uid)
       expect(messages).toHaveLength(1)
@@ -104,6 +104,17 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const again = await service().run({ ids: [1001, 1002, 1003, 1004].map(wage) }, operator, '127.0.0.1')
     expect(again.map((r) => r.status)).toEqual(['already', 'already', 'already', 'already'])
     expect({ logs: (await site.logs()).length, messages: (await site.messages()).length, bonus: await site.bonus(1001) }).toEqual(before)
+  })
+
+  it("logs the bonus as the site's bonus_logs keeps it: exact tenths in NexusPHP's decimal(20,1) (its 2023-06 migration), whole points in v1.6's int", async () => {
+    const asStored = (tenths: bigint) => (engine === 'InnoDB' ? formatTenths(tenths) : String(wholePoints(tenths)))
+    for (const uid of [1001, 1002, 1003, 1004]) {
+      const [log] = await site.logs(uid)
+      const before = parseTenths(startBonus(uid))
+      expect([log!.old_total_value, log!.value, log!.new_total_value].map(String)).toEqual(
+        [before, credit(uid), before + credit(uid)].map(asStored),
+      )
+    }
   })
 
   it("dates its rows as NexusPHP does: bonus_logs' TIMESTAMPs hold the site's wall clock as the server's time, messages.added the site's wall clock", async () => {

@@ -25,7 +25,7 @@ export function formatTenths(tenths: bigint): string {
   return `${sign}${abs / 10n}.${abs % 10n}`
 }
 
-/** NexusPHP's bonus_logs keeps whole points: round half away from zero. */
+/** Whole points (a bonus_logs of int columns): round half away from zero. */
 export function wholePoints(tenths: bigint): bigint {
   const abs = tenths < 0n ? -tenths : tenths
   const whole = (abs + 5n) / 10n

@@ -9,7 +9,8 @@
  * install upgraded in place (nexusphp-schema-v16.sql: users, torrents and snatched MyISAM, seedbonus
  * decimal(10,1) as v1.6 installed it; claims, added by a later migration, InnoDB). `bonus_logs` and
  * `messages`, which only paying touches, are defined here in the site's engine — messages utf8mb3 on
- * v1.6 as `_db/dbstructure_v1.6.sql` has it.
+ * v1.6 as `_db/dbstructure_v1.6.sql` has it, bonus_logs' values int as NexusPHP created them (2021) on
+ * v1.6 and decimal(20,1) on the migrated site (its 2023-06 migration, with seedbonus decimal(20,1)).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import mysql from 'mysql2/promise'
@@ -28,6 +29,9 @@ const fixtureTables = new Set(['users', 'torrents', 'snatched', 'claims'])
 const tablesFromFixture = (engine: SiteEngine) =>
   schemaStatements(fixtureShape[engine]).filter((statement) => fixtureTables.has(/^CREATE TABLE (\w+)/.exec(statement)?.[1] ?? ''))
 
+/** bonus_logs' old_total_value/value/new_total_value: int until NexusPHP's change_bonus_log_table_value_decimal (2023-06). */
+const logValueType: Record<SiteEngine, string> = { InnoDB: 'decimal(20,1)', MyISAM: 'int' }
+
 /** v1.6 created messages `DEFAULT CHARSET=utf8` (utf8mb3: no emoji); Laravel's migration utf8mb4. */
 const messagesCharset: Record<SiteEngine, string> = {
   InnoDB: 'DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci',
@@ -42,9 +46,9 @@ const payoutTables = (engine: SiteEngine) => [
     id bigint unsigned NOT NULL AUTO_INCREMENT,
     business_type int NOT NULL DEFAULT '0',
     uid int NOT NULL,
-    old_total_value int NOT NULL,
-    value int NOT NULL,
-    new_total_value int NOT NULL,
+    old_total_value ${logValueType[engine]} NOT NULL,
+    value ${logValueType[engine]} NOT NULL,
+    new_total_value ${logValueType[engine]} NOT NULL,
     comment varchar(255) DEFAULT NULL,
     created_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP,
     updated_at timestamp NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP,
