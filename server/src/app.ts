@@ -12,6 +12,7 @@ import { migrateToLatest } from './db/migrate'
 import { systemClock, type Clock } from './db/time'
 import { clientErrorHandler, frameworkErrors, refuseWhileClosing, registerErrorHandlers, requireHostHeader } from './http/errors'
 import { registerJsonBodyParser } from './http/json-body'
+import { limitConnectionsPerIp, MAX_CONNECTIONS_PER_IP } from './http/connection-limit'
 import { registerRequestLog } from './http/request-log'
 import { logDestination } from './logging/log-file'
 import { StorageTrouble } from './http/storage-trouble'
@@ -61,6 +62,8 @@ export interface BuildAppOptions {
   requestTimeoutMs?: number
   /** Calls at least this slow are logged (default SLOW_REQUEST_MS, http/request-log.ts). */
   slowRequestMs?: number
+  /** Open connections one client address may hold (default MAX_CONNECTIONS_PER_IP, http/connection-limit.ts). */
+  maxConnectionsPerIp?: number
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -196,6 +199,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorate('services', services)
     app.decorateRequest('auth', null)
 
+    // First of the onRequest hooks: a connection over its address's limit runs nothing.
+    limitConnectionsPerIp(app, options.maxConnectionsPerIp ?? MAX_CONNECTIONS_PER_IP, config.trustProxy)
     // Answers carry tokens and personal data: no cache may keep them.
     refuseWhileClosing(app)
     requireHostHeader(app)

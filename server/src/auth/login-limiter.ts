@@ -12,6 +12,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
+import { clientGroup } from '../http/client-address'
 import type { Clock } from '../db/time'
 import { systemClock } from '../db/time'
 
@@ -56,8 +57,9 @@ export class LoginLimiter {
    * Counts an attempt of `usernameKey` from `ip`, or refuses it (a refused attempt is not counted).
    * Runs as one transaction per IP at a time, so parallel attempts see each other's reservations.
    */
-  async reserve(usernameKey: string, ip: string): Promise<Reservation> {
+  async reserve(usernameKey: string, clientIp: string): Promise<Reservation> {
     const now = this.now()
+    const ip = clientGroup(clientIp) // an IPv6 host counts with its /64
     const userScope = pairScope(usernameKey, ip)
     const ipScopeKey = ipScope(ip)
     const { windowMs, perUser } = this.limits
