@@ -82,6 +82,11 @@ export interface EndpointAlias<N extends EndpointName> {
  * The access check of a guarded route, run on onRequest — before the body is read: unauthenticated
  * callers cost no parsing, and get 401 whatever they sent (malformed JSON included). Every route of
  * the contract uses it, the file download (wages.export) too.
+ *
+ * Run again on preHandler, once the whole body has arrived: a caller may send the headers, hold the
+ * body back (up to the request time-out) and complete it after being banned, demoted or logged out —
+ * the request must act for who the caller is then, not for who they were when it began. The second
+ * check is a cache hit unless a session or user changed meanwhile (sessions.ts forgetSessions).
  */
 export function accessCheck(services: AppServices, access: Exclude<Access, 'public'>): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
@@ -90,6 +95,12 @@ export function accessCheck(services: AppServices, access: Exclude<Access, 'publ
     if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
     request.auth = auth
   }
+}
+
+/** The route options that run `accessCheck` before the body is read and again once it has been. */
+export function accessHooks(services: AppServices, access: Exclude<Access, 'public'>) {
+  const check = accessCheck(services, access)
+  return { onRequest: check, preHandler: check }
 }
 
 export function registerEndpoint<N extends EndpointName>(
@@ -106,7 +117,7 @@ export function registerEndpoint<N extends EndpointName>(
   app.route({
     method: endpoint.method,
     url: routeUrl(endpoint.path),
-    onRequest: access === 'public' ? undefined : accessCheck(services, access),
+    ...(access === 'public' ? {} : accessHooks(services, access)),
     handler: async (request, reply) => {
       const parsed = parseWith(endpoint.input, rawInput(request, endpoint.method))
       if (!parsed.ok) throw new AppError(400, parsed.msg)

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { endpoints } from '@shared/endpoints'
 import { parseWith } from '@shared/validation'
 import { AppError, forbidden, notFound } from '../errors'
-import { accessCheck, registerEndpoint, routeUrl } from '../http/endpoint'
+import { accessHooks, registerEndpoint, routeUrl } from '../http/endpoint'
 import { currentRules } from '../rules/rules'
 import { computeAndSave, payWages, previewWages } from '../wages/engine'
 import { contentDisposition, contentTypes, wagesCsv, wagesXlsx } from '../wages/export'
@@ -58,7 +58,7 @@ export function wageRoutes(app: FastifyInstance): void {
 /**
  * GET /wages/export — a download (`download: true` in the contract): the answer is the file bytes
  * with Content-Disposition, not an envelope; errors are still envelopes (thrown AppErrors go
- * through the app's error handler). The access check is every endpoint's (accessCheck).
+ * through the app's error handler). The access check is every endpoint's (accessHooks).
  */
 function registerExport(app: FastifyInstance): void {
   const endpoint = endpoints['wages.export']
@@ -66,7 +66,7 @@ function registerExport(app: FastifyInstance): void {
   app.route({
     method: endpoint.method,
     url: routeUrl(endpoint.path),
-    onRequest: accessCheck(services, endpoint.access),
+    ...accessHooks(services, endpoint.access),
     handler: async (request, reply) => {
       const parsed = parseWith(endpoint.input, request.query)
       if (!parsed.ok) throw new AppError(400, parsed.msg)
