@@ -84,7 +84,23 @@ function start(): void {
       log: write,
     }),
   })
-  registerIpcHandlers(ipcMain, createIpcHandlers({ client, settings }), createSenderCheck(appUrl), write)
+  // A new update feed is the user's decision, asked here: the page (even one running injected script) cannot answer it.
+  const confirmUpdateUrl = async (url: string) => {
+    const options = {
+      type: 'warning' as const,
+      title: '确认更新地址',
+      message: '是否从这个地址获取新版本？',
+      detail: `${url}\n\n应用会从这里下载新版本，并在退出时安装。只在这是管理员提供的更新地址时确认。`,
+      buttons: ['确认更改', '取消'],
+      defaultId: 1,
+      cancelId: 1,
+      noLink: true,
+    }
+    const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0]
+    const { response } = window ? await dialog.showMessageBox(window, options) : await dialog.showMessageBox(options)
+    return response === 0
+  }
+  registerIpcHandlers(ipcMain, createIpcHandlers({ client, settings, confirmUpdateUrl }), createSenderCheck(appUrl), write)
 
   const updates = createUpdateChecker({
     updater: electronUpdater.autoUpdater,

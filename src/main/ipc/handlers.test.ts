@@ -98,3 +98,61 @@ describe('switching servers', () => {
     expect((await handlers['api:call']({ endpoint: 'user.loginInfo' })).ok).toBe(true)
   })
 })
+
+describe('the update feed (a compromised page must not choose what gets installed)', () => {
+  function withConfirm(name: string, confirmUpdateUrl?: (url: string) => Promise<boolean>) {
+    const settings = createSettingsStore({
+      backend: new Store({ name }),
+      sealer: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
+      defaultServerAddress: server.apiBase,
+    })
+    const client = createApiClient({ baseUrl: settings.apiBase, tokens: settings })
+    return { settings, handlers: createIpcHandlers({ client, settings, confirmUpdateUrl }) }
+  }
+
+  it('a new feed from the renderer is refused unless the user confirms it in a dialog of main', async () => {
+    const asked: string[] = []
+    let answer = false
+    const { handlers, settings } = withConfirm('handlers-feed', async (url) => {
+      asked.push(url)
+      return answer
+    })
+    const refused = await handlers['settings:set']({ updateUrl: ' https://evil.example/feed/ ', navTheme: 'light' })
+    expect(refused).toMatchObject({ ok: false, code: 403, msg: expect.stringContaining('更新地址') })
+    expect(asked).toEqual(['https://evil.example/feed/'])
+    // Nothing of a refused patch is applied.
+    expect(settings.getSettings()).toMatchObject({ updateUrl: '', navTheme: 'realDark' })
+
+    answer = true
+    expect(await handlers['settings:set']({ updateUrl: 'https://dl.example/app/' })).toMatchObject({
+      ok: true,
+      data: { updateUrl: 'https://dl.example/app/' },
+    })
+    expect(asked).toEqual(['https://evil.example/feed/', 'https://dl.example/app/'])
+
+    // Saving the same feed again, or turning update checks off, asks nothing.
+    answer = false
+    expect(await handlers['settings:set']({ updateUrl: 'https://dl.example/app/', navTheme: 'light' })).toMatchObject({ ok: true })
+    expect(await handlers['settings:set']({ updateUrl: '' })).toMatchObject({ ok: true, data: { updateUrl: '' } })
+    expect(asked).toHaveLength(2)
+  })
+
+  it('without a way to ask the user, a new feed is never taken', async () => {
+    const { handlers, settings } = withConfirm('handlers-feed-none')
+    expect(await handlers['settings:set']({ updateUrl: 'https://evil.example/feed/' })).toMatchObject({ ok: false, code: 403 })
+    expect(settings.getUpdateUrl()).toBe('')
+  })
+
+  it('one confirmation at a time: a page asking again while the dialog is open is refused at once', async () => {
+    let release: (value: boolean) => void = () => {}
+    const confirm = vi.fn(() => new Promise<boolean>((resolve) => (release = resolve)))
+    const { handlers, settings } = withConfirm('handlers-feed-busy', confirm)
+    const first = handlers['settings:set']({ updateUrl: 'https://one.example/feed/' })
+    const second = await handlers['settings:set']({ updateUrl: 'https://two.example/feed/' })
+    expect(second).toMatchObject({ ok: false, code: 409 })
+    expect(confirm).toHaveBeenCalledTimes(1)
+    release(true)
+    expect(await first).toMatchObject({ ok: true, data: { updateUrl: 'https://one.example/feed/' } })
+    expect(settings.getUpdateUrl()).toBe('https://one.example/feed/')
+  })
+})
