@@ -521,3 +521,39 @@ describe('sessions that end while calls are under way', () => {
     }
   })
 })
+
+describe('a hostile server naming the export', () => {
+  it('cannot make the user save a program or a hidden dot-file: the name always ends in the format asked for', async () => {
+    const names = ['setup.exe', '工资-2026-10.xlsx.lnk', '.bashrc', 'evil.desktop', 'wages-2026-10.XLSX', 'wages-2026-10.xlsx']
+    let next = 0
+    const files = await listen((_req, res) =>
+      res
+        .writeHead(200, {
+          'Content-Type': 'application/octet-stream',
+          'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(names[next++]!)}`,
+        })
+        .end('PK'),
+    )
+    try {
+      const saved: string[] = []
+      const api = createApiClient({
+        baseUrl: () => `${files.base}/api/v1`,
+        tokens: memoryTokens('t'),
+        saveFile: async (name) => saved.push(name) > 0,
+      })
+      for (let i = 0; i < names.length; i++) {
+        expect(await api.call('wages.export', { period: '2026-10', format: 'xlsx' })).toMatchObject({ ok: true })
+      }
+      expect(saved).toEqual([
+        'setup.exe.xlsx',
+        '工资-2026-10.xlsx.lnk.xlsx',
+        'bashrc.xlsx',
+        'evil.desktop.xlsx',
+        'wages-2026-10.XLSX',
+        'wages-2026-10.xlsx',
+      ])
+    } finally {
+      files.close()
+    }
+  })
+})

@@ -191,7 +191,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     if (download) {
       keepRenewed()
-      return saveDownload(response, bytes) as Promise<ApiResult<EndpointOutput<N>>>
+      return saveDownload(response, bytes, input?.format) as Promise<ApiResult<EndpointOutput<N>>>
     }
     let body: unknown
     try {
@@ -239,8 +239,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { ok: true, data: output.data as EndpointOutput<N> }
   }
 
-  async function saveDownload(response: Response, bytes: Uint8Array): Promise<ApiResult<{ saved: boolean; fileName: string }>> {
-    const fileName = fileNameOf(response.headers.get('Content-Disposition')) ?? 'download'
+  async function saveDownload(
+    response: Response,
+    bytes: Uint8Array,
+    format: unknown,
+  ): Promise<ApiResult<{ saved: boolean; fileName: string }>> {
+    const fileName = downloadName(fileNameOf(response.headers.get('Content-Disposition')), format)
     if (!options.saveFile) return fail(500, '无法保存文件')
     try {
       return { ok: true, data: { saved: await options.saveFile(fileName, bytes), fileName } }
@@ -356,6 +360,18 @@ export function fileNameOf(header: string | null): string | null {
     .trim()
     .slice(0, 200)
   return base && base !== '.' && base !== '..' ? base : null
+}
+
+/**
+ * The name offered in the save dialog: the server's, made to end in the format the user asked for
+ * (`.xlsx`, `.csv`) and never a hidden dot-file. A hostile server (or anyone on a plain-http network
+ * path) must not get `setup.exe`, `工资.xlsx.lnk` or `.bashrc` saved in the downloads folder.
+ */
+export function downloadName(name: string | null, format: unknown): string {
+  const base = (name ?? '').replace(/^[.\s]+/, '') || 'download'
+  if (typeof format !== 'string' || !/^[a-z0-9]{1,10}$/.test(format)) return base
+  const extension = `.${format}`
+  return base.toLowerCase().endsWith(extension) ? base : `${base}${extension}`
 }
 
 function toSearchParams(input: Record<string, unknown>): Record<string, string> {
