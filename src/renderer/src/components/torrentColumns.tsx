@@ -8,7 +8,7 @@ import type { DataTableColumn } from '@renderer/components/DataTable'
 import { AssignmentTag, CompletionTag } from '@renderer/components/StatusTags'
 import TorrentName from '@renderer/components/TorrentName'
 import { enumOptions } from '@renderer/utils/enumOptions'
-import { formatBytes } from '@renderer/utils/format'
+import { formatBytes, formatCount } from '@renderer/utils/format'
 
 export function torrentNameColumn<T extends Torrent>(width: number): DataTableColumn<T> {
   return {
@@ -26,7 +26,7 @@ export function torrentSizeColumn<T extends Torrent>(width: number): DataTableCo
 }
 
 export function seedersColumn<T extends Torrent>(width: number): DataTableColumn<T> {
-  return { title: '做种数', dataIndex: 'seeders', width, align: 'right' }
+  return { title: '做种数', dataIndex: 'seeders', width, align: 'right', render: (seeders: number) => formatCount(seeders) }
 }
 
 /** 完成情况; `officialOnly` searches among the official labels (a table of official torrents). */

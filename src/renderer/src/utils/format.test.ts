@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatBytes, formatDate, formatDateTime, formatDuration, formatHours } from './format'
+import { formatAmount, formatBytes, formatCount, formatDate, formatDateTime, formatDuration, formatHours } from './format'
 
 const GiB = 1024 ** 3
 const TiB = 1024 ** 4
@@ -75,5 +75,15 @@ describe('formatAmount', () => {
     expect(formatAmount(12345.6)).toBe('12,345.60')
     expect(formatAmount(0)).toBe('0.00')
     expect(formatAmount(null)).toBe('-')
+  })
+})
+
+describe('formatCount', () => {
+  it('groups thousands, and shows - for a count that is not there (no TypeError in a table cell)', () => {
+    expect(formatCount(1373)).toBe('1,373')
+    expect(formatCount(0)).toBe('0')
+    expect(formatCount(undefined)).toBe('-')
+    expect(formatCount(null)).toBe('-')
+    expect(formatCount(Number.NaN)).toBe('-')
   })
 })

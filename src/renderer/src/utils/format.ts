@@ -70,9 +70,9 @@ export function formatDate(value: string | number | Date | null | undefined): st
   return time.isValid() ? time.format(DATE_FORMAT) : EMPTY
 }
 
-/** Counts (cards, totals, row counts): `12345` → `12,345`. */
-export function formatCount(value: number): string {
-  return value.toLocaleString('zh-CN')
+/** Counts (cards, totals, row counts, a table's count columns): `12345` → `12,345`; none → `-`. */
+export function formatCount(value: number | null | undefined): string {
+  return isUsableNumber(value) ? value.toLocaleString('zh-CN') : EMPTY
 }
 
 /** Wages are bonus points with two decimals: `12345.6` → `12,345.60`. */

@@ -12,7 +12,15 @@ const detail = wageDetail({
   avgSeedHours: 286.43,
   partial: true,
   items: [
-    wageItem({ torrentId: 1, torrentName: 'Alpha.2019.1080p', size: 40 * 1024 ** 3, seedHours: 700, value: 210.25, keeperRank: 1 }),
+    wageItem({
+      torrentId: 1,
+      torrentName: 'Alpha.2019.1080p',
+      size: 40 * 1024 ** 3,
+      seeders: 1024,
+      seedHours: 700,
+      value: 210.25,
+      keeperRank: 1,
+    }),
     wageItem({
       torrentId: 2,
       torrentName: 'Bravo.S01.720p',
@@ -60,6 +68,16 @@ describe('工资明细 drawer', { timeout: 20_000 }, () => {
     expect(summary.textContent).not.toContain('447,405')
     // The record counted from a first observation says so.
     expect(within(summary).getByText('部分月份')).toBeTruthy()
+  })
+
+  it('writes counts with thousands separators, like every other count of the console', async () => {
+    await openDrawer()
+    expect(screen.getByTestId('wage-breakdown-summary').textContent).toContain('达标种子数1,562')
+    const seeders = within(screen.getByTestId('wage-items'))
+      .getAllByRole('row')
+      .filter((row) => row.classList.contains('ant-table-row'))
+      .map((row) => row.querySelectorAll('td')[2]!.textContent)
+    expect(seeders[0]).toBe('1,024')
   })
 
   it('shows - for the keeper rank of a torrent that did not qualify, and flags 部分月份 per torrent', async () => {

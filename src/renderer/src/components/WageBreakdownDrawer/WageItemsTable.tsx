@@ -59,7 +59,14 @@ const columns: TableColumnsType<WageItem> = [
     render: (size: number) => formatBytes(size),
     sorter: (a, b) => a.size - b.size,
   },
-  { title: '做种人数', dataIndex: 'seeders', width: 90, align: 'right', sorter: (a, b) => a.seeders - b.seeders },
+  {
+    title: '做种人数',
+    dataIndex: 'seeders',
+    width: 90,
+    align: 'right',
+    render: (seeders: number) => formatCount(seeders),
+    sorter: (a, b) => a.seeders - b.seeders,
+  },
   {
     title: '做种时长',
     dataIndex: 'seedHours',

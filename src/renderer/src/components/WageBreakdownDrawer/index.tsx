@@ -8,7 +8,7 @@ import { WagePayment, wagePaymentLabels } from '@shared/enums'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { RequestError } from '@renderer/services/request'
 import { previewWages, wageDetail } from '@renderer/services/wages'
-import { formatAmount, formatBytes, formatDateTime, formatHours } from '@renderer/utils/format'
+import { formatAmount, formatBytes, formatCount, formatDateTime, formatHours } from '@renderer/utils/format'
 import { AVERAGE_HOURS_HELP, HelpTitle, averageSeedHours, formatSeedHours } from './hours'
 import { PartialMonthTag } from './PartialMonthTag'
 import WageItemsTable from './WageItemsTable'
@@ -79,7 +79,7 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
             <Descriptions.Item label="月份">{data.period}</Descriptions.Item>
             <Descriptions.Item label="金额">{formatAmount(data.amount)} 魔力</Descriptions.Item>
             <Descriptions.Item label="规则版本">v{data.ruleVersion}</Descriptions.Item>
-            <Descriptions.Item label="达标种子数">{data.torrentCount}</Descriptions.Item>
+            <Descriptions.Item label="达标种子数">{formatCount(data.torrentCount)}</Descriptions.Item>
             <Descriptions.Item label="达标体积">{formatBytes(data.totalSize)}</Descriptions.Item>
             <Descriptions.Item label={<HelpTitle title="平均做种时长" help={AVERAGE_HOURS_HELP} />}>
               {formatSeedHours(averageSeedHours(data))}
@@ -99,7 +99,7 @@ export default function WageBreakdownDrawer({ source, onClose }: WageBreakdownDr
             )}
           </Descriptions>
           <Typography.Text type="secondary">
-            共 {data.items.length} 个种子，其中 {qualified} 个达标
+            共 {formatCount(data.items.length)} 个种子，其中 {formatCount(qualified)} 个达标
           </Typography.Text>
           <WageItemsTable items={data.items} />
         </Flex>

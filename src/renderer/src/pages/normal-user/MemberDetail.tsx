@@ -13,7 +13,7 @@ import { seedRecordColumns } from '@renderer/components/seedRecordColumns'
 import { AccountStatusTag, RoleTag } from '@renderer/components/StatusTags'
 import { useApi } from '@renderer/hooks/useApi'
 import { pageSeed } from '@renderer/services/user'
-import { formatBytes, formatDateTime } from '@renderer/utils/format'
+import { formatBytes, formatCount, formatDateTime } from '@renderer/utils/format'
 import { myDailyOption } from '../home/chartOptions'
 import { usePalette } from '../home/palette'
 
@@ -33,9 +33,9 @@ function Account({ user }: { user: UserDetail }) {
       <Descriptions.Item label="账号状态">
         <AccountStatusTag status={user.status} />
       </Descriptions.Item>
-      <Descriptions.Item label="做种数">{user.seedingCount}</Descriptions.Item>
+      <Descriptions.Item label="做种数">{formatCount(user.seedingCount)}</Descriptions.Item>
       <Descriptions.Item label="做种体积">{formatBytes(user.seedingSize)}</Descriptions.Item>
-      <Descriptions.Item label="已分配">{user.assignedCount}</Descriptions.Item>
+      <Descriptions.Item label="已分配">{formatCount(user.assignedCount)}</Descriptions.Item>
       <Descriptions.Item label="加入时间">{formatDateTime(user.createdAt)}</Descriptions.Item>
       <Descriptions.Item label="最近登录">{formatDateTime(user.lastLoginAt)}</Descriptions.Item>
       <Descriptions.Item label="备注">{user.remark || '-'}</Descriptions.Item>
@@ -43,7 +43,7 @@ function Account({ user }: { user: UserDetail }) {
         <Space size={[4, 4]} wrap data-testid="member-by-status">
           {seedStatusValues.map((status) => (
             <Tag key={status} color={seedStatusColors[status]}>
-              {seedStatusLabels[status]} {user.byStatus[status] ?? 0}
+              {seedStatusLabels[status]} {formatCount(user.byStatus[status] ?? 0)}
             </Tag>
           ))}
         </Space>

@@ -15,7 +15,7 @@ import type { TableParams, TableSort } from '@renderer/services/request'
 import { pageNormal, setUserStatus } from '@renderer/services/users'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatBytes } from '@renderer/utils/format'
+import { formatBytes, formatCount } from '@renderer/utils/format'
 import MemberActions from './MemberActions'
 import MemberDetail from './MemberDetail'
 import { CreateMemberModal, EditMemberModal, ResetPasswordModal } from './MemberForms'
@@ -62,9 +62,9 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
       search: { type: 'select', options: enumOptions(accountStatusLabels) },
       render: (_, user) => <AccountStatusTag status={user.status} />,
     },
-    { title: '做种数', dataIndex: 'seedingCount', width: 76, align: 'right' },
+    { title: '做种数', dataIndex: 'seedingCount', width: 76, align: 'right', render: (count: number) => formatCount(count) },
     { title: '做种体积', dataIndex: 'seedingSize', width: 104, align: 'right', render: (size: number) => formatBytes(size) },
-    { title: '已分配', dataIndex: 'assignedCount', width: 76, align: 'right' },
+    { title: '已分配', dataIndex: 'assignedCount', width: 76, align: 'right', render: (count: number) => formatCount(count) },
     dateTimeColumn<User>('加入时间', 'createdAt', { hiddenByDefault: true }),
     dateTimeColumn<User>('最近登录', 'lastLoginAt'),
     { title: '备注', dataIndex: 'remark', width: 160, ellipsis: true, hiddenByDefault: true, render: (remark: string) => remark || '-' },

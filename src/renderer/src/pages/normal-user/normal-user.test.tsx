@@ -52,6 +52,17 @@ async function findOption(title: string): Promise<HTMLElement> {
 }
 
 describe('保种员', { timeout: 30_000 }, () => {
+  it('writes the counts with thousands separators, as the dashboard does', async () => {
+    api.handle('user.pageNormal', ok({ list: [member({ seedingCount: 1373, assignedCount: 1024 })], total: 1 }))
+    renderRoutes(routes, '/normal-user')
+    await screen.findByText('共 1 条', undefined, { timeout: 8000 })
+    const cells = within(rowOf('alice'))
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent)
+    expect(cells).toContain('1,373')
+    expect(cells).toContain('1,024')
+  })
+
   it('lists members with their status tags and sends the filters', async () => {
     await openPage()
     await waitFor(() => expect(document.title).toBe('保种员 - 保种管理台'))

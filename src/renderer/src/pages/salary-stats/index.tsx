@@ -8,7 +8,7 @@ import { Alert, Button, Card, Col, Empty, Flex, Row, Skeleton, Table, Typography
 import type { WageStats } from '@shared/entities'
 import Chart from '@renderer/components/Chart'
 import { useApi } from '@renderer/hooks/useApi'
-import { formatAmount } from '@renderer/utils/format'
+import { formatAmount, formatCount } from '@renderer/utils/format'
 import NoWagesYet from './NoWagesYet'
 import { averagesOption, distributionOption, totalsOption, type StatsColours } from './chartOptions'
 
@@ -35,7 +35,7 @@ const columns: TableColumnsType<Month> = [
     width: 100,
     align: 'right',
     onHeaderCell: () => ({ title: '已发放工资的保种员人数' }),
-    render: (paid: number | undefined) => paid ?? '-',
+    render: (paid: number | undefined) => formatCount(paid),
   },
   {
     title: '有工资人数',
@@ -43,6 +43,7 @@ const columns: TableColumnsType<Month> = [
     width: 110,
     align: 'right',
     onHeaderCell: () => ({ title: '工资大于 0 的保种员人数（含未发放）' }),
+    render: (members: number) => formatCount(members),
   },
   { title: '平均工资', dataIndex: 'average', width: 130, align: 'right', render: amount },
   { title: '中位工资', dataIndex: 'median', width: 130, align: 'right', render: amount },
