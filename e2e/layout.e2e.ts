@@ -323,5 +323,12 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
         await checkScreen(app, `admin-${path}-1280`, { keys })
       })
     }
+
+    // A member looks here for whether, when and where a month was paid.
+    it('member: 我的工资', async () => {
+      await freshStart(app, server, member, MEMBER_PASSWORD)
+      await openPage(app, '我的工资', 'salary', true)
+      await checkScreen(app, 'member-salary-1280', { keys: ['金额', '发放状态', '发放时间', '到账站点'] })
+    })
   })
 })

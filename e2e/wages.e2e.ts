@@ -171,7 +171,8 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await row.waitFor()
     expect(await cellText(row, 1)).toBe(`${member.amount} 魔力`)
     expect(await row.locator('.ant-tag').textContent()).toBe('已发放')
-    expect(await cellText(row, 7)).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
+    const headers = await page.locator('.ant-table-thead th').allTextContents()
+    expect(await cellText(row, headers.indexOf('发放时间'))).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
 
     await row.click()
     const drawer = page.locator('.ant-drawer-section')

@@ -16,7 +16,7 @@ import {
 } from '@renderer/components/WageBreakdownDrawer'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
-import { formatAmount, formatBytes, formatHours } from '@renderer/utils/format'
+import { formatAmount, formatBytes, formatCount, formatHours } from '@renderer/utils/format'
 
 type Figures = Pick<WageRecord, 'amount' | 'torrentCount' | 'totalSize'>
 
@@ -39,6 +39,7 @@ export function qualifiedColumns<T extends Figures>(sortable = false): DataTable
       dataIndex: 'torrentCount',
       width: 110,
       align: 'right',
+      render: (count: number) => formatCount(count),
       sorter: sortable ? (a, b) => a.torrentCount - b.torrentCount : undefined,
     },
     {
@@ -86,8 +87,12 @@ export interface WageRecordColumnsOptions {
   /** After 发放时间: who paid (工资计算) or whether it reached the site (我的工资). */
   afterPaidAt: DataTableColumn<WageRecord>
   ruleVersionHidden?: boolean
-  /** 发放状态 right after 金额 (工资计算, where the month is paid: in view beside the fixed 明细 column). */
-  paymentAfterAmount?: boolean
+  /**
+   * Where the payment columns go: at the end (default); 发放状态 right after 金额 (`'status'`: 工资计算, where the
+   * month is paid — in view beside the fixed 明细 column); or 发放状态, 发放时间 and `afterPaidAt` right after
+   * 金额 (`'all'`: 我的工资, where a member looks for whether and when they were paid — in view at 1280 px).
+   */
+  paymentAfterAmount?: false | 'status' | 'all'
 }
 
 /** The columns of a saved-records table (wages.page). */
@@ -105,15 +110,18 @@ export function wageRecordColumns({
     search: { type: 'select', options: enumOptions(wagePaymentLabels) },
     render: (_, record) => <PaymentTag payment={record.payment} />,
   }
+  const paidAt = dateTimeColumn<WageRecord>('发放时间', 'paidAt')
+  const figures = [...qualifiedColumns<WageRecord>(), ...seedHoursColumns<WageRecord>()]
+  const paymentColumns =
+    paymentAfterAmount === 'all'
+      ? [payment, paidAt, afterPaidAt, ...figures]
+      : paymentAfterAmount === 'status'
+        ? [payment, ...figures, paidAt, afterPaidAt]
+        : [...figures, payment, paidAt, afterPaidAt]
   return [
     lead,
     amountColumn<WageRecord>(amount),
-    ...(paymentAfterAmount ? [payment] : []),
-    ...qualifiedColumns<WageRecord>(),
-    ...seedHoursColumns<WageRecord>(),
-    ...(paymentAfterAmount ? [] : [payment]),
-    dateTimeColumn<WageRecord>('发放时间', 'paidAt'),
-    afterPaidAt,
+    ...paymentColumns,
     {
       title: '规则版本',
       dataIndex: 'ruleVersion',

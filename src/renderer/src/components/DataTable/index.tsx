@@ -41,8 +41,11 @@ export interface DataTableProps<T> extends PassThroughProps<T> {
   defaultPageSize?: (typeof PAGE_SIZE_OPTIONS)[number]
   /** Extra toolbar buttons, left of refresh and column settings. */
   toolbar?: ReactNode
-  /** Shown in the table instead of 暂无数据 when a page loaded with no rows (e.g. why there are none). */
-  empty?: ReactNode
+  /**
+   * Shown in the table instead of 暂无数据 when a page loaded with no rows (e.g. why there are none); as a
+   * function, of the search the rows were asked with (undefined: 暂无数据).
+   */
+  empty?: ReactNode | ((search: SearchValues) => ReactNode)
   ref?: Ref<DataTableActions>
 }
 
@@ -172,9 +175,10 @@ export default function DataTable<T extends object>({
     }))
   }
 
+  const emptyNote = typeof empty === 'function' ? empty(answered?.asked.search ?? query.search) : empty
   const emptyText =
-    result?.success !== false && empty !== undefined ? (
-      empty
+    result?.success !== false && emptyNote !== undefined ? (
+      emptyNote
     ) : (
       <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={result?.success === false ? '加载失败，请点击刷新重试' : '暂无数据'} />
     )

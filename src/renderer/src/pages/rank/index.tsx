@@ -12,6 +12,7 @@ import type { WageRankEntry } from '@shared/entities'
 import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
 import { amountColumn, qualifiedColumns } from '@renderer/components/wageColumns'
 import { wageRank } from '@renderer/services/wages'
+import { useRememberedState } from '@renderer/hooks/useRememberedState'
 import { useCurrentUser } from '@renderer/stores/user'
 import { toastInfo } from '@renderer/utils/feedback'
 import NoWagesYet from '../salary-stats/NoWagesYet'
@@ -75,11 +76,13 @@ export default function RankPage() {
   const user = useCurrentUser()
   const { token } = theme.useToken()
   const table = useRef<DataTableActions>(null)
-  const [month, setMonth] = useState<Dayjs | null>(null)
+  // The month chosen (null: the last computed one) stays for the session, like the table's page.
+  const [period, setPeriod] = useRememberedState<string | null>('rank.period', () => null)
+  const month = useMemo(() => (period ? dayjs(period, PERIOD_FORMAT) : null), [period])
   const [finding, setFinding] = useState(false)
   // The month the server answered for (the last computed one when none was chosen).
   const [shown, setShown] = useState<{ period: string | null } | null>(null)
-  const params = useMemo(() => ({ period: month ? month.format(PERIOD_FORMAT) : undefined }), [month])
+  const params = useMemo(() => ({ period: period ?? undefined }), [period])
   const columns = useMemo(() => rankColumns(user?.id, token.colorPrimaryBg), [user?.id, token.colorPrimaryBg])
   const request = useCallback<DataTableRequest<WageRankEntry>>(async (tableParams, sort) => {
     const answer = await wageRank(tableParams, sort)
@@ -131,7 +134,7 @@ export default function RankPage() {
               picker="month"
               // Until a month is chosen, the picker shows the month the server answered for.
               value={month ?? (shown?.period ? dayjs(shown.period, PERIOD_FORMAT) : null)}
-              onChange={(value) => setMonth(value)}
+              onChange={(value) => setPeriod(value ? value.format(PERIOD_FORMAT) : null)}
               disabledDate={isFutureMonth}
               placeholder="最近计算的月份"
               allowClear

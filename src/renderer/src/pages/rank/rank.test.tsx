@@ -88,6 +88,28 @@ describe('工资排行', { timeout: 20_000 }, () => {
     expect(inputsOf('wages.rank').at(-1)).toEqual({ page: 2, pageSize: 20 })
   })
 
+  it('keeps the chosen month when the user goes to another screen and comes back', async () => {
+    api.handle('wages.rank', (input) => {
+      const period = (input as { period?: string }).period ?? '2025-02'
+      return ok({ list: [rankEntry({ rank: 1, period, username: `top of ${period}` })], total: 1 })
+    })
+    const { router } = renderRoutes(routes, '/rank')
+    await waitFor(() => expect((screen.getByLabelText('月份') as HTMLInputElement).value).toBe('2025-02'), { timeout: 8000 })
+    const picker = screen.getByLabelText('月份')
+    fireEvent.mouseDown(picker)
+    fireEvent.click(picker)
+    await waitFor(() => expect(document.querySelector('.ant-picker-dropdown td[title="2025-01"]')).toBeTruthy())
+    fireEvent.click(document.querySelector('.ant-picker-dropdown td[title="2025-01"]')!)
+    await screen.findByText('top of 2025-01')
+
+    await router.navigate('/403')
+    await screen.findByText('抱歉，你无权访问该页面。')
+    await router.navigate('/rank')
+    expect(await screen.findByText('top of 2025-01')).toBeTruthy()
+    expect((screen.getByLabelText('月份') as HTMLInputElement).value).toBe('2025-01')
+    expect(screen.getByTestId('rank-period').textContent).toBe('2025-01 月工资排行')
+  })
+
   it('offers no future month', async () => {
     api.handle('wages.rank', ok({ list: [rankEntry({ rank: 1, period: dayjs().format('YYYY-MM') })], total: 1 }))
     renderRoutes(routes, '/rank')

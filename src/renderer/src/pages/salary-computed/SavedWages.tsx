@@ -4,7 +4,7 @@
  */
 import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
 import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons'
-import { App, Button, Space } from 'antd'
+import { App, Button, Empty, Space } from 'antd'
 import type { WageRecord } from '@shared/entities'
 import { sortableWageFields } from '@shared/endpoints'
 import { WagePayment } from '@shared/enums'
@@ -35,7 +35,7 @@ const recordColumns = wageRecordColumns({
   afterPaidAt: { title: '发放人', dataIndex: 'paidBy', width: 110, render: (name: string | null) => name ?? '-' },
   // After the seed hours it would end at 1,002 px, under the fixed 明细 column in the 998 px a 1280 px
   // window gives the table.
-  paymentAfterAmount: true,
+  paymentAfterAmount: 'status',
 })
 
 export const BY_AMOUNT: TableSort = { amount: 'descend' }
@@ -141,6 +141,16 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
       sortableFields={sortableWageFields.wagesPage}
       params={params}
       request={savedRecordsPage}
+      // A month not generated yet says what to do, rather than 暂无数据 (a filter that matches nothing still says that).
+      empty={(search) =>
+        Object.keys(search).length === 0 ? (
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={`${period} 还没有生成工资：先「预览计算」核对每位保种员的工资，再「确认生成」`}
+            data-testid="saved-wages-empty"
+          />
+        ) : undefined
+      }
       rowSelection={{
         selectedRowKeys: selected,
         preserveSelectedRowKeys: true,

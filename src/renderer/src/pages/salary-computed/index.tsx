@@ -4,11 +4,12 @@
  * month replaced, paid ones kept) → the month's saved records → select → 标记已发放. Export the
  * month as .xlsx or .csv through main's save dialog.
  */
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import { CalculatorOutlined } from '@ant-design/icons'
 import { Button, Card, DatePicker, Flex, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import WageBreakdownDrawer, { type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
+import { useRememberedState } from '@renderer/hooks/useRememberedState'
 import ComputeWagesButton from './ComputeWagesButton'
 import SavedWages, { type SavedWagesActions } from './SavedWages'
 import WagePreviewCard, { useWagePreview } from './WagePreview'
@@ -19,8 +20,10 @@ export const PERIOD_FORMAT = 'YYYY-MM'
 export const lastMonth = (now: Dayjs = dayjs()) => now.subtract(1, 'month').startOf('month')
 
 export default function SalaryComputedPage() {
-  const [month, setMonth] = useState<Dayjs>(() => lastMonth())
-  const period = month.format(PERIOD_FORMAT)
+  // The month chosen stays for the session: a look at 工资排行 and back shows the same month (and its
+  // saved records at the page and sort they were left at), not last month again.
+  const [period, setPeriod] = useRememberedState<string>('salaryComputed.period', () => lastMonth().format(PERIOD_FORMAT))
+  const month = useMemo(() => dayjs(period, PERIOD_FORMAT), [period])
   const preview = useWagePreview(period)
   const saved = useRef<SavedWagesActions>(null)
   const [breakdown, setBreakdown] = useState<BreakdownSource | null>(null)
@@ -28,7 +31,7 @@ export default function SalaryComputedPage() {
 
   function changeMonth(value: Dayjs | null) {
     if (!value) return
-    setMonth(value)
+    setPeriod(value.format(PERIOD_FORMAT))
   }
 
   return (

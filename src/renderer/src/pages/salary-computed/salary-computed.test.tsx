@@ -66,6 +66,43 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(inputsOf('wages.preview')).toEqual([])
   })
 
+  it('keeps the chosen month when the admin goes to another screen and comes back', async () => {
+    const { router } = renderRoutes(routes, '/salary-computed')
+    await screen.findByText(`${period} 已生成的工资`, undefined, { timeout: 8000 })
+    // A month on the picker's panel (the year of last month) other than last month.
+    const other = (lastMonth().month() > 0 ? lastMonth().subtract(1, 'month') : lastMonth().add(1, 'month')).format('YYYY-MM')
+    const picker = screen.getByLabelText('月份')
+    fireEvent.mouseDown(picker)
+    fireEvent.click(picker)
+    await waitFor(() => expect(document.querySelector(`.ant-picker-dropdown td[title="${other}"]`)).toBeTruthy())
+    fireEvent.click(document.querySelector(`.ant-picker-dropdown td[title="${other}"]`)!)
+    await screen.findByText(`${other} 已生成的工资`)
+
+    await router.navigate('/403')
+    await screen.findByText('抱歉，你无权访问该页面。')
+    await router.navigate('/salary-computed')
+    expect(await screen.findByText(`${other} 已生成的工资`)).toBeTruthy()
+    expect((screen.getByLabelText('月份') as HTMLInputElement).value).toBe(other)
+    await waitFor(() => expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, period: other, orderBy: 'amount DESC' }))
+  })
+
+  it('says what to do for a month not generated yet, and 暂无数据 for a filter that matches nothing', async () => {
+    api.handle('wages.page', ok({ list: [], total: 0 }))
+    renderRoutes(routes, '/salary-computed')
+    const empty = await screen.findByTestId('saved-wages-empty', undefined, { timeout: 8000 })
+    expect(empty.querySelector('.ant-empty-description')!.textContent).toBe(
+      `${period} 还没有生成工资：先「预览计算」核对每位保种员的工资，再「确认生成」`,
+    )
+
+    const form = screen.getByTestId('data-table-search')
+    fireEvent.mouseDown(form.querySelector('.ant-select')!)
+    fireEvent.click(await screen.findByTitle('已发放'))
+    fireEvent.click(within(form).getByRole('button', { name: /查\s*询/ }))
+    await waitFor(() => expect(inputsOf('wages.page').at(-1)).toMatchObject({ period, payment: 1 }))
+    await waitFor(() => expect(screen.queryByTestId('saved-wages-empty')).toBeNull())
+    expect(document.querySelector('.ant-table .ant-empty-description')!.textContent).toBe('暂无数据')
+  })
+
   it('lists the saved records highest amount first, like the preview, and lets the admin sort them', async () => {
     await openPage()
     const records = screen.getByText(`${period} 已生成的工资`).closest('.ant-card') as HTMLElement

@@ -41,7 +41,7 @@ describe('我的工资', { timeout: 20_000 }, () => {
     await waitFor(() => expect(document.title).toBe('我的工资 - 保种管理台'))
     expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, userId: memberUser.id })
     const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
-    expect(headers).toEqual(['月份', '金额', '达标种子数', '达标体积', '平均做种时长', '累计做种时长', '发放状态', '发放时间', '到账站点'])
+    expect(headers).toEqual(['月份', '金额', '发放状态', '发放时间', '到账站点', '达标种子数', '达标体积', '平均做种时长', '累计做种时长'])
     const rows = screen.getAllByRole('row').slice(1)
     expect(rows[0]!.textContent).toContain('1,234.50')
     expect(rows[0]!.textContent).toContain('魔力')
@@ -58,6 +58,18 @@ describe('我的工资', { timeout: 20_000 }, () => {
     // A month counted only from when the console first saw the records says so.
     expect(within(rows[1]!).getByText('部分月份')).toBeTruthy()
     expect(within(rows[0]!).queryByText('部分月份')).toBeNull()
+  })
+
+  it('shows whether, when and where a month was paid right after its amount, in view in a 1280 px window', async () => {
+    renderRoutes(routes, '/salary')
+    await screen.findByText('2025-02', undefined, { timeout: 8000 })
+    const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+    expect(headers.slice(0, 5)).toEqual(['月份', '金额', '发放状态', '发放时间', '到账站点'])
+    // A 1280 px window gives the table 998 px (menu, page and card padding): these five fit in it.
+    const widths = Array.from(document.querySelectorAll<HTMLElement>('.ant-table colgroup col')).map((col) =>
+      Number.parseFloat(col.style.width),
+    )
+    expect(widths.slice(0, 5).reduce((sum, width) => sum + width, 0)).toBeLessThanOrEqual(998)
   })
 
   it('opens the per-torrent breakdown with the reason a torrent did not qualify', async () => {
