@@ -244,6 +244,8 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await poll(() => tableTotal(page)).toBeGreaterThan(0)
     await rows.first().locator('.ant-checkbox-input').check()
     await page.getByRole('button', { name: spaced('设为官种') }).click()
+    await page.locator('.ant-popover:visible').getByText('将 1 个种子设为官种？').waitFor()
+    await confirmPopover(page, '设为官种')
     await toast(page, '已将 1 个种子设为官种')
     await page
       .getByTestId('data-table-search')

@@ -15,12 +15,13 @@ import { formatBytes, formatDuration } from '@renderer/utils/format'
 /** @param hidden columns (by dataIndex) that start hidden; the column settings can show them. */
 export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['downloaded']): DataTableColumn<SeedRecord>[] {
   const columns: DataTableColumn<SeedRecord>[] = [
-    { title: '种子名称', dataIndex: 'torrentName', width: 172, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+    { title: '种子名称', dataIndex: 'torrentName', width: 164, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
     { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
     {
-      title: '类型',
+      // Named as in 官种设置's 种子列表 (and its filter): the same value, the same name.
+      title: '种子类型',
       dataIndex: 'seedType',
-      width: 76,
+      width: 84,
       search: { type: 'select', options: enumOptions(seedTypeLabels) },
       render: (_, record) => <SeedTypeTag seedType={record.seedType} />,
     },

@@ -56,7 +56,8 @@ describe('我的任务', () => {
     expect(lastPageSeedInput()).toEqual({ page: 1, pageSize: 20, userId: memberUser.id })
 
     const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
-    expect(headers).toEqual(['种子名称', '体积', '类型', '状态', '认领', '上传量', '做种时长', '最后活动', '分配时间'])
+    // 种子类型 as 官种设置's 种子列表 names it.
+    expect(headers).toEqual(['种子名称', '体积', '种子类型', '状态', '认领', '上传量', '做种时长', '最后活动', '分配时间'])
     expect(screen.getByText('共 3 条')).toBeTruthy()
 
     const [first, second, third] = screen.getAllByRole('row').slice(1)
@@ -83,7 +84,7 @@ describe('我的任务', () => {
 
     fireEvent.mouseDown(selectOf('状态'))
     fireEvent.click(await screen.findByTitle('已停止'))
-    fireEvent.mouseDown(selectOf('类型'))
+    fireEvent.mouseDown(selectOf('种子类型'))
     fireEvent.click(await screen.findByTitle('官种'))
     fireEvent.mouseDown(selectOf('认领状态'))
     fireEvent.click(await screen.findByTitle('已认领'))

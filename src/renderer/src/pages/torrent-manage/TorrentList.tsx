@@ -20,6 +20,7 @@ import { SeedTypeTag } from '@renderer/components/StatusTags'
 import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
+import { formatCount } from '@renderer/utils/format'
 
 export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
 
@@ -41,7 +42,14 @@ const columns: DataTableColumn<Torrent>[] = [
   },
   dateTimeColumn<Torrent>('发布时间', 'addedAt'),
   seedersColumn(84),
-  { title: '下载数', dataIndex: 'leechers', width: 84, align: 'right', hiddenByDefault: true },
+  {
+    title: '下载数',
+    dataIndex: 'leechers',
+    width: 84,
+    align: 'right',
+    hiddenByDefault: true,
+    render: (leechers: number) => formatCount(leechers),
+  },
   {
     title: '保种人数',
     dataIndex: 'keepers',
@@ -99,12 +107,20 @@ export default function TorrentList() {
       rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: true }}
       toolbar={
         <>
-          <Button disabled={none} onClick={() => void setType(1)}>
-            设为官种
-          </Button>
-          <Button disabled={none} onClick={() => void setType(2)}>
-            设为非官种
-          </Button>
+          {([SeedType.Official, SeedType.Unofficial] as const).map((seedType) => (
+            // A hand-set type outranks the rules and decides the torrents' wages: asked first, like 恢复按规则.
+            <Popconfirm
+              key={seedType}
+              title={`将 ${selected.length} 个种子设为${seedTypeLabels[seedType]}？`}
+              description="手动设置优先于官种规则（带「手动」标记），只有官种计工资；可用「恢复按规则」改回。"
+              okText={`设为${seedTypeLabels[seedType]}`}
+              cancelText="取消"
+              disabled={none}
+              onConfirm={() => setType(seedType)}
+            >
+              <Button disabled={none}>设为{seedTypeLabels[seedType]}</Button>
+            </Popconfirm>
+          ))}
           <Popconfirm
             title={`恢复 ${selected.length} 个种子按规则判定？`}
             description="手动设置的种子类型将被清除，改由官种规则决定。"

@@ -187,7 +187,14 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(manualRow.textContent).not.toContain('1 / 3')
 
     for (const row of screen.getAllByRole('row').slice(1)) fireEvent.click(within(row).getByRole('checkbox'))
+    // Asked first: nothing is sent until confirmed, and 取消 sends nothing.
+    fireEvent.click(screen.getByRole('button', { name: '设为非官种' }))
+    const unofficial = await screen.findByText('将 2 个种子设为非官种？')
+    fireEvent.click(within(unofficial.closest('.ant-popover')! as HTMLElement).getByRole('button', { name: /取\s*消/ }))
     fireEvent.click(screen.getByRole('button', { name: '设为官种' }))
+    const official = await screen.findByText('将 2 个种子设为官种？')
+    expect(inputs('torrent.setType')).toEqual([])
+    fireEvent.click(within(official.closest('.ant-popover')! as HTMLElement).getByRole('button', { name: '设为官种' }))
     await waitFor(() => expect(inputs('torrent.setType')).toEqual([{ ids: [11, 12], seedType: 1 }]))
     expect(await screen.findByText('已将 2 个种子设为官种')).toBeTruthy()
   })
