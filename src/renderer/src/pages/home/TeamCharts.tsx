@@ -61,9 +61,9 @@ export default function TeamCharts({ stats }: { stats: AllSeedingStats }) {
         </ChartCard>
       </Col>
       <Col {...chartSpan}>
-        <ChartCard title="本月工资排行 Top 10">
+        <ChartCard title="本月预计工资 Top 10">
           {stats.topWages.length > 0 ? (
-            <Chart ariaLabel="本月工资排行" height={CHART_HEIGHT} option={options.topWages} />
+            <Chart ariaLabel="本月预计工资排行" height={CHART_HEIGHT} option={options.topWages} />
           ) : (
             <ChartEmpty description="本月尚无工资数据" />
           )}

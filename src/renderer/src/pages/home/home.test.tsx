@@ -94,14 +94,16 @@ describe('dashboard (首页)', () => {
     expect(chart('近 30 天团队做种量').textContent).toContain('做种体积')
     // the last 30 of 40 days: 03-11 … 04-09
     expect(chart('近 30 天团队做种量').textContent).not.toContain('03-10')
-    expect(chart('本月工资排行').textContent).toContain('1. seedking')
+    expect(chart('本月预计工资排行').textContent).toContain('1. seedking')
+    // This month's figures are estimates until the month is computed: the card says so, like 本月预计工资总额.
+    expect(screen.getByText('本月预计工资 Top 10')).toBeTruthy()
   })
 
   it('shows 本月尚无工资数据 when nobody has a wage this month', async () => {
     api.handle('statistics.all', ok({ ...teamStats, topWages: [], estimatedWages: 0 }))
     renderRoutes(routes, '/')
     expect(await screen.findByText('本月尚无工资数据')).toBeTruthy()
-    expect(screen.queryByRole('img', { name: '本月工资排行' })).toBeNull()
+    expect(screen.queryByRole('img', { name: '本月预计工资排行' })).toBeNull()
     expect(statValue('本月预计工资总额')).toBe('0.00魔力')
   })
 
