@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
+import { siteAccountsMirrored } from '../domain/site-accounts'
 import { GIB, type Rules } from '../rules/rules'
 
 export interface PassContext {
@@ -16,12 +17,15 @@ export interface PassContext {
   /** Site ids of the rules' official teams and tags (rules name them; the mirror numbers them). */
   officialTeamIds: number[]
   officialTagIds: number[]
+  /** A member without a site_users row counts as deleted on the site (domain/site-accounts.ts). */
+  siteAccountsMirrored: boolean
 }
 
 export async function passContext(db: Kysely<DB>, dialect: DialectName, now: number, rules: Rules): Promise<PassContext> {
-  const [teams, tags] = await Promise.all([
+  const [teams, tags, mirrored] = await Promise.all([
     rules.officialTeams.length ? db.selectFrom('site_teams').select('id').where('name', 'in', rules.officialTeams).execute() : [],
     rules.officialTags.length ? db.selectFrom('site_tags').select('id').where('name', 'in', rules.officialTags).execute() : [],
+    siteAccountsMirrored(db),
   ])
   return {
     db,
@@ -32,6 +36,7 @@ export async function passContext(db: Kysely<DB>, dialect: DialectName, now: num
     minSizeBytes: Math.ceil(rules.minSizeGiB * GIB),
     officialTeamIds: teams.map((t) => t.id),
     officialTagIds: tags.map((t) => t.id),
+    siteAccountsMirrored: mirrored,
   }
 }
 

@@ -5,6 +5,7 @@ import { disqualified, seedStatus, type RecordFacts, type SnatchFacts } from '..
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases } from '../test/harness'
 import { useSeedingDb } from '../test/seeding-db'
+import { deleteMirror } from '../sources/mirror/delete'
 import { derive } from './index'
 
 const NOW = Date.UTC(2026, 0, 15, 4, 0, 0)
@@ -168,9 +169,14 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
 
     it('the SQL table and the TypeScript reference agree on every combination of facts', async () => {
       const w = t.world
-      // Site uid 2001's account is enabled, 2002's disabled on the site.
-      const members = { 2001: await w.member('combo', 2001), 2002: await w.member('combo-off', 2002, { siteEnabled: false }) }
-      const reasons = [null, 'belowMinSize', 'torrentBanned', 'siteAccountDisabled'] as const
+      // Site uid 2001's account is enabled, 2002's disabled on the site, 2003's deleted by the site (no mirror row).
+      const members = {
+        2001: await w.member('combo', 2001),
+        2002: await w.member('combo-off', 2002, { siteEnabled: false }),
+        2003: await w.member('combo-gone', 2003),
+      }
+      await deleteMirror(t.db.database.db, 'site_users', [2003])
+      const reasons = [null, 'belowMinSize', 'torrentBanned', 'siteAccountDisabled', 'siteAccountDeleted'] as const
       // Snatch rows as announce leaves them; the last one is a cross-seeder's (never sent `completed`).
       const snatches: (SnatchFacts | null)[] = [
         null,
@@ -186,7 +192,7 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
             for (const claimed of [false, true])
               for (const reason of reasons)
                 for (const snatch of snatches) {
-                  const uid = reason === 'siteAccountDisabled' ? 2002 : 2001
+                  const uid = reason === 'siteAccountDisabled' ? 2002 : reason === 'siteAccountDeleted' ? 2003 : 2001
                   const facts: RecordFacts = {
                     uploader,
                     activeLeeching,
@@ -199,6 +205,7 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
                       belowMinSize: reason === 'belowMinSize',
                       torrentBanned: reason === 'torrentBanned',
                       siteAccountDisabled: reason === 'siteAccountDisabled',
+                      siteAccountDeleted: reason === 'siteAccountDeleted',
                     }),
                   }
                   torrent++
@@ -375,6 +382,80 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       const statuses = await t.db.database.db.selectFrom('seed_records').select('status').where('user_id', '=', alice).execute()
       expect(statuses.map((s) => s.status)).toEqual([5, 5, 5])
       await expectCubeMatchesRecount()
+    })
+  })
+
+  describe('a site account the site deleted (the mirror of the whole users table has no row for it)', () => {
+    const db = () => t.db.database.db
+    const setSource = (source: string) => db().updateTable('sync_state').set({ source }).where('id', '=', 1).execute()
+
+    /** alice (1001) seeding claimed torrent 1; bob (1002), another site user, keeps the mirror from being empty. */
+    async function seeding() {
+      const w = t.world
+      const alice = await w.member('alice', 1001)
+      await w.member('bob', 1002)
+      await w.torrent(1)
+      await w.peer(1001, 1, { seeder: true, lastAction: NOW })
+      await w.claim(1001, 1)
+      await run()
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.Seeding)
+      return { w, alice }
+    }
+
+    it('the member is 无工资 (5) from the next incremental pass, and 做种中 again when the row comes back', async () => {
+      const { w, alice } = await seeding()
+      // The sync's refresh of the site's users removes the row (an enabled account: v1.6's cleanup of inactive users).
+      await deleteMirror(db(), 'site_users', [1001])
+      const outcome = await run(NOW + MIN)
+      expect(outcome.full).toBe(false)
+      expect(outcome.judged).toBe(1)
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.NoWage)
+      await expectCubeMatchesRecount()
+
+      await db().insertInto('site_users').values({ id: 1001, username: 'alice', enabled: 1, added: NOW, last_access: null }).execute()
+      expect((await run(NOW + 2 * MIN)).judged).toBe(1)
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.Seeding)
+      await expectCubeMatchesRecount()
+    })
+
+    it('a disabled account the site then deletes stays 无工资 (5)', async () => {
+      const { w, alice } = await seeding()
+      await db().updateTable('site_users').set({ enabled: 0 }).where('id', '=', 1001).execute()
+      await run(NOW + MIN)
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.NoWage)
+      await deleteMirror(db(), 'site_users', [1001])
+      expect((await run(NOW + 2 * MIN)).judged).toBe(1)
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.NoWage)
+    })
+
+    it('nobody is disqualified while the mirror has no site user at all (before the first sync); the first one in re-judges the others', async () => {
+      const w = t.world
+      const alice = await w.member('alice', 1001)
+      await w.torrent(1)
+      await w.peer(1001, 1, { seeder: true, lastAction: NOW })
+      await w.claim(1001, 1)
+      await deleteMirror(db(), 'site_users', [1001])
+      await run()
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.Seeding)
+
+      // The first sync mirrors the site's users, and alice's account is not among them.
+      await db().insertInto('site_users').values({ id: 1002, username: 'bob', enabled: 1, added: NOW, last_access: null }).execute()
+      const outcome = await run(NOW + MIN)
+      expect(outcome.full).toBe(false)
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.NoWage)
+      await expectCubeMatchesRecount()
+    })
+
+    it('SOURCE=ingest (pushes cannot say a user was deleted): a member without a row is judged as today, enabled', async () => {
+      try {
+        await setSource('ingest')
+        const { w, alice } = await seeding()
+        await deleteMirror(db(), 'site_users', [1001])
+        await run(NOW + MIN)
+        expect((await w.record(alice, 1))?.status).toBe(SeedStatus.Seeding)
+      } finally {
+        await setSource('demo')
+      }
     })
   })
 

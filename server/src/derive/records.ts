@@ -84,6 +84,10 @@ export function recordValuesSql(ctx: PassContext, t: TieColumns): { values: RawB
     disqualified: disqualifiedSql({
       memberInactive: sql`u.status <> ${sql.lit(AccountStatus.Normal)}`,
       siteAccountDisabled: sql`exists (select 1 from site_users su where su.id = u.site_uid and su.enabled = 0)`,
+      // As the wage engine judges it (wages/reader.ts wageMembers): the same question, domain/site-accounts.ts.
+      siteAccountDeleted: ctx.siteAccountsMirrored
+        ? sql`(u.site_uid is not null and not exists (select 1 from site_users su where su.id = u.site_uid))`
+        : sql`(1 = 0)`,
       torrentBanned: sql`l.banned = 1`,
       belowMinSize: sql`l.size < ${int(ctx.minSizeBytes)}`,
       // Flag kept by src/wages/estimates.ts.

@@ -44,6 +44,11 @@ export interface Disqualification {
   memberInactive: boolean
   /** The member's site account is disabled (NexusPHP `users.enabled = no`). */
   siteAccountDisabled: boolean
+  /**
+   * The site deleted the member's account: no site_users row, on a source that mirrors the site's whole
+   * users table and once it holds any (domain/site-accounts.ts; never on SOURCE=ingest).
+   */
+  siteAccountDeleted: boolean
   /** The torrent is banned on the site (`torrents.banned = yes`). */
   torrentBanned: boolean
   /** The torrent is below `minSizeGiB`. */
@@ -53,7 +58,7 @@ export interface Disqualification {
 }
 
 export function disqualified(d: Disqualification): boolean {
-  return d.memberInactive || d.siteAccountDisabled || d.torrentBanned || d.belowMinSize || d.belowWageMinimum
+  return d.memberInactive || d.siteAccountDisabled || d.siteAccountDeleted || d.torrentBanned || d.belowMinSize || d.belowWageMinimum
 }
 
 export function disqualifiedSql(d: { [K in keyof Disqualification]: RawBuilder<unknown> }): RawBuilder<unknown> {

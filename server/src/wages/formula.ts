@@ -43,6 +43,11 @@ export interface WageMember {
   status: 0 | 1 | 2
   /** False when the member's site account is disabled (`users.enabled = 'no'`); absent = enabled. */
   siteEnabled?: boolean
+  /**
+   * True when the site deleted the member's account (no site_users row where the mirror is the site's whole
+   * users table: domain/site-accounts.ts, as the derivation judges it); absent = not deleted.
+   */
+  siteDeleted?: boolean
 }
 
 export interface WageItemResult {
@@ -96,6 +101,8 @@ export const Unqualified = {
   NotOfficial: 5,
   TooSmall: 6,
   BelowStandards: 7,
+  /** Numbered after the others: kinds are stored in item sets (item-sets.ts); checked right after SiteDisabled. */
+  SiteDeleted: 8,
 } as const
 export type UnqualifiedKind = (typeof Unqualified)[keyof typeof Unqualified]
 
@@ -104,6 +111,7 @@ export function unqualifiedKind(input: WageInput, member: WageMember, rules: Rul
   if (member.status === AccountStatus.Banned) return Unqualified.Banned
   if (member.status === 1) return Unqualified.Deleted
   if (member.siteEnabled === false) return Unqualified.SiteDisabled
+  if (member.siteDeleted === true) return Unqualified.SiteDeleted
   if (input.banned) return Unqualified.TorrentBanned
   // NexusPHP's claim settlement pays any claimed torrent, whatever its team or size.
   const claims = isNexusphpClaims(rules)
@@ -127,6 +135,8 @@ export function reasonText(kind: UnqualifiedKind, item: { size: number; seedHour
       return '账号已删除'
     case Unqualified.SiteDisabled:
       return '站点账号已禁用'
+    case Unqualified.SiteDeleted:
+      return '站点账号已删除'
     case Unqualified.TorrentBanned:
       return '种子已被站点禁止'
     case Unqualified.NotOfficial:

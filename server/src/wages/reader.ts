@@ -16,6 +16,7 @@ import { type Kysely, sql } from 'kysely'
 import type { DB } from '../db/schema'
 import { arrayRows } from '../db/array-rows'
 import { inIntegers, int } from '../db/sql-fragments'
+import { siteAccountsMirrored } from '../domain/site-accounts'
 import { conflict } from '../errors'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { isNexusphpClaims, type RuleBody } from '../rules/rules'
@@ -43,19 +44,33 @@ export async function periodCounters(db: Kysely<DB>, bounds: PeriodBounds): Prom
   return { startMs: bounds.startMs, endMs: bounds.endMs, startDay, startSnapshotLate: startDay > bounds.startDay, endDay }
 }
 
-/** Members who can earn: users tied to a site account and not deleted (a disabled site account earns nothing, with a reason). */
+/**
+ * Members who can earn: users tied to a site account and not deleted here (a site account that is disabled,
+ * or that the site deleted, earns nothing, with a reason). A member without a site_users row counts as
+ * deleted on the site only where the derivation says so too (domain/site-accounts.ts); elsewhere
+ * (SOURCE=ingest, a mirror with no site user yet) as enabled.
+ */
 export async function wageMembers(db: Kysely<DB>): Promise<Map<number, WageMember & { username: string }>> {
-  const rows = await db
-    .selectFrom('users as u')
-    .leftJoin('site_users as s', 's.id', 'u.site_uid')
-    .select(['u.id', 'u.username', 'u.status', 's.enabled'])
-    .where('u.site_uid', 'is not', null)
-    .where('u.status', '<>', 1)
-    .execute()
+  const [rows, mirrored] = await Promise.all([
+    db
+      .selectFrom('users as u')
+      .leftJoin('site_users as s', 's.id', 'u.site_uid')
+      .select(['u.id', 'u.username', 'u.status', 's.id as site_id', 's.enabled'])
+      .where('u.site_uid', 'is not', null)
+      .where('u.status', '<>', 1)
+      .execute(),
+    siteAccountsMirrored(db),
+  ])
   return new Map(
     rows.map((r) => [
       r.id,
-      { userId: r.id, status: r.status as 0 | 1 | 2, siteEnabled: r.enabled === null || Number(r.enabled) !== 0, username: r.username },
+      {
+        userId: r.id,
+        status: r.status as 0 | 1 | 2,
+        siteEnabled: r.enabled === null || Number(r.enabled) !== 0,
+        siteDeleted: mirrored && r.site_id === null,
+        username: r.username,
+      },
     ]),
   )
 }

@@ -23,6 +23,7 @@ import m0019 from './0019_login_attempts'
 import m0020 from './0020_torrent_labels_name_trgm'
 import m0021 from './0021_stats_cache_revision'
 import m0022 from './0022_torrent_labels_stats_index'
+import m0023 from './0023_site_account_deleted'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -45,5 +46,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0020_torrent_labels_name_trgm': m0020(dialect),
     '0021_stats_cache_revision': m0021(dialect),
     '0022_torrent_labels_stats_index': m0022(dialect),
+    '0023_site_account_deleted': m0023(dialect),
   }
 }

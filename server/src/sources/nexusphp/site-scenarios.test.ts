@@ -11,10 +11,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { nexusphpClaimsPreset, syncStatusSchema } from '@shared/entities'
 import { type Config, loadConfig } from '../../config'
 import type { AppDatabase } from '../../db/database'
+import { readSourceState, writeSourceState } from '../../db/source-state'
 import { readSyncStatus } from '../../jobs/sync-status'
-import { defaultRuleBody, saveRules } from '../../rules/rules'
+import { currentRules, defaultRuleBody, saveRules } from '../../rules/rules'
 import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/harness'
+import { previewInProcess } from '../../wages/engine'
 import { pendingWageEstimates } from '../../wages/estimates'
+import { periodOf } from '../../wages/period'
 import { fixtureShapes, NexusFixture, type FixtureShape } from './testing/fixture'
 import { addMember } from './testing/member'
 
@@ -140,6 +143,44 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name
     await nx.exec("UPDATE users SET enabled = 'yes' WHERE id = 1001")
     await sync(app)
     expect(await statuses(db.database)).toEqual({ 'alice:1': Seeding })
+  })
+
+  it('a member whose disabled account the site then deletes (its cleanup) stays 无工资 and is paid nothing: 站点账号已删除', async () => {
+    const nx = await site()
+    const now = await nx.now()
+    await nx.user({ id: 1001, username: 'alice' })
+    await nx.user({ id: 1002, username: 'bob' })
+    await nx.team(1, 'CMCT')
+    await nx.torrent({ id: 1, team: 1 })
+    await nx.peer({ userid: 1001, torrent: 1, seeder: true, lastAction: now - 2 * MIN })
+    await nx.snatch({ userid: 1001, torrent: 1, finished: true, lastAction: now - 2 * MIN })
+    await nx.claim({ uid: 1001, torrent: 1, createdAt: now - 60 * MIN })
+    const { db, app } = await console_({ NEXUSPHP_DATABASE_URL: nx.url })
+    // Added before the first sync has mirrored the site's users: that alone disqualifies nobody.
+    const alice = await addMember(db.database, 'alice', 1001)
+    await sync(app)
+    expect(await statuses(db.database)).toEqual({ 'alice:1': Seeding })
+
+    await nx.exec("UPDATE users SET enabled = 'no' WHERE id = 1001")
+    await nx.exec('UPDATE peers SET last_action = NOW() WHERE userid = 1001')
+    await sync(app)
+    expect(await statuses(db.database)).toEqual({ 'alice:1': NoWage })
+
+    // The site's cleanup deletes the disabled account (newest: UserRepository::destroy after
+    // `account.destroy_disabled` days; v1.6: inactive accounts) — her peer and snatch rows stay a while.
+    await nx.exec('DELETE FROM users WHERE id = 1001')
+    await nx.exec('UPDATE peers SET last_action = NOW() WHERE userid = 1001')
+    // A day later: the sync's whole-table refresh of the users (usersRefreshMs) sees the deletion.
+    const state = await readSourceState<{ users: { refreshedAt: number | null } }>(db.database.db)
+    await writeSourceState(db.database.db, { ...state, users: { ...state.users!, refreshedAt: 0 } })
+    await sync(app)
+    expect(await db.database.db.selectFrom('site_users').select('id').execute()).toEqual([{ id: 1002 }])
+    expect(await statuses(db.database)).toEqual({ 'alice:1': NoWage })
+    // And the month's wages pay her nothing, saying why (a wage would fail at the payout: 站点上找不到该会员).
+    const rules = await currentRules(db.database.db)
+    const answer = await previewInProcess(db.database.db, periodOf(await nx.now(), rules.timezone), Date.now(), alice)
+    expect(answer.list).toEqual([expect.objectContaining({ userId: alice, amount: 0, torrentCount: 0 })])
+    expect(answer.list[0]!.items).toEqual([expect.objectContaining({ torrentId: 1, qualified: false, reason: '站点账号已删除' })])
   })
 
   it("a claim Laravel wrote while the database server runs ahead of the site's zone is picked up by the next incremental sync", async () => {
