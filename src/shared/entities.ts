@@ -392,6 +392,12 @@ export const syncSiteSchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * Values in the site's rows no real row can mean (a time years past the site's clock, a negative or
+   * saturated counter, a NUL in a name) that syncs stored changed, each kind with the rows the last sync
+   * that met it changed; listed for a week after. Absent or empty: none.
+   */
+  dataNotes: z.array(z.object({ message: z.string(), rows: count })).optional(),
 })
 export type SyncSite = z.infer<typeof syncSiteSchema>
 

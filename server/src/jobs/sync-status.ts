@@ -70,6 +70,7 @@ async function siteStatus(ctx: Pick<Ctx, 'db'>, site: SourceSite): Promise<SyncS
     peerLifetimeMinutes: site.peerLifetimeMinutes,
     activeWindowMinutes: rules.activeWindowMinutes,
     ...(wageDifferences && { wageDifferences }),
+    ...(site.dataNotes?.length && { dataNotes: site.dataNotes }),
   }
 }
 

@@ -36,6 +36,14 @@ export interface SourceSite {
   peerLifetimeMinutes: number | null
   /** The site's own wage settings; null until read, or when unreadable. */
   wage?: SiteWageSettings | null
+  /** What syncs had to change in the site's rows to store them (values no real row can mean), recent ones. */
+  dataNotes?: SiteDataNote[]
+}
+
+/** A kind of value a sync could not store as the site holds it, and in how many rows it met it last. */
+export interface SiteDataNote {
+  message: string
+  rows: number
 }
 
 /** The rule fields a NexusPHP site has a setting of its own for (bonus formula, claim settlement). */

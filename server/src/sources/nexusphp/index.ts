@@ -25,7 +25,9 @@ export function nexusphpSource(config: Config['nexusphp'], options: NexusphpSour
     async sync(ctx) {
       // Every sync: an admin may change the site's announce intervals or bonus settings at any time.
       Object.assign(site, await readSiteSettings(connection))
-      return syncNexusphp(connection, ctx, tuning)
+      const { rows, dataNotes } = await syncNexusphp(connection, ctx, tuning)
+      site.dataNotes = dataNotes
+      return rows
     },
     site: () => ({ ...site }),
     close: () => connection.close(),

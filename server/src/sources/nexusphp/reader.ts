@@ -17,6 +17,14 @@ import type { SourceSchema, SourceTable } from './schema-check'
 
 /** A Laravel TIMESTAMP column → epoch seconds (see above). */
 const laravelTimestamp = (col: string) => `UNIX_TIMESTAMP(CONVERT_TZ(${col}, @@session.time_zone, @@global.time_zone))`
+/**
+ * A DATETIME column → epoch seconds. Servers whose UNIX_TIMESTAMP ends in 2038 (MariaDB before 11.5,
+ * MySQL before 8.0.28) answer NULL past it, as for a zero date: such a time (a tracker clock gone wrong)
+ * reads as 2100-01-01 instead, so that it is noted as a time past the site's clock (checkSourceRows).
+ */
+const datetimeSeconds = (col: string) => `COALESCE(UNIX_TIMESTAMP(${col}), IF(${col} >= '2038-01-19', ${FAR_FUTURE_SECONDS}, NULL))`
+const FAR_FUTURE_SECONDS = 4_102_444_800
+
 /** An instant (epoch seconds, a parameter) as Laravel would have stored it, to compare a TIMESTAMP column with. */
 export const laravelTimestampBound = 'CONVERT_TZ(FROM_UNIXTIME(?), @@global.time_zone, @@session.time_zone)'
 
@@ -115,7 +123,7 @@ export function selectList(table: MirrorTable, schema: SourceSchema): string {
       else if (kind === 'hex') expr = `LOWER(HEX(${col}))`
       else if (kind === 'yesno') expr = textTypes.has(type) ? `(${col} = 'yes')` : `(${col} <> 0)`
       else if (kind === 'time')
-        expr = type === 'timestamp' ? laravelTimestamp(col) : timeTypes.has(type) ? `UNIX_TIMESTAMP(${col})` : `NULLIF(${col}, 0)`
+        expr = type === 'timestamp' ? laravelTimestamp(col) : timeTypes.has(type) ? datetimeSeconds(col) : `NULLIF(${col}, 0)`
       else if (kind === 'ref') expr = `NULLIF(${col}, 0)`
       else expr = col
       return `${expr} AS ${quote(name)}`
@@ -166,6 +174,87 @@ export function toMirrorRows<T extends MirrorTable>(table: T, rows: SourceRow[])
     spec.fix?.(row)
   }
   return rows as MirrorRows[T][]
+}
+
+/**
+ * Values no real row can mean, found in the rows of a sync (what odd-but-real sites hold: a tracker
+ * whose clock ran years ahead, a fork's signed counters gone negative, an unsigned column saturated
+ * at 2^64−1 by MyISAM's non-strict mode, a NUL in a name written by a page without SET NAMES).
+ */
+export interface SourceRowLimits {
+  /** Epoch ms: a time later than this is not believed (no date, as a zero date is). */
+  latest: number
+}
+
+/** Counters (bytes, seconds, counts): never below 0, never above `MAX_COUNTER`. */
+const counterColumns = new Set([
+  'uploaded',
+  'downloaded',
+  'to_go',
+  'size',
+  'seedtime',
+  'leechtime',
+  'seed_time_begin',
+  'uploaded_begin',
+  'seeders',
+  'leechers',
+  'times_completed',
+])
+/**
+ * 1 PiB: no member uploads that much of one torrent; a larger value is a wrapped or saturated
+ * counter. (Sums of thousands of them still fit the derivation's and the wages' 64-bit columns.)
+ */
+export const MAX_COUNTER = 2 ** 50
+
+/** What was done to a value, as /data-sync says it (`column`: the source's `table.column`). */
+export const sourceRowNotes = {
+  future: (column: string) => `站点数据异常：${column} 晚于站点时钟一天以上（tracker 时钟有误），已按无时间处理`,
+  negative: (column: string) => `站点数据异常：${column} 为负数，已按 0 处理`,
+  huge: (column: string) => `站点数据异常：${column} 超出范围（大于 1 PiB），已截断为 1 PiB`,
+  nul: (column: string) => `站点数据异常：${column} 含 NUL 字符（数据库无法保存），已删去该字符`,
+} as const
+
+/**
+ * Makes mirror rows of `table` (from `toMirrorRows`) safe to store and to derive from, in place: a
+ * time past `limits.latest` becomes no time (its NOT NULL columns filled from their neighbours as
+ * for a zero date), counters are kept within 0…MAX_COUNTER, NUL characters leave text (PostgreSQL
+ * refuses them). Every value changed is told to `note` (its message, one call per row and column).
+ */
+export function checkSourceRows<T extends MirrorTable>(
+  table: T,
+  rows: readonly MirrorRows[T][],
+  limits: SourceRowLimits,
+  note: (message: string) => void,
+): void {
+  const spec = tableSpecs[table]
+  const source = (column: string) => `${spec.source}.${column}`
+  for (const mirrorRow of rows) {
+    const row = mirrorRow as Record<string, unknown>
+    let refill = false
+    for (const [name, kind, column] of spec.columns) {
+      const value = row[name]
+      if (kind === 'time') {
+        if (typeof value === 'number' && value > limits.latest) {
+          row[name] = null
+          refill = true
+          note(sourceRowNotes.future(source(column)))
+        }
+      } else if (kind === 'int') {
+        if (typeof value !== 'number' || !counterColumns.has(name)) continue
+        if (value < 0) {
+          row[name] = 0
+          note(sourceRowNotes.negative(source(column)))
+        } else if (value > MAX_COUNTER) {
+          row[name] = MAX_COUNTER
+          note(sourceRowNotes.huge(source(column)))
+        }
+      } else if (kind === 'text' && typeof value === 'string' && value.includes('\u0000')) {
+        row[name] = value.replaceAll('\u0000', '')
+        note(sourceRowNotes.nul(source(column)))
+      }
+    }
+    if (refill) spec.fix?.(row)
+  }
 }
 
 /** Reads mirror rows of `table` from the source: `SELECT <mirror columns> FROM <table> <tail>`. */

@@ -20,7 +20,7 @@
 import { channel } from 'node:diagnostics_channel'
 import { refreshPlannerStats, withDeferredIndexes } from '../../../db/bulk'
 import { nextPassIsFull } from '../../mirror'
-import type { SourceSyncContext } from '../../source'
+import type { SiteDataNote, SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
 import { readMemberIndexes, readSourceEngines, readSourceSchema } from '../schema-check'
 import { readAheadDeletions, removeDeletedRows } from './deletions'
@@ -60,7 +60,7 @@ export async function syncNexusphp(
   source: NexusphpConnection,
   ctx: SourceSyncContext,
   tuning: NexusphpSyncTuning = defaultTuning,
-): Promise<Record<string, number>> {
+): Promise<{ rows: Record<string, number>; dataNotes: SiteDataNote[] }> {
   const state = await loadState(ctx.database.db)
   const s = new SyncSession(
     source,
@@ -129,5 +129,5 @@ export async function syncNexusphp(
       readAhead: { ...s.ahead.counts, unused: s.ahead.unused },
       windows: s.pacedSpans,
     } satisfies NexusphpSyncReport)
-  return s.rows
+  return { rows: s.rows, dataNotes: s.reportNotes() }
 }

@@ -8,13 +8,14 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../../db/schema'
 import { writeSourceState } from '../../../db/source-state'
 import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, upsertMirror } from '../../mirror'
-import type { SourceSyncContext } from '../../source'
+import type { SiteDataNote, SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
+import { checkSourceRows } from '../reader'
 import type { MemberIndexes, SourceEngines, SourceSchema, SourceTable } from '../schema-check'
 import { WindowPace } from './pace'
 import { ReadAhead } from './read-ahead'
 import { chunks } from '../../../util/chunks'
-import type { NexusphpState, NexusphpSyncTuning } from './state'
+import { type NexusphpState, type NexusphpSyncTuning, notesKeptMs } from './state'
 
 /** Epoch ms → the seconds FROM_UNIXTIME takes. */
 export function fromUnix(ms: number): number {
@@ -27,6 +28,10 @@ const torrentColumn: Partial<Record<MirrorTable, string>> = { site_peers: 'torre
 export class SyncSession {
   /** Rows written (and deleted) per mirror table: what the sync reports. */
   readonly rows: Record<string, number> = {}
+  /** Messages of `state.notes` this sync met (their counts start over with it). */
+  private readonly noted = new Set<string>()
+  /** When the sync started here (performance.now()): the site's clock now is `ctx.now` plus the time since. */
+  private readonly startedAt = performance.now()
   readonly db: Kysely<DB>
   /** The next derivation judges everything: rows written fresh need no queue rows of their own. */
   fullPass = false
@@ -134,7 +139,34 @@ export class SyncSession {
     })
   }
 
+  /**
+   * Makes rows read from the site safe to store (reader.ts `checkSourceRows`), noting what it changed.
+   * Every row the sync writes passes here: a time later than the site's clock now plus
+   * `futureToleranceMs` is not believed.
+   */
+  checkRows<T extends MirrorTable>(table: T, rows: readonly MirrorRows[T][]): void {
+    const latest = this.ctx.now + (performance.now() - this.startedAt) + this.tuning.futureToleranceMs
+    const notes = this.state.notes
+    // Recorded in the state, committed with the page that met them.
+    checkSourceRows(table, rows, { latest }, (message) => {
+      const first = !this.noted.has(message)
+      this.noted.add(message)
+      notes[message] = { rows: (first ? 0 : (notes[message]?.rows ?? 0)) + 1, at: this.ctx.now }
+    })
+  }
+
+  /** What the site's rows needed (`state.notes`), as /data-sync lists it: those met within `notesKeptMs`. */
+  reportNotes(): SiteDataNote[] {
+    const report: SiteDataNote[] = []
+    for (const [message, { rows, at }] of Object.entries(this.state.notes)) {
+      if (this.ctx.now - at < notesKeptMs) report.push({ message, rows })
+      else delete this.state.notes[message]
+    }
+    return report
+  }
+
   async upsert<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<void> {
+    this.checkRows(table, rows)
     this.note(table, rows)
     this.count(table, await upsertMirror(trx, table, rows))
   }
@@ -146,6 +178,7 @@ export class SyncSession {
     rows: readonly MirrorRows[T][],
     siteUids: readonly number[] = [],
   ): Promise<void> {
+    this.checkRows(table, rows)
     this.note(table, rows)
     const cover = this.fullPass ? 'full pass' : { siteUids }
     this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, cover, { keyDeferred: this.keysDeferred.has(table) }))

@@ -45,6 +45,14 @@ export interface NexusphpSyncTuning {
    * announces); a wider overlap re-reads every row changed in it on each sync.
    */
   watermarkSlackMs: number
+  /**
+   * How far past the site database's clock a row's time may be and still be believed (ms). The tracker's
+   * PHP host stamps last_action with its own clock: one that ran years ahead leaves peers the site's cleanup
+   * never removes (their last_action is never older than its deadline) — they would count as seeding until
+   * that date. A day also lets through a site whose PHP writes in another zone than NEXUSPHP_TIMEZONE says
+   * (a setting's error, hours at most), as before.
+   */
+  futureToleranceMs: number
 }
 
 export const defaultTuning: NexusphpSyncTuning = {
@@ -61,6 +69,7 @@ export const defaultTuning: NexusphpSyncTuning = {
   rollingCheckRows: 20_000,
   usersRefreshMs: 24 * 3600_000,
   watermarkSlackMs: 60_000,
+  futureToleranceMs: 24 * 3600_000,
 }
 
 /** Source tables of members' rows, in the order a pass visits them ('owned': members' uploads, from torrents). */
@@ -97,7 +106,16 @@ export interface NexusphpState {
   torrentTags: { maxId: number }
   pairs: { known: number[]; since: number | null; pass: PairPass | null }
   rolling: { site_snatched: number }
+  /**
+   * What syncs had to change in the site's rows (reader.ts `checkSourceRows`), by message: the rows of the
+   * last sync that met it, and when (sync time). A row is met again only when it changes, so each message
+   * is reported for `notesKeptMs` after it was last met — not only by the one sync that met it.
+   */
+  notes: Record<string, { rows: number; at: number }>
 }
+
+/** How long /data-sync keeps saying what a sync changed in the site's rows. */
+export const notesKeptMs = 7 * 24 * 3600_000
 
 function initialState(): NexusphpState {
   return {
@@ -114,6 +132,7 @@ function initialState(): NexusphpState {
     torrentTags: { maxId: 0 },
     pairs: { known: [], since: null, pass: null },
     rolling: { site_snatched: 0 },
+    notes: {},
   }
 }
 
@@ -129,5 +148,6 @@ export async function loadState(db: Kysely<DB>): Promise<NexusphpState> {
     torrentTags: { ...fresh.torrentTags, ...stored.torrentTags },
     pairs: { ...fresh.pairs, ...stored.pairs },
     rolling: { ...fresh.rolling, ...stored.rolling },
+    notes: { ...stored.notes },
   }
 }

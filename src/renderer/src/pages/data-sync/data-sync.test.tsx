@@ -154,6 +154,23 @@ describe('数据同步', { timeout: 30_000 }, () => {
     await openPage()
     expect(screen.getByTestId('sync-site-peer-life').textContent).toBe('78 分钟')
     expect(screen.queryByTestId('sync-site-warning')).toBeNull()
+    expect(screen.queryByTestId('sync-site-data-notes')).toBeNull()
+  })
+
+  it("lists what the syncs had to change in the site's rows, with how many rows", async () => {
+    const dataNotes = [
+      { message: '站点数据异常：peers.last_action 晚于站点时钟一天以上（tracker 时钟有误），已按无时间处理', rows: 1234 },
+      { message: '站点数据异常：snatched.uploaded 为负数，已按 0 处理', rows: 2 },
+    ]
+    const site = { timeZone: '+08:00', peerLifetimeMinutes: 78, activeWindowMinutes: 80 }
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { ...site, dataNotes } }))
+    await openPage()
+    const notes = within(screen.getByTestId('sync-site-data-notes'))
+    expect(notes.getByText('站点数据中有无法照原样保存的值，同步已按下列方式处理')).toBeTruthy()
+    expect(notes.getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'peers.last_action 晚于站点时钟一天以上（tracker 时钟有误），已按无时间处理（1,234 行）',
+      'snatched.uploaded 为负数，已按 0 处理（2 行）',
+    ])
   })
 
   it("no warning when the site's settings could not be read", async () => {

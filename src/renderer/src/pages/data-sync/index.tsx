@@ -226,6 +226,24 @@ export default function DataSyncPage() {
         {!!status.site?.wageDifferences?.length && (
           <SiteWageSettings differences={status.site.wageDifferences} onApplied={() => void mutate()} />
         )}
+        {!!status.site?.dataNotes?.length && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 16 }}
+            title="站点数据中有无法照原样保存的值，同步已按下列方式处理"
+            description={
+              <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+                {status.site.dataNotes.map((note) => (
+                  <li key={note.message}>
+                    {note.message.replace(/^站点数据异常：/, '')}（{formatCount(note.rows)} 行）
+                  </li>
+                ))}
+              </ul>
+            }
+            data-testid="sync-site-data-notes"
+          />
+        )}
         {status.running && (
           <div style={{ marginTop: 16 }}>
             <ProgressLine progress={status.progress} />
