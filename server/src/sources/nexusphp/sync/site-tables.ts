@@ -64,12 +64,17 @@ export async function syncSiteUsers(s: SyncSession): Promise<void> {
 
 /**
  * The team members' own site accounts, every sync, by primary key: a member whose account the site
- * disables (`enabled = no`) stops being paid and shows 无工资 after the next sync, not after the
- * next whole-table refresh of `usersRefreshMs` (a day).
+ * disables (`enabled = no`) or deletes (站点账号已删除, domain/site-accounts.ts) stops being paid and shows
+ * 无工资 after the next sync, not after the next whole-table refresh of `usersRefreshMs` (a day).
  */
 export async function syncMemberAccounts(s: SyncSession, members: readonly number[]): Promise<void> {
   for (const part of chunks(members, s.lookupChunk('users'))) {
     const rows = await readMirrorRows(s.source, s.schema, 'site_users', `WHERE id IN (${part.map(() => '?').join(', ')})`, part)
-    await s.commit((trx) => s.upsert(trx, 'site_users', rows))
+    const found = new Set(rows.map((r) => r.id))
+    const gone = part.filter((uid) => !found.has(uid))
+    await s.commit(async (trx) => {
+      await s.upsert(trx, 'site_users', rows)
+      await s.remove(trx, 'site_users', gone)
+    })
   }
 }
