@@ -2,11 +2,22 @@
 import type { Kysely } from 'kysely'
 import type { DB } from './schema'
 
+/**
+ * The row, saying which source runs now. A source switched since the last start (demo → nexusphp, or
+ * to ingest) is written down — what a missing site account means depends on it (domain/site-accounts.ts)
+ * — and the next derivation judges everything by it.
+ */
 export async function ensureSyncState(db: Kysely<DB>, source: string): Promise<void> {
   await db
     .insertInto('sync_state')
     .values({ id: 1, source })
     .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
+  await db
+    .updateTable('sync_state')
+    .set({ source, derived_rules_version: null })
+    .where('id', '=', 1)
+    .where('source', '<>', source)
     .execute()
 }
 
