@@ -9,21 +9,18 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { syncStatusSchema, type SyncStatus } from '@shared/entities'
-import { type Config, loadConfig } from '../../config'
-import type { AppDatabase } from '../../db/database'
 import { readSyncStatus } from '../../jobs/sync-status'
-import { currentRules, defaultRuleBody, saveRules } from '../../rules/rules'
-import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/harness'
+import { currentRules } from '../../rules/rules'
+import { type TestDatabase } from '../../test/harness'
 import { searchSiteUsers } from '../../users/site-user-search'
 import { previewInProcess } from '../../wages/engine'
-import { pendingWageEstimates } from '../../wages/estimates'
 import { periodOf } from '../../wages/period'
-import { fixtureShapes, NexusFixture, type FixtureShape } from './testing/fixture'
+import { NexusFixture, type FixtureShape } from './testing/fixture'
 import { addMember } from './testing/member'
+import { scenarioKit, serverUrl, siteCombinations, statuses } from './testing/scenarios'
 
-const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const MIN = 60_000
 const DAY = 24 * 60 * MIN
 const GIB = 1024 ** 3
@@ -32,46 +29,15 @@ const SeedingUnclaimed = 4
 const Stopped = 7
 const ZERO = '0000-00-00 00:00:00'
 
-const cleanups: (() => Promise<unknown>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
-})
+const kit = scenarioKit()
 
 let siteShape: FixtureShape = 'innodb'
+const site = () => kit.site(siteShape)
 
-async function site(): Promise<NexusFixture> {
-  const fixture = await NexusFixture.create(serverUrl!, { shape: siteShape })
-  cleanups.push(() => fixture.drop())
-  return fixture
-}
-
-/** "username:torrent" → status. */
-async function statuses(db: AppDatabase): Promise<Record<string, number>> {
-  const { rows } = await sql<{ username: string; torrent_id: number; status: number }>`select u.username, r.torrent_id, r.status
-    from seed_records r join users u on u.id = r.user_id order by u.username, r.torrent_id`.execute(db.db)
-  return Object.fromEntries(rows.map((r) => [`${r.username}:${r.torrent_id}`, Number(r.status)]))
-}
-
-const combinations = openTestDatabases().flatMap((backend) =>
-  fixtureShapes.map((shape) => ({ backend, shape, name: `${backend.name}, ${shape} site` })),
-)
-
-describe.skipIf(!serverUrl).each(combinations)('NexusPHP site data on $name', ({ backend, shape }) => {
+describe.skipIf(!serverUrl).each(siteCombinations)('NexusPHP site data on $name', ({ backend, shape }) => {
   beforeEach(() => void (siteShape = shape))
 
-  async function console_(nx: NexusFixture): Promise<{ db: TestDatabase; app: FastifyInstance }> {
-    const db = await backend.open()
-    cleanups.push(() => db.cleanup())
-    const nexusphp: Config['nexusphp'] = loadConfig({ SOURCE: 'nexusphp', NEXUSPHP_DATABASE_URL: nx.url }).nexusphp
-    const app = await buildTestApp({
-      database: db.database,
-      config: { ...db.config, source: 'nexusphp', nexusphp },
-      wages: pendingWageEstimates,
-    })
-    cleanups.push(() => app.close())
-    await saveRules(db.database.db, { ...defaultRuleBody, officialTeams: ['CMCT'], targetKeepers: 2 }, Date.UTC(2025, 0, 1), null)
-    return { db, app }
-  }
+  const console_ = (nx: NexusFixture) => kit.console_(backend, { NEXUSPHP_DATABASE_URL: nx.url })
 
   /** Runs a sync; returns the status /data-sync shows after it (the sync's own failure included). */
   async function sync(app: FastifyInstance, db: TestDatabase) {

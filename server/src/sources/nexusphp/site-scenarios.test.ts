@@ -7,46 +7,28 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { nexusphpClaimsPreset, syncStatusSchema } from '@shared/entities'
-import { type Config, loadConfig } from '../../config'
 import type { AppDatabase } from '../../db/database'
 import { readSyncStatus } from '../../jobs/sync-status'
 import { currentRules, defaultRuleBody, saveRules } from '../../rules/rules'
-import { buildTestApp, openTestDatabases, type TestDatabase } from '../../test/harness'
 import { previewInProcess } from '../../wages/engine'
-import { pendingWageEstimates } from '../../wages/estimates'
 import { periodOf } from '../../wages/period'
-import { fixtureShapes, NexusFixture, type FixtureShape } from './testing/fixture'
+import { type FixtureShape } from './testing/fixture'
 import { addMember } from './testing/member'
+import { scenarioKit, serverUrl, siteCombinations, statuses } from './testing/scenarios'
 
-const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const MIN = 60_000
 const Seeding = 3
 const SeedingUnclaimed = 4
 const NoWage = 5
 const Stopped = 7
 
-const cleanups: (() => Promise<unknown>)[] = []
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
-})
+const kit = scenarioKit()
 
 /** The shape of the site the running scenario builds (set per describe block): a v1.6 install or a migrated InnoDB one. */
 let siteShape: FixtureShape = 'innodb'
-
-async function site(options: { timeZone?: string } = {}): Promise<NexusFixture> {
-  const fixture = await NexusFixture.create(serverUrl!, { shape: siteShape, ...options })
-  cleanups.push(() => fixture.drop())
-  return fixture
-}
-
-/** "username:torrent" → status. */
-async function statuses(db: AppDatabase): Promise<Record<string, number>> {
-  const { rows } = await sql<{ username: string; torrent_id: number; status: number }>`select u.username, r.torrent_id, r.status
-    from seed_records r join users u on u.id = r.user_id order by u.username, r.torrent_id`.execute(db.db)
-  return Object.fromEntries(rows.map((r) => [`${r.username}:${r.torrent_id}`, Number(r.status)]))
-}
+const site = (options: { timeZone?: string } = {}) => kit.site(siteShape, options)
 
 /** torrent → "keepers/completion". */
 async function labels(db: AppDatabase): Promise<Record<number, string>> {
@@ -63,28 +45,11 @@ async function sync(app: FastifyInstance): Promise<void> {
   if (!result.ran) throw new Error('the sync did not run')
 }
 
-const combinations = openTestDatabases().flatMap((backend) =>
-  fixtureShapes.map((shape) => ({ backend, shape, name: `${backend.name}, ${shape} site` })),
-)
-
-describe.skipIf(!serverUrl).each(combinations)('NexusPHP site scenarios on $name', ({ backend, shape }) => {
+describe.skipIf(!serverUrl).each(siteCombinations)('NexusPHP site scenarios on $name', ({ backend, shape }) => {
   beforeEach(() => void (siteShape = shape))
 
   /** A console on SOURCE=nexusphp, its settings as loadConfig reads them from `env`. */
-  async function console_(env: Record<string, string>): Promise<{ db: TestDatabase; app: FastifyInstance }> {
-    const db = await backend.open()
-    cleanups.push(() => db.cleanup())
-    const nexusphp: Config['nexusphp'] = loadConfig({ SOURCE: 'nexusphp', ...env }).nexusphp
-    // Without the wage engine: these scenarios are about the mirror and the statuses.
-    const app = await buildTestApp({
-      database: db.database,
-      config: { ...db.config, source: 'nexusphp', nexusphp },
-      wages: pendingWageEstimates,
-    })
-    cleanups.push(() => app.close())
-    await saveRules(db.database.db, { ...defaultRuleBody, officialTeams: ['CMCT'], targetKeepers: 2 }, Date.UTC(2025, 0, 1), null)
-    return { db, app }
-  }
+  const console_ = (env: Record<string, string>) => kit.console_(backend, env)
 
   it('two members sharing a peer_id on one torrent both stay seeding, sync after sync', async () => {
     const nx = await site()
