@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { Migrator } from 'kysely/migration'
 import { afterEach, describe, expect, it } from 'vitest'
+import { addMember } from '../../sources/nexusphp/testing/member'
 import { openTestDatabases, type TestDatabase } from '../../test/harness'
 import { migrateToLatest } from '../migrate'
 import { migrationsFor } from './index'
@@ -18,25 +19,7 @@ describe.each(openTestDatabases())('migration 0023 on $name', (backend) => {
     opened = await backend.open()
     await migrateToLatest(opened.database)
     const { db } = opened.database
-    const member = async (username: string, siteUid: number) =>
-      (
-        await db
-          .insertInto('users')
-          .values({
-            username,
-            username_lower: username,
-            password_hash: 'x',
-            role: 'normal',
-            status: 2,
-            site_uid: siteUid,
-            created_at: THEN,
-            admin_since: null,
-            last_login_at: null,
-            updated_at: THEN,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id
+    const member = (username: string, siteUid: number) => addMember(opened!.database, username, siteUid)
     const siteUser = (id: number, enabled: 0 | 1 = 1) => ({ id, username: `u${id}`, enabled, added: THEN, last_access: null })
     /** Members queued (whole member), sorted; the queue emptied. */
     const queued = async () => {
