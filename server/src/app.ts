@@ -64,6 +64,8 @@ export interface BuildAppOptions {
   slowRequestMs?: number
   /** Open connections one client address may hold (default MAX_CONNECTIONS_PER_IP, http/connection-limit.ts). */
   maxConnectionsPerIp?: number
+  /** How long a refused connection is kept for its 429 if it sends nothing (default 1 s; tests lengthen it). */
+  refusedConnectionHoldMs?: number
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -200,7 +202,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.decorateRequest('auth', null)
 
     // First of the onRequest hooks: a connection over its address's limit runs nothing.
-    limitConnectionsPerIp(app, options.maxConnectionsPerIp ?? MAX_CONNECTIONS_PER_IP, config.trustProxy)
+    limitConnectionsPerIp(app, {
+      max: options.maxConnectionsPerIp ?? MAX_CONNECTIONS_PER_IP,
+      holdMs: options.refusedConnectionHoldMs ?? 1_000,
+      trustProxy: config.trustProxy,
+    })
     // Answers carry tokens and personal data: no cache may keep them.
     refuseWhileClosing(app)
     requireHostHeader(app)

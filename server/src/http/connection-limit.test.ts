@@ -58,6 +58,40 @@ describe('connections per client address', () => {
     }
   })
 
+  it('a flood of connections over the limit is closed at once, not held open waiting for an answer', async () => {
+    const [sqlite] = openTestDatabases()
+    const db = await sqlite.open()
+    // Refused connections that send nothing are held a minute here: only the flood's excess can close in this test.
+    const app = await buildTestApp({
+      database: db.database,
+      config: db.config,
+      adminPassword: 'Limit-pass-1',
+      maxConnectionsPerIp: 2,
+      refusedConnectionHoldMs: 60_000,
+    })
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' })
+      const { port } = app.server.address() as AddressInfo
+      for (let i = 0; i < 2; i++) expect((await healthOver(port)).text).toMatch(/^HTTP\/1\.1 200/)
+      // 40 more that send nothing: at most a few are kept for their 429; the rest close at once.
+      const silent = Array.from({ length: 40 }, () => {
+        const socket = connect(port, '127.0.0.1')
+        sockets.push(socket)
+        socket.on('error', () => {})
+        return new Promise<void>((done) => socket.once('close', () => done()))
+      })
+      let closed = 0
+      for (const done of silent) void done.then(() => closed++)
+      await expect.poll(() => closed, { timeout: 30_000 }).toBe(40 - 8)
+      const open = () => new Promise<number>((resolve) => app.server.getConnections((_e, n) => resolve(n)))
+      expect(await open()).toBe(2 + 8)
+    } finally {
+      sockets.splice(0).forEach((socket) => socket.destroy())
+      await app.close()
+      await db.cleanup()
+    }
+  })
+
   it('behind a trusted proxy (TRUST_PROXY) every client arrives from the proxy: no limit by socket address', async () => {
     const [sqlite] = openTestDatabases()
     const db = await sqlite.open()

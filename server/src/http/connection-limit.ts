@@ -12,17 +12,30 @@ import { failure } from './envelope'
 
 export const MAX_CONNECTIONS_PER_IP = 256
 export const connectionLimitMessage = '来自你的地址的连接过多，请关闭一些后再试'
+/** Refused connections of one client kept open for the 429 answer at once; any more are closed unanswered. */
+const ANSWERED_REFUSALS = 8
 
 /**
  * Counts each client's open connections (an IPv6 client with its /64, as the login limits do). One
  * over the limit is answered 429 (in the envelope, on its first request, which does not run) and
- * closed; one that sends nothing is closed after a second. Registered before every other onRequest hook.
+ * closed; one that sends nothing is closed after a second; beyond a few such at once, closed unanswered.
+ * Registered before every other onRequest hook.
  */
-export function limitConnectionsPerIp(app: FastifyInstance, max: number, trustProxy: readonly string[]): void {
+export function limitConnectionsPerIp(
+  app: FastifyInstance,
+  { max, holdMs, trustProxy }: { max: number; holdMs: number; trustProxy: readonly string[] },
+): void {
   // The same reading of TRUST_PROXY as Fastify's for X-Forwarded-For (its proxy-addr).
   const trusted = trustProxy.length > 0 ? compile([...trustProxy]) : () => false
   const open = new Map<string, number>()
+  /** Refused connections still open for their answer, per client: they hold descriptors too. */
+  const answering = new Map<string, number>()
   const refused = new WeakSet<Socket>()
+  const release = (counts: Map<string, number>, client: string) => {
+    const left = (counts.get(client) ?? 1) - 1
+    if (left > 0) counts.set(client, left)
+    else counts.delete(client)
+  }
 
   app.server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress
@@ -30,16 +43,18 @@ export function limitConnectionsPerIp(app: FastifyInstance, max: number, trustPr
     const client = clientGroup(address)
     const count = (open.get(client) ?? 0) + 1
     if (count > max) {
+      // A few get the 429 (a browser or client learns why); a flood of them is closed at once, or the
+      // refused connections themselves would hold the descriptors the limit protects.
+      const waiting = (answering.get(client) ?? 0) + 1
+      if (waiting > ANSWERED_REFUSALS) return void socket.destroy()
+      answering.set(client, waiting)
       refused.add(socket)
-      setTimeout(() => socket.destroy(), 1_000).unref()
+      socket.once('close', () => release(answering, client))
+      setTimeout(() => socket.destroy(), holdMs).unref()
       return
     }
     open.set(client, count)
-    socket.once('close', () => {
-      const left = (open.get(client) ?? 1) - 1
-      if (left > 0) open.set(client, left)
-      else open.delete(client)
-    })
+    socket.once('close', () => release(open, client))
   })
 
   app.addHook('onRequest', async (request, reply) => {
