@@ -7,7 +7,7 @@ import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sourceKindValues, type SourceKind } from '@shared/entities'
-import { sslOptions } from './sources/nexusphp/tls'
+import { readSiteUrl } from './sources/nexusphp/site-url'
 
 /** The `server/` folder; relative paths in the configuration are resolved against it. */
 export const serverRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -101,16 +101,10 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url)
 }
 
-/** The TLS parameters of a site database URL (ssl-mode, ssl-ca), checked at start rather than at the first sync or payout. */
-function checkSiteTls(value: string, name: string): void {
-  let url: URL
+/** A site database URL read as its connection will read it (database, escapes, ssl-mode, ssl-ca): at start, not at the first sync or payout. */
+function checkSiteUrl(value: string, name: string): void {
   try {
-    url = new URL(value)
-  } catch {
-    throw new ConfigError(`${name} 不是有效的地址（mysql://用户:密码@主机:3306/数据库）`)
-  }
-  try {
-    sslOptions(url, name)
+    readSiteUrl(value, name)
   } catch (error) {
     throw new ConfigError((error as Error).message)
   }
@@ -153,7 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('NEXUSPHP_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
   }
   if (source === 'nexusphp' && nexusUrl === undefined) throw new ConfigError('SOURCE=nexusphp 时必须设置 NEXUSPHP_DATABASE_URL')
-  if (nexusUrl !== undefined) checkSiteTls(nexusUrl, 'NEXUSPHP_DATABASE_URL')
+  if (nexusUrl !== undefined) checkSiteUrl(nexusUrl, 'NEXUSPHP_DATABASE_URL')
   // Unset: NexusPHP's own default, never the database server's zone (the site's PHP writes its times, not the server).
   const timezone = read(env, 'NEXUSPHP_TIMEZONE') ?? DEFAULT_NEXUSPHP_TIMEZONE
   if (!isTimeZone(timezone)) {
@@ -168,7 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (payout.writeDatabaseUrl !== undefined && !/^(mysql|mariadb):\/\//i.test(payout.writeDatabaseUrl)) {
     throw new ConfigError('NEXUSPHP_WRITE_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
   }
-  if (payout.writeDatabaseUrl !== undefined) checkSiteTls(payout.writeDatabaseUrl, 'NEXUSPHP_WRITE_DATABASE_URL')
+  if (payout.writeDatabaseUrl !== undefined) checkSiteUrl(payout.writeDatabaseUrl, 'NEXUSPHP_WRITE_DATABASE_URL')
   if (payout.webhookUrl !== undefined && !/^https?:\/\//i.test(payout.webhookUrl))
     throw new ConfigError('PAYOUT_WEBHOOK_URL 必须是 http:// 或 https:// 开头的地址')
   if (payout.webhookUrl !== undefined && (payout.webhookSecret ?? '').length < MIN_INGEST_KEY_LENGTH) {

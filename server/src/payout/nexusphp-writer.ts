@@ -41,8 +41,11 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
   const offset = zoneOffset(options.timezone || DEFAULT_NEXUSPHP_TIMEZONE)
   pool.on('connection', (connection) => {
     const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
-    // Before any value is sent: the escaping of every text we write depends on it.
-    core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], () => {})
+    // Before any value is sent: the escaping of every text we write depends on it. A session where it
+    // could not be set is dropped, so no statement of a payout ever runs with the site's own mode.
+    core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], (error) => {
+      if (error) connection.destroy()
+    })
     // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone.
     core.query('SET time_zone = ?', [offset], () => {})
   })

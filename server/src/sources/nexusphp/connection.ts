@@ -19,7 +19,8 @@ import mysql from 'mysql2/promise'
 import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import { wallClock } from '../../domain/local-day'
-import { sslOptions, tlsFailure } from './tls'
+import { readSiteUrl, type SiteUrl } from './site-url'
+import { tlsFailure } from './tls'
 
 /**
  * The sql_mode of every session we open on the site, whatever its server's default: our statements
@@ -110,27 +111,14 @@ export function sourceError(error: unknown, what?: string): NexusphpError {
 
 /** The pool's options from a site database URL; errors name `variable` (the setting the URL came from). */
 export function poolOptions(config: NexusphpConnectionConfig, variable = 'NEXUSPHP_DATABASE_URL'): PoolOptions {
-  let url: URL
+  let site: SiteUrl
   try {
-    url = new URL(config.databaseUrl)
-  } catch {
-    throw new NexusphpError(`${variable} 不是有效的地址（mysql://用户:密码@主机:3306/数据库）`)
-  }
-  const database = decodeURIComponent(url.pathname.replace(/^\//, ''))
-  if (!database) throw new NexusphpError(`${variable} 缺少数据库名（mysql://用户:密码@主机:3306/数据库）`)
-  let ssl
-  try {
-    ssl = sslOptions(url, variable)
+    site = readSiteUrl(config.databaseUrl, variable)
   } catch (error) {
     throw new NexusphpError((error as Error).message)
   }
   return {
-    ...(ssl ? { ssl } : {}),
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port ? Number(url.port) : 3306,
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    database,
+    ...site,
     // Two connections: the sync reads with one; the second keeps a reconnect from waiting on it.
     connectionLimit: 2,
     maxIdle: 1,
@@ -200,7 +188,10 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
       // The event hands over the callback-style connection (mysql2's typings say otherwise).
       const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
       const run = (statement: string, values: unknown[] = []) => core.query(statement, values, () => {})
-      run(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`)
+      // A session whose sql_mode could not be set must not be used (the escaping of every value depends on it).
+      core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], (error) => {
+        if (error) connection.destroy()
+      })
       run('SET time_zone = ?', [timeZone])
       run('SET SESSION TRANSACTION READ ONLY')
       // The server's own statement limit, so an abandoned query does not keep running on the site:

@@ -46,6 +46,19 @@ describe('ssl-mode and ssl-ca in a site database URL', () => {
     })
   })
 
+  it('a CA given with REQUIRED (which checks no certificate) is refused rather than ignored', () => {
+    expect(() => sslOptions(url('?ssl-mode=REQUIRED&ssl-ca=/etc/ca.pem'), 'X')).toThrow('ssl-mode=REQUIRED 不核对证书')
+  })
+
+  it('a URL its connection could not read stops the server at start too, naming the setting', () => {
+    const start = (value: string) => () => loadConfig({ NEXUSPHP_WRITE_DATABASE_URL: value })
+    // A raw % in the password, no database, a '#' that would cut off the rest (here the TLS parameters).
+    expect(start('mysql://payout:50%off@db:3306/site')).toThrow('NEXUSPHP_WRITE_DATABASE_URL 不是有效的地址')
+    expect(start('mysql://payout:pw@db:3306')).toThrow('NEXUSPHP_WRITE_DATABASE_URL 缺少数据库名')
+    expect(start('mysql://payout:pw@db:3306/site#?ssl-mode=VERIFY_IDENTITY')).toThrow('NEXUSPHP_WRITE_DATABASE_URL 不是有效的地址')
+    expect(start('mysql://payout:50%25off@db:3306/site')).not.toThrow()
+  })
+
   it('a wrong parameter stops the server at start, naming the setting', () => {
     const env = { SOURCE: 'nexusphp', NEXUSPHP_DATABASE_URL: 'mysql://c:p@db:3306/site?sslmode=require' }
     expect(() => loadConfig(env)).toThrow(ConfigError)

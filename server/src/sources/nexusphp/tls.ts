@@ -38,6 +38,9 @@ export function sslOptions(url: URL, variable: string): SslOptions | undefined {
     if (caFile) throw new Error(`${variable} 设置了 ssl-ca 但没有开启 TLS（加上 ssl-mode=VERIFY_IDENTITY）`)
     return undefined
   }
+  if (mode === 'REQUIRED' && caFile) {
+    throw new Error(`${variable} 设置了 ssl-ca 但 ssl-mode=REQUIRED 不核对证书（要核对请用 VERIFY_CA 或 VERIFY_IDENTITY）`)
+  }
   let ca: string | undefined
   if (caFile) {
     try {
