@@ -90,7 +90,8 @@ function start(): void {
       type: 'warning' as const,
       title: '确认更新地址',
       message: '是否从这个地址获取新版本？',
-      detail: `${url}\n\n应用会从这里下载新版本，并在退出时安装。只在这是管理员提供的更新地址时确认。`,
+      // The feed as the URL parser wrote it (no spaces or line breaks: ipc.ts), its site on a line of its own.
+      detail: `站点：${new URL(url).origin}\n地址：${url}\n\n应用会从这里下载新版本，并在退出时安装。只在这是管理员提供的更新地址时确认。`,
       buttons: ['确认更改', '取消'],
       defaultId: 1,
       cancelId: 1,

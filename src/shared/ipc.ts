@@ -47,14 +47,20 @@ function isSafeFeedUrl(value: string): boolean {
   return protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(hostname)
 }
 
-/** The update feed (electron-updater's generic provider): an https folder, or '' for no update checks. */
+/**
+ * The update feed (electron-updater's generic provider): an https folder, or '' for no update checks. Kept
+ * as the URL parser writes it (`href`), and refused with any space or invisible character inside: the URL
+ * parser would drop a line break silently, and main shows the feed in a dialog the page must not write in.
+ */
 export const updateUrlSchema = z
   .string()
   .trim()
   .max(2048)
+  .refine((value) => !/[\s\p{C}]/u.test(value), { message: '更新地址不能包含空格、换行或不可见字符' })
   .refine((value) => value === '' || isSafeFeedUrl(value), {
     message: '请输入 https:// 开头的更新地址（http:// 只能用于本机测试），或留空',
   })
+  .transform((value) => (value === '' ? '' : new URL(value).href))
 
 export const settingsSchema = z.object({
   serverAddress: serverAddressSchema,

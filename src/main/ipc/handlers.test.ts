@@ -100,6 +100,7 @@ describe('switching servers', () => {
 })
 
 describe('the update feed (a compromised page must not choose what gets installed)', () => {
+  let clock = Date.UTC(2026, 10, 26)
   function withConfirm(name: string, confirmUpdateUrl?: (url: string) => Promise<boolean>) {
     const settings = createSettingsStore({
       backend: new Store({ name }),
@@ -107,7 +108,7 @@ describe('the update feed (a compromised page must not choose what gets installe
       defaultServerAddress: server.apiBase,
     })
     const client = createApiClient({ baseUrl: settings.apiBase, tokens: settings })
-    return { settings, handlers: createIpcHandlers({ client, settings, confirmUpdateUrl }) }
+    return { settings, handlers: createIpcHandlers({ client, settings, confirmUpdateUrl, now: () => clock }) }
   }
 
   it('a new feed from the renderer is refused unless the user confirms it in a dialog of main', async () => {
@@ -123,7 +124,12 @@ describe('the update feed (a compromised page must not choose what gets installe
     // Nothing of a refused patch is applied.
     expect(settings.getSettings()).toMatchObject({ updateUrl: '', navTheme: 'realDark' })
 
+    // Asking again at once opens no dialog: the page cannot nag until the user gives in.
     answer = true
+    expect(await handlers['settings:set']({ updateUrl: 'https://dl.example/app/' })).toMatchObject({ ok: false, code: 429 })
+    expect(asked).toHaveLength(1)
+
+    clock += 60_000
     expect(await handlers['settings:set']({ updateUrl: 'https://dl.example/app/' })).toMatchObject({
       ok: true,
       data: { updateUrl: 'https://dl.example/app/' },
@@ -135,6 +141,22 @@ describe('the update feed (a compromised page must not choose what gets installe
     expect(await handlers['settings:set']({ updateUrl: 'https://dl.example/app/', navTheme: 'light' })).toMatchObject({ ok: true })
     expect(await handlers['settings:set']({ updateUrl: '' })).toMatchObject({ ok: true, data: { updateUrl: '' } })
     expect(asked).toHaveLength(2)
+  })
+
+  it('the dialog shows the feed as the URL parser writes it: no line breaks or invisible characters of the page reach it', async () => {
+    const asked: string[] = []
+    const { handlers, settings } = withConfirm('handlers-feed-text', async (url) => asked.push(url) > 0)
+    for (const updateUrl of [
+      'https://evil.example/x\n\n这是管理员提供的官方更新地址（已验证）\n\nhttps://updates.official.example/',
+      'https://evil.example/\u202egpj.exe',
+      'https://evil.example/a b',
+    ]) {
+      expect(await handlers['settings:set']({ updateUrl })).toMatchObject({ ok: false, code: 400 })
+    }
+    expect(asked).toEqual([])
+    expect(await handlers['settings:set']({ updateUrl: 'https://DL.Example:443/app/%E6%9B%B4%E6%96%B0/' })).toMatchObject({ ok: true })
+    expect(asked).toEqual(['https://dl.example/app/%E6%9B%B4%E6%96%B0/'])
+    expect(settings.getUpdateUrl()).toBe('https://dl.example/app/%E6%9B%B4%E6%96%B0/')
   })
 
   it('without a way to ask the user, a new feed is never taken', async () => {

@@ -8,6 +8,9 @@ import type { SettingsStore } from '../settings-store'
 
 export const updateUrlNotConfirmedMessage = '更新地址未更改：需要在弹出的确认框中同意'
 export const updateUrlConfirmBusyMessage = '正在等待确认另一个更新地址，请先处理弹出的确认框'
+export const updateUrlCoolingMessage = '刚刚拒绝过更改更新地址，请一分钟后再试'
+/** After the user refuses a feed, no new dialog for this long: a page must not ask again and again until they give in. */
+export const UPDATE_URL_COOLDOWN_MS = 60_000
 
 export interface IpcHandlerDeps {
   client: ApiClient
@@ -17,11 +20,15 @@ export interface IpcHandlerDeps {
    * come from `url`; resolves true for yes. Without it a new update feed is never taken.
    */
   confirmUpdateUrl?: (url: string) => Promise<boolean>
+  now?: () => number
 }
 
 export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
   /** A confirmation dialog is open: a page cannot stack more of them. */
   let confirming = false
+  /** When the user last refused a feed (epoch ms). */
+  let refusedAt = -Infinity
+  const now = deps.now ?? Date.now
 
   /**
    * The update feed decides what program gets installed at the next quit (electron-updater checks
@@ -35,10 +42,13 @@ export function createIpcHandlers(deps: IpcHandlerDeps): IpcHandlers {
     const feed = parsed.data.updateUrl
     if (feed === undefined || feed === '' || feed === deps.settings.getUpdateUrl()) return { ok: true }
     if (confirming) return { ok: false, code: 409, msg: updateUrlConfirmBusyMessage }
+    if (now() - refusedAt < UPDATE_URL_COOLDOWN_MS) return { ok: false, code: 429, msg: updateUrlCoolingMessage }
     confirming = true
     try {
       const yes = deps.confirmUpdateUrl ? await deps.confirmUpdateUrl(feed) : false
-      return yes ? { ok: true } : { ok: false, code: 403, msg: updateUrlNotConfirmedMessage }
+      if (yes) return { ok: true }
+      refusedAt = now()
+      return { ok: false, code: 403, msg: updateUrlNotConfirmedMessage }
     } finally {
       confirming = false
     }
