@@ -59,13 +59,18 @@ export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteSh
  */
 async function logColumns(pool: Pool): Promise<LogColumns> {
   const [columns] = await pool.query<RowDataPacket[]>(
-    "SELECT DATA_TYPE AS t, NUMERIC_PRECISION AS p, NUMERIC_SCALE AS s FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bonus_logs' AND COLUMN_NAME = 'new_total_value'",
+    "SELECT DATA_TYPE AS t, NUMERIC_PRECISION AS p, NUMERIC_SCALE AS s FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'bonus_logs' AND COLUMN_NAME IN ('old_total_value', 'value', 'new_total_value')",
   )
-  const column = columns[0]
-  const scale = Number(column?.s ?? 0)
-  if (String(column?.t).toLowerCase() !== 'decimal' || scale < 1) return { tenths: false, max: INT_MAX_TENTHS }
-  // decimal(p, s) holds p − s whole digits: in tenths, p − s + 1 digits.
-  return { tenths: true, max: 10n ** BigInt(Number(column!.p) - scale + 1) - 1n }
+  // All three must keep tenths for the exact bonus to be written (a half-migrated fork may differ);
+  // the limit is the smallest column's.
+  const shapes = columns.map((c) => ({ decimal: String(c.t).toLowerCase() === 'decimal', p: Number(c.p ?? 0), s: Number(c.s ?? 0) }))
+  const tenths = shapes.length === 3 && shapes.every((c) => c.decimal && c.s >= 1)
+  const limits = shapes.map((c) =>
+    // decimal(p, s) holds p − s whole digits (in tenths p − s + 1); whole points otherwise, rounded half up into it.
+    !c.decimal ? INT_MAX_TENTHS : tenths ? 10n ** BigInt(c.p - c.s + 1) - 1n : (10n ** BigInt(c.p - c.s) - 1n) * 10n + 4n,
+  )
+  const max = limits.length ? limits.reduce((a, b) => (b < a ? b : a)) : INT_MAX_TENTHS
+  return { tenths, max }
 }
 
 /** A strict server refuses a 4-byte character in a utf8mb3 column (error 1366) instead of storing it. */
