@@ -54,7 +54,8 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
     // The wage engine may not have produced this month's figures yet: a chart or the empty state.
     await expect
       .poll(
-        async () => (await page.getByRole('img', { name: '本月预计工资排行' }).count()) + (await page.getByText('本月尚无工资数据').count()),
+        async () =>
+          (await page.getByRole('img', { name: '本月预计工资排行' }).count()) + (await page.getByText('本月尚无工资数据').count()),
       )
       .toBe(1)
     await expect.poll(() => page.getByTestId('computed-at').textContent()).toMatch(/^统计时间：\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
