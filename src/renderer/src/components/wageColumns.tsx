@@ -12,6 +12,7 @@ import {
   PaymentTag,
   TOTAL_HOURS_HELP,
   averageSeedHours,
+  figureCell,
   formatSeedHours,
 } from '@renderer/components/WageBreakdownDrawer'
 import { enumOptions } from '@renderer/utils/enumOptions'
@@ -28,7 +29,7 @@ export const amountCell = (amount: number) => (
 
 /** 金额; `extra` adds a page's sort settings. */
 export function amountColumn<T extends Figures>(extra: Partial<DataTableColumn<T>> = {}): DataTableColumn<T> {
-  return { title: '金额', dataIndex: 'amount', width: 160, align: 'right', render: amountCell, ...extra }
+  return { title: '金额', dataIndex: 'amount', width: 160, align: 'right', onCell: figureCell, render: amountCell, ...extra }
 }
 
 /** 达标种子数 and 达标体积; `sortable` sorts them in the browser (the preview is one list). */
@@ -39,6 +40,7 @@ export function qualifiedColumns<T extends Figures>(sortable = false): DataTable
       dataIndex: 'torrentCount',
       width: 110,
       align: 'right',
+      onCell: figureCell,
       render: (count: number) => formatCount(count),
       sorter: sortable ? (a, b) => a.torrentCount - b.torrentCount : undefined,
     },
@@ -47,6 +49,7 @@ export function qualifiedColumns<T extends Figures>(sortable = false): DataTable
       dataIndex: 'totalSize',
       width: 120,
       align: 'right',
+      onCell: figureCell,
       render: (size: number) => formatBytes(size),
       sorter: sortable ? (a, b) => a.totalSize - b.totalSize : undefined,
     },
@@ -64,6 +67,7 @@ export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(
       key: 'avgSeedHours',
       width: 130,
       align: 'right',
+      onCell: figureCell,
       render: (_, wage) => formatSeedHours(averageSeedHours(wage)),
       sorter: sortable.average ? (a, b) => averageSeedHours(a) - averageSeedHours(b) : undefined,
     },
@@ -73,6 +77,7 @@ export function seedHoursColumns<T extends WageRecord | WagePreviewEntry>(
       dataIndex: 'seedHours',
       width: 150,
       align: 'right',
+      onCell: figureCell,
       render: (hours: number) => formatHours(hours),
       sorter: sortable.total ? (a, b) => a.seedHours - b.seedHours : undefined,
     },

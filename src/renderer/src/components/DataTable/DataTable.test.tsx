@@ -228,6 +228,24 @@ describe('DataTable', () => {
     expect(await screen.findByText('加载失败，请点击刷新重试', { selector: '.ant-empty-description' })).toBeTruthy()
   })
 
+  it('tells the page each total it loaded, with the params and search asked (not a failed read)', async () => {
+    const onLoad = vi.fn()
+    renderTable({ params: { userId: 7 }, onLoad })
+    await screen.findByText('种子 1')
+    await waitFor(() => expect(onLoad).toHaveBeenCalledWith({ total: 45, params: { userId: 7 }, search: {} }))
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    fireEvent.mouseDown(selectOf('种子类型'))
+    fireEvent.click(await screen.findByTitle('非官种'))
+    fireEvent.click(within(screen.getByTestId('data-table-search')).getByRole('button', { name: /查\s*询/ }))
+    await waitFor(() => expect(onLoad).toHaveBeenLastCalledWith({ total: 0, params: { userId: 7 }, search: { seedType: 2 } }))
+    expect(onLoad).toHaveBeenCalledTimes(2)
+
+    const failed = vi.fn()
+    renderTable({ tableKey: 'other', request: async () => ({ data: [], total: 0, success: false }), onLoad: failed })
+    await screen.findByText('加载失败，请点击刷新重试', { selector: '.ant-empty-description' })
+    expect(failed).not.toHaveBeenCalled()
+  })
+
   it('scrolls sideways only below the sum of the column widths when every width is known', async () => {
     const sized = columns.map((column, index) => ({ ...column, width: 100 + index * 10 }))
     const { container } = renderTable({ columns: sized })

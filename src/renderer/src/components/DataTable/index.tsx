@@ -4,7 +4,7 @@
  * refresh and column settings (remembered per `tableKey`), sticky header, total and page sizes,
  * a skeleton until the first page arrives and an empty state.
  */
-import { useCallback, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react'
+import { useCallback, useEffect, useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react'
 import { ReloadOutlined } from '@ant-design/icons'
 import { Button, Card, Empty, Flex, Skeleton, Space, Table, Tooltip, Typography, type TableProps } from 'antd'
 import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
@@ -15,9 +15,9 @@ import ColumnSettings from './ColumnSettings'
 import SearchForm, { type SearchValues } from './SearchForm'
 import { useHiddenColumns } from './columnSettings'
 import { columnKey, searchItems } from './columns'
-import type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest } from './types'
+import type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest, LoadedPage } from './types'
 
-export type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest, SearchField } from './types'
+export type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest, LoadedPage, SearchField } from './types'
 
 export const PAGE_SIZE_OPTIONS = [20, 50, 100, 200] as const
 
@@ -46,6 +46,11 @@ export interface DataTableProps<T> extends PassThroughProps<T> {
    * function, of the search the rows were asked with (undefined: 暂无数据).
    */
   empty?: ReactNode | ((search: SearchValues) => ReactNode)
+  /**
+   * Told of each page that loaded (not of a failed read): its total under what it was asked with — e.g. so a
+   * toolbar can tell a month with no records at all (no search, total 0) from a filter that matches nothing.
+   */
+  onLoad?: (page: LoadedPage) => void
   ref?: Ref<DataTableActions>
 }
 
@@ -91,6 +96,7 @@ export default function DataTable<T extends object>({
   defaultPageSize = 20,
   toolbar,
   empty,
+  onLoad,
   ref,
   ...tableProps
 }: DataTableProps<T>) {
@@ -131,6 +137,11 @@ export default function DataTable<T extends object>({
     [setQuery],
   )
   useImperativeHandle(ref, () => ({ reload, showRow }), [reload, showRow])
+  useEffect(() => {
+    if (!answered?.answer.success) return
+    const { paramsKey: fixed, search } = answered.asked
+    onLoad?.({ total: answered.answer.total, params: JSON.parse(fixed) as Record<string, unknown>, search })
+  }, [answered, onLoad])
 
   // Rows went away (e.g. the last page emptied): show the new last page instead of nothing.
   if (answered && answered.answer.success && answered.answer.data.length === 0 && query.current > 1) {

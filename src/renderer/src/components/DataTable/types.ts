@@ -28,6 +28,13 @@ export type ColumnFilters = Record<string, FilterValue | null>
  */
 export type DataTableRequest<T> = (params: TableParams, sort: TableSort | undefined, filter: ColumnFilters) => Promise<TableData<T>>
 
+/** A page that loaded: its total, under the fixed params and the search it was asked with. */
+export interface LoadedPage {
+  total: number
+  params: Record<string, unknown>
+  search: Record<string, unknown>
+}
+
 /** What a page can do to its table from outside (e.g. after a change). */
 export interface DataTableActions {
   /** Loads the current page again. */

@@ -80,6 +80,16 @@ describe('工资明细 drawer', { timeout: 20_000 }, () => {
     expect(seeders[0]).toBe('1,024')
   })
 
+  it('writes 做种时长 with one decimal on every row, in figures of one width, so the decimals line up', async () => {
+    await openDrawer()
+    const cells = within(screen.getByTestId('wage-items'))
+      .getAllByRole('row')
+      .filter((row) => row.classList.contains('ant-table-row'))
+      .map((row) => row.querySelectorAll('td')[3] as HTMLElement)
+    expect(cells.map((cell) => cell.textContent)).toEqual(['700.0 小时', '12.0 小时', '310.0 小时'])
+    for (const cell of cells) expect([cell.style.textAlign, cell.style.fontVariantNumeric]).toEqual(['right', 'tabular-nums'])
+  })
+
   it('shows - for the keeper rank of a torrent that did not qualify, and flags 部分月份 per torrent', async () => {
     await openDrawer()
     const rows = within(screen.getByTestId('wage-items'))

@@ -7,7 +7,7 @@ import { CheckOutlined, CloseOutlined } from '@ant-design/icons'
 import { Flex, Input, Table, Typography, theme, type TableColumnsType } from 'antd'
 import type { WageItem } from '@shared/entities'
 import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
-import { formatSeedHours } from './hours'
+import { figureCell, formatSeedHours } from './hours'
 import { PartialMonthTag } from './PartialMonthTag'
 
 function QualifiedCell({ item }: { item: WageItem }) {
@@ -56,6 +56,7 @@ const columns: TableColumnsType<WageItem> = [
     dataIndex: 'size',
     width: 100,
     align: 'right',
+    onCell: figureCell,
     render: (size: number) => formatBytes(size),
     sorter: (a, b) => a.size - b.size,
   },
@@ -64,6 +65,7 @@ const columns: TableColumnsType<WageItem> = [
     dataIndex: 'seeders',
     width: 90,
     align: 'right',
+    onCell: figureCell,
     render: (seeders: number) => formatCount(seeders),
     sorter: (a, b) => a.seeders - b.seeders,
   },
@@ -72,6 +74,7 @@ const columns: TableColumnsType<WageItem> = [
     dataIndex: 'seedHours',
     width: 110,
     align: 'right',
+    onCell: figureCell,
     render: (hours: number) => formatSeedHours(hours),
     sorter: (a, b) => a.seedHours - b.seedHours,
   },
@@ -80,15 +83,17 @@ const columns: TableColumnsType<WageItem> = [
     dataIndex: 'uploaded',
     width: 100,
     align: 'right',
+    onCell: figureCell,
     render: (uploaded: number) => formatBytes(uploaded),
     sorter: (a, b) => a.uploaded - b.uploaded,
   },
-  { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right', render: (_, item) => keeperRankText(item) },
+  { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right', onCell: figureCell, render: (_, item) => keeperRankText(item) },
   {
     title: '价值',
     dataIndex: 'value',
     width: 100,
     align: 'right',
+    onCell: figureCell,
     render: (value: number) => formatAmount(value),
     sorter: (a, b) => a.value - b.value,
   },

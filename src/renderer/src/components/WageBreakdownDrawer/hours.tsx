@@ -6,10 +6,14 @@
 import { QuestionCircleOutlined } from '@ant-design/icons'
 import { Space, Tooltip } from 'antd'
 
-export const formatHoursNumber = (hours: number) => hours.toLocaleString('zh-CN', { maximumFractionDigits: 1 })
+/** Always one decimal (`596.0`, `470.4`), so the decimals of a column line up. */
+export const formatHoursNumber = (hours: number) => hours.toLocaleString('zh-CN', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 
-/** "286.4 小时": seed hours as the formula uses them (a total reads in days: utils/format `formatHours`). */
+/** "286.4 小时", "596.0 小时": seed hours as the formula uses them (a total reads in days: utils/format `formatHours`). */
 export const formatSeedHours = (hours: number) => `${formatHoursNumber(hours)} 小时`
+
+/** A right-aligned figures column's cells: digits of one width, so the figures line up under each other. */
+export const figureCell = () => ({ style: { fontVariantNumeric: 'tabular-nums' } })
 
 /** The average seed hours per qualified torrent (the server's `avgSeedHours`, derived for older answers). */
 export function averageSeedHours(wage: { seedHours: number; torrentCount: number; avgSeedHours?: number }): number {

@@ -13,7 +13,7 @@ import { AVERAGE_HOURS_HELP, HelpTitle, averageSeedHours, formatSeedHours } from
 import { PartialMonthTag } from './PartialMonthTag'
 import WageItemsTable from './WageItemsTable'
 
-export { AVERAGE_HOURS_HELP, TOTAL_HOURS_HELP, HelpTitle, averageSeedHours, formatHoursNumber, formatSeedHours } from './hours'
+export { AVERAGE_HOURS_HELP, TOTAL_HOURS_HELP, HelpTitle, averageSeedHours, figureCell, formatHoursNumber, formatSeedHours } from './hours'
 export { PartialMonthTag } from './PartialMonthTag'
 
 export type BreakdownSource = { kind: 'record'; id: number } | { kind: 'preview'; period: string; userId: number }

@@ -1,14 +1,22 @@
 /**
  * The month's saved wage records: select → 标记已发放 or 发放到站点; export the month as .xlsx or
  * .csv through main's save dialog. Highest amount first, like the preview, until another sort is chosen.
+ * A month with no records yet offers neither export nor 发放到站点 (each would only answer with an error),
+ * and says why on hover.
  */
-import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
+import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
 import { CheckCircleOutlined, DownloadOutlined } from '@ant-design/icons'
 import { App, Button, Empty, Space } from 'antd'
 import type { WageRecord } from '@shared/entities'
 import { sortableWageFields } from '@shared/endpoints'
 import { WagePayment } from '@shared/enums'
-import DataTable, { type DataTableActions, type DataTableColumn, type DataTableRequest } from '@renderer/components/DataTable'
+import DataTable, {
+  type DataTableActions,
+  type DataTableColumn,
+  type DataTableRequest,
+  type LoadedPage,
+} from '@renderer/components/DataTable'
+import DisabledReason from '@renderer/components/DisabledReason'
 import { PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
 import { wageRecordColumns } from '@renderer/components/wageColumns'
 import { toOrderBy, type TableSort } from '@renderer/services/request'
@@ -65,6 +73,15 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
   const [paying, setPaying] = useState(false)
   const [exporting, setExporting] = useState<WageExportFormat | null>(null)
   const params = useMemo(() => ({ period }), [period])
+  // Whether a month has records, as far as its pages tell: a total under no search is the month's, a filtered
+  // page with rows proves some; a filter that matches nothing says nothing about the month. Unknown: enabled.
+  const [records, setRecords] = useState<{ period: string; any: boolean } | null>(null)
+  const onLoad = useCallback(({ total, params: asked, search }: LoadedPage) => {
+    if (total === 0 && Object.keys(search).length > 0) return
+    const known = { period: String(asked.period), any: total > 0 }
+    setRecords((previous) => (previous?.period === known.period && previous.any === known.any ? previous : known))
+  }, [])
+  const noRecords = records?.period === period && !records.any
 
   function reload() {
     select([])
@@ -126,9 +143,16 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
   }
 
   const exportButton = (format: WageExportFormat, label: string) => (
-    <Button icon={<DownloadOutlined />} loading={exporting === format} disabled={exporting !== null} onClick={() => void runExport(format)}>
-      {label}
-    </Button>
+    <DisabledReason reason={noRecords ? `${period} 还没有生成工资，没有可导出的记录` : null}>
+      <Button
+        icon={<DownloadOutlined />}
+        loading={exporting === format}
+        disabled={noRecords || exporting !== null}
+        onClick={() => void runExport(format)}
+      >
+        {label}
+      </Button>
+    </DisabledReason>
   )
 
   return (
@@ -141,6 +165,7 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
       sortableFields={sortableWageFields.wagesPage}
       params={params}
       request={savedRecordsPage}
+      onLoad={onLoad}
       // A month not generated yet says what to do, rather than 暂无数据 (a filter that matches nothing still says that).
       empty={(search) =>
         Object.keys(search).length === 0 ? (
@@ -162,7 +187,12 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
           <Button type="primary" icon={<CheckCircleOutlined />} disabled={selected.length === 0} loading={paying} onClick={confirmPay}>
             标记已发放{selected.length > 0 ? ` (${selected.length})` : ''}
           </Button>
-          <PayoutToSite period={period} selected={selected} onPaid={reload} />
+          <PayoutToSite
+            period={period}
+            selected={selected}
+            onPaid={reload}
+            disabledReason={noRecords ? `${period} 还没有生成工资，没有可发放的记录` : null}
+          />
           {exportButton('xlsx', '导出 Excel')}
           {exportButton('csv', '导出 CSV')}
         </Space>

@@ -4,7 +4,7 @@
  */
 import { Alert, Card, Flex, Spin, Statistic, Table, Tag, Typography, type TableColumnsType } from 'antd'
 import type { WagePreviewEntry } from '@shared/entities'
-import { PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
+import { HelpTitle, PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
 import { useAskedLoad } from '@renderer/hooks/useApi'
 import { amountColumn, qualifiedColumns, seedHoursColumns } from '@renderer/components/wageColumns'
 import { RequestError } from '@renderer/services/request'
@@ -16,6 +16,13 @@ export interface WagePreview {
   ruleVersion: number
   list: WagePreviewEntry[]
 }
+
+/**
+ * Who the preview computes (the server's wage members): every account tied to a site UID and not deleted —
+ * more than the dashboard's 保种员人数, which counts members in good standing only.
+ */
+export const PREVIEW_MEMBERS_HELP =
+  '绑定了站点 UID 且未删除的账号都参与计算：含已封禁的保种员（工资为 0）和绑定了站点 UID 的管理员。首页的「保种员人数」只计状态正常的保种员。'
 
 /** Cents added as integers: thousands of two-decimal amounts do not drift. */
 export const sumAmounts = (list: readonly WagePreviewEntry[]) =>
@@ -101,7 +108,11 @@ export default function WagePreviewCard({ period, state, onOpen }: WagePreviewCa
           <Flex vertical gap={12}>
             <Flex gap={32} wrap>
               <Statistic title="规则版本" value={`v${preview.ruleVersion}`} data-testid="preview-rule-version" />
-              <Statistic title="保种员" value={preview.list.length} />
+              <Statistic
+                title={<HelpTitle title="计算人数" help={PREVIEW_MEMBERS_HELP} />}
+                value={preview.list.length}
+                data-testid="preview-members"
+              />
               <Statistic title="工资总额" value={formatAmount(totalAmount)} suffix="魔力" />
               <Statistic title="低于最低要求" value={below} />
             </Flex>

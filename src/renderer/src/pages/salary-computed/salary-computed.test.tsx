@@ -6,6 +6,7 @@ import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fake
 import { renderRoutes } from '@renderer/test/render'
 import { previewEntry, wageItem, wageRecord } from '../salary/fixtures'
 import { lastMonth } from '.'
+import { PREVIEW_MEMBERS_HELP } from './WagePreview'
 
 let api: FakeApi
 const inputsOf = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
@@ -103,6 +104,45 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(document.querySelector('.ant-table .ant-empty-description')!.textContent).toBe('暂无数据')
   })
 
+  it('offers no export and no 发放到站点 for a month with no records, says why on hover, and offers them once generated', async () => {
+    api.handle('wages.page', ok({ list: [], total: 0 }))
+    renderRoutes(routes, '/salary-computed')
+    await screen.findByTestId('saved-wages-empty', undefined, { timeout: 8000 })
+    const buttons = () => ['导出 Excel', '导出 CSV', '发放到站点'].map((name) => screen.getByRole('button', { name: new RegExp(name) }))
+    await waitFor(() => expect(buttons().map((button) => button.hasAttribute('disabled'))).toEqual([true, true, true]))
+    fireEvent.click(buttons()[0]!)
+    fireEvent.click(buttons()[2]!)
+    expect(inputsOf('wages.export')).toEqual([])
+    expect(inputsOf('wages.payoutPreview')).toEqual([])
+    fireEvent.mouseEnter(buttons()[0]!.closest('[data-testid="disabled-reason"]')!)
+    expect(await screen.findByText(`${period} 还没有生成工资，没有可导出的记录`)).toBeTruthy()
+    fireEvent.mouseEnter(buttons()[2]!.closest('[data-testid="disabled-reason"]')!)
+    expect(await screen.findByText(`${period} 还没有生成工资，没有可发放的记录`)).toBeTruthy()
+
+    // 预览计算 → 确认生成: the month has records now.
+    api.handle('wages.page', ok({ list: [wageRecord({ id: 7, period, username: 'alice', amount: 500 })], total: 1 }))
+    fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
+    await waitFor(() => expect(screen.getByRole('button', { name: /确认生成/ }).hasAttribute('disabled')).toBe(false))
+    fireEvent.click(screen.getByRole('button', { name: /确认生成/ }))
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认生成' }))
+    await screen.findByText('alice', { selector: 'td *, td' })
+    await waitFor(() => expect(buttons().map((button) => button.hasAttribute('disabled'))).toEqual([false, false, false]))
+    expect(screen.queryByTestId('disabled-reason')).toBeNull()
+  })
+
+  it('keeps export and 发放到站点 for a month with records when a filter matches none of them', async () => {
+    await openPage()
+    api.handle('wages.page', ok({ list: [], total: 0 }))
+    const form = screen.getByTestId('data-table-search')
+    fireEvent.mouseDown(form.querySelector('.ant-select')!)
+    fireEvent.click(await screen.findByTitle('已发放'))
+    fireEvent.click(within(form).getByRole('button', { name: /查\s*询/ }))
+    await waitFor(() => expect(inputsOf('wages.page').at(-1)).toMatchObject({ period, payment: 1 }))
+    await waitFor(() => expect(screen.queryByText('alice', { selector: 'td *, td' })).toBeNull())
+    for (const name of ['导出 Excel', '导出 CSV', '发放到站点'])
+      expect(screen.getByRole('button', { name: new RegExp(name) }).hasAttribute('disabled')).toBe(false)
+  })
+
   it('lists the saved records highest amount first, like the preview, and lets the admin sort them', async () => {
     await openPage()
     const records = screen.getByText(`${period} 已生成的工资`).closest('.ant-card') as HTMLElement
@@ -136,8 +176,36 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(row.textContent).not.toContain('447,405')
     const saved = screen.getByText('alice', { selector: 'td *, td' }).closest('tr')!
     // The fixture's record: 6,120.5 h over 12 torrents.
-    expect(saved.textContent).toContain('510 小时')
+    expect(saved.textContent).toContain('510.0 小时')
     expect(saved.textContent).toContain('255 天 1 小时')
+  })
+
+  it('writes 平均做种时长 with one decimal on every row, in figures of one width, so the decimals line up', async () => {
+    api.handle(
+      'wages.preview',
+      ok({
+        ruleVersion: 3,
+        list: [
+          previewEntry({ period, userId: 2, username: 'carol', amount: 900, avgSeedHours: 596 }),
+          previewEntry({ period, userId: 3, username: 'dave', amount: 800, avgSeedHours: 470.4 }),
+        ],
+      }),
+    )
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
+    const preview = screen.getByTestId('wage-preview')
+    await within(preview).findByText('carol')
+    const column = within(preview)
+      .getAllByRole('columnheader')
+      .findIndex((cell) => cell.textContent === '平均做种时长')
+    const cells = ['carol', 'dave'].map(
+      (name) => within(preview).getByText(name).closest('tr')!.querySelectorAll('td')[column] as HTMLElement,
+    )
+    expect(cells.map((cell) => cell.textContent)).toEqual(['596.0 小时', '470.4 小时'])
+    for (const cell of cells) {
+      expect(cell.style.fontVariantNumeric).toBe('tabular-nums')
+      expect(cell.style.textAlign).toBe('right')
+    }
   })
 
   it('previews (nothing saved), shows the rule version and below-minimum tags, and opens a member breakdown', async () => {
@@ -147,6 +215,11 @@ describe('工资计算', { timeout: 30_000 }, () => {
     await waitFor(() => expect(within(preview).getByTestId('preview-rule-version').textContent).toContain('v3'))
     expect(inputsOf('wages.preview')).toEqual([{ period }])
     expect(within(preview).getByText('低于最低要求', { selector: '.ant-tag' })).toBeTruthy()
+    // Not 保种员: banned members and admins with a site UID are computed too (the dashboard counts neither).
+    const members = within(preview).getByTestId('preview-members')
+    expect(members.textContent).toBe('计算人数2')
+    expect(within(members).getByLabelText(PREVIEW_MEMBERS_HELP)).toBeTruthy()
+    expect(PREVIEW_MEMBERS_HELP).toMatch(/已封禁.*管理员/)
     expect(inputsOf('wages.compute')).toEqual([])
 
     fireEvent.click(within(preview).getByText('bob'))

@@ -51,7 +51,7 @@ describe('我的工资', { timeout: 20_000 }, () => {
     expect(rows[0]!.textContent).toContain('18,641 天 21 小时')
     expect(rows[0]!.textContent).not.toContain('447,405')
     // An answer without avgSeedHours: seedHours ÷ torrentCount (6,120.5 h over 12 torrents).
-    expect(rows[1]!.textContent).toContain('510 小时')
+    expect(rows[1]!.textContent).toContain('510.0 小时')
     expect(within(rows[0]!).getByText('未发放')).toBeTruthy()
     expect(within(rows[1]!).getByText('已发放')).toBeTruthy()
     expect(rows[1]!.textContent).toContain(formatDateTime('2025-02-03T10:00:00+08:00'))

@@ -8,6 +8,7 @@ import { useState } from 'react'
 import { CloudUploadOutlined } from '@ant-design/icons'
 import { Alert, Button, Flex, Modal, Progress, Space, Spin, Typography } from 'antd'
 import type { PayoutResult } from '@shared/payout'
+import DisabledReason from '@renderer/components/DisabledReason'
 import { useAskedLoad } from '@renderer/hooks/useApi'
 import { previewPayout, type PayoutSelection } from '@renderer/services/payout'
 import { RequestError } from '@renderer/services/request'
@@ -22,11 +23,13 @@ export interface PayoutToSiteProps {
   selected: number[]
   /** After a payout: the records' 发放状态 changed. */
   onPaid: () => void
+  /** Why there is nothing to pay (e.g. the month has no records): the button is disabled and says so. */
+  disabledReason?: string | null
 }
 
 type Phase = 'closed' | 'preview' | 'paying' | 'done'
 
-export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteProps) {
+export default function PayoutToSite({ period, selected, onPaid, disabledReason = null }: PayoutToSiteProps) {
   const [phase, setPhase] = useState<Phase>('closed')
   // Each opening reads the dry run afresh (the bonus is read live from the site), for the records
   // selected when it opened: paying clears the selection behind the open dialog.
@@ -81,9 +84,11 @@ export default function PayoutToSite({ period, selected, onPaid }: PayoutToSiteP
 
   return (
     <>
-      <Button icon={<CloudUploadOutlined />} onClick={open}>
-        发放到站点{selected.length ? ` (${selected.length})` : '（整月）'}
-      </Button>
+      <DisabledReason reason={disabledReason}>
+        <Button icon={<CloudUploadOutlined />} disabled={disabledReason !== null} onClick={open}>
+          发放到站点{selected.length ? ` (${selected.length})` : '（整月）'}
+        </Button>
+      </DisabledReason>
       <Modal
         open={phase !== 'closed'}
         title={`发放到站点 · ${selected.length ? `选中的 ${selected.length} 条` : `${period} 整月`}${preview ? ` · ${preview.targetLabel}` : ''}`}
