@@ -142,15 +142,17 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     const { page } = app
     await openMenu(page, '任务分配', 'task-assignment')
     await waitForRows(page)
+    const official = await tableTotal(page)
     await pick(page.getByTestId('data-table-search'), page, '分配状态', '未分配', false)
     await page
       .getByTestId('data-table-search')
       .getByRole('button', { name: spaced('查询') })
       .click()
     const rows = page.locator('.ant-table-tbody tr.ant-table-row')
-    await poll(() => rows.locator('td .ant-tag', { hasText: /已分配|未分配/ }).allTextContents()).toSatisfy(
-      (texts: string[]) => texts.length > 0 && texts.every((text) => text === '未分配'),
-    )
+    // 分配状态 starts hidden (the 保种员 column says who): the rows left name nobody.
+    await poll(() => tableTotal(page)).toBeLessThan(official)
+    await poll(() => rows.count()).toBeGreaterThan(0)
+    expect(await rows.getByTestId('assignees').count()).toBe(0)
     const unassigned = await tableTotal(page)
     const names = [(await rows.nth(0).locator('td').nth(1).textContent())!, (await rows.nth(1).locator('td').nth(1).textContent())!]
     await rows.nth(0).locator('.ant-checkbox-input').check()

@@ -117,11 +117,11 @@ describe.skipIf(!browserAvailable())('dashboard and 我的任务 on demo data', 
       .toSatisfy((texts: string[]) => texts.length > 0 && texts.every((text) => text === '已停止'))
     expect(await statusTags.first().getAttribute('class')).toContain('ant-tag-orange')
 
-    // Sorting by 上传量 (descending on the second click) keeps the filter.
-    const uploadedHeader = page.getByRole('columnheader', { name: /上传量/ })
-    await uploadedHeader.click()
-    await uploadedHeader.click()
-    await expect.poll(() => uploadedHeader.getAttribute('aria-sort')).toBe('descending')
+    // Sorting by 做种时长 (descending on the second click) keeps the filter.
+    const seedTimeHeader = page.getByRole('columnheader', { name: /做种时长/ })
+    await seedTimeHeader.click()
+    await seedTimeHeader.click()
+    await expect.poll(() => seedTimeHeader.getAttribute('aria-sort')).toBe('descending')
     await expect
       .poll(() => statusTags.allTextContents())
       .toSatisfy((texts: string[]) => texts.length > 0 && texts.every((text) => text === '已停止'))

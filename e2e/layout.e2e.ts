@@ -4,7 +4,8 @@
  * columns — the first one, which names the row, and a fixed 操作 column — must be in view and not
  * covered by anything (a sticky header, a fixed column, a drawer's edge): a wide table scrolls
  * sideways with those columns fixed instead of clipping them. At 1280×800 (the smallest laptop
- * window) the widest admin tables keep their key columns in view without scrolling sideways too.
+ * window) the widest tables (admin and member) keep their key columns in view without scrolling
+ * sideways too. A key column that is not there at all (renamed, hidden by default) is a problem as well.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
@@ -41,6 +42,7 @@ function keyColumnProblems({ withRows, keys }: { withRows: boolean; keys: string
   const layers = Array.from(document.querySelectorAll('.ant-drawer, .ant-modal-wrap')).filter(visible)
   const scope = layers.at(-1) ?? document
   const wrappers = Array.from(scope.querySelectorAll('.ant-table-wrapper')).filter(visible)
+  const seen = new Set<string>()
   for (const wrapper of wrappers) {
     const headerRow = wrapper.querySelector('.ant-table-thead > tr:last-child')
     if (!headerRow) continue
@@ -49,6 +51,7 @@ function keyColumnProblems({ withRows, keys }: { withRows: boolean; keys: string
     )
     if (headers.length === 0) continue
     const table = headers.map((th) => th.textContent?.trim()).join(' | ')
+    for (const th of headers) seen.add(th.textContent?.trim() ?? '')
     const fixedEnd = headers.filter((th, index) => index > 0 && /cell-fix-(end|right)/.test(th.className))
     // The screen's own key columns, in view without scrolling the table sideways.
     const named = headers.filter((th, index) => index > 0 && keys.includes(th.textContent?.trim() ?? ''))
@@ -115,6 +118,8 @@ function keyColumnProblems({ withRows, keys }: { withRows: boolean; keys: string
       }
     }
   }
+  // A key column that is not there at all (renamed, hidden by default) is not in view either.
+  for (const key of keys.filter((name) => !seen.has(name))) problems.push({ table: '-', column: `表头「${key}」`, problem: '没有这一列' })
   return problems
 }
 
@@ -308,6 +313,7 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
       { title: '操作日志', path: 'operation-history', keys: ['详情', 'IP'] },
       { title: '工资计算', path: 'salary-computed', keys: ['金额', '发放状态'] },
       { title: '保种员', path: 'normal-user', keys: ['账号状态', '最近登录'] },
+      { title: '任务分配', path: 'task-assignment', keys: ['保种人数', '完成情况', '保种员', '做种数'] },
     ]
 
     beforeAll(async () => {
@@ -323,6 +329,24 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
         await checkScreen(app, `admin-${path}-1280`, { keys })
       })
     }
+
+    it('admin: 官种设置 · 种子列表', async () => {
+      const { page } = app
+      await freshStart(app, server, 'admin', server.adminPassword)
+      await openPage(app, '官种设置', 'torrent-manage', false)
+      await page.getByRole('tab', { name: '种子列表' }).click()
+      await waitForRows(page)
+      await waitForTables(page)
+      await checkScreen(app, 'admin-torrent-list-1280', { keys: ['种子类型', '保种人数', '完成情况'] })
+    })
+
+    // A member looks here for what to seed, whether it is seeding and claimed, and since when it is theirs.
+    it('member: 我的任务', async () => {
+      await freshStart(app, server, member, MEMBER_PASSWORD)
+      await openPage(app, '我的任务', 'task', true)
+      await waitForRows(app.page)
+      await checkScreen(app, 'member-task-1280', { keys: ['状态', '认领状态', '做种时长', '最后活动', '分配时间'] })
+    })
 
     // A member looks here for whether, when and where a month was paid.
     it('member: 我的工资', async () => {

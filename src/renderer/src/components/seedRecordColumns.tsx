@@ -1,8 +1,8 @@
 /**
  * The columns of a seed-record table (page-seed): 我的任务 and the member detail drawer show the
  * same records the same way. Sorting follows the contract's whitelist inside DataTable. The widths add
- * up to what a 1360 px window shows (我的任务 with 分配时间, the member drawer without), so no column
- * is cut off there.
+ * up to what a 1280 px window shows with 上传量 hidden (我的任务: 976 px, 分配时间 included) and to the
+ * member drawer with 上传量 but without 分配时间, so no column is cut off there.
  */
 import type { SeedRecord } from '@shared/entities'
 import { assignmentLabels, claimStateLabels, seedStatusLabels, seedTypeLabels } from '@shared/enums'
@@ -33,10 +33,11 @@ export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['down
       render: (_, record) => <SeedStatusTag status={record.status} />,
     },
     {
-      title: '认领',
+      // One name for the column and its filter.
+      title: '认领状态',
       dataIndex: 'claimState',
       width: 76,
-      search: { type: 'select', label: '认领状态', options: enumOptions(claimStateLabels) },
+      search: { type: 'select', options: enumOptions(claimStateLabels) },
       render: (_, record) => <ClaimStateTag claimState={record.claimState} />,
     },
     { title: '上传量', dataIndex: 'uploaded', width: 100, align: 'right', render: (uploaded: number) => formatBytes(uploaded) },

@@ -1,6 +1,6 @@
 /**
  * The columns both torrent tables (种子列表, 任务分配) show the same way: title, cell and search.
- * Each page passes the widths that fit its selection column and toolbar in a 1360 px window.
+ * Each page passes the widths that fit its selection column and toolbar in a 1280 px window.
  */
 import type { Torrent } from '@shared/entities'
 import { assignmentLabels, completionLabels, CompletionLabel } from '@shared/enums'
@@ -16,6 +16,8 @@ export function torrentNameColumn<T extends Torrent>(width: number): DataTableCo
     dataIndex: 'name',
     width,
     ellipsis: true,
+    // The whole name on hover: antd titles a cut-off cell only when it renders plain text.
+    onCell: (torrent) => ({ title: torrent.name }),
     search: { type: 'text', placeholder: '名称包含的文字' },
     render: (_, torrent) => <TorrentName torrent={torrent} />,
   }

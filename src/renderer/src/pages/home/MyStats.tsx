@@ -6,6 +6,8 @@ import type { UserSeedingStats } from '@shared/entities'
 import { seedStatusLabels, seedStatusValues } from '@shared/enums'
 import Chart from '@renderer/components/Chart'
 import { SeedStatusTag } from '@renderer/components/StatusTags'
+import { HelpTitle } from '@renderer/components/WageBreakdownDrawer'
+import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import { useApi } from '@renderer/hooks/useApi'
 import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
 import { myDailyOption } from './chartOptions'
@@ -39,7 +41,7 @@ function MyFigures({ stats }: { stats: UserSeedingStats }) {
     <Flex vertical gap={16}>
       <Row gutter={[16, 16]}>
         <Col xs={12} lg={6}>
-          <Statistic title="我的做种数" value={formatCount(stats.seedingCount)} />
+          <Statistic title={<HelpTitle title="我的做种数" help={SEEDING_COUNT_HELP} />} value={formatCount(stats.seedingCount)} />
         </Col>
         <Col xs={12} lg={6}>
           <Statistic title="我的做种体积" value={formatBytes(stats.seedingSize)} />

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react'
 import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd'
 import type { AllSeedingStats } from '@shared/entities'
+import { HelpTitle } from '@renderer/components/WageBreakdownDrawer'
 import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
 import { completionRate, formatPercent, seedingRecords } from './stats'
 
@@ -11,13 +12,15 @@ interface StatCardProps {
   suffix?: string
   /** One line of context under the figure. */
   note?: ReactNode
+  /** What the figure counts, on hover of the title. */
+  help?: string
 }
 
 /** A figure with its title; `value` is already formatted (sizes, percentages, amounts). */
-export function StatCard({ title, value, suffix, note }: StatCardProps) {
+export function StatCard({ title, value, suffix, note, help }: StatCardProps) {
   return (
     <Card size="small" style={{ height: '100%' }} data-testid={`stat-${title}`}>
-      <Statistic title={title} value={value} suffix={suffix} />
+      <Statistic title={help ? <HelpTitle title={title} help={help} /> : title} value={value} suffix={suffix} />
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {note ?? '\u00a0'}
       </Typography.Text>
@@ -36,7 +39,12 @@ export function statCards(stats: AllSeedingStats): StatCardProps[] {
       value: formatPercent(completionRate(stats)),
       note: `已完成 ${formatCount(stats.completedOfficial)} / ${formatCount(stats.officialTorrents)}`,
     },
-    { title: '保种员人数', value: formatCount(stats.members), note: `活跃 ${formatCount(stats.activeMembers)} 人` },
+    {
+      title: '保种员人数',
+      value: formatCount(stats.members),
+      note: `活跃 ${formatCount(stats.activeMembers)} 人`,
+      help: '状态正常的保种员，不含已封禁、已删除的保种员和管理员（工资计算另含已封禁的保种员和绑定了站点 UID 的管理员）',
+    },
     { title: '做种中记录', value: formatCount(seedingRecords(stats.byStatus)), note: `做种体积 ${formatBytes(stats.seedingSize)}` },
     { title: '本月预计工资总额', value: formatAmount(stats.estimatedWages), suffix: '魔力' },
   ]

@@ -7,6 +7,7 @@ import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@
 import { renderRoutes } from '@renderer/test/render'
 import { bindMessageApi } from '@renderer/utils/feedback'
 import { formatDateTime } from '@renderer/utils/format'
+import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import { greeting } from './greeting'
 import { completionRate, formatPercent, lastDays, rankText, seedingRecords } from './stats'
 
@@ -75,6 +76,8 @@ describe('dashboard (首页)', () => {
     expect(card('官种完成率').getByText('已完成 1,234 / 5,000')).toBeTruthy()
     expect(card('保种员人数').getByText('200')).toBeTruthy()
     expect(card('保种员人数').getByText('活跃 150 人')).toBeTruthy()
+    // Whom it counts: the wage preview computes more (banned members, admins with a site UID).
+    expect(card('保种员人数').getByLabelText(/^状态正常的保种员，不含已封禁、已删除的保种员和管理员/)).toBeTruthy()
     // statuses 3 + 4
     expect(card('做种中记录').getByText('34,000')).toBeTruthy()
     expect(card('做种中记录').getByText('做种体积 80.00 TiB')).toBeTruthy()
@@ -149,6 +152,8 @@ describe('dashboard (首页)', () => {
 
     const block = screen.getByTestId('my-stats')
     expect(statValue('我的做种数', block)).toBe('127')
+    // Not a sum of the status counts beside it: what it counts, on hover.
+    expect(within(block).getByLabelText(SEEDING_COUNT_HELP)).toBeTruthy()
     expect(statValue('我的做种体积', block)).toBe('3.50 TiB')
     expect(statValue('本月预计工资', block)).toBe('321.50魔力')
     expect(statValue('本月排名', block)).toBe('第 12 名')

@@ -3,17 +3,19 @@
  * their seeding volume over the last 30 days (user-seeding-sta) and their seed records.
  */
 import { useMemo } from 'react'
-import { Card, Descriptions, Drawer, Empty, Flex, Skeleton, Space, Tag } from 'antd'
+import { Card, Descriptions, Drawer, Empty, Flex, Skeleton, Space, Tag, Typography } from 'antd'
 import type { SeedRecord, UserDetail } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { seedStatusColors, seedStatusLabels, seedStatusValues } from '@shared/enums'
 import Chart from '@renderer/components/Chart'
 import DataTable from '@renderer/components/DataTable'
+import { HelpTitle } from '@renderer/components/WageBreakdownDrawer'
 import { seedRecordColumns } from '@renderer/components/seedRecordColumns'
 import { AccountStatusTag, RoleTag } from '@renderer/components/StatusTags'
 import { useApi } from '@renderer/hooks/useApi'
 import { pageSeed } from '@renderer/services/user'
 import { formatBytes, formatCount, formatDateTime } from '@renderer/utils/format'
+import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import { myDailyOption } from '../home/chartOptions'
 import { usePalette } from '../home/palette'
 
@@ -23,6 +25,8 @@ const recordColumns = seedRecordColumns(['downloaded', 'assignedAt'])
 const DRAWER_WIDTH = 1040
 
 function Account({ user }: { user: UserDetail }) {
+  // The tags cover every record; 做种数 counts those seeding now, which no sum of tags gives.
+  const records = seedStatusValues.reduce((sum, status) => sum + (user.byStatus[status] ?? 0), 0)
   return (
     <Descriptions size="small" column={2} bordered>
       <Descriptions.Item label="用户名">{user.username}</Descriptions.Item>
@@ -33,7 +37,7 @@ function Account({ user }: { user: UserDetail }) {
       <Descriptions.Item label="账号状态">
         <AccountStatusTag status={user.status} />
       </Descriptions.Item>
-      <Descriptions.Item label="做种数">{formatCount(user.seedingCount)}</Descriptions.Item>
+      <Descriptions.Item label={<HelpTitle title="做种数" help={SEEDING_COUNT_HELP} />}>{formatCount(user.seedingCount)}</Descriptions.Item>
       <Descriptions.Item label="做种体积">{formatBytes(user.seedingSize)}</Descriptions.Item>
       <Descriptions.Item label="已分配">{formatCount(user.assignedCount)}</Descriptions.Item>
       <Descriptions.Item label="加入时间">{formatDateTime(user.createdAt)}</Descriptions.Item>
@@ -46,6 +50,7 @@ function Account({ user }: { user: UserDetail }) {
               {seedStatusLabels[status]} {formatCount(user.byStatus[status] ?? 0)}
             </Tag>
           ))}
+          <Typography.Text type="secondary">共 {formatCount(records)} 条记录</Typography.Text>
         </Space>
       </Descriptions.Item>
     </Descriptions>

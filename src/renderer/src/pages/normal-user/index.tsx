@@ -16,6 +16,7 @@ import { pageNormal, setUserStatus } from '@renderer/services/users'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatBytes, formatCount } from '@renderer/utils/format'
+import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import MemberActions from './MemberActions'
 import MemberDetail from './MemberDetail'
 import { CreateMemberModal, EditMemberModal, ResetPasswordModal } from './MemberForms'
@@ -62,7 +63,14 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
       search: { type: 'select', options: enumOptions(accountStatusLabels) },
       render: (_, user) => <AccountStatusTag status={user.status} />,
     },
-    { title: '做种数', dataIndex: 'seedingCount', width: 76, align: 'right', render: (count: number) => formatCount(count) },
+    {
+      title: '做种数',
+      dataIndex: 'seedingCount',
+      width: 76,
+      align: 'right',
+      onHeaderCell: () => ({ title: SEEDING_COUNT_HELP }),
+      render: (count: number) => formatCount(count),
+    },
     { title: '做种体积', dataIndex: 'seedingSize', width: 104, align: 'right', render: (size: number) => formatBytes(size) },
     { title: '已分配', dataIndex: 'assignedCount', width: 76, align: 'right', render: (count: number) => formatCount(count) },
     dateTimeColumn<User>('加入时间', 'createdAt', { hiddenByDefault: true }),

@@ -4,6 +4,7 @@ import type { User } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 
 const GiB = 1024 ** 3
 
@@ -237,6 +238,24 @@ describe('保种员', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('user.pageSeed')).toEqual([{ page: 1, pageSize: 20, userId: 2 }]))
     expect(inputs('user.detail')).toEqual([{ id: 2 }])
     expect(inputs('statistics.user')).toEqual([{ userId: 2, days: 30 }])
+  })
+
+  it('says what 做种数 counts, and that the status tags cover every record (they do not add up to it)', async () => {
+    // 9 seeding now: 做种中 7 + 做种中（未认领） 1 + 无工资 1 (an uploader's record may seed too); 14 records in all.
+    api.handle('user.detail', ok({ ...member({ seedingCount: 9 }), byStatus: { 1: 0, 2: 1, 3: 7, 4: 1, 5: 1, 6: 1, 7: 3, 8: 0 } }))
+    api.handle(
+      'statistics.user',
+      ok({ userId: 2, byStatus: {}, seedingCount: 9, seedingSize: 0, uploaded: 0, estimatedWage: 0, rank: null, daily: [] }),
+    )
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    await openPage()
+    expect(screen.getByRole('columnheader', { name: /做种数/ }).getAttribute('title')).toBe(SEEDING_COUNT_HELP)
+    fireEvent.click(screen.getByText('alice', { selector: 'a' }))
+    const byStatus = await screen.findByTestId('member-by-status')
+    expect(within(byStatus).getByText('共 14 条记录')).toBeTruthy()
+    const drawer = byStatus.closest('.ant-drawer') as HTMLElement
+    expect(within(drawer).getByLabelText(SEEDING_COUNT_HELP)).toBeTruthy()
+    expect(SEEDING_COUNT_HELP).toMatch(/做种中.*做种中（未认领）.*无工资.*发布者/)
   })
 
   it('says so in the member detail when the account cannot be read, instead of loading forever', async () => {

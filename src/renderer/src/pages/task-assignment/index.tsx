@@ -46,7 +46,9 @@ async function pageWithAssignees(params: TableParams, sort: TableSort | undefine
   return { ...page, data: page.data.map((torrent) => ({ ...torrent, assignees: assignees.filter((a) => a.torrentId === torrent.id) })) }
 }
 
-// With the selection column the widths fit a 1360 px window, 保种员 and 做种数 included.
+// With the selection column the widths fit a 1280 px window (974 px), 保种员 and 做种数 included. 分配状态
+// starts hidden: the 保种员 column already shows who (if anyone) a torrent is assigned to, and its filter
+// stays in the search form.
 const baseColumns: DataTableColumn<AssignmentRow>[] = [
   torrentNameColumn(260),
   torrentSizeColumn(96),
@@ -62,7 +64,7 @@ const baseColumns: DataTableColumn<AssignmentRow>[] = [
     ),
   },
   completionColumn(110, true),
-  assignmentColumn(90),
+  assignmentColumn(90, true),
   seedersColumn(80),
   { title: '制作组', dataIndex: 'team', width: 120, hiddenByDefault: true, render: (team: string | null) => team ?? '-' },
 ]

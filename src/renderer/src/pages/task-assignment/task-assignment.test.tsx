@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { declaredTableWidth, TABLE_WIDTH_AT_1280 } from '@renderer/test/layout'
 import { renderRoutes } from '@renderer/test/render'
 import { torrent } from './fixtures'
 
@@ -45,9 +46,24 @@ describe('任务分配', { timeout: 30_000 }, () => {
   it('lists official torrents with their labels', async () => {
     await openPage()
     expect(inputs('torrent.page')[0]).toEqual({ page: 1, pageSize: 20, seedType: 1 })
-    expect(within(rowOf('Planet.Earth.II.2016.2160p')).getByText('未分配')).toBeTruthy()
     expect(within(rowOf('Planet.Earth.II.2016.2160p')).getByText('1 / 3')).toBeTruthy()
     expect(within(rowOf('Cosmos.2019.1080p')).getByText('官种已完成').className).toContain('ant-tag-green')
+  })
+
+  it('fits a 1280 px window with 保种员 and 做种数: 分配状态 starts hidden, its filter stays, 列设置 shows it', async () => {
+    await openPage()
+    expect(declaredTableWidth()).toBeLessThanOrEqual(TABLE_WIDTH_AT_1280)
+    const headers = () => screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+    expect(headers()).toEqual(expect.arrayContaining(['种子名称', '保种人数', '完成情况', '保种员', '做种数']))
+    expect(headers()).not.toContain('分配状态')
+    expect(within(screen.getByTestId('data-table-search')).getByText('分配状态')).toBeTruthy()
+    // A cut-off name reads whole on hover.
+    expect(rowOf('Planet.Earth.II.2016.2160p').querySelector('td[title="Planet.Earth.II.2016.2160p"]')).toBeTruthy()
+
+    fireEvent.click(screen.getByRole('button', { name: '列设置' }))
+    fireEvent.click(within(await screen.findByTestId('column-settings')).getByRole('checkbox', { name: '分配状态' }))
+    expect(await screen.findByRole('columnheader', { name: '分配状态' })).toBeTruthy()
+    expect(within(rowOf('Planet.Earth.II.2016.2160p')).getByText('未分配')).toBeTruthy()
   })
 
   it('shows who each torrent is assigned to, asking for them in one call', async () => {

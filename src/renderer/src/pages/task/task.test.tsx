@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { SeedRecord } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { declaredTableWidth, TABLE_WIDTH_AT_1280 } from '@renderer/test/layout'
 import { renderRoutes } from '@renderer/test/render'
 import { formatDateTime } from '@renderer/utils/format'
 import { statusFromQuery } from '.'
@@ -57,7 +58,7 @@ describe('我的任务', () => {
 
     const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
     // 种子类型 as 官种设置's 种子列表 names it.
-    expect(headers).toEqual(['种子名称', '体积', '种子类型', '状态', '认领', '上传量', '做种时长', '最后活动', '分配时间'])
+    expect(headers).toEqual(['种子名称', '体积', '种子类型', '状态', '认领状态', '做种时长', '最后活动', '分配时间'])
     expect(screen.getByText('共 3 条')).toBeTruthy()
 
     const [first, second, third] = screen.getAllByRole('row').slice(1)
@@ -66,7 +67,6 @@ describe('我的任务', () => {
     expect(firstRow.getByText('做种中').className).toContain('ant-tag-green')
     expect(firstRow.getByText('已认领')).toBeTruthy()
     expect(firstRow.getByText('1.50 GiB')).toBeTruthy()
-    expect(firstRow.getByText('3.00 GiB')).toBeTruthy()
     expect(firstRow.getByText('3 天 5 小时')).toBeTruthy()
     expect(firstRow.getByText(formatDateTime(records[0]!.lastAction))).toBeTruthy() // local time
     expect(firstRow.getByText('-')).toBeTruthy() // never assigned
@@ -75,6 +75,26 @@ describe('我的任务', () => {
     expect(within(second!).getByText('做种中（未认领）').className).toContain('ant-tag-lime')
     expect(within(second!).getByText('未认领')).toBeTruthy()
     expect(within(third!).getByText('无工资').className).toContain('ant-tag-red')
+  })
+
+  it('fits a 1280 px window with 分配时间 in view: 上传量 starts hidden, one click away in 列设置', async () => {
+    renderRoutes(routes, '/task')
+    await screen.findByText('共 3 条')
+    expect(declaredTableWidth()).toBeLessThanOrEqual(TABLE_WIDTH_AT_1280)
+    expect(screen.queryByRole('columnheader', { name: /上传量/ })).toBeNull()
+
+    fireEvent.click(screen.getByRole('button', { name: '列设置' }))
+    const settings = await screen.findByTestId('column-settings')
+    fireEvent.click(within(settings).getByRole('checkbox', { name: '上传量' }))
+    expect(await screen.findByRole('columnheader', { name: /上传量/ })).toBeTruthy()
+    expect(within(screen.getAllByRole('row')[1]!).getByText('3.00 GiB')).toBeTruthy()
+  })
+
+  it('names the claim column as its filter: 认领状态', async () => {
+    renderRoutes(routes, '/task')
+    await screen.findByText('共 3 条')
+    expect(screen.getByRole('columnheader', { name: '认领状态' })).toBeTruthy()
+    expect(selectOf('认领状态')).toBeTruthy()
   })
 
   it('filters by status, seed type, claim state, assignment and torrent name', async () => {
@@ -110,15 +130,15 @@ describe('我的任务', () => {
   it('sorts by the whitelisted columns only, sending orderBy', async () => {
     renderRoutes(routes, '/task')
     await screen.findByText('共 3 条')
-    const uploaded = screen.getByRole('columnheader', { name: /上传量/ })
-    fireEvent.click(uploaded)
-    fireEvent.click(uploaded)
-    await waitFor(() => expect(lastPageSeedInput()).toEqual({ page: 1, pageSize: 20, userId: memberUser.id, orderBy: 'uploaded DESC' }))
+    const seedTime = screen.getByRole('columnheader', { name: /做种时长/ })
+    fireEvent.click(seedTime)
+    fireEvent.click(seedTime)
+    await waitFor(() => expect(lastPageSeedInput()).toEqual({ page: 1, pageSize: 20, userId: memberUser.id, orderBy: 'seedTimeSec DESC' }))
     const sortable = screen
       .getAllByRole('columnheader')
       .filter((cell) => cell.className.includes('ant-table-column-has-sorters'))
       .map((cell) => cell.textContent)
-    expect(sortable).toEqual(['体积', '状态', '上传量', '做种时长', '最后活动', '分配时间'])
+    expect(sortable).toEqual(['体积', '状态', '做种时长', '最后活动', '分配时间'])
   })
 
   it('opens filtered by ?status= (the dashboard links here)', async () => {

@@ -28,15 +28,18 @@ export const TORRENT_LIST_TABLE_KEY = 'torrentManage.torrents'
 export const keepersText = (torrent: Pick<Torrent, 'keepers' | 'targetKeepers' | 'seedType'>) =>
   torrent.seedType === SeedType.Official ? `${torrent.keepers} / ${torrent.targetKeepers}` : String(torrent.keepers)
 
-// The widths fit a 1360 px window with the selection column, so 完成情况 is not cut off there.
+// The widths fit a 1280 px window with the selection column (962 px), so 完成情况 is not cut off there.
+// 制作组 starts hidden, as in 任务分配: the 种子类型 column says what the rules made of it, and its
+// search stays in the form.
 const columns: DataTableColumn<Torrent>[] = [
-  torrentNameColumn(240),
+  torrentNameColumn(260),
   torrentSizeColumn(100),
   {
     title: '制作组',
     dataIndex: 'team',
     width: 110,
     ellipsis: true,
+    hiddenByDefault: true,
     search: { type: 'text', placeholder: '完整的制作组名' },
     render: (team: string | null) => team ?? '-',
   },

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { Rules } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { declaredTableWidth, TABLE_WIDTH_AT_1280 } from '@renderer/test/layout'
 import { renderRoutes } from '@renderer/test/render'
 import { sampleRules } from '@renderer/test/rules'
 import { torrent } from '../task-assignment/fixtures'
@@ -165,6 +166,20 @@ describe('官种设置', { timeout: 30_000 }, () => {
 
   it('reads typed rank factors as numbers', () => {
     expect(toFactors(['1', 0.8, ' 0.5 ', 'x'])).toEqual([1, 0.8, 0.5, 'x'])
+  })
+
+  it('种子列表 fits a 1280 px window with 完成情况 in view: 制作组 starts hidden, its search stays', async () => {
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('tab', { name: '种子列表' }))
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    expect(declaredTableWidth()).toBeLessThanOrEqual(TABLE_WIDTH_AT_1280)
+    const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+    expect(headers).toEqual(expect.arrayContaining(['种子名称', '种子类型', '保种人数', '完成情况']))
+    expect(headers).not.toContain('制作组')
+    expect(within(screen.getByTestId('data-table-search')).getByPlaceholderText('完整的制作组名')).toBeTruthy()
+    // A cut-off name reads whole on hover, the 已禁止 mark aside.
+    expect(screen.getByText('Manual.One').closest('td')!.getAttribute('title')).toBe('Manual.One')
   })
 
   it('lists torrents with a 手动 badge and sets the seed type of the selection', async () => {
