@@ -45,7 +45,13 @@ export function statCards(stats: AllSeedingStats): StatCardProps[] {
       note: `活跃 ${formatCount(stats.activeMembers)} 人`,
       help: '状态正常的保种员，不含已封禁、已删除的保种员和管理员（工资计算另含已封禁的保种员和绑定了站点 UID 的管理员）',
     },
-    { title: '做种中记录', value: formatCount(seedingRecords(stats.byStatus)), note: `做种体积 ${formatBytes(stats.seedingSize)}` },
+    {
+      title: '做种中记录',
+      value: formatCount(seedingRecords(stats.byStatus)),
+      // The volume is the server's seeding flag (every record seeding now), a wider set than the count's two statuses.
+      note: `全部做种体积 ${formatBytes(stats.seedingSize)}`,
+      help: '状态为「做种中」「做种中（未认领）」的记录数；下方的做种体积另含正在做种的「无工资」和发布者记录',
+    },
     { title: '本月预计工资总额', value: formatAmount(stats.estimatedWages), suffix: '魔力' },
   ]
 }

@@ -80,7 +80,9 @@ describe('dashboard (首页)', () => {
     expect(card('保种员人数').getByLabelText(/^状态正常的保种员，不含已封禁、已删除的保种员和管理员/)).toBeTruthy()
     // statuses 3 + 4
     expect(card('做种中记录').getByText('34,000')).toBeTruthy()
-    expect(card('做种中记录').getByText('做种体积 80.00 TiB')).toBeTruthy()
+    // The volume is of every record seeding now (无工资 and seeding uploaders too), and the card says so.
+    expect(card('做种中记录').getByText('全部做种体积 80.00 TiB')).toBeTruthy()
+    expect(card('做种中记录').getByLabelText(/另含正在做种的「无工资」和发布者记录/)).toBeTruthy()
     expect(card('本月预计工资总额').getByText('98,765.40')).toBeTruthy()
     expect(card('本月预计工资总额').getByText('魔力')).toBeTruthy()
     await waitFor(() => expect(document.title).toBe('首页 - 保种管理台'))
