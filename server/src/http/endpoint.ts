@@ -83,10 +83,11 @@ export interface EndpointAlias<N extends EndpointName> {
  * callers cost no parsing, and get 401 whatever they sent (malformed JSON included). Every route of
  * the contract uses it, the file download (wages.export) too.
  *
- * Run again on preHandler, once the whole body has arrived: a caller may send the headers, hold the
- * body back (up to the request time-out) and complete it after being banned, demoted or logged out —
- * the request must act for who the caller is then, not for who they were when it began. The second
- * check is a cache hit unless a session or user changed meanwhile (sessions.ts forgetSessions).
+ * Run again on preHandler for a route that reads a body, once the whole body has arrived: a caller may
+ * send the headers, hold the body back (up to the request time-out) and complete it after being banned,
+ * demoted or logged out — the request must act for who the caller is then, not for who they were when it
+ * began. The second check is a cache hit unless a session or user changed meanwhile (sessions.ts
+ * forgetSessions). A GET has no body to wait for: nothing happens between the two hooks worth a second look.
  */
 export function accessCheck(services: AppServices, access: Exclude<Access, 'public'>): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
@@ -97,10 +98,10 @@ export function accessCheck(services: AppServices, access: Exclude<Access, 'publ
   }
 }
 
-/** The route options that run `accessCheck` before the body is read and again once it has been. */
-export function accessHooks(services: AppServices, access: Exclude<Access, 'public'>) {
+/** The route options that run `accessCheck` before the body is read and, for a method with a body, again once it has been. */
+export function accessHooks(services: AppServices, access: Exclude<Access, 'public'>, method: string) {
   const check = accessCheck(services, access)
-  return { onRequest: check, preHandler: check }
+  return method === 'GET' ? { onRequest: check } : { onRequest: check, preHandler: check }
 }
 
 export function registerEndpoint<N extends EndpointName>(
@@ -117,7 +118,7 @@ export function registerEndpoint<N extends EndpointName>(
   app.route({
     method: endpoint.method,
     url: routeUrl(endpoint.path),
-    ...(access === 'public' ? {} : accessHooks(services, access)),
+    ...(access === 'public' ? {} : accessHooks(services, access, endpoint.method)),
     handler: async (request, reply) => {
       const parsed = parseWith(endpoint.input, rawInput(request, endpoint.method))
       if (!parsed.ok) throw new AppError(400, parsed.msg)

@@ -66,7 +66,7 @@ function registerExport(app: FastifyInstance): void {
   app.route({
     method: endpoint.method,
     url: routeUrl(endpoint.path),
-    ...accessHooks(services, endpoint.access),
+    ...accessHooks(services, endpoint.access, endpoint.method),
     handler: async (request, reply) => {
       const parsed = parseWith(endpoint.input, request.query)
       if (!parsed.ok) throw new AppError(400, parsed.msg)
