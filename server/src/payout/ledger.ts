@@ -8,9 +8,18 @@ import type { DB, PayoutLedgerTable, PayoutState, PayoutTargetName } from '../db
 
 export type LedgerEntry = Selectable<PayoutLedgerTable>
 
-/** The key the site's rows carry (bonus log comment, message, webhook Idempotency-Key). */
-export function ledgerKey(wageId: number): string {
-  return `seeding-console:wage:${wageId}`
+/**
+ * The key the site's rows carry (bonus log comment, message, webhook Idempotency-Key): the wage record's id and this
+ * database's install id (migration 0024), since record ids start again at 1 in a console set up afresh. Entries opened
+ * before 0024 keep the key they were written with (`ledger_key`), which is the one looked up on the site.
+ */
+export function ledgerKey(wageId: number, installId: string): string {
+  return `seeding-console:wage:${wageId}:${installId}`
+}
+
+export async function installId(db: Kysely<DB>): Promise<string> {
+  const row = await db.selectFrom('installation').select('install_id').where('id', '=', 1).executeTakeFirstOrThrow()
+  return row.install_id
 }
 
 /** What was read back from the site. */
@@ -38,6 +47,7 @@ export async function openEntries(
   entries: NewEntry[],
   args: { target: PayoutTargetName; operator: { id: number; username: string }; now: number },
 ): Promise<Map<number, LedgerEntry>> {
+  const install = await installId(db)
   for (let i = 0; i < entries.length; i += 200) {
     const chunk = entries.slice(i, i + 200)
     if (chunk.length === 0) break
@@ -46,7 +56,7 @@ export async function openEntries(
       .values(
         chunk.map((e) => ({
           wage_id: e.wageId,
-          ledger_key: ledgerKey(e.wageId),
+          ledger_key: ledgerKey(e.wageId, install),
           period: e.period,
           user_id: e.userId,
           site_uid: e.siteUid,

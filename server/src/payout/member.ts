@@ -10,7 +10,9 @@ export function memberPayout(entry: LedgerEntry, wage: PayoutWage, facts: WageFa
   const credit = creditTenths(entry.amount)
   return {
     entry,
-    wage,
+    // Paid to the uid the entry was opened for: an attempt may have landed there (users refuse a new binding
+    // while an entry is open; a failed entry is reopened with the current one).
+    wage: { ...wage, siteUid: entry.site_uid },
     credit,
     texts: (before, after, note) =>
       payoutTexts(

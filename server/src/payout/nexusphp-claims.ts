@@ -13,13 +13,13 @@
  *
  * Every step is safe to repeat, which is what lets a cut one (MyISAM) simply run again:
  * - a claim is touched only while `last_settle_at` is before the month's end (not yet settled for it);
- * - the deduction is written as a bonus log row carrying `[<ledger key>:claims]` before the bonus
- *   moves; found on a later run, the deduction is not made again (so it happens at most once — a
- *   cut between that row and the bonus leaves the deduction unmade, the row showing what was meant);
+ * - the deduction is made once by the bonus change that notes `[<ledger key>:claims]` in users.bonuscomment
+ *   (nexusphp-rows.ts changeBonusOnce), then logged in a bonus log row carrying the same tag; a later run
+ *   finds the line and only writes the row if it is missing;
  * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
  */
 import type { PoolConnection, RowDataPacket } from 'mysql2/promise'
-import { laravelNow, logValue, type LogColumns } from './nexusphp-rows'
+import { bonusMark, changeBonusOnce, laravelNow, logValue, type LogColumns } from './nexusphp-rows'
 import { formatTenths, parseTenths } from './tenths'
 import type { ClaimSettlement } from './target'
 
@@ -142,18 +142,22 @@ export async function applyClaims(
     'SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1',
     [uid, CLAIM_REMOVE_DEDUCT_TYPE, `%${tag}%`],
   )
+  // A log row without the bonuscomment line is an earlier version's, which wrote it before the deduction: made at most
+  // once there, so not made again.
   if (!earlier.length && plan.deduction > 0n) {
+    const what = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}`
+    await changeBonusOnce(conn, uid, -plan.deduction, what, tag)
+    await onStep?.('claims-deducted')
+    const mark = await bonusMark(conn, uid, tag)
     const [bonus] = await conn.query<RowDataPacket[]>('SELECT seedbonus FROM users WHERE id = ?', [uid])
-    const before = parseTenths(String(bonus[0]?.seedbonus ?? '0'))
-    const after = before - plan.deduction
-    const comment = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
+    const after = mark?.bonusAfter ? parseTenths(mark.bonusAfter) : parseTenths(String(bonus[0]?.seedbonus ?? '0'))
+    const before = mark?.bonusBefore ? parseTenths(mark.bonusBefore) : after + plan.deduction
+    const comment = `${what}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
     await conn.query(
       `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
       [CLAIM_REMOVE_DEDUCT_TYPE, uid, logValue(before, log), logValue(plan.deduction, log), logValue(after, log), comment.slice(0, 255)],
     )
     await onStep?.('claims-logged')
-    await conn.query('UPDATE users SET seedbonus = seedbonus - ? WHERE id = ?', [formatTenths(plan.deduction), uid])
-    await onStep?.('claims-deducted')
   }
   await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.remove)})`, [uid, ...plan.remove.map((c) => c.id)])
 }

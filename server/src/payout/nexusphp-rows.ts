@@ -1,7 +1,7 @@
 /**
- * The NexusPHP rows a payout reads and writes on one connection: the member's seedbonus, the bonus
- * log row and the message — both carrying the ledger key, which is how a retry finds what an
- * earlier attempt left — and the limits a credit must stay within.
+ * The NexusPHP rows a payout reads and writes on one connection: the member's seedbonus and its
+ * bonuscomment line, the bonus log row and the message — each carrying the ledger key, which is how a
+ * retry finds what an earlier attempt left — and the limits a credit must stay within.
  */
 import type { PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Evidence } from './ledger'
@@ -26,12 +26,13 @@ export interface LogColumns {
 /** A bonus (tenths) as bonus_logs stores it. */
 export const logValue = (tenths: bigint, log: LogColumns) => (log.tenths ? formatTenths(tenths) : String(wholePoints(tenths)))
 
-/** The rows an earlier attempt left: the log row and the message that carry the key. */
+/** What an earlier attempt left: the credit's line in users.bonuscomment, the log row and the message that carry the key. */
 export async function landed(
   conn: PoolConnection,
   uid: number,
   key: string,
-): Promise<{ log: RowDataPacket | null; messageId: number | null }> {
+): Promise<{ mark: BonusMark | null; log: RowDataPacket | null; messageId: number | null }> {
+  const mark = await bonusMark(conn, uid, keyTag(key))
   const tag = `%${keyTag(key)}%`
   const [logs] = await conn.query<RowDataPacket[]>(
     'SELECT id, old_total_value, new_total_value, comment FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? ORDER BY id LIMIT 1',
@@ -41,7 +42,45 @@ export async function landed(
     'SELECT id FROM messages WHERE receiver = ? AND sender = 0 AND msg LIKE ? ORDER BY id LIMIT 1',
     [uid, tag],
   )
-  return { log: logs[0] ?? null, messageId: messages[0] ? Number(messages[0].id) : null }
+  return { mark, log: logs[0] ?? null, messageId: messages[0] ? Number(messages[0].id) : null }
+}
+
+/** The bonus before and after a change, as its bonuscomment line recorded them (null: that line cannot be read). */
+export interface BonusMark {
+  bonusBefore: string | null
+  bonusAfter: string | null
+}
+
+/**
+ * Moves the member's seedbonus by `delta` (tenths) unless users.bonuscomment already carries `tag`, and in the same
+ * statement notes it there as NexusPHP notes its own changes — "Y-m-d - <label>" on a line of its own, newest first —
+ * with the bonus before and after and the tag. One row's UPDATE is atomic on MyISAM too, so the tag is the proof the
+ * bonus moved, and trying again never moves it twice. The assignments run left to right (MySQL and MariaDB without
+ * SIMULTANEOUS_ASSIGNMENT, which our session's sql_mode leaves out), so the line reads the bonus before the change.
+ * True when it moved now.
+ */
+export async function changeBonusOnce(conn: PoolConnection, uid: number, delta: bigint, label: string, tag: string): Promise<boolean> {
+  const amount = formatTenths(delta)
+  const [result] = await conn.query<ResultSetHeader>(
+    `UPDATE users
+        SET bonuscomment = CONCAT_WS(?, CONCAT(DATE_FORMAT(NOW(), '%Y-%m-%d'), ' - ', ?, '，魔力 ', seedbonus, ' → ',
+                                               seedbonus + CAST(? AS DECIMAL(40,1)), ' ', ?), NULLIF(bonuscomment, '')),
+            seedbonus = seedbonus + CAST(? AS DECIMAL(40,1))
+      WHERE id = ? AND LOCATE(?, IFNULL(bonuscomment, '')) = 0`,
+    ['\n', label, amount, tag, amount, uid, tag],
+  )
+  return result.affectedRows === 1
+}
+
+/** The line changeBonusOnce wrote with `tag` (its text before the tag), or null when there is none. */
+export async function bonusMark(conn: PoolConnection, uid: number, tag: string): Promise<BonusMark | null> {
+  const [rows] = await conn.query<RowDataPacket[]>(
+    `SELECT SUBSTRING_INDEX(SUBSTRING_INDEX(bonuscomment, ?, 1), ?, -1) AS line FROM users WHERE id = ? AND LOCATE(?, IFNULL(bonuscomment, '')) > 0`,
+    [tag, '\n', uid, tag],
+  )
+  if (!rows[0]) return null
+  const exact = /魔力 (-?\d+\.\d) → (-?\d+\.\d)\s*$/.exec(String(rows[0].line ?? ''))
+  return { bonusBefore: exact ? exact[1]! : null, bonusAfter: exact ? exact[2]! : null }
 }
 
 /** Bonus before/after as the log's comment recorded them (exact), else its whole points. */
@@ -99,5 +138,3 @@ export async function insertMessage(conn: PoolConnection, uid: number, subject: 
   return result.insertId
 }
 
-export const addBonus = (conn: PoolConnection, uid: number, credit: bigint) =>
-  conn.query('UPDATE users SET seedbonus = seedbonus + ? WHERE id = ?', [formatTenths(credit), uid])

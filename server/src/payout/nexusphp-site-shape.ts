@@ -84,8 +84,8 @@ async function messagesAreUtf8mb3(pool: Pool): Promise<boolean> {
 /** The grants, tried without writing anything (`WHERE 1 = 0`). */
 export async function checkGrants(pool: Pool, claims: boolean): Promise<void> {
   const base = [
-    'SELECT id, seedbonus FROM users WHERE 1 = 0',
-    'UPDATE users SET seedbonus = seedbonus WHERE 1 = 0',
+    'SELECT id, seedbonus, bonuscomment FROM users WHERE 1 = 0',
+    'UPDATE users SET seedbonus = seedbonus, bonuscomment = bonuscomment WHERE 1 = 0',
     'SELECT id, uid, comment, old_total_value, new_total_value FROM bonus_logs WHERE 1 = 0',
     'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) SELECT 0, 0, 0, 0, 0, NULL, NOW(), NOW() FROM DUAL WHERE 1 = 0',
     'SELECT id, receiver, msg FROM messages WHERE 1 = 0',

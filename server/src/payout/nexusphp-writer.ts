@@ -1,13 +1,13 @@
 /**
  * Pays into a NexusPHP site over a second connection (NEXUSPHP_WRITE_DATABASE_URL, an account with
  * only the grants README lists): `users.seedbonus` += the wage, a `bonus_logs` row (business_type
- * 1000, NexusPHP's "role work salary") and a message, each carrying the ledger key.
+ * 1000, NexusPHP's "role work salary") and a message, each carrying the ledger key, the credit noted in
+ * `users.bonuscomment` with the key as NexusPHP notes its own bonus changes.
  *
  * Before paying, the site's tables, engines and grants are checked (nexusphp-site-shape.ts). Then each
- * member is paid under a named lock of their own (nexusphp-member-lock.ts), the way the tables allow:
- * - InnoDB (all written tables): one transaction per member (nexusphp-pay-transactional.ts);
- * - MyISAM (v1.6 installs): statement by statement, the log row first as the evidence
- *   (nexusphp-pay-statementwise.ts), which also settles 待核对 entries.
+ * member is paid under a named lock of their own (nexusphp-member-lock.ts) by steps that are each safe to
+ * repeat (nexusphp-pay.ts): in one transaction when the written tables are all InnoDB, statement by
+ * statement on MyISAM (v1.6 installs), where a cut attempt is finished by the next.
  * With the rules' `settleClaims` the member's claims are settled too (nexusphp-claims.ts).
  */
 import mysql from 'mysql2/promise'
@@ -17,8 +17,7 @@ import { poolOptions, SITE_SESSION_SQL_MODE, zoneOffset } from '../sources/nexus
 import { claimsNote, planClaims } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import type { PayContext } from './nexusphp-member-lock'
-import { payStatementwise } from './nexusphp-pay-statementwise'
-import { payTransactional } from './nexusphp-pay-transactional'
+import { payMember } from './nexusphp-pay'
 import { parseTenths } from './tenths'
 import { checkGrants, readSiteShape, type SiteShape } from './nexusphp-site-shape'
 import { PayoutError, type MemberPayout, type PayoutTarget, type StepHook } from './target'
@@ -46,8 +45,11 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], (error) => {
       if (error) connection.destroy()
     })
-    // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone.
-    core.query('SET time_zone = ?', [offset], () => {})
+    // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone. A session left in another
+    // zone would date the member's message hours off: dropped like one without the sql_mode.
+    core.query('SET time_zone = ?', [offset], (error) => {
+      if (error) connection.destroy()
+    })
   })
   const paying: PayContext = { pool, step: async (name, member) => options.onStep?.(name, member.entry) }
   let shape: SiteShape | null = null
@@ -109,13 +111,13 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       const shape = await site(payout.claims !== null)
       const member = shape.bmpMessages ? withBmpMessage(payout) : payout
       await paying.step('begin', member)
-      return shape.transactional ? payTransactional(paying, member, uid, shape) : payStatementwise(paying, member, uid, shape)
+      return payMember(paying, member, uid, shape)
     },
     async settle(payout, action) {
       const uid = payout.wage.siteUid
       if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID' }
       const shape = await site(payout.claims !== null)
-      return payStatementwise(paying, shape.bmpMessages ? withBmpMessage(payout) : payout, uid, shape, action)
+      return payMember(paying, shape.bmpMessages ? withBmpMessage(payout) : payout, uid, shape, action)
     },
     close: () => pool.end(),
   }

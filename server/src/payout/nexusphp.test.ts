@@ -21,7 +21,11 @@ const operator = { id: 1, username: 'admin' }
 const MISSING = 1005
 const HUGE = 1006
 const CUT = 1007
+/** Cut by an earlier version (before the bonuscomment line): its log row only, 待核对. */
+const LEGACY = 1008
 const startBonus = (uid: number) => `${uid * 3}.7`
+/** A line NexusPHP itself wrote (BonusRepository: "Y-m-d - comment", newest first), kept below ours. */
+const SITE_LINE = '2025-12-30 - [购买邀请] 花费 100 魔力'
 
 describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying into a NexusPHP site (%s)', (engine) => {
   let site: NexusSite
@@ -37,6 +41,9 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
   }
   const wage = (uid: number) => month.wages.get(uid)!
   const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
+  const keyOf = async (uid: number) =>
+    (await db.database.db.selectFrom('payout_ledger').select('ledger_key').where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow())
+      .ledger_key
   const byUid = (results: PayoutResult[]) => new Map(results.map((r) => [[...month.wages].find(([, id]) => id === r.wageId)![0], r]))
 
   beforeAll(async () => {
@@ -44,8 +51,9 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 7, operator })
-    for (const uid of month.wages.keys()) if (uid !== MISSING) await site.user(uid, uid === HUGE ? nearMaxBonus(engine) : startBonus(uid))
+    month = await buildWageMonth(db.database, { count: 8, operator })
+    for (const uid of month.wages.keys())
+      if (uid !== MISSING) await site.user(uid, uid === HUGE ? nearMaxBonus(engine) : startBonus(uid), uid === 1002 ? SITE_LINE : null)
   })
   afterAll(async () => {
     for (const s of services) await s.close()
@@ -73,7 +81,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const payout = service()
     const runs = await Promise.all(
       Array.from({ length: 20 }, () =>
-        payout.run({ ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT).map(([, id]) => id) }, operator, '127.0.0.1'),
+        payout.run(
+          { ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT && uid !== LEGACY).map(([, id]) => id) },
+          operator,
+          '127.0.0.1',
+        ),
       ),
     )
     const paid = runs.flat().filter((r) => r.status === 'paid')
@@ -83,7 +95,16 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       const logs = await site.logs(uid)
       expect(logs).toHaveLength(1)
       expect(logs[0]).toMatchObject({ business_type: ROLE_WORK_SALARY })
-      expect(logs[0]!.comment).toContain(`[seeding-console:wage:${wage(uid)}]`)
+      const key = await keyOf(uid)
+      expect(key).toMatch(new RegExp(`^seeding-console:wage:${wage(uid)}:[0-9a-f]{12}$`))
+      expect(logs[0]!.comment).toContain(`[${key}]`)
+      // The credit's own line in the member's bonus comment, as NexusPHP notes its bonus changes: newest first.
+      const before = startBonus(uid)
+      const after = formatTenths(parseTenths(before) + credit(uid))
+      const line = `保种工资 ${PERIOD}（工资记录 #${wage(uid)}）+${formatTenths(credit(uid))}，魔力 ${before} → ${after} [${key}]`
+      const comment = (await site.bonusComment(uid))!
+      expect(comment).toMatch(/^\d{4}-\d{2}-\d{2} - /)
+      expect(comment.slice('YYYY-MM-DD - '.length)).toBe(uid === 1002 ? `${line}\n${SITE_LINE}` : line)
       const messages = await site.messages(uid)
       expect(messages).toHaveLength(1)
       expect(messages[0]).toMatchObject({ sender: 0, subject: `保种工资 ${PERIOD}：${formatTenths(credit(uid))} 魔力已发放` })
@@ -138,7 +159,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
 
   it('a write account missing a grant stops before anything is written, with the grant named', async () => {
     await site.user(MISSING, startBonus(MISSING))
-    const weak = service({}, await site.writer({ without: 'UPDATE (seedbonus)' }))
+    const weak = service({}, await site.writer({ without: 'UPDATE (seedbonus, bonuscomment)' }))
     const [result] = await weak.run({ ids: [wage(MISSING)] }, operator, '127.0.0.1')
     expect(result!.status).toBe('failed')
     expect(result!.reason).toContain('站点写入账号缺少权限')
@@ -151,31 +172,71 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
   })
 
   it('a connection dropped mid-payout loses nothing and never pays twice', async () => {
-    const cutAt = engine === 'InnoDB' ? 'written' : 'logged'
+    // MyISAM: cut right after the credit (bonus and its bonuscomment line in, no log row or message yet).
+    const cutAt = engine === 'InnoDB' ? 'written' : 'credited'
     const cutting = service({
       onStep: async (step, entry) => void (step === cutAt && entry.wage_id === wage(CUT) && (await site.killWriters())),
     })
     const [cut] = await cutting.run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
-    expect(cut!.status).toBe(engine === 'InnoDB' ? 'failed' : 'in_doubt')
+    expect(cut!.status).toBe('failed')
     expect(cut!.reason).toContain('连接中断')
-    if (engine === 'InnoDB') {
-      // Rolled back by the site: nothing landed; the next payout checks the site and pays once.
-      expect(await site.logs(CUT)).toEqual([])
-      const [retry] = await service().run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
-      expect(retry!.status).toBe('paid')
-    } else {
-      // The log row landed, the bonus did not: 待核对 with the evidence, never retried by itself.
-      const [log] = await site.logs(CUT)
-      expect(cut).toMatchObject({ logId: Number(log!.id), bonusBefore: startBonus(CUT) })
-      const [again] = await service().run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
-      expect(again!.status).toBe('in_doubt')
-      expect(await site.bonus(CUT)).toBe(startBonus(CUT))
-      const settled = await service().resolve(wage(CUT), 'payRest', operator, '127.0.0.1')
-      expect(settled.status).toBe('paid')
-      await expect(service().resolve(wage(CUT), 'payRest', operator, '127.0.0.1')).rejects.toThrow('不是待核对')
-    }
+    expect(await site.logs(CUT)).toEqual([])
+    // InnoDB rolled it back whole; on MyISAM the credit landed, and the next payout must not make it again.
+    expect(await site.bonus(CUT)).toBe(
+      engine === 'InnoDB' ? startBonus(CUT) : formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)),
+    )
+    const [retry] = await service().run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
+    expect(retry!.status).toBe(engine === 'InnoDB' ? 'paid' : 'already')
+    expect(retry).toMatchObject({ bonusBefore: startBonus(CUT), bonusAfter: formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)) })
     expect(await site.bonus(CUT)).toBe(formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)))
     expect(await site.logs(CUT)).toHaveLength(1)
     expect(await site.messages(CUT)).toHaveLength(1)
+    expect((await site.bonusComment(CUT))!.split('\n')).toHaveLength(1)
+    const [again] = await service().run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
+    expect(again!.status).toBe('already')
+    expect(await site.bonus(CUT)).toBe(formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)))
+  })
+
+  it("an entry an earlier version left 待核对 (its log row, no bonus line) is never retried by itself; 补发剩余部分 credits once even when repeated after a cut", async () => {
+    // What that version wrote first on MyISAM: the log row, then (cut here) the bonus and the message.
+    const payout = service()
+    await payout.preview({ ids: [wage(LEGACY)] })
+    const { openEntries } = await import('./ledger')
+    await openEntries(
+      db.database.db,
+      [{ wageId: wage(LEGACY), period: PERIOD, userId: month.users.get(LEGACY)!, siteUid: LEGACY, amount: month.amounts.get(LEGACY)! }],
+      { target: 'nexusphp', operator, now: AFTER_MONTH },
+    )
+    const key = await keyOf(LEGACY)
+    const before = parseTenths(startBonus(LEGACY))
+    await site.conn.query(
+      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment) VALUES (?, ?, ?, ?, ?, ?)',
+      [
+        ROLE_WORK_SALARY,
+        LEGACY,
+        String(wholePoints(before)),
+        String(wholePoints(credit(LEGACY))),
+        String(wholePoints(before + credit(LEGACY))),
+        `保种工资 ${PERIOD}（工资记录 #${wage(LEGACY)}，魔力 ${formatTenths(before)} → ${formatTenths(before + credit(LEGACY))}）[${key}]`,
+      ],
+    )
+    const [doubt] = await payout.run({ ids: [wage(LEGACY)] }, operator, '127.0.0.1')
+    expect(doubt!.status).toBe('in_doubt')
+    expect(await site.bonus(LEGACY)).toBe(startBonus(LEGACY))
+    // 补发剩余部分 cut after its credit (the message refused): the credit stays made once, however often it is asked again.
+    const writer = new URL(writerUrl)
+    const messagesGrant = (verb: 'GRANT' | 'REVOKE', host: string) =>
+      site.conn.query(`${verb} INSERT ON ${site.database}.messages ${verb === 'GRANT' ? 'TO' : 'FROM'} '${writer.username}'@'${host}'`)
+    for (const host of ['%', 'localhost']) await messagesGrant('REVOKE', host)
+    const [cutRest] = [await service().resolve(wage(LEGACY), 'payRest', operator, '127.0.0.1')]
+    for (const host of ['%', 'localhost']) await messagesGrant('GRANT', host)
+    expect(cutRest.status).toBe('failed')
+    expect(await site.bonus(LEGACY)).toBe(formatTenths(before + credit(LEGACY)))
+    await expect(service().resolve(wage(LEGACY), 'payRest', operator, '127.0.0.1')).rejects.toThrow('不是待核对')
+    const [finished] = await service().run({ ids: [wage(LEGACY)] }, operator, '127.0.0.1')
+    expect(finished!.status).toBe('already')
+    expect(await site.bonus(LEGACY)).toBe(formatTenths(before + credit(LEGACY)))
+    expect(await site.logs(LEGACY)).toHaveLength(1)
+    expect(await site.messages(LEGACY)).toHaveLength(1)
   })
 })

@@ -17,14 +17,15 @@ export const resultOf = (
   wage: PayoutWage,
   status: PayoutResult['status'],
   reason: string | null,
-  entry?: Pick<LedgerEntry, 'bonus_before' | 'bonus_after' | 'log_id' | 'message_id'>,
+  entry?: Pick<LedgerEntry, 'amount' | 'bonus_before' | 'bonus_after' | 'log_id' | 'message_id'>,
 ): PayoutResult => ({
   wageId: wage.id,
   userId: wage.userId,
   username: wage.username,
   status,
   reason,
-  credit: formatTenths(creditTenths(wage.amount)),
+  // What the site is (or was) credited: the entry's amount once there is one.
+  credit: formatTenths(creditTenths(entry?.amount ?? wage.amount)),
   bonusBefore: entry?.bonus_before ?? null,
   bonusAfter: entry?.bonus_after ?? null,
   logId: entry?.log_id ?? null,
@@ -72,7 +73,16 @@ export async function recordOutcome(
       attempted: true,
       nextAttemptAt: outcome.state === 'pending' ? (outcome.retryAt ?? null) : null,
     })
-    const after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
+    let after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
+    if (!moved && outcome.state === 'done' && after.state !== 'done') {
+      // A concurrent attempt (its lock wait timed out, its connection failed) recorded failed or pending while this
+      // one was writing: what this one read from or wrote to the site settles it, or the record would show 失败
+      // though the site was paid — and invite paying it again by hand.
+      await transition(trx, entry.id, after.state, 'done', { reason: null, evidence: outcome.evidence, now, settledBy, attempted: true })
+      await markWagePaid(trx, wage.id, now, paidBy)
+      after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
+      return resultOf(wage, outcome.already ? 'already' : 'paid', null, after)
+    }
     // Another payout recorded it first; if this one did the writing, it still reports 成功.
     if (!moved)
       return outcome.state === 'done' && !outcome.already && after.state === 'done'

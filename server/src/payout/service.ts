@@ -130,6 +130,8 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       const [wage] = await loadWages(db, { ids: [wageId] })
       const entry = (await entriesOf(db, [wageId])).get(wageId)
       if (!entry || entry.state !== 'in_doubt') throw conflict('这条工资记录不是待核对状态，无需处理')
+      if (action === 'payRest' && paidByHand(wage!, entry))
+        throw conflict('这条工资记录已在控制台标记为已发放，不能再补发；若站点上已到账，请选「确认已到账」')
       const facts = await wageFacts(db, [wage!])
       const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db)), action)
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)

@@ -24,6 +24,10 @@ const LISTED_UNQUALIFIED = 20
 
 export const keyTag = (key: string) => `[${key}]`
 
+/** What the credit's line in users.bonuscomment says before the bonus figures (nexusphp-rows.ts changeBonusOnce). */
+export const creditLabel = (wage: Pick<PayoutWage, 'id' | 'period'>, credit: bigint) =>
+  `保种工资 ${wage.period}（工资记录 #${wage.id}）+${formatTenths(credit)}`
+
 /** Characters beyond U+FFFF (emoji) as the '?' a utf8mb3 column stores for them on a non-strict server. */
 export const bmpOnly = (text: string) => text.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')
 

@@ -12,6 +12,7 @@ import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { wageDb } from '../wages/tables'
 import { createPayoutService, type PayoutService } from './service'
+import { installId, ledgerKey } from './ledger'
 import { webhookDeliveryLog } from './webhook-log'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
 
@@ -97,7 +98,7 @@ describe.each(openTestDatabases())('paying through the webhook on $name', (backe
         attempts: 1,
         lastStatus: 503,
         lastError: null,
-        idempotencyKey: `seeding-console:wage:${d.wageId}`,
+        idempotencyKey: ledgerKey(d.wageId, await installId(db.database.db)),
         period: PERIOD,
       })
       expect(d.nextRetryAt).toBe(new Date(now + 1_000).toISOString())

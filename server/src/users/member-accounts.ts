@@ -31,6 +31,25 @@ async function assertSiteUidFree(trx: Kysely<DB>, uid: number, exceptId: number 
 }
 
 /**
+ * A payout to the site that started and did not finish (payout/ledger.ts: pending, 待核对) may have credited the
+ * uid it was opened for; a new binding must wait until the site was checked, or the next attempt would look for
+ * the earlier one's rows under the wrong member.
+ */
+async function assertNoOpenPayout(trx: Kysely<DB>, userId: number): Promise<void> {
+  const open = await trx
+    .selectFrom('payout_ledger')
+    .select(['wage_id', 'period'])
+    .where('user_id', '=', userId)
+    .where('state', 'in', ['pending', 'in_doubt'])
+    .orderBy('wage_id')
+    .execute()
+  if (open.length)
+    throw conflict(
+      `该保种员有未完成的站点发放（${open.map((e) => `${e.period} 工资记录 #${e.wage_id}`).join('、')}）：站点上是否已到账尚未确认。请先在「工资计算」中再次发放到站点或处理待核对，再修改站点 UID`,
+    )
+}
+
+/**
  * A user (any status: deleted names stay taken) whose name looks like `username` (usernameLookalikeKey):
  * `ａｄｍｉｎ` or `аdmin` (Cyrillic а) next to `admin` would pass for that account in every list and
  * in the operation log. Thousands of users at most: their names are compared here, not in SQL.
@@ -116,6 +135,7 @@ export async function updateUser(ctx: Ctx, input: { id: number; siteUid?: number
     const set: { site_uid?: number | null; remark?: string; updated_at?: number } = {}
     const changes: string[] = []
     if (input.siteUid !== undefined && input.siteUid !== before.site_uid) {
+      await assertNoOpenPayout(trx, before.id)
       if (input.siteUid !== null) await assertSiteUidFree(trx, input.siteUid, before.id)
       set.site_uid = input.siteUid
       changes.push(`站点 UID：${show(before.site_uid)} → ${show(input.siteUid)}`)

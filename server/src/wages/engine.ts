@@ -183,7 +183,8 @@ const itemSetColumns: BulkColumns = [
 
 /**
  * POST /wages/compute: in ONE transaction, brings the period's unpaid records (and their items) to a
- * fresh computation, never touching a paid record or its items, and logs the operation.
+ * fresh computation, never touching a paid record or its items — nor one a payout to the site has started and not
+ * finished — and logs the operation.
  *
  * A record keeps its id across recomputes (updated in place by (period, member); only members no
  * longer in the result lose theirs): a pay — or the payout module — holding an id still finds the
@@ -221,7 +222,16 @@ export async function saveComputed(database: AppDatabase, args: ComputeArgs, rea
     const w = wageDb(trx)
     await lockPeriods(trx, database.dialect, [period])
     const existing = await w.selectFrom('wage_records').select(['user_id', 'payment']).where('period', '=', period).execute()
-    const paid = new Set(existing.filter((r) => Number(r.payment) === 1).map((r) => r.user_id))
+    // Kept as they are: paid records, and those a payout to the site has started and not finished (its ledger
+    // entry pending or 待核对 holds the amount the site may already have been credited; payout/ledger.ts).
+    const paying = await trx
+      .selectFrom('payout_ledger')
+      .select('user_id')
+      .where('period', '=', period)
+      .where('state', 'in', ['pending', 'in_doubt'])
+      .execute()
+    const paidCount = existing.filter((r) => Number(r.payment) === 1).length
+    const paid = new Set([...existing.filter((r) => Number(r.payment) === 1).map((r) => r.user_id), ...paying.map((r) => r.user_id)])
     let unpaidItems = w.deleteFrom('wage_item_sets').where('period', '=', period)
     if (paid.size) unpaidItems = unpaidItems.where('user_id', 'not in', [...paid])
     await unpaidItems.execute()
@@ -279,7 +289,7 @@ export async function saveComputed(database: AppDatabase, args: ComputeArgs, rea
     }
     // Members no longer in the result (deleted, unlinked from the site) lose their unpaid record.
     const kept = new Set(run.members.map((m) => m.userId))
-    const gone = existing.filter((r) => Number(r.payment) === 0 && !kept.has(r.user_id)).map((r) => r.user_id)
+    const gone = existing.filter((r) => !paid.has(r.user_id) && !kept.has(r.user_id)).map((r) => r.user_id)
     for (let i = 0; i < gone.length; i += 500) {
       await w
         .deleteFrom('wage_records')
@@ -296,7 +306,9 @@ export async function saveComputed(database: AppDatabase, args: ComputeArgs, rea
         action: 'wages.compute',
         targetType: 'wage-period',
         targetId: period,
-        detail: `生成 ${period} 工资：${fresh.length} 条，保留已发放 ${keptPaid} 条，规则版本 ${run.ruleVersion}`,
+        detail: `生成 ${period} 工资：${fresh.length} 条，保留已发放 ${paidCount} 条${
+          keptPaid > paidCount ? `、发放到站点未完成 ${keptPaid - paidCount} 条` : ''
+        }，规则版本 ${run.ruleVersion}`,
         ip: args.ip,
       },
       now,

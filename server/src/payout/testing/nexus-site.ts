@@ -73,8 +73,8 @@ const payoutTables = (engine: SiteEngine) => [
 
 /** The write account's grants (README「发放到站点」), `db` being the site's database. */
 export const writeGrants = (db: string) => [
-  `GRANT SELECT (id, seedbonus) ON ${db}.users`,
-  `GRANT UPDATE (seedbonus) ON ${db}.users`,
+  `GRANT SELECT (id, seedbonus, bonuscomment) ON ${db}.users`,
+  `GRANT UPDATE (seedbonus, bonuscomment) ON ${db}.users`,
   `GRANT SELECT, INSERT ON ${db}.bonus_logs`,
   `GRANT SELECT, INSERT ON ${db}.messages`,
   // settleClaims only
@@ -140,12 +140,19 @@ export class NexusSite {
     return url.toString()
   }
 
-  async user(id: number, seedbonus = '0.0'): Promise<void> {
-    await this.conn.query("INSERT INTO users (id, username, added, seedbonus) VALUES (?, ?, '2024-01-01 00:00:00', ?)", [
+  /** A site user; `bonuscomment` as NexusPHP leaves it (null on a new account, lines of its own bonus changes later). */
+  async user(id: number, seedbonus = '0.0', bonuscomment: string | null = null): Promise<void> {
+    await this.conn.query("INSERT INTO users (id, username, added, seedbonus, bonuscomment) VALUES (?, ?, '2024-01-01 00:00:00', ?, ?)", [
       id,
       `site${id}`,
       seedbonus,
+      bonuscomment,
     ])
+  }
+
+  async bonusComment(id: number): Promise<string | null> {
+    const [rows] = await this.conn.query<RowDataPacket[]>('SELECT bonuscomment FROM users WHERE id = ?', [id])
+    return rows[0]?.bonuscomment === null || rows[0]?.bonuscomment === undefined ? null : String(rows[0].bonuscomment)
   }
 
   /** A torrent, the member's snatch of it (seed time in seconds) and their claim; the claim's id. */

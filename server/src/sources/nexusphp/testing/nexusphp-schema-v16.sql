@@ -28,6 +28,7 @@ CREATE TABLE users (
   enabled enum('yes','no') NOT NULL DEFAULT 'yes',
   passkey varchar(32) NOT NULL DEFAULT '',
   seedbonus decimal(10,1) NOT NULL DEFAULT '0.0',
+  bonuscomment text,
   PRIMARY KEY (id),
   UNIQUE KEY username (username),
   KEY status_added (status, added),

@@ -19,6 +19,7 @@ CREATE TABLE users (
   uploaded bigint unsigned NOT NULL DEFAULT '0',
   downloaded bigint unsigned NOT NULL DEFAULT '0',
   seedbonus decimal(20,1) NOT NULL DEFAULT '0.0',
+  bonuscomment text,
   enabled enum('yes','no') NOT NULL DEFAULT 'yes',
   passkey varchar(32) NOT NULL DEFAULT '',
   PRIMARY KEY (id),

@@ -50,7 +50,7 @@ export default function ComputeWagesButton({ period, preview, previewing, onSave
         try {
           const result = await computeWages(period)
           toastSuccess(
-            `已生成 ${result.saved} 条工资记录（规则 v${result.ruleVersion}）${result.keptPaid > 0 ? `，${result.keptPaid} 条已发放记录保持不变` : ''}`,
+            `已生成 ${result.saved} 条工资记录（规则 v${result.ruleVersion}）${result.keptPaid > 0 ? `，${result.keptPaid} 条已发放（或正在发放到站点）的记录保持不变` : ''}`,
           )
           onSaved()
         } catch {

@@ -243,7 +243,7 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(inputsOf('wages.compute')).toEqual([])
     fireEvent.click(within(dialog).getByRole('button', { name: '确认生成' }))
     await waitFor(() => expect(inputsOf('wages.compute')).toEqual([{ period }]))
-    expect(await screen.findByText(/已生成 2 条工资记录.*1 条已发放记录保持不变/)).toBeTruthy()
+    expect(await screen.findByText(/已生成 2 条工资记录.*1 条已发放（或正在发放到站点）的记录保持不变/)).toBeTruthy()
     await waitFor(() => expect(inputsOf('wages.page').length).toBe(2))
   })
 

@@ -1,0 +1,149 @@
+/**
+ * What keeps a payout's ledger entry and its wage record telling the same story when something else happens to them
+ * between two attempts: a record paid by hand after a failed attempt, a recompute of the month, a concurrent attempt
+ * that recorded a failure while this one was writing, a member's site uid changed. Paid into a NexusPHP site on
+ * MariaDB (NEXUSPHP_TEST_DATABASE_URL); the uid guard through the API on every database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrateToLatest } from '../db/migrate'
+import { currentRules, saveRules } from '../rules/rules'
+import { openTestDatabases, testClock, useTestApp, type TestDatabase } from '../test/harness'
+import { computeAndSave, payWages } from '../wages/engine'
+import { wageDb } from '../wages/tables'
+import { openEntries, transition } from './ledger'
+import type { PayoutService, PayoutServiceOptions } from './service'
+import { nexusphpPayoutService } from './testing/nexusphp-service'
+import { NexusSite } from './testing/nexus-site'
+import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
+import { creditTenths, formatTenths, parseTenths } from './tenths'
+import { HAND_PAID } from './wages'
+
+const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
+const operator = { id: 1, username: 'admin' }
+const start = (uid: number) => `${uid}.0`
+
+describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPHP, InnoDB)', () => {
+  let site: NexusSite
+  let db: TestDatabase
+  let month: WageMonth
+  let writerUrl = ''
+  const services: PayoutService[] = []
+  const service = (extra: Partial<PayoutServiceOptions> = {}) => {
+    const created = nexusphpPayoutService(db, writerUrl, { clock: () => AFTER_MONTH, ...extra })
+    services.push(created)
+    return created
+  }
+  const wage = (uid: number) => month.wages.get(uid)!
+  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
+  const record = (uid: number) =>
+    wageDb(db.database.db).selectFrom('wage_records').select(['amount', 'payment']).where('id', '=', wage(uid)).executeTakeFirstOrThrow()
+  const entry = (uid: number) => db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
+  /** An entry as an attempt that reached nothing (failed) or whose commit was cut (pending) leaves it. */
+  const leftBy = async (uid: number, state: 'failed' | 'pending') => {
+    await openEntries(
+      db.database.db,
+      [{ wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: month.amounts.get(uid)! }],
+      { target: 'nexusphp', operator, now: AFTER_MONTH },
+    )
+    if (state === 'failed') expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+  }
+
+  beforeAll(async () => {
+    site = await NexusSite.create(serverUrl!, 'InnoDB')
+    writerUrl = await site.writer()
+    db = await openTestDatabases()[0]!.open()
+    await migrateToLatest(db.database)
+    month = await buildWageMonth(db.database, { count: 4, operator })
+    for (const uid of month.wages.keys()) await site.user(uid, start(uid))
+  })
+  afterAll(async () => {
+    for (const s of services) await s.close()
+    await db?.cleanup()
+    await site?.drop()
+  })
+
+  it('a record marked 已发放 by hand after a failed attempt is never paid into the site again', async () => {
+    await leftBy(1001, 'failed')
+    // The admin credits the member on the site and marks the record 已发放 in the console.
+    expect((await payWages(db.database, { ids: [wage(1001)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })).paid).toBe(1)
+    const preview = await service().preview({ ids: [wage(1001)] })
+    expect(preview.list[0]).toMatchObject({ status: 'already', note: HAND_PAID })
+    const [result] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(result).toMatchObject({ status: 'already', reason: HAND_PAID })
+    expect(await site.bonus(1001)).toBe(start(1001))
+    expect(await site.logs(1001)).toEqual([])
+  })
+
+  it('a recompute keeps the record of an unfinished payout as it was, and the site is credited what the record says', async () => {
+    await leftBy(1002, 'pending')
+    const before = await record(1002)
+    const { version: _version, ...rules } = await currentRules(db.database.db)
+    await saveRules(db.database.db, { ...rules, multiplier: 2 }, AFTER_MONTH - 1_000, null)
+    const saved = await computeAndSave(db.database, { period: PERIOD, now: AFTER_MONTH, operator, ip: '127.0.0.1' }, { inProcess: true })
+    // 1001 is paid, 1002 is being paid: both kept; the other two doubled.
+    expect(saved.keptPaid).toBe(2)
+    expect(await record(1002)).toEqual(before)
+    expect(Number((await record(1003)).amount)).toBeCloseTo(2 * month.amounts.get(1003)!, 6)
+    // The member unlinked from the site meanwhile keeps the record too (it is not deleted with the others').
+    await db.database.db.updateTable('users').set({ site_uid: null }).where('id', '=', month.users.get(1002)!).execute()
+    await computeAndSave(db.database, { period: PERIOD, now: AFTER_MONTH, operator, ip: '127.0.0.1' }, { inProcess: true })
+    expect(await record(1002)).toEqual(before)
+    await db.database.db.updateTable('users').set({ site_uid: 1002 }).where('id', '=', month.users.get(1002)!).execute()
+
+    const [result] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
+    expect(result).toMatchObject({ status: 'paid', credit: formatTenths(credit(1002)) })
+    expect(await site.bonus(1002)).toBe(formatTenths(parseTenths(start(1002)) + credit(1002)))
+    expect(await record(1002)).toEqual({ ...before, payment: 1 })
+    await saveRules(db.database.db, rules, AFTER_MONTH - 500, null)
+    await computeAndSave(db.database, { period: PERIOD, now: AFTER_MONTH, operator, ip: '127.0.0.1' }, { inProcess: true })
+    expect(Number((await record(1003)).amount)).toBeCloseTo(month.amounts.get(1003)!, 6)
+  })
+
+  it('an attempt that wrote the site settles the entry even when a concurrent one recorded a failure meanwhile', async () => {
+    // While this attempt writes, another one (its lock wait timed out, its connection failed) records its failure.
+    const payout = service({
+      onStep: async (step, e) => {
+        if (step === 'written' && e.wage_id === wage(1004))
+          expect(await transition(db.database.db, e.id, 'pending', 'failed', { reason: '另一个发放连接失败', now: AFTER_MONTH })).toBe(true)
+      },
+    })
+    const [result] = await payout.run({ ids: [wage(1004)] }, operator, '127.0.0.1')
+    expect(result!.status).toBe('paid')
+    expect(await entry(1004)).toMatchObject({ state: 'done', reason: null })
+    expect((await record(1004)).payment).toBe(1)
+    expect(await site.bonus(1004)).toBe(formatTenths(parseTenths(start(1004)) + credit(1004)))
+  })
+})
+
+describe.each(openTestDatabases())("a member's site uid while a payout of theirs is unfinished, on $name", (backend) => {
+  const ADMIN_PASSWORD = 'Admin-pass-1'
+  const t = useTestApp(backend, { adminPassword: ADMIN_PASSWORD, clock: testClock(AFTER_MONTH) })
+  let month: WageMonth
+  let admin = ''
+  beforeAll(async () => {
+    month = await buildWageMonth(t.db.database, { count: 1, operator })
+    admin = await t.login('admin', ADMIN_PASSWORD)
+  })
+
+  it('cannot change while the entry is pending or 待核对, and can once it is settled', async () => {
+    const [[uid, wageId]] = [...month.wages]
+    const userId = month.users.get(uid!)!
+    await openEntries(t.db.database.db, [{ wageId: wageId!, period: PERIOD, userId, siteUid: uid!, amount: month.amounts.get(uid!)! }], {
+      target: 'nexusphp',
+      operator,
+      now: AFTER_MONTH,
+    })
+    const update = () => t.call('POST', '/user/update', { token: admin, body: { id: userId, siteUid: 4242 } })
+    const refused = await update()
+    expect(refused.status).toBe(409)
+    expect(refused.body.msg).toContain(`该保种员有未完成的站点发放（${PERIOD} 工资记录 #${wageId}）`)
+    const row = () => t.db.database.db.selectFrom('users').select('site_uid').where('id', '=', userId).executeTakeFirstOrThrow()
+    expect((await row()).site_uid).toBe(uid)
+    const id = (await t.db.database.db.selectFrom('payout_ledger').select('id').where('wage_id', '=', wageId!).executeTakeFirstOrThrow()).id
+    await transition(t.db.database.db, id, 'pending', 'in_doubt', { reason: '中断', now: AFTER_MONTH })
+    expect((await update()).status).toBe(409)
+    await transition(t.db.database.db, id, 'in_doubt', 'done', { now: AFTER_MONTH })
+    expect((await update()).status).toBe(200)
+    expect((await row()).site_uid).toBe(4242)
+  })
+})

@@ -1,0 +1,134 @@
+/**
+ * Paying one member into a NexusPHP site: the same steps on every engine, each safe to repeat, so an attempt
+ * cut anywhere (a killed process, a lost connection) is finished by the next one and nobody is paid twice:
+ *
+ * 1. the credit — `seedbonus += wage` and, in the same single-row statement, a line in `users.bonuscomment`
+ *    carrying the ledger key, as NexusPHP notes its own bonus changes there ("Y-m-d - …", newest first). The
+ *    statement applies only while the key is absent, so the bonus moves once however often it is tried — on
+ *    MyISAM too, where one row's statement is atomic though nothing can be rolled back. The line also records
+ *    the bonus before and after, taken in that statement (nexusphp-rows.ts changeBonusOnce);
+ * 2. the bonus log row (business_type 1000) with those figures, unless a row with the key is there;
+ * 3. the member's message, unless one with the key is there (a message the member deleted is sent again);
+ * 4. with `settleClaims`, the member's claims (nexusphp-claims.ts).
+ *
+ * All written tables InnoDB: the steps run in one transaction under the member's row lock (all or nothing).
+ * Otherwise (v1.6's MyISAM) statement by statement: an attempt cut after its credit stays pending, and the
+ * next one looks the key up and writes only what is missing.
+ *
+ * Entries begun by versions before the bonuscomment line (their MyISAM payouts wrote the log row first) can be
+ * 待核对: a log row and nothing saying whether the bonus moved. They stay so until the admin settles them
+ * (`rest`): 确认已到账 sends the message, 补发剩余部分 makes the credit — itself once only — then the message.
+ */
+import type { PoolConnection } from 'mysql2/promise'
+import type { Evidence } from './ledger'
+import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
+import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
+import { withMemberLock, type PayContext } from './nexusphp-member-lock'
+import { bonusMark, bonusRow, changeBonusOnce, insertLog, insertMessage, landed, logEvidence, overflow } from './nexusphp-rows'
+import type { SiteShape } from './nexusphp-site-shape'
+import type { MemberPayout, PayOutcome } from './target'
+import { creditLabel, keyTag } from './texts'
+import { formatTenths, parseTenths } from './tenths'
+
+/** How far an attempt got: what a cut at that point may have left on the site. */
+type Progress = 'reading' | 'crediting' | 'credited' | 'settling'
+
+export async function payMember(
+  { pool, step }: PayContext,
+  member: MemberPayout,
+  uid: number,
+  site: Pick<SiteShape, 'maxBonus' | 'log' | 'transactional'>,
+  rest?: 'markDone' | 'payRest',
+): Promise<PayOutcome> {
+  const key = member.entry.ledger_key
+  // Settling 待核对 is statement by statement, as the attempt it finishes was.
+  const transactional = site.transactional && !rest
+  let progress: Progress = 'reading'
+  let committing = false
+
+  const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
+    const before = await bonusRow(conn, uid, transactional)
+    if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）` }
+    const earlier = await landed(conn, uid, key)
+    let mark = earlier.mark
+    // A log row without the bonuscomment line: an attempt of an earlier version, which wrote the log row first.
+    const legacy = mark === null && earlier.log !== null
+    if (legacy && earlier.messageId === null && !rest)
+      return {
+        state: 'in_doubt',
+        reason: `上次发放在写入站点途中中断：魔力记录 #${earlier.log!.id} 已写入，但无法确认魔力是否已增加（当前魔力 ${formatTenths(before)}）`,
+        evidence: { ...logEvidence(earlier.log!, null), bonusAfter: formatTenths(before) },
+      }
+    if (rest && earlier.log === null && mark === null)
+      return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
+
+    let credited = false
+    if (mark === null && (!legacy || rest === 'payRest')) {
+      const tooBig = overflow(before + member.credit, site.maxBonus, site.log)
+      if (tooBig) return rest ? { state: 'in_doubt', reason: tooBig, evidence: logEvidence(earlier.log!, null) } : { state: 'failed', reason: tooBig }
+      progress = 'crediting'
+      credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
+      progress = 'credited'
+      await step('credited', member)
+      mark = await bonusMark(conn, uid, keyTag(key))
+    }
+    // The bonus before and after: as the credit's own line has them, else (an earlier version's entry) its log row;
+    // a line someone edited beyond reading leaves the bonus read now (with the credit, if it was earlier).
+    const figures = mark ?? (earlier.log ? logEvidence(earlier.log, null) : null)
+    const bonusBefore = figures?.bonusBefore ? parseTenths(figures.bonusBefore) : credited ? before : before - member.credit
+    const bonusAfter = figures?.bonusAfter ? parseTenths(figures.bonusAfter) : bonusBefore + member.credit
+
+    const claims = member.claims ? await planClaims(conn, uid, member.claims, transactional) : null
+    const texts = member.texts(bonusBefore, bonusAfter, (claims && claimsNote(claims)) ?? undefined)
+    const logId = earlier.log
+      ? Number(earlier.log.id)
+      : await insertLog(conn, uid, bonusBefore, member.credit, bonusAfter, texts.comment, site.log)
+    await step('logged', member)
+    const messageId = earlier.messageId ?? (await insertMessage(conn, uid, texts.subject, texts.message))
+    await step('messaged', member)
+    if (claims) {
+      progress = 'settling'
+      await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member))
+    }
+    const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
+    return { state: 'done', already: !credited, evidence }
+  }
+
+  return withMemberLock(
+    pool,
+    uid,
+    async (conn) => {
+      if (!transactional) return attempt(conn)
+      // READ COMMITTED: the key lookups after the row lock see what a payout that held it committed.
+      await conn.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+      await conn.beginTransaction()
+      try {
+        const outcome = await attempt(conn)
+        await step('written', member)
+        committing = true
+        await conn.commit()
+        await step('committed', member)
+        return outcome
+      } catch (error) {
+        await conn.rollback().catch(() => {})
+        throw error
+      }
+    },
+    (error) => {
+      const why = writeErrorReason(error)
+      // A transaction rolls back whole, unless the connection went while committing: it may have landed.
+      if (transactional)
+        return committing && isConnectionLost(error)
+          ? { state: 'pending', reason: `${why}；下次发放时先核对站点再继续` }
+          : { state: 'failed', reason: why }
+      // A statement the server refused changed nothing; one cut on the wire may have applied.
+      if (progress === 'reading' || (progress === 'crediting' && !isConnectionLost(error))) return { state: 'failed', reason: why }
+      if (progress === 'settling')
+        return { state: 'pending', reason: `魔力、魔力记录和站内信已写入，认领结算中断：${why}；再次发放时会先核对站点，只补完认领结算` }
+      return {
+        state: 'pending',
+        reason: `${progress === 'crediting' ? '增加魔力时与站点的连接中断' : '魔力已增加，魔力记录或站内信未写完'}：${why}；再次发放时会先核对站点，只补完未写入的部分（不会重复增加魔力）`,
+      }
+    },
+  )
+}
