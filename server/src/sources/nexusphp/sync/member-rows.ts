@@ -2,15 +2,17 @@
  * Members' peers, snatched and claims (and the torrents new members uploaded): a member's rows in
  * full the first time (backfill), then those changed since the last completed pass (`last_action`,
  * claims' `updated_at`) — by a primary-key scan of the source table (the first import too), a later
- * member's backfill through the (userid) index. A table keyed by hashes (a v1.6 site's MEMORY peers)
- * has no id order to scan: always through the member index. Rows of those who left the team leave the mirror.
+ * member's backfill through the (userid) index where reads lock nothing (InnoDB), by a scan where they
+ * lock the table. A table keyed by hashes (a v1.6 site's MEMORY peers) has no id order to scan: always
+ * through the member index. Rows of those who left the team leave the mirror.
  *
  * On a table with table-level locks every statement stays short (the tracker's UPDATEs wait for it,
- * and announces stall meanwhile): a scan reads bounded id windows, an index read a few members at a time.
+ * and announces stall meanwhile): a scan reads bounded id windows, an index read (hash-keyed tables
+ * only) a few members at a time.
  */
 import { sql } from 'kysely'
 import { chunks } from '../../../util/chunks'
-import { indexPage, indexStep, memberGroups } from './member-index'
+import { indexPage, indexStep, memberGroups, ownedScanStep } from './member-index'
 import { scanPage, scanRanges, scanStep } from './member-scan'
 import { changedSince, sourceOf } from './member-tables'
 import type { SyncSession } from './session'
@@ -32,8 +34,8 @@ export async function memberTablesEmpty(s: SyncSession): Promise<boolean> {
 
 /**
  * Members' rows: everything of members never read before, the changes of the others since the last
- * completed pass. Keyset (uid, id) walks the source's (userid) index in order, so every page is one
- * index range.
+ * completed pass. Keyset (uid, id) walks the source's (userid) index in order where the index ends
+ * with the primary key (InnoDB), so every page is one index range; elsewhere a primary-key scan.
  */
 export async function syncMemberRows(s: SyncSession, members: readonly number[]): Promise<void> {
   const p = s.state.pairs
@@ -57,11 +59,18 @@ export async function syncMemberRows(s: SyncSession, members: readonly number[])
     // Primary-key scans: known members' changes (no date index at the source), and the first import
     // (all members new: reading the table in id order beats fetching 85% of it through the (userid)
     // index, and writes the mirror's id-keyed tables in order). A later member's backfill walks the
-    // index, and so does everything on a hash-keyed table.
-    const scannable = table !== 'owned' && !s.engines.hashKeyed.has(sourceOf(table))
+    // index where reads lock nothing; where they lock the table (MyISAM) it is a scan too, in paced
+    // windows: there the index does not carry the id, so a walk in (uid, id) order sorts all the
+    // members' remaining rows for every page, the tracker's UPDATEs waiting (member-index.ts) — a scan
+    // reads the whole table, but no statement more than a window of it. Everything on a hash-keyed
+    // table (no id order; MEMORY peers, a few hundred rows a member) goes through the index.
+    const source = sourceOf(table)
+    const locking = s.engines.locking.has(source) && !s.engines.hashKeyed.has(source)
+    const scannable = table !== 'owned' && !s.engines.hashKeyed.has(source)
     const changed = step === 'known' ? await changedSince(s, table, since!) : null
     if (scannable && changed) await scanStep(s, table, changed, uids, pass)
-    else if (scannable && step === 'new' && p.since === null) await scanStep(s, table, null, uids, pass)
+    else if (scannable && step === 'new' && (p.since === null || locking)) await scanStep(s, table, null, uids, pass)
+    else if (table === 'owned' && locking) await ownedScanStep(s, uids, pass)
     else await indexStep(s, table, step === 'new' ? null : since, uids, pass)
   }
   s.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }

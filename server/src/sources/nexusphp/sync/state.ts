@@ -24,7 +24,13 @@ export interface NexusphpSyncTuning {
   lockedStatementMs: number
   /** …looks up at most this many ids by primary key… */
   lockedLookupIds: number
-  /** …and at most this many members through a member index (on the bench site ~3,500 peers, ~10,000 snatches). */
+  /**
+   * …and at most this many members through a member index: only a hash-keyed table's reads (a v1.6 site's
+   * MEMORY peers, ~3,500 for 25 members on the bench site). A MyISAM table is never read through its member
+   * index: the index does not carry the id, so a read in (uid, id) order sorts every remaining row of its
+   * members for each page (~10,000 snatches a member) — a later member's backfill scans by primary key there
+   * (member-index.ts).
+   */
   lockedMemberGroup: number
   /** Ids per primary-key lookup. */
   idChunk: number
@@ -85,6 +91,7 @@ export interface PairPass {
   table: PairTable
   /** 'new': members never read (everything); 'known': rows changed since the last pass. */
   step: 'new' | 'known'
+  /** The cursor: (uid, id) of a member-index walk; a primary-key scan's id (uid 0). */
   uid: number
   id: number
 }
