@@ -605,6 +605,58 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     )
   })
 
+  it("follows a claimed torrent's seeders every sync when the site's cleanup recounts them without touching last_action", async () => {
+    // A seeder that stops announcing leaves silently: NexusPHP's cleanup deletes its peer and recounts
+    // torrents.seeders (the UpdateTorrentSeedersEtc job) with an UPDATE that leaves last_action alone, and
+    // a non-member's peer is not even mirrored. The wages take N from these seeders (docs/domain.md §4):
+    // a claimed torrent's must follow within a sync, not when the rolling refresh reaches it.
+    const site = await fixture()
+    const now = Math.floor((await site.now()) / 1000) * 1000
+    await site.team(1, 'CMCT')
+    await site.user({ id: 1001, username: 'u1001' })
+    await site.user({ id: 1002, username: 'u1002' })
+    for (let t = 1; t <= 6; t++) {
+      await site.torrent({ id: t, team: t === 5 ? 1 : 0, seeders: t === 5 ? 2 : 1 })
+      await site.snatch({ userid: 1001, torrent: t, finished: true, lastAction: now - 10 * MIN })
+    }
+    await site.peer({ userid: 1001, torrent: 5, seeder: true, lastAction: now - 10 * MIN })
+    await site.peer({ userid: 1002, torrent: 5, seeder: true, lastAction: now - 10 * MIN })
+    await site.claim({ uid: 1001, torrent: 5, createdAt: now - 60 * MIN })
+    const db = await backend.open()
+    cleanups.push(() => db.cleanup())
+    const app = await buildTestApp({ database: db.database, config: db.config })
+    cleanups.push(() => app.close())
+    await addMember(db.database, 'u1001', 1001)
+    await officialRules(db.database, now)
+    // One torrent per sync for the rolling refresh: it reads torrents 1 and 2 in the first two syncs.
+    const source = nexusphpSource({ databaseUrl: site.url, timezone: undefined }, { tuning: { idChunk: 1, slowRefreshSyncs: 1000 } })
+    const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => now })
+    cleanups.push(() => runner.stop())
+    const seeders = async () => {
+      const mirror = await db.database.db.selectFrom('site_torrents').select('seeders').where('id', '=', 5).executeTakeFirstOrThrow()
+      const label = await db.database.db
+        .selectFrom('torrent_labels')
+        .select('seeders')
+        .where('torrent_id', '=', 5)
+        .executeTakeFirstOrThrow()
+      return [Number(mirror.seeders), Number(label.seeders)]
+    }
+    await runner.runOnce(now)
+    expect(await ids(db.database, 'site_torrents')).toEqual([1, 2, 3, 4, 5, 6])
+    expect(await seeders()).toEqual([2, 2])
+
+    // u1002 (no member) stops announcing: the cleanup drops the peer and recounts.
+    await site.exec('DELETE FROM peers WHERE userid = 1002 AND torrent = 5')
+    await site.exec('UPDATE torrents SET seeders = 1 WHERE id = 5')
+    await runner.runOnce(now + 2 * MIN)
+    expect(await seeders()).toEqual([1, 1])
+
+    // Counts that did not move re-read nothing whole: the next sync writes no torrent but the rolling refresh's unchanged one.
+    const quiet = await runner.runOnce(now + 3 * MIN)
+    expect(quiet.ran && quiet.rows).not.toHaveProperty('site_torrents')
+    expect(await seeders()).toEqual([1, 1])
+  })
+
   it.skipIf(shape !== 'v16')('on a v1.6 site no statement of a sync reads more than a window of a table the tracker writes', async () => {
     // MyISAM and MEMORY lock whole tables: an announce's UPDATE waits for every read of its table that
     // is running, and the announce stalls. With windows of 10 ids and one member per index lookup, every

@@ -1,12 +1,13 @@
 /**
  * Keeping the mirrored torrents up to date: those whose `last_action` moved (when the source has the
- * column), plus a rolling refresh for edits and deletions (a 36th of the mirror's torrents per sync;
- * a sixth without the column), each with its torrent_tags.
+ * column), those that can earn whose seeders or leechers moved (checked every sync), plus a rolling
+ * refresh for edits and deletions (a 36th of the mirror's torrents per sync; a sixth without the
+ * column), each with its torrent_tags.
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../../db/schema'
 import type { NexusphpConnection } from '../connection'
-import { readMirrorRows } from '../reader'
+import { intList, MAX_COUNTER, readMirrorRows } from '../reader'
 import { chunks } from '../../../util/chunks'
 import { fromUnix, type SyncSession } from './session'
 import { newTagsPage, tagsOf, torrentsById, writeTorrents } from './torrents'
@@ -19,6 +20,7 @@ export async function refreshTorrents(s: SyncSession): Promise<void> {
   const state = s.state.torrents
   const tracked = s.schema.torrents.has('last_action')
   if (tracked) await syncChangedTorrents(s)
+  await syncMovedSeeders(s)
   const { ids, slice } = await refreshSlice(s)
   let read = 0
   const parts = chunks(ids, s.lookupChunk('torrents'))
@@ -71,9 +73,9 @@ function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }>
  * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
  * the counters): a primary-key scan of the source's torrents (no index on last_action), the
  * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
- * rolling refresh has just read them); name, tag, team and ban edits that leave last_action alone, the
- * cleanup's recount of seeders after dead peers are dropped (cleanup.php updates the counts only), and
- * deletions, come with the (slower) rolling refresh.
+ * rolling refresh has just read them); name, tag, team and ban edits that leave last_action alone, and
+ * deletions, come with the (slower) rolling refresh; the cleanup's recount of seeders after dead peers
+ * are dropped (it updates the counts only) with syncMovedSeeders for the torrents that can earn.
  */
 async function syncChangedTorrents(s: SyncSession): Promise<void> {
   const c = s.state.torrents.changed
@@ -107,6 +109,83 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   }
 }
 
+/**
+ * The torrents whose seeders the wages take (N of docs/domain.md §4: claimed or assigned, whatever the
+ * rules — an official one earns with either, the preset 「NexusPHP 认领结算」 any claimed one), but not
+ * those of this sync's refresh slice (read whole anyway); settled when first asked (read-ahead.ts).
+ */
+function earningTorrents(s: SyncSession): Promise<number[]> {
+  return s.once('earning torrents', async () => {
+    const inSlice = new Set((await refreshSlice(s)).ids)
+    const { rows } = await sql<{ id: number }>`select x.id from
+      (select torrent_id as id from site_claims union select torrent_id from assignments) x
+      join site_torrents t on t.id = x.id order by x.id`.execute(s.db)
+    return rows.map((r) => Number(r.id)).filter((id) => !inSlice.has(id))
+  })
+}
+
+/** The source's count columns of a torrent this mirror keeps (older sites may lack one: it defaults). */
+function countColumns(s: SyncSession): ('seeders' | 'leechers')[] {
+  return (['seeders', 'leechers'] as const).filter((c) => s.schema.torrents.has(c))
+}
+
+/** The counts of some torrents, by primary key: a few columns of at most a lookup's ids (short on MyISAM). */
+function countsPage(s: SyncSession, connection: NexusphpConnection, ids: readonly number[]) {
+  const columns = countColumns(s)
+  return connection.query<Record<string, unknown>>(
+    `SELECT id, ${columns.join(', ')} FROM torrents FORCE INDEX (PRIMARY) WHERE id IN (${intList(ids)}) ORDER BY id`,
+    [],
+    'torrents',
+  )
+}
+
+/** A source count as the mirror keeps it (reader.ts checkSourceRows: within 0…MAX_COUNTER). */
+function countOf(value: unknown): number {
+  const n = Math.trunc(Number(value))
+  return Number.isFinite(n) ? Math.min(MAX_COUNTER, Math.max(0, n)) : 0
+}
+
+/**
+ * The seeders of the torrents that can earn, as the site has them now. Dead peers leave silently: the
+ * site's cleanup deletes them and recounts `torrents.seeders`/`leechers` (cleanup.php, the
+ * UpdateTorrentSeedersEtc job) without touching `last_action`, and the peers of non-members, which
+ * count in N too, are not mirrored at all — so neither the changed-torrents pass nor our peers tell. A
+ * keyed read of the counts of the earning torrents, every sync (primary-key lookups of a lookup's ids,
+ * three columns: less than the changed-torrents pass's scan of the whole table), and those whose
+ * counts differ from the mirror's (or that the site deleted) re-read whole with their tags. N is then
+ * the site's as of the last sync — the month's end included: the first sync after it.
+ */
+async function syncMovedSeeders(s: SyncSession): Promise<void> {
+  const columns = countColumns(s)
+  if (!columns.length) return
+  const ids = await earningTorrents(s)
+  let read = 0
+  for (const part of chunks(ids, s.lookupChunk('torrents'))) {
+    const theirs = new Map((await countsPage(s, s.source, part)).map((r) => [Number(r.id), r]))
+    const ours = await s.db.selectFrom('site_torrents').select(['id', 'seeders', 'leechers']).where('id', 'in', part).execute()
+    const moved = ours
+      .filter((t) => {
+        const row = theirs.get(t.id)
+        return !row || columns.some((c) => countOf(row[c]) !== Number(t[c]))
+      })
+      .map((t) => t.id)
+    read += part.length
+    s.progress('site_torrents', read, ids.length)
+    if (!moved.length) continue
+    const torrents = await torrentsById(s, moved)
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
+    const found = new Set(torrents.map((t) => t.id))
+    const gone = moved.filter((id) => !found.has(id))
+    await s.commit(async (trx) => {
+      await writeTorrents(s, trx, torrents, tags)
+      if (gone.length) await dropTorrents(s, trx, gone)
+    })
+  }
+}
+
 /** Where the id window of the changed-torrents statement after `afterId` ends (short where the tracker waits for it; the first as planned). */
 function changedTorrentsWindow(s: SyncSession, afterId: number, end: number, later = false): number {
   return Math.min(end, afterId + s.span('torrents', later))
@@ -134,7 +213,7 @@ function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, aft
 
 /**
  * Starts what the torrent steps after members' rows will read first (read-ahead.ts): new tag rows,
- * changed torrents, the rolling refresh's slice and its tags.
+ * changed torrents, the earning torrents' counts, the rolling refresh's slice and its tags.
  */
 export async function readAheadTorrents(s: SyncSession): Promise<void> {
   const planned = s.ahead.planned
@@ -144,6 +223,9 @@ export async function readAheadTorrents(s: SyncSession): Promise<void> {
     const end = await s.sourceMaxId('torrents')
     if (from.afterId < end) void changedTorrentsPage(s, planned, from.afterId, changedTorrentsWindow(s, from.afterId, end), from.since)
   }
+  // The first lookup only: the rest run as the step reaches them (a long set would hold up every other step's reads).
+  const earning = chunks(await earningTorrents(s), s.lookupChunk('torrents'))
+  if (countColumns(s).length && earning.length) void countsPage(s, planned, earning[0])
   for (const part of chunks((await refreshSlice(s)).ids, s.lookupChunk('torrents'))) {
     void torrentsById(s, part, planned)
     void tagsOf(s, part, planned)
