@@ -170,6 +170,14 @@ export interface CounterSnapshotsTable {
   uploaded: number
 }
 
+/** A claim's begins from before its first settlement: the site's cron resets them (migration 0025). */
+export interface ClaimFirstBeginsTable {
+  claim_id: number
+  created_at: EpochMs
+  seed_time_begin: number
+  uploaded_begin: number
+}
+
 export interface DailyMemberStatsTable {
   user_id: number
   day: number
@@ -324,6 +332,7 @@ export interface DB {
   seed_record_counts: SeedRecordCountsTable
   member_seed_stats: MemberSeedStatsTable
   counter_snapshots: CounterSnapshotsTable
+  claim_first_begins: ClaimFirstBeginsTable
   daily_member_stats: DailyMemberStatsTable
   daily_team_stats: DailyTeamStatsTable
   stats_cache: StatsCacheTable

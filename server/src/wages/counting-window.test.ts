@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { WageDetail, WageRecord } from '@shared/entities'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
+import { upsertMirror } from '../sources/mirror'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
 import { syncAt } from './testing/sync'
@@ -21,7 +22,7 @@ const rules = { ...defaultRuleBody, officialTeams: ['CedarHD'] }
 describe.each(openTestDatabases())('counting window and baseline on $name', (backend) => {
   const clock = testClock(FEB_START + 10 * DAY)
   const t = useTestApp(backend, { adminPassword: ADMIN_PASSWORD, clock })
-  const ids = { alice: 0, bob: 0, carol: 0, dave: 0, erin: 0 }
+  const ids = { alice: 0, bob: 0, carol: 0, dave: 0, erin: 0, frank: 0 }
   let token = ''
 
   const sync = (now: number) => syncAt(t.db.database, now, ZONE)
@@ -31,12 +32,13 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
     const w = new SeedingWorld(db)
     await w.team(1, 'CedarHD')
     await saveRules(db, rules, JAN_START - DAY, null)
-    for (let id = 1; id <= 5; id++) await w.torrent(id, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 3 })
+    for (let id = 1; id <= 6; id++) await w.torrent(id, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 3 })
     const old = { finished: true, lastAction: JAN_START - DAY }
     ids.alice = await w.member('alice', 1001)
     ids.carol = await w.member('carol', 1003)
     ids.dave = await w.member('dave', 1004)
     ids.erin = await w.member('erin', 1005)
+    ids.frank = await w.member('frank', 1006)
     // Bob seeds on the site all along, but becomes a console member only on January 15th.
     await db
       .insertInto('site_users')
@@ -48,6 +50,7 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
     await w.claim(1002, 2, Date.UTC(2025, 6, 1))
     await w.snatch(1003, 3, { ...old, seedtime: 2000 * H })
     await w.snatch(1005, 5, { ...old, seedtime: 500 * H })
+    await w.snatch(1006, 6, { ...old, seedtime: 100 * H })
     await sync(JAN_START + 30 * 60_000)
 
     // Jan 10: carol claims torrent 3; NexusPHP notes the snatch's counters then (2,100 h).
@@ -67,6 +70,14 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
       .execute()
     await w.claim(1004, 4, JAN_START + 9 * DAY + 3600_000)
     await db.updateTable('site_claims').set({ seed_time_begin: 0, uploaded_begin: 0 }).where('uid', '=', 1004).execute()
+    // Jan 10: frank claims torrent 6 at 120 h.
+    await w.updateSnatch(1006, 6, { seedtime: 120 * H })
+    await w.claim(1006, 6, JAN_START + 9 * DAY + 7200_000)
+    await db
+      .updateTable('site_claims')
+      .set({ seed_time_begin: 120 * H, uploaded_begin: 0 })
+      .where('uid', '=', 1006)
+      .execute()
     await sync(JAN_START + 10 * DAY)
 
     // Jan 15: bob is added (his lifetime is 844 h by now); Jan 20: erin is assigned torrent 5 (600 h by then).
@@ -83,6 +94,13 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
     await w.updateSnatch(1003, 3, { seedtime: 2100 * H + 310 * H })
     await w.updateSnatch(1004, 4, { seedtime: 320 * H })
     await w.updateSnatch(1005, 5, { seedtime: 600 * H + 305 * H })
+    await w.updateSnatch(1006, 6, { seedtime: 450 * H })
+    // NexusPHP's cron at 00:00 settles frank's claim — begins = the counters then, last_settle_at = now —
+    // and the sync copies it into the mirror before the month is computed.
+    const frankClaim = await db.selectFrom('site_claims').selectAll().where('uid', '=', 1006).executeTakeFirstOrThrow()
+    await upsertMirror(db, 'site_claims', [
+      { ...frankClaim, seed_time_begin: 450 * H, uploaded_begin: 0, last_settle_at: FEB_START, updated_at: FEB_START },
+    ])
     await sync(FEB_START + 30 * 60_000)
 
     token = await t.login('admin', ADMIN_PASSWORD)
@@ -113,6 +131,11 @@ describe.each(openTestDatabases())('counting window and baseline on $name', (bac
   it('a claim made mid-month counts from the counters NexusPHP noted when it was claimed', async () => {
     const carol = await detailOf(ids.carol)
     expect(carol.items[0]).toMatchObject({ torrentId: 3, seedHours: 310, qualified: true, partial: false })
+  })
+
+  it("a claim made mid-month still counts from its begins once the site's cron on the 1st has reset them", async () => {
+    const frank = await detailOf(ids.frank)
+    expect(frank.items[0]).toMatchObject({ torrentId: 6, seedHours: 330, qualified: true, partial: false })
   })
 
   it('a snatch begun inside the window counts from 0, even when first seen later', async () => {

@@ -169,8 +169,13 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
     sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
   const atAssignment = (column: string) =>
     sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
+  // A settled claim's begins from before its first settlement: NexusPHP's cron on the 1st resets them to the
+  // counters of that moment, the closing month's new claims included, before that month is computed (migration 0025).
   const claimBegin = (column: string) =>
-    sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} and r.claimed_at > ${int(counters.startMs)} then (select ${sql.ref(`c.${column}`)} from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id where u.id = r.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
+    sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} and r.claimed_at > ${int(counters.startMs)} then (select coalesce(${sql.ref(`b.${column}`)}, ${sql.ref(`c.${column}`)})
+      from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id
+        left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
+      where u.id = r.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
   // Each value a statement answers costs (better-sqlite3 makes a JS value of it: at 2 M records most of a
   // range statement's time is that, not the reading): the tie's two moments come as one column each.
   const claimAtSql = sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then r.claimed_at else 0 end`
@@ -196,7 +201,8 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
         {
           claim: claimAt > 0 ? { at: claimAt, begin: counters2(stc, upc) ?? NO_COUNTERS } : null,
           assignedAt: assignedAt > 0 ? assignedAt : null,
-          snatchStartedAt: started != null ? Number(started) : null,
+          // 0: the source did not know the snatch's start (a zero date): never a start inside the window.
+          snatchStartedAt: Number(started) > 0 ? Number(started) : null,
           atPeriodStart: counters2(st0, up0),
           atAssignment: counters2(sta, upa),
           firstSeen: fAt != null ? { at: Number(fAt), ...counters2(stf, upf)! } : null,

@@ -6,7 +6,8 @@
  * window start:
  * - a snatch that itself began inside the window starts from 0;
  * - a claim made inside the period starts from the snatch's counters when claimed (NexusPHP's
- *   `seed_time_begin` / `uploaded_begin`);
+ *   `seed_time_begin` / `uploaded_begin` from before the site's settlement on the 1st resets them,
+ *   migration 0025);
  * - an assignment made inside the period starts from the counters of the first sync after it;
  * - otherwise the period's start snapshot; a record missing from it (the server first saw it later:
  *   a member added mid-month, a new install, a late first sync) starts from its first observation
@@ -24,7 +25,7 @@ export interface RecordHistory {
   claim: { at: number; begin: Counters } | null
   /** Assignment time (epoch ms), null = not assigned. */
   assignedAt: number | null
-  /** The snatch's start (`startdat`), null = no snatch. */
+  /** The snatch's start (`startdat`), null = no snatch or its start unknown (counted as older than the window). */
   snatchStartedAt: number | null
   /** Counters in the period's start snapshot; null = the record was not in it. */
   atPeriodStart: Counters | null

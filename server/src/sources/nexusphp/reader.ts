@@ -76,8 +76,10 @@ const sources: { [T in MirrorTable]: SourceOf<T> } = {
   site_snatched: {
     source: 'snatched',
     fix: (r) => {
-      r.startdat ??= r.last_action ?? 0
-      r.last_action ??= r.startdat
+      r.last_action ??= r.startdat ?? 0
+      // A zero or NULL startdat (v1.6 trackers, old imports) is unknown: 0, as old as can be. Never the
+      // last announce — a snatch taken as begun that recently is counted from 0 by the wages, its whole history paid.
+      r.startdat ??= 0
     },
   },
   site_claims: {

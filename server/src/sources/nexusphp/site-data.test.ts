@@ -123,11 +123,62 @@ describe.skipIf(!serverUrl).each(siteCombinations)('NexusPHP site data on $name'
         .where('id', '=', s1)
         .executeTakeFirstOrThrow()
       expect(times.completedat).toBeNull()
+      // (startdat is NOT NULL in the mirror: an unknown start is 0, never the last announce.)
+      expect(times.startdat).toBe(0)
       const status2 = await statuses(db.database)
       expect(status2['alice:1'], `sync ${round}`).toBe(Seeding)
       expect(status2['bob:2'], `sync ${round}`).toBe(Stopped)
     }
     expect((await wages(db, nx, alice)).list).toHaveLength(1)
+  })
+
+  it('a snatch whose startdat is a zero date or NULL is not taken as begun recently: a member added mid-month counts from the first observation (部分月份)', async () => {
+    // The site's wall clock (+08:00, the fixture's zone) → epoch ms; the syncs run at instants of it.
+    const local = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}:00+08:00`)
+    const nx = await site()
+    await nx.user({ id: 1001, username: 'alice' })
+    await nx.user({ id: 1002, username: 'bob' })
+    await nx.team(1, 'CMCT')
+    for (const id of [1, 2, 3]) await nx.torrent({ id, team: 1, size: 20 * GIB, added: local('2024-01-01 12:00') })
+    // alice keeps torrent 1 (the month's start snapshot is taken with her); bob has seeded torrents 2 and 3
+    // for years — 2,000 h each — on snatches whose startdat a v1.6 tracker left at the zero date, or NULL.
+    const lastAction = local('2026-02-28 23:00')
+    await nx.snatch({ userid: 1001, torrent: 1, finished: true, lastAction, seedtime: 10 * 3600 })
+    for (const [torrent, startdat] of [
+      [2, ZERO],
+      [3, null],
+    ] as const) {
+      await nx.exec(
+        `INSERT INTO snatched (torrentid, userid, ip, port, uploaded, downloaded, to_go, seedtime, leechtime, last_action, startdat, completedat, finished)
+          VALUES (?, 1002, '10.0.0.2', 51413, 0, ?, 0, ?, 0, FROM_UNIXTIME(?), ?, NULL, 'yes')`,
+        [torrent, 20 * GIB, 2000 * 3600, lastAction / 1000, startdat],
+      )
+      await nx.peer({ userid: 1002, torrent, seeder: true, lastAction })
+      await nx.claim({ uid: 1002, torrent, createdAt: local('2025-06-01 12:00') })
+    }
+    const { db, app } = await console_(nx)
+    await addMember(db.database, 'alice', 1001)
+    const at = async (wall: string) => expect((await app.services.sync.runOnce(local(wall))).ran).toBe(true)
+    await at('2026-03-01 00:20') // March's start snapshot, without bob
+
+    // March 15th: bob joins the team (10 h more seeded by then); he seeds 300 h more by the month's end.
+    const announce = (hours: number, wall: string) =>
+      nx.exec('UPDATE snatched SET seedtime = seedtime + ?, last_action = FROM_UNIXTIME(?) WHERE userid = 1002', [
+        hours * 3600,
+        local(wall) / 1000,
+      ])
+    await announce(10, '2026-03-15 11:50')
+    const bob = await addMember(db.database, 'bob', 1002)
+    await at('2026-03-15 12:00')
+    await announce(300, '2026-03-31 23:40')
+    await at('2026-04-01 00:20')
+
+    const answer = await previewInProcess(db.database.db, '2026-03', local('2026-04-01 00:30'), bob)
+    // Not the 2,310 h of the snatches' whole history: the 300 h since the server first saw them.
+    expect(answer.list[0]!.items).toEqual(
+      [2, 3].map((torrentId) => expect.objectContaining({ torrentId, seedHours: 300, qualified: true, partial: true })),
+    )
+    expect(answer.list[0]!.partial).toBe(true)
   })
 
   /** alice (1001, a member) seeding torrent 1 of the official team, as the site writes it: the good row every scenario keeps. */
