@@ -5,7 +5,7 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { defaultLoginLimits, LoginLimiter, type LoginLimits } from './auth/login-limiter'
 import { defaultScryptParams, dummyVerify, type ScryptParams } from './auth/password'
-import { pruneSessions, SessionCache } from './auth/sessions'
+import { pruneSessions, SESSION_PRUNE_INTERVAL_MS, SessionCache } from './auth/sessions'
 import type { Config } from './config'
 import { openDatabase, type AppDatabase } from './db/database'
 import { migrateToLatest } from './db/migrate'
@@ -220,8 +220,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const routes = options.routes ?? registerRoutes
     routes(app)
 
-    // One hook, so the order is certain: a running sync ends before the database closes.
+    // Ended sessions are deleted hourly too, not only at start (a server runs for months). unref: the
+    // timer alone does not keep the process alive.
+    let pruning: Promise<unknown> = Promise.resolve()
+    const pruneTimer = setInterval(() => {
+      pruning = pruneSessions(database.db, clock()).catch((error) => app.log.warn({ err: error }, 'pruning ended sessions failed'))
+    }, SESSION_PRUNE_INTERVAL_MS).unref()
+
+    // One hook, so the order is certain: a running sync and prune end before the database closes.
     app.addHook('onClose', async () => {
+      clearInterval(pruneTimer)
+      await pruning
       await sync.stop()
       if (ownsDatabase) await database.close()
     })

@@ -13,6 +13,7 @@ import { AppError } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import type { AppServices } from '../services'
 import { usernameKey } from '../users/username'
+import { accountLimitMessages } from './login-limiter'
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './password'
 import { createSession, forgetSessions, type SessionMeta } from './sessions'
 
@@ -22,7 +23,10 @@ export async function login(services: AppServices, input: LoginInput, meta: Sess
 
   // Counted before the (slow) hash, so parallel guesses cannot all be judged; refunded when right.
   const reservation = await loginLimiter.reserve(key, meta.ip)
-  if (!reservation.allowed) throw new AppError(429, messages.tooManyAttempts, { 'Retry-After': String(reservation.retryAfterSec) })
+  if (!reservation.allowed) {
+    const msg = reservation.accountLocked ? accountLimitMessages.login : messages.tooManyAttempts
+    throw new AppError(429, msg, { 'Retry-After': String(reservation.retryAfterSec) })
+  }
   const { ticket } = reservation
   const attempt: { verdict: 'wrong' | 'right' | 'unjudged' } = { verdict: 'unjudged' }
   try {

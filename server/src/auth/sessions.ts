@@ -53,7 +53,18 @@ export interface SessionMeta {
   userAgent: string
 }
 
-/** Creates a session for `userId` and returns its token (the only time the token exists in clear). */
+/**
+ * Live sessions one user may hold: more devices and browsers than anyone uses within the idle time.
+ * A right password is free of the login limits, so without a cap a script looping logins would pile
+ * up live sessions (rows, and tokens that stay valid for a week) without bound.
+ */
+export const MAX_LIVE_SESSIONS = 20
+
+/**
+ * Creates a session for `userId` and returns its token (the only time the token exists in clear).
+ * Beyond MAX_LIVE_SESSIONS, the user's least recently used live sessions are revoked. Call it in the
+ * transaction that locks the users row (login does), so parallel logins count each other's sessions.
+ */
 export async function createSession(db: Kysely<DB>, userId: number, meta: SessionMeta, now: number): Promise<string> {
   const token = newToken()
   await db
@@ -68,6 +79,30 @@ export async function createSession(db: Kysely<DB>, userId: number, meta: Sessio
       user_agent: meta.userAgent.slice(0, 512),
     })
     .execute()
+  // Last use is last_seen_at (written at most once a SESSION_TOUCH_INTERVAL_MS); on a tie the newer session stays.
+  const kept = await db
+    .selectFrom('sessions')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MAX_LIVE_SESSIONS)
+    .execute()
+  if (kept.length === MAX_LIVE_SESSIONS) {
+    const keptIds = kept.map((row) => row.id)
+    const ended = await db
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where('id', 'not in', keptIds)
+      .executeTakeFirst()
+    // This process's cache may hold an ended one (the caller forgets again once it committed).
+    if (Number(ended.numUpdatedRows) > 0) forgetSessions()
+  }
   return token
 }
 
@@ -216,8 +251,15 @@ export async function revokeUserSessions(db: Kysely<DB>, userId: number, now: nu
   return Number(result.numUpdatedRows)
 }
 
-/** Deletes sessions that ended more than `keepMs` ago; they can never be used again. */
-export async function pruneSessions(db: Kysely<DB>, now: number, keepMs = 30 * 24 * 3600_000): Promise<number> {
+/** How often a running app prunes sessions (app.ts), besides once at start: a server runs for months. */
+export const SESSION_PRUNE_INTERVAL_MS = 3600_000
+
+/**
+ * Deletes sessions that ended (expired or revoked) more than `keepMs` ago; they can never be used
+ * again and nothing reads them (the operation log keeps the logins and logouts). A day, not longer:
+ * a user looping logins and logouts leaves an ended session per loop, kept only that long.
+ */
+export async function pruneSessions(db: Kysely<DB>, now: number, keepMs = 24 * 3600_000): Promise<number> {
   const before = now - keepMs
   const result = await db
     .deleteFrom('sessions')

@@ -10,6 +10,20 @@ export function clientGroup(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip
   const address = ipaddr.process(ip)
   if (address.kind() === 'ipv4') return address.toString()
-  const network = ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`)
-  return `${network.toString()}/64`
+  return ipv6Prefix(address as ipaddr.IPv6, 64)
+}
+
+/**
+ * The IPv6 /48 around a client's /64 (a site's usual allocation: 65,536 /64s), for the login
+ * limits that count a whole network with a larger allowance; null for IPv4 (its address already is
+ * the group) and for anything that is not an address.
+ */
+export function clientNetwork(ip: string): string | null {
+  if (!ipaddr.isValid(ip)) return null
+  const address = ipaddr.process(ip)
+  return address.kind() === 'ipv6' ? ipv6Prefix(address as ipaddr.IPv6, 48) : null
+}
+
+function ipv6Prefix(address: ipaddr.IPv6, bits: number): string {
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/${bits}`).toString()}/${bits}`
 }

@@ -1,5 +1,6 @@
 /** Passwords: an admin resets anyone's, a user changes their own. Both end the user's other sessions. */
 import { messages } from '@shared/messages'
+import { accountLimitMessages } from '../auth/login-limiter'
 import { hashPassword, verifyPassword } from '../auth/password'
 import { forgetSessions, revokeUserSessions } from '../auth/sessions'
 import { AccountStatus } from '@shared/enums'
@@ -38,7 +39,10 @@ export async function changeOwnPassword(ctx: Ctx, input: { oldPassword: string; 
   // Guessing the old password with a stolen token counts as guessing at the login (auth/login-limiter.ts).
   const { loginLimiter } = ctx.services
   const reservation = await loginLimiter.reserve(usernameKey(ctx.user.username), ctx.ip)
-  if (!reservation.allowed) throw new AppError(429, messages.tooManyPasswordAttempts, { 'Retry-After': String(reservation.retryAfterSec) })
+  if (!reservation.allowed) {
+    const msg = reservation.accountLocked ? accountLimitMessages.changePassword : messages.tooManyPasswordAttempts
+    throw new AppError(429, msg, { 'Retry-After': String(reservation.retryAfterSec) })
+  }
   const row = await ctx.db.selectFrom('users').select(['password_hash']).where('id', '=', ctx.user.id).executeTakeFirst()
   if (!row) {
     await loginLimiter.refund(reservation.ticket)
