@@ -37,7 +37,8 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
   const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
   const record = (uid: number) =>
     wageDb(db.database.db).selectFrom('wage_records').select(['amount', 'payment']).where('id', '=', wage(uid)).executeTakeFirstOrThrow()
-  const entry = (uid: number) => db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
+  const entry = (uid: number) =>
+    db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
   /** An entry as an attempt that reached nothing (failed) or whose commit was cut (pending) leaves it. */
   const leftBy = async (uid: number, state: 'failed' | 'pending') => {
     await openEntries(
@@ -45,7 +46,8 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
       [{ wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: month.amounts.get(uid)! }],
       { target: 'nexusphp', operator, now: AFTER_MONTH },
     )
-    if (state === 'failed') expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+    if (state === 'failed')
+      expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
   }
 
   beforeAll(async () => {

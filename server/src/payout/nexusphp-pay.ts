@@ -65,7 +65,8 @@ export async function payMember(
     let credited = false
     if (mark === null && (!legacy || rest === 'payRest')) {
       const tooBig = overflow(before + member.credit, site.maxBonus, site.log)
-      if (tooBig) return rest ? { state: 'in_doubt', reason: tooBig, evidence: logEvidence(earlier.log!, null) } : { state: 'failed', reason: tooBig }
+      if (tooBig)
+        return rest ? { state: 'in_doubt', reason: tooBig, evidence: logEvidence(earlier.log!, null) } : { state: 'failed', reason: tooBig }
       progress = 'crediting'
       credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       progress = 'credited'

@@ -137,4 +137,3 @@ export async function insertMessage(conn: PoolConnection, uid: number, subject: 
   )
   return result.insertId
 }
-

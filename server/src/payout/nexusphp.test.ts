@@ -182,9 +182,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     expect(cut!.reason).toContain('连接中断')
     expect(await site.logs(CUT)).toEqual([])
     // InnoDB rolled it back whole; on MyISAM the credit landed, and the next payout must not make it again.
-    expect(await site.bonus(CUT)).toBe(
-      engine === 'InnoDB' ? startBonus(CUT) : formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)),
-    )
+    expect(await site.bonus(CUT)).toBe(engine === 'InnoDB' ? startBonus(CUT) : formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)))
     const [retry] = await service().run({ ids: [wage(CUT)] }, operator, '127.0.0.1')
     expect(retry!.status).toBe(engine === 'InnoDB' ? 'paid' : 'already')
     expect(retry).toMatchObject({ bonusBefore: startBonus(CUT), bonusAfter: formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)) })
@@ -197,7 +195,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     expect(await site.bonus(CUT)).toBe(formatTenths(parseTenths(startBonus(CUT)) + credit(CUT)))
   })
 
-  it("an entry an earlier version left 待核对 (its log row, no bonus line) is never retried by itself; 补发剩余部分 credits once even when repeated after a cut", async () => {
+  it('an entry an earlier version left 待核对 (its log row, no bonus line) is never retried by itself; 补发剩余部分 credits once even when repeated after a cut', async () => {
     // What that version wrote first on MyISAM: the log row, then (cut here) the bonus and the message.
     const payout = service()
     await payout.preview({ ids: [wage(LEGACY)] })

@@ -103,8 +103,7 @@ export async function loadWages(db: Kysely<DB>, selection: WageSelection, month?
  * marks its record 已发放 itself, so any other entry (a failed attempt the admin then paid by hand) is no proof the
  * site was not paid.
  */
-export const paidByHand = (wage: PayoutWage, entry: LedgerEntry | undefined) =>
-  wage.payment === WagePayment.Paid && entry?.state !== 'done'
+export const paidByHand = (wage: PayoutWage, entry: LedgerEntry | undefined) => wage.payment === WagePayment.Paid && entry?.state !== 'done'
 export const HAND_PAID = '已在控制台标记为已发放（未经「发放到站点」），不会再发放到站点'
 
 /** What the member's message tells besides the amount. */
