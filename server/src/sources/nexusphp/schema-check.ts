@@ -80,22 +80,30 @@ export interface SourceEngines {
 
 const rowLockingEngines = new Set(['innodb', 'xtradb', 'rocksdb', 'tokudb'])
 
+/**
+ * Two plain statements, not one: MariaDB 10.11 crashed (signal 11, create_tmp_table_for_schema) on a correlated
+ * subquery of information_schema.STATISTICS inside a query of information_schema.TABLES, twice in an hour on a
+ * server busy with other databases — a crash of the site's own database server, the tracker's with it.
+ */
 export async function readSourceEngines(connection: NexusphpConnection): Promise<SourceEngines> {
-  const rows = await connection.query<{ t: string; e: string | null; k: string | null }>(
-    `SELECT t.TABLE_NAME AS t, t.ENGINE AS e,
-        (SELECT MAX(s.INDEX_TYPE) FROM information_schema.STATISTICS s
-          WHERE s.TABLE_SCHEMA = t.TABLE_SCHEMA AND s.TABLE_NAME = t.TABLE_NAME AND s.INDEX_NAME = 'PRIMARY') AS k
-      FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = DATABASE() AND t.TABLE_NAME IN (${sourceTables.map(() => '?').join(', ')})`,
+  const names = sourceTables.map(() => '?').join(', ')
+  const tables = await connection.query<{ t: string; e: string | null }>(
+    `SELECT TABLE_NAME AS t, ENGINE AS e FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${names})`,
+    [...sourceTables],
+    'information_schema',
+  )
+  const keys = await connection.query<{ t: string; k: string | null }>(
+    `SELECT TABLE_NAME AS t, INDEX_TYPE AS k FROM information_schema.STATISTICS
+      WHERE TABLE_SCHEMA = DATABASE() AND INDEX_NAME = 'PRIMARY' AND TABLE_NAME IN (${names})`,
     [...sourceTables],
     'information_schema',
   )
   const locking = new Set<SourceTable>()
   const hashKeyed = new Set<SourceTable>()
-  for (const row of rows) {
-    const table = String(row.t).toLowerCase() as SourceTable
+  for (const row of tables) {
     // An engine we cannot name (a view, a fork's) counts as locking: short reads are safe everywhere.
-    if (!rowLockingEngines.has(String(row.e ?? '').toLowerCase())) locking.add(table)
-    if (String(row.k ?? '').toUpperCase() === 'HASH') hashKeyed.add(table)
+    if (!rowLockingEngines.has(String(row.e ?? '').toLowerCase())) locking.add(String(row.t).toLowerCase() as SourceTable)
   }
+  for (const row of keys) if (String(row.k ?? '').toUpperCase() === 'HASH') hashKeyed.add(String(row.t).toLowerCase() as SourceTable)
   return { locking, hashKeyed }
 }
