@@ -101,6 +101,21 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     expect(Number((await record(1003)).amount)).toBeCloseTo(month.amounts.get(1003)!, 6)
   })
 
+  it("the dry run shows a failed entry's record at its amount now, which is what paying it will credit", async () => {
+    // Opened when the record said 1 point (a compute since changed it); the attempt reached nothing.
+    await openEntries(db.database.db, [{ wageId: wage(1003), period: PERIOD, userId: month.users.get(1003)!, siteUid: 1003, amount: 1 }], {
+      target: 'nexusphp',
+      operator,
+      now: AFTER_MONTH,
+    })
+    expect(await transition(db.database.db, (await entry(1003)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+    const [shown] = (await service().preview({ ids: [wage(1003)] })).list
+    expect(shown!.credit).toBe(formatTenths(credit(1003)))
+    const [result] = await service().run({ ids: [wage(1003)] }, operator, '127.0.0.1')
+    expect(result).toMatchObject({ status: 'paid', credit: shown!.credit })
+    expect(await site.bonus(1003)).toBe(formatTenths(parseTenths(start(1003)) + credit(1003)))
+  })
+
   it('an attempt that wrote the site settles the entry even when a concurrent one recorded a failure meanwhile', async () => {
     // While this attempt writes, another one (its lock wait timed out, its connection failed) records its failure.
     const payout = service({

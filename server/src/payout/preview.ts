@@ -52,7 +52,8 @@ export async function previewPayout(
   }
   const list = wages.map((wage): PayoutPreviewEntry => {
     const entry = entries.get(wage.id)
-    const credit = creditTenths(entry?.amount ?? wage.amount)
+    // A failed entry is opened again with the record's amount now; any other keeps what it was opened with.
+    const credit = creditTenths(entry && entry.state !== 'failed' ? entry.amount : wage.amount)
     const before = wage.siteUid !== null ? (bonus?.get(wage.siteUid) ?? null) : null
     const after = before === null ? null : before + credit
     const texts = payoutTexts(

@@ -10,7 +10,7 @@ import { payoutStatusLabels, payoutTargetLabels } from '@shared/payout'
 import { conflict } from '../errors'
 import { type OperationAction, recordOperation } from '../operation-log/record'
 import { chooseTarget, type TargetOptions } from './choose-target'
-import { entriesOf, openEntries, type LedgerEntry } from './ledger'
+import { entriesOf, openEntries, transition, type LedgerEntry } from './ledger'
 import { memberPayout } from './member'
 import { previewPayout } from './preview'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
@@ -165,6 +165,11 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           if (closed) break
           const [wage] = (await selectWages(db, { ids: [entry.wage_id] })).wages
           if (!wage) continue
+          // Marked 已发放 by hand while its delivery was still being retried: the admin paid it some other way.
+          if (paidByHand(wage, entry)) {
+            await transition(db, entry.id, 'pending', 'failed', { reason: HAND_PAID, now: options.clock(), nextAttemptAt: null })
+            continue
+          }
           const facts = await wageFacts(db, [wage])
           const outcome = await target.pay(memberPayout(entry, wage, facts.get(wage.id), await payoutRules(db)))
           const result = await recordOutcome(options.database, options.clock(), entry, wage, outcome, 'pending', {

@@ -11,7 +11,9 @@ import type { PayoutResult } from '@shared/payout'
 import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { wageDb } from '../wages/tables'
+import { payWages } from '../wages/engine'
 import { createPayoutService, type PayoutService } from './service'
+import { HAND_PAID } from './wages'
 import { installId, ledgerKey } from './ledger'
 import { webhookDeliveryLog } from './webhook-log'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
@@ -137,5 +139,44 @@ describe.each(openTestDatabases())('paying through the webhook on $name', (backe
     const again = await restarted.run({ period: PERIOD }, operator, '127.0.0.1')
     expect(again.map((r) => r.status)).toEqual(['already', 'already', 'already'])
     expect(receiver.requests).toBe(7)
+  })
+})
+
+describe.each(openTestDatabases())('a webhook delivery being retried when its record is marked 已发放 by hand, on $name', (backend) => {
+  let db: TestDatabase
+  const receiver = new Receiver()
+  let service: PayoutService | null = null
+  let now = AFTER_MONTH
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve))
+    db = await backend.open()
+    await migrateToLatest(db.database)
+  })
+  afterAll(async () => {
+    await service?.close()
+    await db?.cleanup()
+    await new Promise((resolve) => receiver.server.close(resolve))
+  })
+
+  it('is not delivered again: the entry ends 失败 with the reason, the others are delivered', async () => {
+    const month = await buildWageMonth(db.database, { count: 3, operator })
+    const config = {
+      ...db.config,
+      source: 'ingest' as const,
+      payout: { writeDatabaseUrl: undefined, webhookUrl: receiver.url(), webhookSecret: SECRET },
+    }
+    service = createPayoutService({ database: db.database, config, clock: () => now, webhookBackoffMs: 1_000 })
+    receiver.failFirst = 3
+    expect((await service.run({ period: PERIOD }, operator, '127.0.0.1')).map((r) => r.status)).toEqual(['pending', 'pending', 'pending'])
+    const [handPaid, ...others] = [...month.wages.values()].sort((a, b) => a - b)
+    expect((await payWages(db.database, { ids: [handPaid!], now, operator, ip: '127.0.0.1' })).paid).toBe(1)
+    now += 1_000
+    expect(await service.retryDue()).toBe(2)
+    expect([...receiver.credited.values()].map((c) => c.wageId).sort((a, b) => a - b)).toEqual(others)
+    const entry = await db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', handPaid!).executeTakeFirstOrThrow()
+    expect(entry).toMatchObject({ state: 'failed', reason: HAND_PAID, next_attempt_at: null })
+    now += 60_000
+    expect(await service.retryDue()).toBe(0)
+    expect(receiver.requests).toBe(5)
   })
 })
