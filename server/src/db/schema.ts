@@ -278,12 +278,6 @@ export interface PayoutLedgerTable {
   settled_by_name: string | null
 }
 
-/** One row (id 1): this database's random id (migration 0024). */
-export interface InstallationTable {
-  id: number
-  install_id: string
-}
-
 export interface PayoutWebhookDeliveriesTable {
   id: Generated<number>
   ledger_id: number
@@ -343,7 +337,6 @@ export interface DB {
   derive_batch: DeriveBatchTable
   deferred_definitions: DeferredDefinitionsTable
   payout_ledger: PayoutLedgerTable
-  installation: InstallationTable
   payout_webhook_deliveries: PayoutWebhookDeliveriesTable
   payout_demo_bonus: PayoutDemoBonusTable
   payout_demo_logs: PayoutDemoLogsTable

@@ -55,7 +55,7 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 4, operator })
+    month = await buildWageMonth(db.database, { count: 5, operator })
     for (const uid of month.wages.keys()) await site.user(uid, start(uid))
   })
   afterAll(async () => {
@@ -114,6 +114,40 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     const [result] = await service().run({ ids: [wage(1003)] }, operator, '127.0.0.1')
     expect(result).toMatchObject({ status: 'paid', credit: shown!.credit })
     expect(await site.bonus(1003)).toBe(formatTenths(parseTenths(start(1003)) + credit(1003)))
+  })
+
+  it("a console set up afresh or restored from a backup pays a member's month once, whatever record ids it issues", async () => {
+    // The other timeline paid 1005 for December as record #N (the same id as this timeline's January record),
+    // and paid 1005 for January as record #N+100: the same month under another key.
+    const december = `[seeding-console:wage:${wage(1005)}:2025-12]`
+    await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [
+      `2026-01-01 - 保种工资 2025-12 +1.0，魔力 1.0 → 2.0 ${december}`,
+      1005,
+    ])
+    await site.conn.query(
+      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment) VALUES (1000, ?, 1, 1, 2, ?)',
+      [1005, `保种工资 2025-12（工资记录 #${wage(1005)}）${december}`],
+    )
+    const [paid] = await service().run({ ids: [wage(1005)] }, operator, '127.0.0.1')
+    expect(paid!.status).toBe('paid')
+    expect(await site.bonus(1005)).toBe(formatTenths(parseTenths(start(1005)) + credit(1005)))
+
+    // 1001 was paid for January by the other timeline (record #N+100, before 0.3.0's key); this timeline's entry of
+    // its January record failed, and the record is not 已发放 here: the site already has the month.
+    await db.database.db.deleteFrom('payout_ledger').where('wage_id', '=', wage(1001)).execute()
+    await wageDb(db.database.db)
+      .updateTable('wage_records')
+      .set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null })
+      .where('id', '=', wage(1001))
+      .execute()
+    await site.conn.query(
+      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment) VALUES (1000, ?, 1, 1, 2, ?)',
+      [1001, `保种工资 ${PERIOD}（工资记录 #${wage(1001) + 100}，魔力 1.0 → 2.0）[seeding-console:wage:${wage(1001) + 100}]`],
+    )
+    const [already] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(already!.status).toBe('already')
+    expect(await site.bonus(1001)).toBe(start(1001))
+    expect((await record(1001)).payment).toBe(1)
   })
 
   it('an attempt that wrote the site settles the entry even when a concurrent one recorded a failure meanwhile', async () => {

@@ -9,17 +9,14 @@ import type { DB, PayoutLedgerTable, PayoutState, PayoutTargetName } from '../db
 export type LedgerEntry = Selectable<PayoutLedgerTable>
 
 /**
- * The key the site's rows carry (bonus log comment, message, webhook Idempotency-Key): the wage record's id and this
- * database's install id (migration 0024), since record ids start again at 1 in a console set up afresh. Entries opened
- * before 0024 keep the key they were written with (`ledger_key`), which is the one looked up on the site.
+ * The key the site's rows carry (the bonuscomment line, the bonus log comment, the message, the webhook
+ * Idempotency-Key): the wage record's id and its month. The month keeps a record id issued again — a console set up
+ * afresh, a backup restored — from taking another month's rows of the same member for its own; a payment of the same
+ * member and month under another key is found by the month itself (nexusphp-rows.ts paidForMonth). Entries keep the
+ * key they were opened with (`ledger_key`; those before 0.3.0 `seeding-console:wage:<id>`).
  */
-export function ledgerKey(wageId: number, installId: string): string {
-  return `seeding-console:wage:${wageId}:${installId}`
-}
-
-export async function installId(db: Kysely<DB>): Promise<string> {
-  const row = await db.selectFrom('installation').select('install_id').where('id', '=', 1).executeTakeFirstOrThrow()
-  return row.install_id
+export function ledgerKey(wageId: number, period: string): string {
+  return `seeding-console:wage:${wageId}:${period}`
 }
 
 /** What was read back from the site. */
@@ -47,7 +44,6 @@ export async function openEntries(
   entries: NewEntry[],
   args: { target: PayoutTargetName; operator: { id: number; username: string }; now: number },
 ): Promise<Map<number, LedgerEntry>> {
-  const install = await installId(db)
   for (let i = 0; i < entries.length; i += 200) {
     const chunk = entries.slice(i, i + 200)
     if (chunk.length === 0) break
@@ -56,7 +52,7 @@ export async function openEntries(
       .values(
         chunk.map((e) => ({
           wage_id: e.wageId,
-          ledger_key: ledgerKey(e.wageId, install),
+          ledger_key: ledgerKey(e.wageId, e.period),
           period: e.period,
           user_id: e.userId,
           site_uid: e.siteUid,

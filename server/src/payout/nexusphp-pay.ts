@@ -24,7 +24,17 @@ import type { Evidence } from './ledger'
 import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
 import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
-import { bonusMark, bonusRow, changeBonusOnce, insertLog, insertMessage, landed, logEvidence, overflow } from './nexusphp-rows'
+import {
+  bonusMark,
+  bonusRow,
+  changeBonusOnce,
+  insertLog,
+  insertMessage,
+  landed,
+  logEvidence,
+  overflow,
+  paidForMonth,
+} from './nexusphp-rows'
 import type { SiteShape } from './nexusphp-site-shape'
 import type { MemberPayout, PayOutcome } from './target'
 import { creditLabel, keyTag } from './texts'
@@ -59,6 +69,11 @@ export async function payMember(
         reason: `上次发放在写入站点途中中断：魔力记录 #${earlier.log!.id} 已写入，但无法确认魔力是否已增加（当前魔力 ${formatTenths(before)}）`,
         evidence: { ...logEvidence(earlier.log!, null), bonusAfter: formatTenths(before) },
       }
+    if (!rest && mark === null && earlier.log === null && earlier.messageId === null) {
+      // Nothing of this entry on the site; the member's month may still have been paid under another record's key.
+      const other = await paidForMonth(conn, uid, member.wage.period)
+      if (other) return { state: 'done', already: true, evidence: other.log ? logEvidence(other.log, null) : {} }
+    }
     if (rest && earlier.log === null && mark === null)
       return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
 

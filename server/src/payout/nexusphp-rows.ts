@@ -45,11 +45,37 @@ export async function landed(
   return { mark, log: logs[0] ?? null, messageId: messages[0] ? Number(messages[0].id) : null }
 }
 
+/**
+ * The member's wage of `period` paid under another key: a console set up afresh or restored from a backup pays the
+ * same member and month under another record id. Found by the month in the log comment (every version writes
+ * `保种工资 <month>…[seeding-console:wage:…]`) or in a bonuscomment line's key (`…:<month>]`); the log row, if any.
+ */
+export async function paidForMonth(conn: PoolConnection, uid: number, period: string): Promise<{ log: RowDataPacket | null } | null> {
+  const [logs] = await conn.query<RowDataPacket[]>(
+    'SELECT id, old_total_value, new_total_value, comment FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? ORDER BY id LIMIT 1',
+    [uid, ROLE_WORK_SALARY, `保种工资 ${period}%[seeding-console:wage:%`],
+  )
+  if (logs[0]) return { log: logs[0] }
+  const [marked] = await conn.query<RowDataPacket[]>('SELECT id FROM users WHERE id = ? AND bonuscomment LIKE ?', [
+    uid,
+    `%[seeding-console:wage:%:${period}]%`,
+  ])
+  return marked[0] ? { log: null } : null
+}
+
 /** The bonus before and after a change, as its bonuscomment line recorded them (null: that line cannot be read). */
 export interface BonusMark {
   bonusBefore: string | null
   bonusAfter: string | null
 }
+
+/**
+ * What of a long bonuscomment stays below the new line: NexusPHP's column is TEXT (65,535 bytes), and its own writes
+ * run without strict mode, so a busy member's comment sits at the limit, cut there silently — where our strict
+ * session's UPDATE would fail, that member never to be paid. Beyond 60,000 bytes only the newest lines stay, a
+ * quarter as many characters (4 bytes at most each), as NexusPHP's own cut would also lose the oldest.
+ */
+const COMMENT_KEPT_BYTES = 60_000
 
 /**
  * Moves the member's seedbonus by `delta` (tenths) unless users.bonuscomment already carries `tag`, and in the same
@@ -64,10 +90,11 @@ export async function changeBonusOnce(conn: PoolConnection, uid: number, delta: 
   const [result] = await conn.query<ResultSetHeader>(
     `UPDATE users
         SET bonuscomment = CONCAT_WS(?, CONCAT(DATE_FORMAT(NOW(), '%Y-%m-%d'), ' - ', ?, '，魔力 ', seedbonus, ' → ',
-                                               seedbonus + CAST(? AS DECIMAL(40,1)), ' ', ?), NULLIF(bonuscomment, '')),
+                                               seedbonus + CAST(? AS DECIMAL(40,1)), ' ', ?),
+                                     IF(LENGTH(bonuscomment) > ?, LEFT(bonuscomment, ?), NULLIF(bonuscomment, ''))),
             seedbonus = seedbonus + CAST(? AS DECIMAL(40,1))
       WHERE id = ? AND LOCATE(?, IFNULL(bonuscomment, '')) = 0`,
-    ['\n', label, amount, tag, amount, uid, tag],
+    ['\n', label, amount, tag, COMMENT_KEPT_BYTES, COMMENT_KEPT_BYTES / 4, amount, uid, tag],
   )
   return result.affectedRows === 1
 }

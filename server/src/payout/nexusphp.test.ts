@@ -23,6 +23,10 @@ const HUGE = 1006
 const CUT = 1007
 /** Cut by an earlier version (before the bonuscomment line): its log row only, 待核对. */
 const LEGACY = 1008
+/** A busy member whose bonuscomment NexusPHP (not strict) let grow to the TEXT column's 65,535 bytes. */
+const LONG = 1009
+const fullComment = () =>
+  Array.from({ length: 2_500 }, (_, i) => `2025-11-${String((i % 28) + 1).padStart(2, '0')} - [购买] 第 ${i} 次`).join('\n')
 const startBonus = (uid: number) => `${uid * 3}.7`
 /** A line NexusPHP itself wrote (BonusRepository: "Y-m-d - comment", newest first), kept below ours. */
 const SITE_LINE = '2025-12-30 - [购买邀请] 花费 100 魔力'
@@ -51,9 +55,13 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 8, operator })
+    month = await buildWageMonth(db.database, { count: 9, operator })
     for (const uid of month.wages.keys())
       if (uid !== MISSING) await site.user(uid, uid === HUGE ? nearMaxBonus(engine) : startBonus(uid), uid === 1002 ? SITE_LINE : null)
+    // As NexusPHP's own (non-strict) writes leave it: cut at the column's limit.
+    await site.conn.query("SET SESSION sql_mode = ''")
+    await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [fullComment().repeat(3), LONG])
+    await site.conn.query('SET SESSION sql_mode = DEFAULT')
   })
   afterAll(async () => {
     for (const s of services) await s.close()
@@ -82,7 +90,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const runs = await Promise.all(
       Array.from({ length: 20 }, () =>
         payout.run(
-          { ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT && uid !== LEGACY).map(([, id]) => id) },
+          { ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT && uid !== LEGACY && uid !== LONG).map(([, id]) => id) },
           operator,
           '127.0.0.1',
         ),
@@ -96,7 +104,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       expect(logs).toHaveLength(1)
       expect(logs[0]).toMatchObject({ business_type: ROLE_WORK_SALARY })
       const key = await keyOf(uid)
-      expect(key).toMatch(new RegExp(`^seeding-console:wage:${wage(uid)}:[0-9a-f]{12}$`))
+      expect(key).toBe(`seeding-console:wage:${wage(uid)}:${PERIOD}`)
       expect(logs[0]!.comment).toContain(`[${key}]`)
       // The credit's own line in the member's bonus comment, as NexusPHP notes its bonus changes: newest first.
       const before = startBonus(uid)
@@ -236,5 +244,19 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     expect(await site.bonus(LEGACY)).toBe(formatTenths(before + credit(LEGACY)))
     expect(await site.logs(LEGACY)).toHaveLength(1)
     expect(await site.messages(LEGACY)).toHaveLength(1)
+  })
+
+  it('pays a member whose bonuscomment is full: our line on top, the oldest of theirs cut so the column holds it', async () => {
+    const [[before]] = await site.conn.query<RowDataPacket[]>('SELECT LENGTH(bonuscomment) AS n FROM users WHERE id = ?', [LONG])
+    expect(Number(before!.n)).toBeGreaterThan(65_000)
+    const [result] = await service().run({ ids: [wage(LONG)] }, operator, '127.0.0.1')
+    expect(result!.status).toBe('paid')
+    expect(await site.bonus(LONG)).toBe(formatTenths(parseTenths(startBonus(LONG)) + credit(LONG)))
+    const comment = (await site.bonusComment(LONG))!
+    expect(comment.split('\n')[0]).toContain(`[${await keyOf(LONG)}]`)
+    expect(comment.split('\n')[1]).toBe(fullComment().split('\n')[0])
+    expect(Buffer.byteLength(comment)).toBeLessThanOrEqual(65_535)
+    const [again] = await service().run({ ids: [wage(LONG)] }, operator, '127.0.0.1')
+    expect(again!.status).toBe('already')
   })
 })

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely'
 import type { PayoutPreview, PayoutPreviewEntry } from '@shared/payout'
 import type { DB } from '../db/schema'
-import { entriesOf, installId, ledgerKey } from './ledger'
+import { entriesOf, ledgerKey } from './ledger'
 import { payoutRules } from './rules'
 import { PayoutError, type PayoutTarget } from './target'
 import { payoutTexts, roundingNote } from './texts'
@@ -32,7 +32,6 @@ export async function previewPayout(
     wages.map((w) => w.id),
   )
   const facts = await wageFacts(db, wages)
-  const install = await installId(db)
   let bonus: Map<number, bigint> | null = null
   let bonusProblem: string | null = null
   // settleClaims: what it will do to each member's claims, in the message as it will be sent.
@@ -60,7 +59,7 @@ export async function previewPayout(
       wage,
       facts.get(wage.id)!,
       {
-        key: entry?.ledger_key ?? ledgerKey(wage.id, install),
+        key: entry?.ledger_key ?? ledgerKey(wage.id, wage.period),
         credit,
         before,
         after,

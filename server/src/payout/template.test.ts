@@ -9,7 +9,6 @@ import type { Rules } from '@shared/entities'
 import type { PayoutPreview, PayoutResult } from '@shared/payout'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
-import { installId, ledgerKey } from './ledger'
 import { creditTenths, formatTenths } from './tenths'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
@@ -61,7 +60,7 @@ describe.each(openTestDatabases())('the payout message template of the rules on 
       expect(lines[1]).toBe(`${PERIOD} 工资 ${credit} 魔力，魔力 ${entry.bonusBefore} → ${entry.bonusAfter}。`)
       expect(lines[2]).toMatch(/^达标 1 个（10\.00 GiB），未达标 1 个，排名 第 \d 名（共 2 人）。$/)
       expect(entry.message).toContain('未达标的种子（1 个，不计工资）：\n- 远山 Official.')
-      expect(entry.message).toContain(`保种组敬上\n[${ledgerKey(entry.wageId, await installId(t.db.database.db))}]`)
+      expect(entry.message).toContain(`保种组敬上\n[seeding-console:wage:${entry.wageId}:${PERIOD}]`)
       // {舍入说明} came out empty or as its note: never an empty line in its place.
       expect(entry.message).not.toContain('\n\n')
     }

@@ -14,7 +14,6 @@ import { wageDb } from '../wages/tables'
 import { payWages } from '../wages/engine'
 import { createPayoutService, type PayoutService } from './service'
 import { HAND_PAID } from './wages'
-import { installId, ledgerKey } from './ledger'
 import { webhookDeliveryLog } from './webhook-log'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
 
@@ -100,7 +99,7 @@ describe.each(openTestDatabases())('paying through the webhook on $name', (backe
         attempts: 1,
         lastStatus: 503,
         lastError: null,
-        idempotencyKey: ledgerKey(d.wageId, await installId(db.database.db)),
+        idempotencyKey: `seeding-console:wage:${d.wageId}:${PERIOD}`,
         period: PERIOD,
       })
       expect(d.nextRetryAt).toBe(new Date(now + 1_000).toISOString())

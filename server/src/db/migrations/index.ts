@@ -24,7 +24,6 @@ import m0020 from './0020_torrent_labels_name_trgm'
 import m0021 from './0021_stats_cache_revision'
 import m0022 from './0022_torrent_labels_stats_index'
 import m0023 from './0023_site_account_deleted'
-import m0024 from './0024_installation'
 import m0025 from './0025_claim_first_begins'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
@@ -49,7 +48,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0021_stats_cache_revision': m0021(dialect),
     '0022_torrent_labels_stats_index': m0022(dialect),
     '0023_site_account_deleted': m0023(dialect),
-    '0024_installation': m0024(dialect),
     '0025_claim_first_begins': m0025(dialect),
   }
 }
