@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServer, type RunningServer } from '../../server/src/server'
+import { DEVICE_KEY_HEADER, deviceKeyPattern } from '@shared/endpoints'
 import { createApiClient, DOWNLOAD_BUSY_MESSAGE, MAX_ANSWER_BYTES } from './api-client'
-import { memoryTokens } from './test/token-memory'
+import { memoryDeviceKeys, memoryTokens } from './test/token-memory'
 
 const password = 'Client-test-pass-1'
 let server: RunningServer
@@ -554,6 +555,83 @@ describe('a hostile server naming the export', () => {
       ])
     } finally {
       files.close()
+    }
+  })
+})
+
+describe('device keys', () => {
+  it('sends the key of its server and username at login, and keeps the one the server issues in its place', async () => {
+    const origin = new URL(server.apiBase).origin
+    // A key of another server (another port is another origin) stays there.
+    const keys = memoryDeviceKeys({ [`http://127.0.0.1:9 admin`]: 'K'.repeat(43) })
+    const sent: (string | null)[] = []
+    const watching: typeof fetch = (input, init) => {
+      sent.push(input instanceof Request ? input.headers.get(DEVICE_KEY_HEADER) : new Headers(init?.headers).get(DEVICE_KEY_HEADER))
+      return fetch(input, init)
+    }
+    const tokens = memoryTokens()
+    const api = createApiClient({ baseUrl: () => server.apiBase, tokens, deviceKeys: keys, fetch: watching })
+
+    const first = await api.call('user.login', { username: 'admin', password })
+    expect(first).toEqual({ ok: true, data: null })
+    expect(sent).toEqual([null])
+    const issued = keys.getDeviceKey(origin, 'admin')
+    expect(issued).toMatch(deviceKeyPattern)
+    expect(JSON.stringify(first)).not.toContain(issued)
+
+    // The same account typed otherwise: its key goes along, and the server's new one takes its place.
+    expect(await api.call('user.login', { username: ' ADMIN ', password })).toEqual({ ok: true, data: null })
+    expect(sent[1]).toBe(issued)
+    const replaced = keys.getDeviceKey(origin, 'admin')
+    expect(replaced).toMatch(deviceKeyPattern)
+    expect(replaced).not.toBe(issued)
+    expect([...keys.keys.keys()].sort()).toEqual([`${origin} admin`, 'http://127.0.0.1:9 admin'])
+
+    // Never with another username's login, nor with any other call.
+    await api.call('user.login', { username: 'someone-else', password: 'wrong-password' })
+    await api.call('user.loginInfo')
+    expect(sent.slice(2)).toEqual([null, null])
+  })
+
+  it('keeps only a key of the shape the server issues (never logging it), and sends no damaged stored one', async () => {
+    const good = 'G'.repeat(43)
+    let offered = ''
+    const seen: string[] = []
+    const issuing = await listen((req, res) => {
+      seen.push(String(req.headers['device-key'] ?? ''))
+      json(res, { code: 200, msg: 'ok', data: 'issued-token' }, { [DEVICE_KEY_HEADER]: offered })
+    })
+    try {
+      const logs: string[] = []
+      const keys = memoryDeviceKeys()
+      const api = createApiClient({
+        baseUrl: () => `${issuing.base}/api/v1`,
+        tokens: memoryTokens(),
+        deviceKeys: keys,
+        log: (m) => logs.push(m),
+      })
+      const login = () => api.call('user.login', { username: 'admin', password: 'pw' })
+      offered = good
+      expect(await login()).toEqual({ ok: true, data: null })
+      expect(keys.getDeviceKey(issuing.base, 'admin')).toBe(good)
+      for (const bad of ['', 'short-key', 'L'.repeat(44), `${'B'.repeat(42)}!`, `${'B'.repeat(42)}=`, 'x'.repeat(4000)]) {
+        offered = bad
+        // The login itself works (the key is optional); the key it kept stays.
+        expect(await login()).toEqual({ ok: true, data: null })
+        expect(keys.getDeviceKey(issuing.base, 'admin')).toBe(good)
+      }
+      expect(logs.filter((line) => line.includes('device key'))).toHaveLength(6)
+      expect(logs.join('\n')).not.toContain('short-key')
+      expect(seen.slice(1).every((sent) => sent === good)).toBe(true)
+
+      // A store file damaged or edited by hand: what is not a key is not sent (fetch would refuse a line break).
+      keys.setDeviceKey(issuing.base, 'admin', 'damaged\nkey')
+      offered = good
+      expect(await login()).toEqual({ ok: true, data: null })
+      expect(seen.at(-1)).toBe('')
+      expect(keys.getDeviceKey(issuing.base, 'admin')).toBe(good)
+    } finally {
+      issuing.close()
     }
   })
 })

@@ -1,10 +1,12 @@
 /**
  * The one HTTP client of the app. Runs in the main process: it alone knows the
- * server address and the token. Every call answers `{ ok: true, data } | { ok: false, code, msg }`
+ * server address, the token and the login's device keys. Every call answers `{ ok: true, data } | { ok: false, code, msg }`
  * — HTTP errors, network failures, time-outs and malformed answers included; it never throws.
  */
 import ky, { TimeoutError } from 'ky'
 import {
+  DEVICE_KEY_HEADER,
+  deviceKeyPattern,
   endpoints,
   envelopeSchema,
   fillPath,
@@ -14,6 +16,7 @@ import {
   type ApiResult,
   type EndpointName,
   type EndpointOutput,
+  type LoginInput,
 } from '@shared/index'
 import { saveFailureMessage } from './downloads'
 
@@ -50,10 +53,24 @@ export interface TokenKeeper {
   clearToken(): void
 }
 
+/**
+ * Where the client keeps the login's device keys (the `Device-Key` header, see DEVICE_KEY_HEADER), one
+ * per server origin and username (lower case, as the server compares them); implemented by the settings store.
+ */
+export interface DeviceKeyKeeper {
+  getDeviceKey(origin: string, username: string): string | null
+  setDeviceKey(origin: string, username: string, key: string): void
+}
+
 export interface ApiClientOptions {
   /** The API base, e.g. `http://127.0.0.1:8080/api/v1` (read on every call: the user may change it). */
   baseUrl: () => string
   tokens: TokenKeeper
+  /**
+   * The device keys: the login sends the one of its server and username, and keeps the new one the
+   * server answers. A key lets the owner log in while guessers keep the account locked elsewhere.
+   */
+  deviceKeys?: DeviceKeyKeeper
   timeoutMs?: number
   /** For tests: the fetch implementation ky uses. */
   fetch?: typeof fetch
@@ -138,6 +155,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // The whole call, body included, has `timeout` ms: ky's own time-out ends when the headers arrive.
     const deadline = Date.now() + timeout
     const base = options.baseUrl()
+    // The login's device key: only to the server and for the account it was issued for.
+    const account = name === 'user.login' ? deviceAccount(base, (input as LoginInput).username) : null
+    if (account) {
+      const key = options.deviceKeys?.getDeviceKey(account.origin, account.username)
+      if (key && deviceKeyPattern.test(key)) headers[DEVICE_KEY_HEADER] = key
+    }
     let response: Response
     try {
       response = await ky(path.replace(/^\//, ''), {
@@ -226,6 +249,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         log('answer of user.login refused: the token is not a valid header value')
         return fail(502, messages.badServerAnswer)
       }
+      // Kept even when the user switched servers meanwhile: it belongs to the server it came from (the
+      // key the login sent is replaced there). Anything but the shape the server issues is not kept.
+      const deviceKey = response.headers.get(DEVICE_KEY_HEADER)
+      if (deviceKey !== null && account) {
+        if (deviceKeyPattern.test(deviceKey)) options.deviceKeys?.setDeviceKey(account.origin, account.username, deviceKey)
+        else log('ignored the device key of user.login: not a valid key')
+      }
       if (!sameServer()) {
         // Never keep it: the next call would carry it to the new server. End it where it was issued.
         void revoke(base, issued)
@@ -275,6 +305,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return { call, revoke }
+}
+
+/** Whose device key a login to `base` as `username` uses: the server's origin and the username as the server compares it. */
+function deviceAccount(base: string, username: string): { origin: string; username: string } | null {
+  try {
+    return { origin: new URL(base).origin, username: username.trim().toLowerCase() }
+  } catch {
+    return null // not a URL: the call fails anyway
+  }
 }
 
 /** A 3xx answer (`redirect: 'manual'` hands it over as it is; a browser-style fetch makes it opaque). */

@@ -74,6 +74,7 @@ function start(): void {
   const client = createApiClient({
     baseUrl: settings.apiBase,
     tokens: settings,
+    deviceKeys: settings,
     log: write,
     saveFile: createFileSaver({
       showSaveDialog: (options) => {

@@ -82,6 +82,43 @@ describe('settings store', () => {
     expect(store.getToken()).toBeNull()
   })
 
+  it('keeps a device key per server origin and username, sealed, across restarts and server changes', () => {
+    const { backend, store } = makeStore(xorSealer(true), 'device-keys')
+    expect(store.getDeviceKey('http://10.0.0.1:8080', 'admin')).toBeNull()
+    store.setDeviceKey('http://10.0.0.1:8080', 'admin', 'key-of-admin-here')
+    store.setDeviceKey('http://10.0.0.1:8080', 'bob', 'key-of-bob-here')
+    store.setDeviceKey('http://10.0.0.2:8080', 'admin', 'key-of-admin-there')
+    expect(JSON.stringify(backend.store)).not.toContain('key-of-')
+    store.setDeviceKey('http://10.0.0.1:8080', 'admin', 'new-key-of-admin-here')
+    // A new server address ends the token, not the keys: each belongs to its own server.
+    store.setSettings({ serverAddress: 'http://10.0.0.2:8080' })
+    const again = makeStore(xorSealer(true), 'device-keys').store
+    expect(again.getDeviceKey('http://10.0.0.1:8080', 'admin')).toBe('new-key-of-admin-here')
+    expect(again.getDeviceKey('http://10.0.0.1:8080', 'bob')).toBe('key-of-bob-here')
+    expect(again.getDeviceKey('http://10.0.0.2:8080', 'admin')).toBe('key-of-admin-there')
+    expect(again.getDeviceKey('http://10.0.0.2:8080', 'bob')).toBeNull()
+    // Not something the settings answer.
+    expect(JSON.stringify(again.getSettings())).not.toContain('key-of-')
+  })
+
+  it('drops a device key that cannot be unsealed, and ignores a damaged entry', () => {
+    const broken = {
+      ...xorSealer(true),
+      decryptString: () => {
+        throw new Error('other user')
+      },
+    }
+    const { backend, store } = makeStore(broken)
+    store.setDeviceKey('http://10.0.0.1:8080', 'admin', 'k')
+    store.setDeviceKey('http://10.0.0.1:8080', 'bob', 'k')
+    expect(store.getDeviceKey('http://10.0.0.1:8080', 'admin')).toBeNull()
+    expect(Object.keys(backend.get('deviceKeys') as object)).toEqual([JSON.stringify(['http://10.0.0.1:8080', 'bob'])])
+    backend.set('deviceKeys', 'garbage')
+    expect(store.getDeviceKey('http://10.0.0.1:8080', 'bob')).toBeNull()
+    store.setDeviceKey('http://10.0.0.1:8080', 'bob', 'k2')
+    expect(Object.keys(backend.get('deviceKeys') as object)).toHaveLength(1)
+  })
+
   it('forgets the token when the server address changes, not when it stays', () => {
     const { store } = makeStore()
     store.setToken('t1')

@@ -1,7 +1,8 @@
 /**
- * What the app remembers between runs: the server address, the theme, the window bounds and the
- * access token. The backend is electron-store in the app; the token is sealed with the OS key
- * store (Electron's safeStorage) whenever the OS offers encryption, and kept only in main.
+ * What the app remembers between runs: the server address, the theme, the window bounds, the
+ * access token and the login's device keys (one per server origin and username). The backend is
+ * electron-store in the app; the token and the keys are sealed with the OS key store (Electron's
+ * safeStorage) whenever the OS offers encryption, and kept only in main.
  */
 import {
   defaultNavTheme,
@@ -14,7 +15,7 @@ import {
   type NavTheme,
   type Settings,
 } from '@shared/index'
-import type { TokenKeeper } from './api-client'
+import type { DeviceKeyKeeper, TokenKeeper } from './api-client'
 
 /** The subset of electron-store (conf) this module uses. */
 export interface KeyValueBackend {
@@ -39,8 +40,10 @@ export interface WindowBounds {
 }
 
 type StoredToken = { sealed: boolean; value: string }
+/** Device keys by `JSON.stringify([origin, username])`. */
+type StoredDeviceKeys = Record<string, StoredToken>
 
-export interface SettingsStore extends TokenKeeper {
+export interface SettingsStore extends TokenKeeper, DeviceKeyKeeper {
   getSettings(): Settings
   setSettings(patch: unknown): ApiResult<Settings>
   /** The API base URL calls go to. */
@@ -106,24 +109,55 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     return { ok: true, data: getSettings() }
   }
 
-  function getToken(): string | null {
-    const stored = backend.get('token') as StoredToken | undefined
-    if (!stored || typeof stored.value !== 'string') return null
-    if (!stored.sealed) return stored.value
+  function seal(plain: string): StoredToken {
+    return sealer.isEncryptionAvailable()
+      ? { sealed: true, value: sealer.encryptString(plain).toString('base64') }
+      : { sealed: false, value: plain }
+  }
+
+  /** The secret in `stored`; undefined when it cannot be read (sealed on another machine or by another OS user). */
+  function unseal(stored: unknown): string | null | undefined {
+    if (!stored || typeof stored !== 'object' || typeof (stored as StoredToken).value !== 'string') return null
+    const { sealed, value } = stored as StoredToken
+    if (!sealed) return value
     try {
-      return sealer.decryptString(Buffer.from(stored.value, 'base64'))
+      return sealer.decryptString(Buffer.from(value, 'base64'))
     } catch {
-      // Sealed on another machine or by another OS user: the token is lost, log in again.
-      backend.delete('token')
-      return null
+      return undefined
     }
   }
 
+  function getToken(): string | null {
+    const token = unseal(backend.get('token'))
+    if (token !== undefined) return token
+    // The token is lost, log in again.
+    backend.delete('token')
+    return null
+  }
+
   function setToken(token: string): void {
-    const stored: StoredToken = sealer.isEncryptionAvailable()
-      ? { sealed: true, value: sealer.encryptString(token).toString('base64') }
-      : { sealed: false, value: token }
-    backend.set('token', stored)
+    backend.set('token', seal(token))
+  }
+
+  function storedDeviceKeys(): StoredDeviceKeys {
+    const stored = backend.get('deviceKeys')
+    return stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as StoredDeviceKeys) : {}
+  }
+
+  function getDeviceKey(origin: string, username: string): string | null {
+    const entry = JSON.stringify([origin, username])
+    const all = storedDeviceKeys()
+    if (!Object.hasOwn(all, entry)) return null
+    const key = unseal(all[entry])
+    if (key !== undefined) return key
+    // Unreadable here: the next login from this device counts as a new one, and gets a new key.
+    delete all[entry]
+    backend.set('deviceKeys', all)
+    return null
+  }
+
+  function setDeviceKey(origin: string, username: string, key: string): void {
+    backend.set('deviceKeys', { ...storedDeviceKeys(), [JSON.stringify([origin, username])]: seal(key) })
   }
 
   /**
@@ -147,6 +181,8 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     getToken,
     setToken,
     clearToken: () => backend.delete('token'),
+    getDeviceKey,
+    setDeviceKey,
     getWindowBounds,
     setWindowBounds: (bounds) => backend.set('windowBounds', bounds),
     getUpdateUrl,

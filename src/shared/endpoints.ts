@@ -585,4 +585,12 @@ export const envelopeSchema = z.object({ code: z.number().int(), msg: z.string()
 
 /** Header that carries the access token both ways. */
 export const TOKEN_HEADER = 'Access-Token'
+/**
+ * Optional header of `user.login`, both ways: the answer to a right password carries a new device key,
+ * and a later login of that user that sends it back is exempt from the account-wide lock (the server's
+ * auth/device-keys.ts). Clients that do not know it lose nothing.
+ */
+export const DEVICE_KEY_HEADER = 'Device-Key'
+/** A device key as the server issues it: 32 random bytes, base64url (43 characters). */
+export const deviceKeyPattern = /^[A-Za-z0-9_-]{43}$/
 export const API_PREFIX = '/api/v1'

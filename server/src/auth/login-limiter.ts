@@ -7,10 +7,13 @@
  *   only (a stranger guessing from elsewhere does not lock the owner out);
  * - the guessed account from everywhere: `perAccount` attempts per window. Without it a guesser with
  *   many clients guesses without bound — an IPv6 /48 holds 65,536 /64s, each with its own `perUser`.
- *   Beyond it the account is locked for every client except the ones it logged in from within
- *   `knownMs` ("known" clients). So a guesser cannot lock the owner out of where they usually log
- *   in — only out of new places, and only while the guessing goes on — and the owner needs nothing
- *   from an admin. A guesser inside a known client still has only that client's `perUser`;
+ *   Beyond it the account is locked for every client except "known" ones: a client the account logged
+ *   in from within `knownMs`, or one that sends a live device key of the account (auth/device-keys.ts:
+ *   the desktop app keeps one, so a new home address each day does not lock its owner out). So a
+ *   guesser cannot lock the owner out of where they usually log in — only a keyless client out of new
+ *   places, and only while the guessing goes on — and the owner needs nothing from an admin. A guesser
+ *   inside a known client still has only that client's `perUser`, and one holding a stolen key only
+ *   the key's: after `perUser` wrong passwords with it within the window, the key exempts nothing;
  * - the client across accounts: `ipFree` attempts per window, beyond that each next attempt waits
  *   twice as long after the last one, up to `ipMaxDelayMs` — slowed down, never shut out;
  * - an IPv6 client's /48 across accounts: `netFree` attempts (a larger allowance: many subscribers
@@ -22,6 +25,7 @@ import { sql, type Kysely } from 'kysely'
 import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { clientGroup, clientNetwork } from '../http/client-address'
+import { findDeviceKey } from './device-keys'
 import type { Clock } from '../db/time'
 import { systemClock } from '../db/time'
 
@@ -31,7 +35,7 @@ export interface LoginLimits {
   perUser: number
   /** Attempts allowed per username from all clients together within the window, except from known clients. */
   perAccount: number
-  /** How long a right password makes its client known to that username (exempt from `perAccount`). */
+  /** How long a right password makes its client known to that username (exempt from `perAccount`; device keys: DEVICE_KEY_IDLE_MS). */
   knownMs: number
   /** Attempts per client within the window before the client is slowed down. */
   ipFree: number
@@ -55,7 +59,7 @@ export const defaultLoginLimits: LoginLimits = {
 
 /** 429 texts for an attempt refused by the account-wide limit (the per-client ones are in @shared/messages). */
 export const accountLimitMessages = {
-  login: '该账号近期密码错误次数过多，暂时只能从最近成功登录过的网络登录，请稍后再试',
+  login: '该账号近期密码错误次数过多，暂时只能从最近成功登录过的网络或设备登录，请稍后再试',
   changePassword: '该账号近期密码错误次数过多，暂时只能从最近成功登录过的网络修改密码，请稍后再试',
 }
 
@@ -69,6 +73,8 @@ export interface AttemptTicket {
   ids: number[]
   userScope: string
   knownScope: string
+  /** The live device key the attempt came with (auth/device-keys.ts), or null. */
+  deviceKeyId: number | null
 }
 
 /** PostgreSQL advisory lock classes of the limiter (second key: the hash of the username, of the IP or /48). */
@@ -87,11 +93,11 @@ export class LoginLimiter {
   }
 
   /**
-   * Counts an attempt of `usernameKey` from `ip`, or refuses it (a refused attempt is not counted).
-   * Runs as one transaction per username and per IP (or /48) at a time, so parallel attempts see
-   * each other's reservations.
+   * Counts an attempt of `usernameKey` from `ip`, with the device key the client sent if any, or
+   * refuses it (a refused attempt is not counted). Runs as one transaction per username and per IP
+   * (or /48) at a time, so parallel attempts see each other's reservations.
    */
-  async reserve(usernameKey: string, clientIp: string): Promise<Reservation> {
+  async reserve(usernameKey: string, clientIp: string, deviceKey?: string): Promise<Reservation> {
     const now = this.now()
     const client = clientGroup(clientIp) // an IPv6 host counts with its /64
     const network = clientNetwork(clientIp) // … and with its /48 (null for IPv4)
@@ -108,10 +114,15 @@ export class LoginLimiter {
       const since = now - windowMs
       const pair = await recentTimes(trx, userScope, since)
       const account = await recentTimes(trx, accountScope(usernameKey), since)
+      const deviceKeyId = await findDeviceKey(trx, usernameKey, deviceKey, now)
+      const keyScope = deviceKeyId === null ? null : deviceScope(deviceKeyId)
       const waits: number[] = []
       // A scope is allowed again when enough of its oldest attempts have left the window.
       if (pair.length >= perUser) waits.push(pair[pair.length - perUser] + windowMs - now)
-      const accountLocked = account.length >= perAccount && !(await isKnown(trx, knownScope(usernameKey, client)))
+      const accountLocked =
+        account.length >= perAccount &&
+        !(keyScope !== null && (await recentTimes(trx, keyScope, since)).length < perUser) &&
+        !(await isKnown(trx, knownScope(usernameKey, client)))
       if (accountLocked) waits.push(account[account.length - perAccount] + windowMs - now)
       waits.push(this.slowDown(await recentTimes(trx, ipScope(client), since), ipFree, now))
       if (network !== null) waits.push(this.slowDown(await recentTimes(trx, networkScope(network), since), netFree, now))
@@ -123,12 +134,14 @@ export class LoginLimiter {
 
       const scopes = [userScope, ipScope(client), accountScope(usernameKey)]
       if (network !== null) scopes.push(networkScope(network))
+      if (keyScope !== null) scopes.push(keyScope)
       const rows = await trx
         .insertInto('login_attempts')
         .values(scopes.map((scope) => ({ scope, at: now })))
         .returning('id')
         .execute()
-      return { allowed: true, ticket: { ids: rows.map((row) => Number(row.id)), userScope, knownScope: knownScope(usernameKey, client) } }
+      const ids = rows.map((row) => Number(row.id))
+      return { allowed: true, ticket: { ids, userScope, knownScope: knownScope(usernameKey, client), deviceKeyId } }
     })
   }
 
@@ -139,14 +152,17 @@ export class LoginLimiter {
 
   /**
    * The password was right: the attempt does not count, that username's failures from that client
-   * are forgiven (not the client's, nor the account's), and the client becomes known to the username.
+   * (and with that device key) are forgiven (not the client's, nor the account's), and the client
+   * becomes known to the username.
    */
   async forgive(ticket: AttemptTicket): Promise<void> {
     const now = this.now()
+    const forgiven = [ticket.userScope, ticket.knownScope]
+    if (ticket.deviceKeyId !== null) forgiven.push(deviceScope(ticket.deviceKeyId))
     await this.database.db.transaction().execute(async (trx) => {
       await trx
         .deleteFrom('login_attempts')
-        .where((eb) => eb.or([eb('id', 'in', ticket.ids), eb('scope', 'in', [ticket.userScope, ticket.knownScope])]))
+        .where((eb) => eb.or([eb('id', 'in', ticket.ids), eb('scope', 'in', forgiven)]))
         .execute()
       await trx.insertInto('login_attempts').values({ scope: ticket.knownScope, at: now }).execute()
     })
@@ -196,6 +212,8 @@ const pairScope = (usernameKey: string, client: string) => JSON.stringify(['u', 
 const accountScope = (usernameKey: string) => JSON.stringify(['a', usernameKey])
 const ipScope = (client: string) => JSON.stringify(['i', client])
 const networkScope = (network: string) => JSON.stringify(['n', network])
+/** Wrong passwords sent with a device key (its id in device_keys; a replaced key keeps its id). */
+const deviceScope = (deviceKeyId: number) => JSON.stringify(['d', deviceKeyId])
 /** Not an attempt: the client logged in as the username at `at` (kept `knownMs`, not the window). */
 const knownScope = (usernameKey: string, client: string) => JSON.stringify(['k', client, usernameKey])
 const KNOWN_PREFIX = '["k",'

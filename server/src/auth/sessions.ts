@@ -239,14 +239,17 @@ export async function revokeSession(db: Kysely<DB>, sessionId: number, now: numb
 
 /**
  * Ends every live session of a user (ban, delete, password reset) but `exceptSessionId` (a password
- * change keeps the caller's own). Returns how many were ended. Inside a transaction, the caller
- * forgets sessions again once it committed (registerEndpoint and usersTransaction do).
+ * change keeps the caller's own), and every device key of the user (auth/device-keys.ts), the caller's
+ * included: a key must not outlive the password it was earned with, nor let a banned or deleted
+ * account's devices pass the account-wide login lock. Returns how many sessions were ended. Inside a
+ * transaction, the caller forgets sessions again once it committed (registerEndpoint and usersTransaction do).
  */
 export async function revokeUserSessions(db: Kysely<DB>, userId: number, now: number, exceptSessionId?: number): Promise<number> {
   forgetSessions()
   let update = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId)
   if (exceptSessionId !== undefined) update = update.where('id', '<>', exceptSessionId)
   const result = await update.where('revoked_at', 'is', null).executeTakeFirst()
+  await db.deleteFrom('device_keys').where('user_id', '=', userId).execute()
   forgetSessions()
   return Number(result.numUpdatedRows)
 }

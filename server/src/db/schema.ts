@@ -41,6 +41,16 @@ export interface SessionsTable {
   user_agent: string
 }
 
+/** A login's device key (auth/device-keys.ts). */
+export interface DeviceKeysTable {
+  id: Generated<number>
+  user_id: number
+  /** sha256 hex of the key; the key itself is never stored. */
+  key_hash: string
+  /** The last right password that came with the key (or issued it). */
+  last_used_at: EpochMs
+}
+
 /** One login attempt counted against a scope (auth/login-limiter.ts). */
 export interface LoginAttemptsTable {
   id: Generated<number>
@@ -308,6 +318,7 @@ export interface DB {
   users: UsersTable
   sessions: SessionsTable
   login_attempts: LoginAttemptsTable
+  device_keys: DeviceKeysTable
   operation_log: OperationLogTable
   site_users: SiteUsersTable
   site_teams: SiteNamedTable

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { TOKEN_HEADER } from '@shared/endpoints'
+import { DEVICE_KEY_HEADER, TOKEN_HEADER } from '@shared/endpoints'
 import { login } from '../auth/login'
 import { logout } from '../auth/logout'
 import { toIso } from '../db/time'
@@ -10,10 +10,14 @@ import { pageSeedRecords } from '../seeding/seed-records'
 import { pageAdmins, pageMembers, userDetail, userOptions } from '../users/pages'
 
 export function userRoutes(app: FastifyInstance): void {
-  // POST /user/login — the token is the answer's data and the Access-Token header.
+  // POST /user/login — the token is the answer's data and the Access-Token header; the device's new key
+  // is the Device-Key header (the one the request sent, if any, exempts it from the account-wide lock).
   registerEndpoint(app, 'user.login', async (input, ctx) => {
-    const token = await login(ctx.services, input, { ip: ctx.ip, userAgent: ctx.userAgent }, ctx.now)
+    const sentKey = ctx.request.headers[DEVICE_KEY_HEADER.toLowerCase()]
+    const meta = { ip: ctx.ip, userAgent: ctx.userAgent }
+    const { token, deviceKey } = await login(ctx.services, input, meta, ctx.now, typeof sentKey === 'string' ? sentKey : undefined)
     ctx.reply.header(TOKEN_HEADER, token)
+    ctx.reply.header(DEVICE_KEY_HEADER, deviceKey)
     return token
   })
 

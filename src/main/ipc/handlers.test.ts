@@ -9,6 +9,7 @@ const { default: Store } = await import('electron-store')
 const { createApiClient } = await import('../api-client')
 const { createSettingsStore } = await import('../settings-store')
 const { createIpcHandlers } = await import('./handlers')
+const { deviceKeyPattern } = await import('@shared/endpoints')
 
 const password = 'Handlers-test-pass-1'
 let server: RunningServer
@@ -24,7 +25,7 @@ function makeHandlers(name: string) {
     sealer: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
     defaultServerAddress: server.apiBase,
   })
-  const client = createApiClient({ baseUrl: settings.apiBase, tokens: settings })
+  const client = createApiClient({ baseUrl: settings.apiBase, tokens: settings, deviceKeys: settings })
   return { settings, handlers: createIpcHandlers({ client, settings }) }
 }
 
@@ -38,6 +39,29 @@ describe('IPC handlers', () => {
     expect(await handlers['api:call']({ endpoint: 'user.loginInfo' })).toMatchObject({ ok: true, data: { username: 'admin' } })
     // The settings the renderer can read hold no token.
     expect(JSON.stringify(await handlers['settings:get']())).not.toContain(settings.getToken()!)
+  })
+
+  it('log in through api:call and keep the device key in main only', async () => {
+    const { handlers, settings } = makeHandlers('handlers-device-key')
+    const origin = new URL(server.apiBase).origin
+    const login = await handlers['api:call']({ endpoint: 'user.login', input: { username: 'admin', password } })
+    expect(login).toEqual({ ok: true, data: null })
+    const key = settings.getDeviceKey(origin, 'admin')
+    expect(key).toMatch(deviceKeyPattern)
+    // Nothing the renderer can ask for carries it: the login's answer, the settings, other calls.
+    const answers = [
+      login,
+      await handlers['settings:get'](),
+      await handlers['api:call']({ endpoint: 'user.loginInfo' }),
+      await handlers['settings:set']({ navTheme: 'light' }),
+      await handlers['api:call']({ endpoint: 'user.login', input: { username: 'admin', password } }),
+    ]
+    for (const answer of answers) expect(JSON.stringify(answer)).not.toContain(key)
+    // The second login sent it and got a new one in its place, which stays in main too.
+    const next = settings.getDeviceKey(origin, 'admin')
+    expect(next).toMatch(deviceKeyPattern)
+    expect(next).not.toBe(key)
+    expect(JSON.stringify(answers.at(-1))).not.toContain(next)
   })
 
   it.each([

@@ -1,4 +1,4 @@
-import type { TokenKeeper } from '../api-client'
+import type { DeviceKeyKeeper, TokenKeeper } from '../api-client'
 
 /** A token keeper in memory, for client tests that are not about storage. */
 export function memoryTokens(initial: string | null = null): TokenKeeper & { token: string | null } {
@@ -9,4 +9,14 @@ export function memoryTokens(initial: string | null = null): TokenKeeper & { tok
     clearToken: () => void (keeper.token = null),
   }
   return keeper
+}
+
+/** A device key keeper in memory: `keys` by `origin username`. */
+export function memoryDeviceKeys(initial: Record<string, string> = {}): DeviceKeyKeeper & { keys: Map<string, string> } {
+  const keys = new Map(Object.entries(initial))
+  return {
+    keys,
+    getDeviceKey: (origin, username) => keys.get(`${origin} ${username}`) ?? null,
+    setDeviceKey: (origin, username, key) => void keys.set(`${origin} ${username}`, key),
+  }
 }

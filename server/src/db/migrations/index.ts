@@ -25,6 +25,7 @@ import m0021 from './0021_stats_cache_revision'
 import m0022 from './0022_torrent_labels_stats_index'
 import m0023 from './0023_site_account_deleted'
 import m0025 from './0025_claim_first_begins'
+import m0026 from './0026_device_keys'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -49,5 +50,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0022_torrent_labels_stats_index': m0022(dialect),
     '0023_site_account_deleted': m0023(dialect),
     '0025_claim_first_begins': m0025(dialect),
+    '0026_device_keys': m0026(dialect),
   }
 }
