@@ -16,6 +16,8 @@ export interface TargetOptions {
   clock: () => number
   /** Test hook: each step of a member's payout on the NexusPHP site. */
   onStep?: StepHook
+  /** Test hook: the NexusPHP site was checked (begin), no entry opened yet. */
+  onBegun?: () => Promise<void>
   /** Webhook retry pauses (tests shorten them). */
   webhookBackoffMs?: number
 }
@@ -25,7 +27,12 @@ export function chooseTarget(options: TargetOptions): { target: PayoutTarget | n
   const { writeDatabaseUrl, webhookUrl, webhookSecret } = config.payout
   if (writeDatabaseUrl)
     return {
-      target: nexusphpWriter({ databaseUrl: writeDatabaseUrl, timezone: config.nexusphp.timezone, onStep: options.onStep }),
+      target: nexusphpWriter({
+        databaseUrl: writeDatabaseUrl,
+        timezone: config.nexusphp.timezone,
+        onStep: options.onStep,
+        onBegun: options.onBegun,
+      }),
       reason: null,
     }
   if (webhookUrl && webhookSecret) {

@@ -55,7 +55,7 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 5, operator })
+    month = await buildWageMonth(db.database, { count: 6, operator })
     for (const uid of month.wages.keys()) await site.user(uid, start(uid))
   })
   afterAll(async () => {
@@ -148,6 +148,28 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     expect(already!.status).toBe('already')
     expect(await site.bonus(1001)).toBe(start(1001))
     expect((await record(1001)).payment).toBe(1)
+  })
+
+  it('a compute committed while the site was being checked: the entry opens with the record as it is then', async () => {
+    const { version: _version, ...rules } = await currentRules(db.database.db)
+    const compute = () => computeAndSave(db.database, { period: PERIOD, now: AFTER_MONTH, operator, ip: '127.0.0.1' }, { inProcess: true })
+    const payout = service({
+      onBegun: async () => {
+        await saveRules(db.database.db, { ...rules, multiplier: 2 }, AFTER_MONTH - 1_000, null)
+        await compute()
+      },
+    })
+    try {
+      const [result] = await payout.run({ ids: [wage(1006)] }, operator, '127.0.0.1')
+      const now = await record(1006)
+      expect(Number(now.amount)).toBeCloseTo(2 * month.amounts.get(1006)!, 1)
+      expect(result).toMatchObject({ status: 'paid', credit: formatTenths(creditTenths(Number(now.amount))) })
+      expect(await site.bonus(1006)).toBe(formatTenths(parseTenths(start(1006)) + creditTenths(Number(now.amount))))
+      expect(Number((await entry(1006)).amount)).toBe(Number(now.amount))
+    } finally {
+      await saveRules(db.database.db, rules, AFTER_MONTH - 500, null)
+      await compute()
+    }
   })
 
   it('an attempt that wrote the site settles the entry even when a concurrent one recorded a failure meanwhile', async () => {

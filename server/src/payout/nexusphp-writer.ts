@@ -27,6 +27,8 @@ export interface NexusphpWriterOptions {
   databaseUrl: string
   timezone?: string
   onStep?: StepHook
+  /** Test hook: called when `begin` has checked the site. */
+  onBegun?: () => Promise<void>
 }
 
 export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
@@ -73,6 +75,7 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       const claims = plan?.settleClaims ?? false
       await site(claims)
       await checkGrants(pool, claims)
+      await options.onBegun?.()
     },
     async bonusOf(uids) {
       const out = new Map<number, bigint>()

@@ -13,6 +13,7 @@ import { chooseTarget, type TargetOptions } from './choose-target'
 import { entriesOf, openEntries, transition, type LedgerEntry } from './ledger'
 import { memberPayout } from './member'
 import { previewPayout } from './preview'
+import { lockPeriods } from '../wages/engine'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
 import { payoutRules } from './rules'
 import { PayoutError, type PayoutTarget } from './target'
@@ -87,19 +88,37 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         await logRun(operator, ip, 'wages.payout', selection.period ?? null, `发放到站点（${label}）未开始：${reason}`)
         return results
       }
-      const known = await entriesOf(
-        db,
-        wages.map((w) => w.id),
-      )
-      const toOpen = wages.filter((w) => !paidByHand(w, known.get(w.id)))
-      const entries = await openEntries(
-        db,
-        toOpen.map((w) => ({ wageId: w.id, period: w.period, userId: w.userId, siteUid: w.siteUid, amount: w.amount })),
-        { target: site.name, operator, now: options.clock() },
-      )
-      const facts = await wageFacts(db, toOpen)
-      for (const wage of wages) {
-        const entry = entries.get(wage.id)
+      // Under the months' lock (compute and POST /wages/pay take it too): the records as they are now, and their entries
+      // opened from those. A compute that committed since `wages` were read (the site checks above take a while) would
+      // otherwise have changed a record whose entry then opens with the old amount — the site credited one amount, the
+      // record marked 已发放 at another; once the entry is open, a compute keeps the record as it is.
+      const opened = await db.transaction().execute(async (trx) => {
+        await lockPeriods(
+          trx,
+          options.database.dialect,
+          wages.map((w) => w.period),
+        )
+        const current = (await selectWages(trx, { ids: wages.map((w) => w.id) })).wages
+        const known = await entriesOf(
+          trx,
+          current.map((w) => w.id),
+        )
+        const toOpen = current.filter((w) => !paidByHand(w, known.get(w.id)))
+        const entries = await openEntries(
+          trx,
+          toOpen.map((w) => ({ wageId: w.id, period: w.period, userId: w.userId, siteUid: w.siteUid, amount: w.amount })),
+          { target: site.name, operator, now: options.clock() },
+        )
+        return { current: new Map(current.map((w) => [w.id, w])), toOpen, entries }
+      })
+      const facts = await wageFacts(db, opened.toOpen)
+      for (const listed of wages) {
+        const wage = opened.current.get(listed.id)
+        if (!wage) {
+          results.push(resultOf(listed, 'failed', '这条工资记录已不存在（重新生成工资时该保种员已不在结果中）'))
+          continue
+        }
+        const entry = opened.entries.get(wage.id)
         if (!entry) {
           results.push(resultOf(wage, 'already', HAND_PAID))
           continue
