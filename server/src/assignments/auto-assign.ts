@@ -19,13 +19,13 @@ import { CHUNK } from './targets'
 /** The automatic plan's size limit per call; call again for the rest. */
 export const MAX_AUTO_PAIRS = 5_000
 
-/** A torrent the site has not banned (by `l.torrent_id`). */
+/** A torrent the site's announce takes: not banned, nor refused for its review (by `l.torrent_id`; the mirror's `banned`). */
 const notBannedOnSite = (eb: ExpressionBuilder<DB & { l: DB['torrent_labels'] }, 'l'>) =>
   eb.not(eb.exists(eb.selectFrom('site_torrents as st').select('st.id').whereRef('st.id', '=', 'l.torrent_id').where('st.banned', '=', 1)))
 
 /**
  * The automatic plan (deterministic: the same data gives the same plan):
- * - torrents: official (by their current label), not banned on the site, no assignment yet, fewer
+ * - torrents: official (by their current label), not banned on the site (nor refused for review), no assignment yet, fewer
  *   keepers than `perTorrent`; neediest first (fewest keepers), then by id; at most MAX_AUTO_PAIRS;
  * - members: status 正常, role 保种员, with a site uid; load = their current assignments;
  * - each torrent gets `perTorrent − keepers` members, the least loaded first (ties by id), never
@@ -120,7 +120,7 @@ export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent
           action: OperationAction.AutoAssign,
           targetType: 'torrent',
           targetId: null,
-          detail: `自动分配：${torrents} 个种子分配给 ${members} 人，共 ${made.length} 条（每个种子最多 ${perTorrent} 人${plan.length >= MAX_AUTO_PAIRS ? `，已达单次上限 ${MAX_AUTO_PAIRS} 条` : ''}）${skipped ? `；跳过站点已禁止的种子 ${skipped} 个` : ''}`,
+          detail: `自动分配：${torrents} 个种子分配给 ${members} 人，共 ${made.length} 条（每个种子最多 ${perTorrent} 人${plan.length >= MAX_AUTO_PAIRS ? `，已达单次上限 ${MAX_AUTO_PAIRS} 条` : ''}）${skipped ? `；跳过站点已禁止或未审核通过的种子 ${skipped} 个` : ''}`,
           ip: ctx.ip,
         },
         ctx.now,

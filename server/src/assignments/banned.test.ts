@@ -40,7 +40,7 @@ describe.each(openTestDatabases())('assigning banned torrents ($name)', (backend
     const before = await snapshot(t)
     const res = await t.call('POST', '/task/assign', { token, body: { torrentIds: [1, 3, 2], userIds: [m.m1] } })
     expect(res.status).toBe(409)
-    expect(res.body.msg).toBe('种子已被站点禁止，无法保种，不能分配：2, 3')
+    expect(res.body.msg).toBe('种子已被站点禁止或未审核通过，无法保种，不能分配：2, 3')
     expect(await snapshot(t)).toEqual(before)
   })
 
@@ -55,7 +55,9 @@ describe.each(openTestDatabases())('assigning banned torrents ($name)', (backend
     expect(preview.body.data.plan.map((p) => p.torrentId)).toEqual([1])
     const done = await t.call<{ created: number }>('POST', '/task/auto-assign', { token, body: { preview: false } })
     expect(done.body.data.created).toBe(1)
-    expect((await lastLog(t)).detail).toBe('自动分配：1 个种子分配给 1 人，共 1 条（每个种子最多 1 人）；跳过站点已禁止的种子 1 个')
+    expect((await lastLog(t)).detail).toBe(
+      '自动分配：1 个种子分配给 1 人，共 1 条（每个种子最多 1 人）；跳过站点已禁止或未审核通过的种子 1 个',
+    )
     expect(await t.db.database.db.selectFrom('assignments').select('torrent_id').execute()).toEqual([{ torrent_id: 1 }])
   })
 })

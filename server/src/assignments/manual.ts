@@ -4,7 +4,8 @@
  * label). A call that changes nothing writes no operation-log row.
  *
  * Any torrent of the mirror may be assigned (the page offers official ones) except one banned on
- * the site: its announce is refused, nobody can keep it. Members must be in status 正常 (any role:
+ * the site, or not approved by its review where the site hides unreviewed torrents (the mirror's
+ * `banned` either way): its announce is refused, nobody can keep it. Members must be in status 正常 (any role:
  * an admin with a site uid may keep torrents too). One call assigns at most MAX_ASSIGN_PAIRS pairs
  * (torrents × members).
  */

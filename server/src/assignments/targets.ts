@@ -34,7 +34,10 @@ export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[]
   if (missing.length) throw notFound(`种子不存在：${listIds(missing, 10)}`)
 }
 
-/** 409 naming the torrents of `ids` the site has banned (the mirror's current `banned`). */
+/**
+ * 409 naming the torrents of `ids` the site's announce refuses (the mirror's current `banned`: banned on the
+ * site, or not approved by its review where it hides unreviewed torrents — docs/domain.md).
+ */
 export async function assertNotBanned(db: Kysely<DB>, ids: readonly number[]): Promise<void> {
   const banned: number[] = []
   for (const part of chunks(ids, CHUNK)) {
@@ -47,7 +50,7 @@ export async function assertNotBanned(db: Kysely<DB>, ids: readonly number[]): P
       .execute())
       banned.push(row.id)
   }
-  if (banned.length) throw conflict(`种子已被站点禁止，无法保种，不能分配：${listIds(banned, 10)}`)
+  if (banned.length) throw conflict(`种子已被站点禁止或未审核通过，无法保种，不能分配：${listIds(banned, 10)}`)
 }
 
 /** The users of `ids` (404 naming any that do not exist), in id order. */

@@ -13,7 +13,8 @@ import type { PassContext } from './context'
 
 /**
  * Seed type of `site_torrents t` (with `seed_type_overrides o` left-joined): override > rules. A
- * torrent banned on the site is never official by rule: announce refuses it, nobody can keep it.
+ * torrent banned on the site is never official by rule: announce refuses it, nobody can keep it. (The
+ * mirror's `banned` includes a torrent refused for its review: sources/nexusphp/reader.ts.)
  */
 function seedTypeSql(ctx: PassContext) {
   const officialTeam = inIntegers(sql`t.team`, ctx.officialTeamIds)

@@ -82,6 +82,8 @@ export const mirrorSchema = {
       // The uploader's site uid, 0 for none.
       { name: 'owner', sql: 'integer', kind: 'int', default: 0 },
       { name: 'visible', sql: 'smallint', kind: 'yesno', default: 1 },
+      // Announce refuses the torrent: banned on the site, or (NexusPHP 1.7+, where the site hides unreviewed
+      // torrents) not approved by its review — nobody can seed it either way (nexusphp/reader.ts).
       { name: 'banned', sql: 'smallint', kind: 'yesno', default: 0 },
     ],
   },

@@ -23,9 +23,10 @@ export function nexusphpSource(config: Config['nexusphp'], options: NexusphpSour
     // "Active" is judged against the site's clock (peers' last_action is written by it), never this server's.
     clock: () => connection.now(),
     async sync(ctx) {
-      // Every sync: an admin may change the site's announce intervals or bonus settings at any time.
-      Object.assign(site, await readSiteSettings(connection))
-      const { rows, dataNotes } = await syncNexusphp(connection, ctx, tuning)
+      // Every sync: an admin may change the site's announce intervals, bonus or review settings at any time.
+      const { hidesUnapproved, ...shown } = await readSiteSettings(connection)
+      Object.assign(site, shown)
+      const { rows, dataNotes } = await syncNexusphp(connection, ctx, tuning, { hidesUnapproved })
       site.dataNotes = dataNotes
       return rows
     },

@@ -34,6 +34,8 @@ type ColumnSpec = readonly [string, MirrorKind, string, (number | string)?]
 interface TableSpec {
   source: SourceTable
   columns: readonly ColumnSpec[]
+  /** Mirror columns read by an expression of their own instead of the source column of their name (null: the column). */
+  computed?: Partial<Record<string, (schema: SourceSchema) => string | null>>
   /** Fills NOT NULL mirror columns the source left empty. */
   fix?(row: Record<string, unknown>): void
 }
@@ -45,7 +47,28 @@ interface SourceOf<T extends MirrorTable> {
   renamed?: Partial<Record<MirrorColumnName<T>, string>>
   /** Values for a source that lacks the column, where the mirror's default would not do. */
   fallbacks?: Partial<Record<MirrorColumnName<T>, number | string>>
+  /** Columns that are what the site does with its columns, not one of them (null: the column after all). */
+  computed?: Partial<Record<MirrorColumnName<T>, (schema: SourceSchema) => string | null>>
   fix?(row: Record<string, unknown>): void
+}
+
+/** A yes/no source column as 1/0: NexusPHP's enum('yes','no'), or a fork's integer flag. */
+const yesNo = (col: string, type: string) => (textTypes.has(type) ? `(${col} = 'yes')` : `(${col} <> 0)`)
+
+/**
+ * `banned` as the tracker has it: a torrent announce refuses. NexusPHP's announce refuses a banned torrent
+ * ("torrent banned") and, while the site hides unreviewed torrents (`torrent.approval_status_none_visible` =
+ * 'no'), one whose review has not approved it — `approval_status` ≠ 1, not reviewed (0) or denied (2; a denial
+ * bans it too) — ("torrent review not approved"; announce.php, TrackerRepository::checkTorrent). Either way
+ * nobody can seed it, so the mirror takes it as banned (docs/domain.md). Without the column or the rule: the column.
+ */
+function torrentRefused(schema: SourceSchema): string | null {
+  const columns = schema.torrents
+  if (!schema.refusesUnapproved || !columns.has('approval_status')) return null
+  // PHP's `!=`: NULL (a fork's nullable column) is not 1 either.
+  const unapproved = `NOT (${quote('approval_status')} <=> 1)`
+  const banned = columns.get('banned')
+  return banned === undefined ? `(${unapproved})` : `(${yesNo(quote('banned'), banned)} OR ${unapproved})`
 }
 
 const sources: { [T in MirrorTable]: SourceOf<T> } = {
@@ -61,6 +84,7 @@ const sources: { [T in MirrorTable]: SourceOf<T> } = {
   site_tags: { source: 'tags', renamed: { sort_index: 'priority' } },
   site_torrents: {
     source: 'torrents',
+    computed: { banned: torrentRefused },
     fix: (r) => void (r.added ??= 0),
   },
   site_torrent_tags: { source: 'torrent_tags' },
@@ -92,12 +116,12 @@ const sources: { [T in MirrorTable]: SourceOf<T> } = {
 }
 
 function tableSpec<T extends MirrorTable>(table: T): TableSpec {
-  const { source, renamed, fallbacks, fix }: SourceOf<T> = sources[table]
+  const { source, renamed, fallbacks, computed, fix }: SourceOf<T> = sources[table]
   const columns = mirrorColumnsOf(table).map(({ name, kind, default: fallback }): ColumnSpec => {
     const column = name as MirrorColumnName<T>
     return [name, kind, renamed?.[column] ?? name, fallbacks?.[column] ?? fallback]
   })
-  return { source, columns, fix }
+  return { source, columns, computed, fix }
 }
 
 export const tableSpecs = byMirrorTable(tableSpec)
@@ -120,10 +144,12 @@ export function selectList(table: MirrorTable, schema: SourceSchema): string {
     .map(([name, kind, source, fallback]) => {
       const type = columns.get(source)
       const col = quote(source)
+      const computed = spec.computed?.[name]?.(schema) ?? null
       let expr: string
-      if (type === undefined) expr = kind === 'yesno' ? String(fallback ?? 0) : literal(fallback)
+      if (computed !== null) expr = computed
+      else if (type === undefined) expr = kind === 'yesno' ? String(fallback ?? 0) : literal(fallback)
       else if (kind === 'hex') expr = `LOWER(HEX(${col}))`
-      else if (kind === 'yesno') expr = textTypes.has(type) ? `(${col} = 'yes')` : `(${col} <> 0)`
+      else if (kind === 'yesno') expr = yesNo(col, type)
       else if (kind === 'time')
         expr = type === 'timestamp' ? laravelTimestamp(col) : timeTypes.has(type) ? datetimeSeconds(col) : `NULLIF(${col}, 0)`
       else if (kind === 'ref') expr = `NULLIF(${col}, 0)`

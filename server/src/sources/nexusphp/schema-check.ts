@@ -23,8 +23,19 @@ const required: Record<SourceTable, readonly string[]> = {
   claims: ['id', 'uid', 'torrent_id'],
 }
 
-/** Column name → its data_type (lower case: 'enum', 'datetime', 'int', 'binary', …). */
-export type SourceSchema = Record<SourceTable, Map<string, string>>
+type SourceColumns = Record<SourceTable, Map<string, string>>
+
+/**
+ * Column name → its data_type (lower case: 'enum', 'datetime', 'int', 'binary', …), per table; and how the
+ * site's settings make the reader take a column (set by the sync, `settleTorrentReview` in sync/torrent-refresh.ts).
+ */
+export type SourceSchema = SourceColumns & {
+  /**
+   * The site's announce refuses torrents its review has not approved (`torrents.approval_status` ≠ 1 while
+   * the setting `torrent.approval_status_none_visible` is 'no'): the reader takes them as banned (reader.ts).
+   */
+  refusesUnapproved?: boolean
+}
 
 export async function readSourceSchema(connection: NexusphpConnection): Promise<SourceSchema> {
   const rows = await connection.query<{ t: string; c: string; d: string }>(
@@ -33,7 +44,7 @@ export async function readSourceSchema(connection: NexusphpConnection): Promise<
     [...sourceTables],
     'information_schema',
   )
-  const schema = Object.fromEntries(sourceTables.map((t) => [t, new Map<string, string>()])) as SourceSchema
+  const schema: SourceSchema = Object.fromEntries(sourceTables.map((t) => [t, new Map<string, string>()])) as SourceColumns
   for (const row of rows) schema[String(row.t).toLowerCase() as SourceTable]?.set(String(row.c).toLowerCase(), String(row.d).toLowerCase())
   const missingTables = sourceTables.filter((t) => schema[t].size === 0)
   if (missingTables.length) {

@@ -4,7 +4,9 @@
  * - peers: a peer that stops announcing stays in `peers`, counted in `seeders`, for 1.3 ×
  *   `main.anninterthree` (its longest announce interval; `deadtime()` in include/functions.php);
  * - wages: the seeding-bonus formula (`bonus.*`, read by `calculate_seed_bonus`) and the claim settlement
- *   (`torrent.claim_*`, App\Models\Claim), which the rules' 「NexusPHP 认领结算」 promises to reproduce.
+ *   (`torrent.claim_*`, App\Models\Claim), which the rules' 「NexusPHP 认领结算」 promises to reproduce;
+ * - torrent review: whether announce refuses torrents the review has not approved
+ *   (`torrent.approval_status_none_visible`, see `hidesUnapproved`).
  *
  * Read tolerantly: the table may be missing (an older version, a fork) or not granted — the sync never
  * fails over it. A row that is absent means NexusPHP's own default.
@@ -38,12 +40,20 @@ export interface SiteSettings {
   /** The site's peer lifetime in minutes; null when its settings cannot be read. */
   peerLifetimeMinutes: number | null
   wage: SiteWageSettings | null
+  /**
+   * The site hides torrents its review has not approved, and its announce refuses them: the setting
+   * `torrent.approval_status_none_visible` is 'no' (NexusPHP compares `get_setting(…) == 'no'`; its install
+   * writes 'yes', an absent row shows them too). Null when the settings cannot be read. For the sync
+   * (sync/torrent-refresh.ts `settleTorrentReview`), not shown by /data-sync.
+   */
+  hidesUnapproved: boolean | null
 }
 
 const PEER_LIFETIME = 'main.anninterthree'
 const MIN_SIZE = 'bonus.min_size'
 const ZERO_BONUS_TAG = 'bonus.zero_bonus_tag'
-const readNames = [PEER_LIFETIME, MIN_SIZE, ZERO_BONUS_TAG, ...Object.values(wageSettingNames).map(([name]) => name)]
+const UNAPPROVED_VISIBLE = 'torrent.approval_status_none_visible'
+const readNames = [PEER_LIFETIME, MIN_SIZE, ZERO_BONUS_TAG, UNAPPROVED_VISIBLE, ...Object.values(wageSettingNames).map(([name]) => name)]
 
 /** A number the site set, or the default (absent, empty or not a number: NexusPHP's get_setting falls back too). */
 function numberOr(value: string | null | undefined, fallback: number): number {
@@ -61,7 +71,7 @@ export async function readSiteSettings(connection: NexusphpConnection): Promise<
       'settings',
     )
   } catch {
-    return { peerLifetimeMinutes: null, wage: null }
+    return { peerLifetimeMinutes: null, wage: null, hidesUnapproved: null }
   }
   const setting = new Map(rows.map((r) => [r.name, r.value]))
   const anninterthree = numberOr(setting.get(PEER_LIFETIME), DEFAULT_ANNINTERTHREE_SEC)
@@ -79,5 +89,6 @@ export async function readSiteSettings(connection: NexusphpConnection): Promise<
       minSizeBytes: Math.max(0, numberOr(setting.get(MIN_SIZE), 0)),
       zeroBonusTag: (setting.get(ZERO_BONUS_TAG) ?? '').trim() !== '',
     },
+    hidesUnapproved: setting.get(UNAPPROVED_VISIBLE) === 'no',
   }
 }

@@ -1,6 +1,7 @@
 /**
  * A torrent's name in the torrent tables (种子列表, 任务分配), preceded by a red 已禁止 mark when the
- * site has banned it: announce refuses it, so nobody can keep it and it cannot be assigned.
+ * site's announce refuses it (`Torrent.banned`: banned on the site, or not approved by its review where the
+ * site hides unreviewed torrents): nobody can keep it and it cannot be assigned.
  */
 import { Tag, Tooltip } from 'antd'
 import type { Torrent } from '@shared/entities'
@@ -9,7 +10,7 @@ export default function TorrentName({ torrent }: { torrent: Pick<Torrent, 'name'
   if (!torrent.banned) return <>{torrent.name}</>
   return (
     <>
-      <Tooltip title="站点已禁止此种子：无法做种，不能分配">
+      <Tooltip title="站点已禁止此种子或其未审核通过：无法做种，不能分配">
         <Tag
           color="red"
           bordered={false}

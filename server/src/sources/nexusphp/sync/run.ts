@@ -5,7 +5,7 @@
  * - teams, categories, tags: whole tables (small), every sync; users: new ids every sync, everything
  *   once a day (site-tables.ts);
  * - torrents that matter and their tags (torrents.ts: new ids, and a rolling sweep of older ones), kept
- *   up to date (torrent-refresh.ts);
+ *   up to date (torrent-refresh.ts) — `banned` as announce has it, review included (`settleTorrentReview`);
  * - peers, snatched, claims of members only (member-rows.ts, by member-scan.ts or member-index.ts);
  * - rows the site deleted (deletions.ts).
  *
@@ -23,12 +23,13 @@ import { nextPassIsFull } from '../../mirror'
 import type { SiteDataNote, SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
 import { readMemberIndexes, readSourceEngines, readSourceSchema } from '../schema-check'
+import type { SiteSettings } from '../site-settings'
 import { readAheadDeletions, removeDeletedRows } from './deletions'
 import { memberTablesEmpty, memberUids, readAheadMemberRows, syncMemberRows } from './member-rows'
 import { SyncSession } from './session'
 import { syncMemberAccounts, syncNamedTables, syncSiteUsers } from './site-tables'
 import { defaultTuning, loadState, type NexusphpSyncTuning } from './state'
-import { readAheadTorrents, refreshTorrents } from './torrent-refresh'
+import { readAheadTorrents, refreshTorrents, settleTorrentReview } from './torrent-refresh'
 import { snapshotTagWatermark, sweepOldTorrents, syncNewTorrents, syncNewTorrentTags, syncReferencedTorrents } from './torrents'
 
 export { defaultTuning, type NexusphpSyncTuning } from './state'
@@ -60,6 +61,8 @@ export async function syncNexusphp(
   source: NexusphpConnection,
   ctx: SourceSyncContext,
   tuning: NexusphpSyncTuning = defaultTuning,
+  /** What the site's settings say (site-settings.ts) that decides how torrents are read. */
+  settings: Pick<SiteSettings, 'hidesUnapproved'> = { hidesUnapproved: null },
 ): Promise<{ rows: Record<string, number>; dataNotes: SiteDataNote[] }> {
   const state = await loadState(ctx.database.db)
   const s = new SyncSession(
@@ -71,6 +74,8 @@ export async function syncNexusphp(
     state,
     await readSourceEngines(source),
   )
+  // Before the first torrent is read: every read of this sync takes `banned` by the same rule.
+  await settleTorrentReview(s, settings.hidesUnapproved)
   // Wall time per step (published with the report below).
   const steps: Record<string, number> = {}
   const step = async <T>(name: string, work: () => Promise<T>): Promise<T> => {

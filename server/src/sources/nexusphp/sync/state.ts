@@ -109,6 +109,12 @@ export interface NexusphpState {
     referencedChecked: boolean
     /** Source `torrents.last_action` pass: changes since `since` (ms), resumable at `afterId`; `startedAt` becomes the next `since`. */
     changed: { since: number | null; startedAt: number | null; afterId: number }
+    /**
+     * The review rule the mirror's `banned` was read by (`refuses`: announce refuses torrents their review has not
+     * approved), and the pass that re-reads the mirrored torrents it changes after the rule changed, resumable
+     * after `recheckAfter` (null: none due). torrent-refresh.ts `settleTorrentReview`.
+     */
+    review: { refuses: boolean; recheckAfter: number | null }
   }
   torrentTags: { maxId: number }
   pairs: { known: number[]; since: number | null; pass: PairPass | null }
@@ -135,6 +141,7 @@ function initialState(): NexusphpState {
       sweepAfter: 0,
       referencedChecked: false,
       changed: { since: null, startedAt: null, afterId: 0 },
+      review: { refuses: false, recheckAfter: null },
     },
     torrentTags: { maxId: 0 },
     pairs: { known: [], since: null, pass: null },

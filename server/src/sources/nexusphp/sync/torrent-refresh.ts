@@ -2,7 +2,8 @@
  * Keeping the mirrored torrents up to date: those whose `last_action` moved (when the source has the
  * column), those that can earn whose seeders or leechers moved (checked every sync), plus a rolling
  * refresh for edits and deletions (a 36th of the mirror's torrents per sync; a sixth without the
- * column), each with its torrent_tags.
+ * column), each with its torrent_tags; and, when the site's review rule changed, the torrents it
+ * bans or frees (`settleTorrentReview`).
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../../db/schema'
@@ -18,6 +19,7 @@ import { newTagsPage, tagsOf, torrentsById, writeTorrents } from './torrents'
  */
 export async function refreshTorrents(s: SyncSession): Promise<void> {
   const state = s.state.torrents
+  await recheckReviewedTorrents(s)
   const tracked = s.schema.torrents.has('last_action')
   if (tracked) await syncChangedTorrents(s)
   await syncMovedSeeders(s)
@@ -229,6 +231,65 @@ export async function readAheadTorrents(s: SyncSession): Promise<void> {
   for (const part of chunks((await refreshSlice(s)).ids, s.lookupChunk('torrents'))) {
     void torrentsById(s, part, planned)
     void tagsOf(s, part, planned)
+  }
+}
+
+/**
+ * The review rule of this sync (reader.ts `torrentRefused`): NexusPHP's announce refuses a torrent whose
+ * `approval_status` is not 1 (allowed) while the site hides unreviewed torrents — so the mirror's `banned`
+ * says so, as it does for a banned torrent. Only where the source has the column (NexusPHP 1.7+); settings
+ * that cannot be read keep the last sync's rule. A torrent's review comes with the passes that bring its
+ * other edits (the rolling refresh: staff's review leaves last_action alone); a change of the rule itself
+ * has the mirrored torrents it concerns re-read in this sync (`recheckReviewedTorrents`) — except on an
+ * empty mirror, whose torrents are all read by the rule anyway.
+ */
+export async function settleTorrentReview(s: SyncSession, hidesUnapproved: boolean | null): Promise<void> {
+  const review = s.state.torrents.review
+  const refuses = s.schema.torrents.has('approval_status') && (hidesUnapproved ?? review.refuses)
+  s.schema.refusesUnapproved = refuses
+  if (refuses === review.refuses) return
+  const mirrored = await s.db.selectFrom('site_torrents').select('id').limit(1).executeTakeFirst()
+  // Recorded with the first page this sync commits; a sync that fails before comes here again.
+  s.state.torrents.review = { refuses, recheckAfter: mirrored ? 0 : null }
+}
+
+/**
+ * After the review rule changed: re-reads the mirrored torrents whose `banned` it turns — when announce now
+ * refuses unapproved torrents, those not banned here that the site has not approved (primary-key lookups
+ * of a lookup's ids that return just those rows); when it no longer does, those banned here (read whole:
+ * a ban of the site's own stays). With their tags, a lookup per page, resumable.
+ */
+async function recheckReviewedTorrents(s: SyncSession): Promise<void> {
+  const review = s.state.torrents.review
+  const chunk = s.lookupChunk('torrents')
+  let read = 0
+  while (review.recheckAfter !== null) {
+    const ids = (
+      await s.db
+        .selectFrom('site_torrents')
+        .select('id')
+        .where('banned', '=', review.refuses ? 0 : 1)
+        .where('id', '>', review.recheckAfter)
+        .orderBy('id')
+        .limit(chunk)
+        .execute()
+    ).map((r) => r.id)
+    const torrents = ids.length
+      ? await readMirrorRows(
+          s.source,
+          s.schema,
+          'site_torrents',
+          `FORCE INDEX (PRIMARY) WHERE id IN (${intList(ids)})${review.refuses ? ' AND NOT (`approval_status` <=> 1)' : ''} ORDER BY id`,
+        )
+      : []
+    const tags = await tagsOf(
+      s,
+      torrents.map((t) => t.id),
+    )
+    read += ids.length
+    s.progress('site_torrents', read)
+    review.recheckAfter = ids.length < chunk ? null : ids[ids.length - 1]
+    await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
   }
 }
 

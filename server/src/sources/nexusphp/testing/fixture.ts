@@ -145,11 +145,20 @@ export class NexusFixture {
     added?: number | null
     seeders?: number
     leechers?: number
+    banned?: boolean
+    visible?: boolean
+    /**
+     * Torrent review (`approval_status`): 0 not reviewed, 1 allowed, 2 denied. Unset: the column's
+     * default (0, what an upload by a class below `torrent-approval-allow-automatic` gets), or no column.
+     */
+    approvalStatus?: number
   }): Promise<string> {
     const hash = randomBytes(20)
+    const reviewed = t.approvalStatus !== undefined
     await this.exec(
-      `INSERT INTO torrents (id, info_hash, name, filename, descr, category, team, size, added, seeders, leechers, times_completed, owner)
-        VALUES (?, ?, ?, ?, 'descr', ?, ?, ?, FROM_UNIXTIME(?), ?, ?, 0, ?)`,
+      `INSERT INTO torrents (id, info_hash, name, filename, descr, category, team, size, added, seeders, leechers, times_completed, owner,
+          banned, visible${reviewed ? ', approval_status' : ''})
+        VALUES (?, ?, ?, ?, 'descr', ?, ?, ?, FROM_UNIXTIME(?), ?, ?, 0, ?, ?, ?${reviewed ? ', ?' : ''})`,
       [
         t.id,
         hash,
@@ -162,6 +171,9 @@ export class NexusFixture {
         t.seeders ?? 1,
         t.leechers ?? 0,
         t.owner ?? 0,
+        yes(t.banned, false),
+        yes(t.visible, true),
+        ...(reviewed ? [t.approvalStatus] : []),
       ],
     )
     return hash.toString('hex')

@@ -3,7 +3,8 @@
 -- settings MyISAM, peers MEMORY with HASH indexes (table-level locks: a long read blocks the tracker's
 -- UPDATEs, so the connector must read in short windows) — and their v1.6 column types and keys (peers' ids are int, snatched's id signed,
 -- its (torrentid, userid) key not unique, no index on any last_action); the tables later versions added
--- (tags, torrent_tags, claims) are created by Laravel's migrations, InnoDB.
+-- (tags, torrent_tags, claims) are created by Laravel's migrations, InnoDB, which also add their columns to the
+-- install's tables (torrents.approval_status).
 -- The other shape, a migrated InnoDB install, is nexusphp-schema.sql. The subset of columns kept is the one
 -- the connector reads plus a few it must tolerate.
 
@@ -98,6 +99,9 @@ CREATE TABLE torrents (
   anonymous enum('yes','no') NOT NULL DEFAULT 'no',
   url int(10) unsigned DEFAULT NULL,
   pos_state enum('normal','sticky') NOT NULL DEFAULT 'normal',
+  -- Added to the MyISAM table by the upgrade's migration 2022_06_14_021936 (torrent review: 0 not reviewed,
+  -- 1 allowed, 2 denied).
+  approval_status int(11) NOT NULL DEFAULT '0',
   PRIMARY KEY (id),
   UNIQUE KEY info_hash (info_hash),
   KEY owner (owner),

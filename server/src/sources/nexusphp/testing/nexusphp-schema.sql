@@ -78,6 +78,8 @@ CREATE TABLE torrents (
   owner mediumint unsigned NOT NULL DEFAULT '0',
   sp_state tinyint unsigned NOT NULL DEFAULT '1',
   pos_state varchar(32) NOT NULL DEFAULT 'normal',
+  -- Torrent review (migration 2022_06_14_021936): 0 not reviewed, 1 allowed, 2 denied.
+  approval_status int NOT NULL DEFAULT '0',
   PRIMARY KEY (id),
   UNIQUE KEY info_hash (info_hash),
   KEY owner (owner),

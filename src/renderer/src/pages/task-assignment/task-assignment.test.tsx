@@ -162,7 +162,7 @@ describe('任务分配', { timeout: 30_000 }, () => {
     const dialog = await screen.findByRole('dialog')
     expect(
       await within(dialog).findByText(
-        '共 1 项分配，涉及 1 个种子、1 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止的种子不参与；确认后才会写入。',
+        '共 1 项分配，涉及 1 个种子、1 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止或未审核通过的种子不参与；确认后才会写入。',
       ),
     ).toBeTruthy()
     expect(within(dialog).getByText('Planet.Earth.II.2016.2160p')).toBeTruthy()
