@@ -286,6 +286,8 @@ export interface PayoutLedgerTable {
   updated_at: EpochMs
   done_at: EpochMs | null
   settled_by_name: string | null
+  /** A MyISAM attempt sent its credit (migration 0027). */
+  credit_sent_at: EpochMs | null
 }
 
 export interface PayoutWebhookDeliveriesTable {

@@ -6,7 +6,13 @@ import { payoutTexts } from './texts'
 import { creditTenths } from './tenths'
 import type { PayoutWage, WageFacts } from './wages'
 
-export function memberPayout(entry: LedgerEntry, wage: PayoutWage, facts: WageFacts | undefined, rules: PayoutRules): MemberPayout {
+export function memberPayout(
+  entry: LedgerEntry,
+  wage: PayoutWage,
+  facts: WageFacts | undefined,
+  rules: PayoutRules,
+  creditSent: () => Promise<void> = async () => {},
+): MemberPayout {
   const credit = creditTenths(entry.amount)
   return {
     entry,
@@ -22,5 +28,6 @@ export function memberPayout(entry: LedgerEntry, wage: PayoutWage, facts: WageFa
         rules.template,
       ),
     claims: rules.settleClaims && { period: wage.period, ...rules.settleClaims },
+    creditSent,
   }
 }

@@ -15,9 +15,11 @@
  * Otherwise (v1.6's MyISAM) statement by statement: an attempt cut after its credit stays pending, and the
  * next one looks the key up and writes only what is missing.
  *
- * Entries begun by versions before the bonuscomment line (their MyISAM payouts wrote the log row first) can be
- * 待核对: a log row and nothing saying whether the bonus moved. They stay so until the admin settles them
- * (`rest`): 确认已到账 sends the message, 补发剩余部分 makes the credit — itself once only — then the message.
+ * 待核对 — a log row and nothing saying whether the bonus moved — is left only by entries begun by versions before
+ * the bonuscomment line (their MyISAM payouts wrote the log row first), and by a MyISAM attempt that sent its credit
+ * (noted on the entry first, `creditSent`) when a retry finds neither its line nor its log row: the site may have
+ * overwritten the line. They stay so until the admin settles them (`rest`): 确认已到账 writes what is missing but the
+ * credit, 补发剩余部分 makes the credit — itself once only — then the rest.
  */
 import type { PoolConnection } from 'mysql2/promise'
 import type { Evidence } from './ledger'
@@ -74,14 +76,26 @@ export async function payMember(
       const other = await paidForMonth(conn, uid, member.wage.period)
       if (other) return { state: 'done', already: true, evidence: other.log ? logEvidence(other.log, null) : {} }
     }
-    if (rest && earlier.log === null && mark === null)
+    // An earlier attempt sent its credit, and neither its line nor a log row is there: the credit may have landed and
+    // its line been overwritten since (NexusPHP's gift and its user edit form write back a bonuscomment read earlier).
+    const creditUnknown = !transactional && member.entry.credit_sent_at !== null && mark === null && earlier.log === null
+    if (creditUnknown && !rest)
+      return {
+        state: 'in_doubt',
+        reason: `上次发放在增加魔力时中断，站点上找不到它的魔力备注和魔力记录，无法确认魔力是否已增加（当前魔力 ${formatTenths(before)}）`,
+        evidence: { bonusAfter: formatTenths(before) },
+      }
+    if (rest && earlier.log === null && mark === null && !creditUnknown)
       return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
 
     let credited = false
-    if (mark === null && (!legacy || rest === 'payRest')) {
+    if (mark === null && (rest ? rest === 'payRest' : !legacy)) {
       const tooBig = overflow(before + member.credit, site.maxBonus, site.log)
       if (tooBig)
-        return rest ? { state: 'in_doubt', reason: tooBig, evidence: logEvidence(earlier.log!, null) } : { state: 'failed', reason: tooBig }
+        return rest
+          ? { state: 'in_doubt', reason: tooBig, evidence: earlier.log ? logEvidence(earlier.log, null) : {} }
+          : { state: 'failed', reason: tooBig }
+      if (!transactional) await member.creditSent()
       progress = 'crediting'
       credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       progress = 'credited'
@@ -107,7 +121,8 @@ export async function payMember(
       await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member))
     }
     const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
-    return { state: 'done', already: !credited, evidence }
+    // Settling 待核对 is the admin's act: 成功 either way (确认已到账 credits nothing).
+    return { state: 'done', already: !credited && !rest, evidence }
   }
 
   return withMemberLock(

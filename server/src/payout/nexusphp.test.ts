@@ -25,6 +25,8 @@ const CUT = 1007
 const LEGACY = 1008
 /** A busy member whose bonuscomment NexusPHP (not strict) let grow to the TEXT column's 65,535 bytes. */
 const LONG = 1009
+/** Paid on MyISAM while the site wrote back a bonuscomment it had read before (NexusPHP's gift), then cut. */
+const ERASED = 1010
 const fullComment = () =>
   Array.from({ length: 2_500 }, (_, i) => `2025-11-${String((i % 28) + 1).padStart(2, '0')} - [购买] 第 ${i} 次`).join('\n')
 const startBonus = (uid: number) => `${uid * 3}.7`
@@ -55,7 +57,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 9, operator })
+    month = await buildWageMonth(db.database, { count: 10, operator })
     for (const uid of month.wages.keys())
       if (uid !== MISSING) await site.user(uid, uid === HUGE ? nearMaxBonus(engine) : startBonus(uid), uid === 1002 ? SITE_LINE : null)
     // As NexusPHP's own (non-strict) writes leave it: cut at the column's limit.
@@ -90,7 +92,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const runs = await Promise.all(
       Array.from({ length: 20 }, () =>
         payout.run(
-          { ids: [...month.wages.entries()].filter(([uid]) => uid !== CUT && uid !== LEGACY && uid !== LONG).map(([, id]) => id) },
+          { ids: [...month.wages.entries()].filter(([uid]) => ![CUT, LEGACY, LONG, ERASED].includes(uid)).map(([, id]) => id) },
           operator,
           '127.0.0.1',
         ),
@@ -259,4 +261,32 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const [again] = await service().run({ ids: [wage(LONG)] }, operator, '127.0.0.1')
     expect(again!.status).toBe('already')
   })
+
+  it.skipIf(engine !== 'MyISAM')(
+    'a credit whose bonuscomment line the site overwrote before the attempt was cut is 待核对, never credited again',
+    async () => {
+      const cutting = service({
+        onStep: async (step, entry) => {
+          if (step !== 'credited' || entry.wage_id !== wage(ERASED)) return
+          // NexusPHP's gift (mybonus.php) writes back the receiver's bonuscomment it read before our credit.
+          await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', ['2026-02-10 - 收到 alice 赠送的 100 魔力', ERASED])
+          await site.killWriters()
+        },
+      })
+      const [cut] = await cutting.run({ ids: [wage(ERASED)] }, operator, '127.0.0.1')
+      expect(cut!.status).toBe('failed')
+      const credited = formatTenths(parseTenths(startBonus(ERASED)) + credit(ERASED))
+      expect(await site.bonus(ERASED)).toBe(credited)
+      const [retry] = await service().run({ ids: [wage(ERASED)] }, operator, '127.0.0.1')
+      expect(retry!.status).toBe('in_doubt')
+      expect(retry!.reason).toContain('无法确认魔力是否已增加')
+      expect(await site.bonus(ERASED)).toBe(credited)
+      // The admin sees the bonus on the site and confirms it: the log row and the message are written, nothing credited.
+      const settled = await service().resolve(wage(ERASED), 'markDone', operator, '127.0.0.1')
+      expect(settled.status).toBe('paid')
+      expect(await site.bonus(ERASED)).toBe(credited)
+      expect(await site.logs(ERASED)).toHaveLength(1)
+      expect(await site.messages(ERASED)).toHaveLength(1)
+    },
+  )
 })

@@ -65,6 +65,10 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
     await recordOperation(db, { operator, action, targetType: 'wage-payout', targetId, detail, ip }, options.clock())
   }
 
+  const creditSent = async (entry: LedgerEntry) => {
+    await db.updateTable('payout_ledger').set({ credit_sent_at: options.clock() }).where('id', '=', entry.id).execute()
+  }
+
   let timer: NodeJS.Timeout | null = null
   let retrying: Promise<number> | null = null
   let closed = false
@@ -127,7 +131,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           results.push(resultOf(wage, statusOf(entry), entry.state === 'done' ? '此前已发放到站点' : entry.reason, entry))
           continue
         }
-        const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules))
+        const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, () => creditSent(entry)))
         results.push(await recordOutcome(options.database, options.clock(), entry, wage, outcome, 'pending', operator))
       }
       const period = selection.period ?? [...new Set(wages.map((w) => w.period))].join('、')
@@ -152,7 +156,10 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       if (action === 'payRest' && paidByHand(wage!, entry))
         throw conflict('这条工资记录已在控制台标记为已发放，不能再补发；若站点上已到账，请选「确认已到账」')
       const facts = await wageFacts(db, [wage!])
-      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db)), action)
+      const outcome = await site.settle(
+        memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db), () => creditSent(entry)),
+        action,
+      )
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
       const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
       await logRun(

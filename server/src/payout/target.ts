@@ -31,6 +31,8 @@ export interface MemberPayout {
   texts(before: bigint | null, after: bigint | null, note?: string): PayoutTexts
   /** null: claims are left to the site. */
   claims: ClaimSettlement | null
+  /** Notes on the entry that a statement-by-statement attempt is sending the credit (before it does). */
+  creditSent(): Promise<void>
 }
 
 /**

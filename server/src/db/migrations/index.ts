@@ -26,6 +26,7 @@ import m0022 from './0022_torrent_labels_stats_index'
 import m0023 from './0023_site_account_deleted'
 import m0025 from './0025_claim_first_begins'
 import m0026 from './0026_device_keys'
+import m0027 from './0027_payout_credit_sent'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -51,5 +52,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0023_site_account_deleted': m0023(dialect),
     '0025_claim_first_begins': m0025(dialect),
     '0026_device_keys': m0026(dialect),
+    '0027_payout_credit_sent': m0027(dialect),
   }
 }
