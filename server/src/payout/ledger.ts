@@ -73,7 +73,16 @@ export async function openEntries(
   for (const e of entries) {
     await db
       .updateTable('payout_ledger')
-      .set({ state: 'pending', reason: null, amount: e.amount, site_uid: e.siteUid, target: args.target, updated_at: args.now })
+      // Failed: nothing reached the site (a credit the server refused included), so no credit was sent either.
+      .set({
+        state: 'pending',
+        reason: null,
+        amount: e.amount,
+        site_uid: e.siteUid,
+        target: args.target,
+        updated_at: args.now,
+        credit_sent_at: null,
+      })
       .where('wage_id', '=', e.wageId)
       .where('state', '=', 'failed')
       .execute()

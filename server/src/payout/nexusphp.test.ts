@@ -27,6 +27,8 @@ const LEGACY = 1008
 const LONG = 1009
 /** Paid on MyISAM while the site wrote back a bonuscomment it had read before (NexusPHP's gift), then cut. */
 const ERASED = 1010
+/** Its credit refused by the server (a grant revoked mid-payout), then paid. */
+const REFUSED = 1011
 const fullComment = () =>
   Array.from({ length: 2_500 }, (_, i) => `2025-11-${String((i % 28) + 1).padStart(2, '0')} - [购买] 第 ${i} 次`).join('\n')
 const startBonus = (uid: number) => `${uid * 3}.7`
@@ -57,7 +59,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 10, operator })
+    month = await buildWageMonth(db.database, { count: 11, operator })
     for (const uid of month.wages.keys())
       if (uid !== MISSING) await site.user(uid, uid === HUGE ? nearMaxBonus(engine) : startBonus(uid), uid === 1002 ? SITE_LINE : null)
     // As NexusPHP's own (non-strict) writes leave it: cut at the column's limit.
@@ -92,7 +94,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const runs = await Promise.all(
       Array.from({ length: 20 }, () =>
         payout.run(
-          { ids: [...month.wages.entries()].filter(([uid]) => ![CUT, LEGACY, LONG, ERASED].includes(uid)).map(([, id]) => id) },
+          { ids: [...month.wages.entries()].filter(([uid]) => ![CUT, LEGACY, LONG, ERASED, REFUSED].includes(uid)).map(([, id]) => id) },
           operator,
           '127.0.0.1',
         ),
@@ -289,4 +291,28 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       expect(await site.messages(ERASED)).toHaveLength(1)
     },
   )
+
+  it.skipIf(engine !== 'MyISAM')('a credit the server refused reached nothing: the next payout pays it, no 待核对', async () => {
+    const writer = new URL(writerUrl)
+    const updateGrant = (verb: 'GRANT' | 'REVOKE', host: string) =>
+      site.conn.query(
+        `${verb} UPDATE (seedbonus, bonuscomment) ON ${site.database}.users ${verb === 'GRANT' ? 'TO' : 'FROM'} '${writer.username}'@'${host}'`,
+      )
+    const refusing = service({
+      onStep: async (step, entry) => {
+        if (step === 'begin' && entry.wage_id === wage(REFUSED)) for (const host of ['%', 'localhost']) await updateGrant('REVOKE', host)
+      },
+    })
+    try {
+      const [refused] = await refusing.run({ ids: [wage(REFUSED)] }, operator, '127.0.0.1')
+      expect(refused!.status).toBe('failed')
+      expect(refused!.reason).toContain('站点写入账号缺少权限')
+    } finally {
+      for (const host of ['%', 'localhost']) await updateGrant('GRANT', host)
+    }
+    expect(await site.bonus(REFUSED)).toBe(startBonus(REFUSED))
+    const [paid] = await service().run({ ids: [wage(REFUSED)] }, operator, '127.0.0.1')
+    expect(paid!.status).toBe('paid')
+    expect(await site.bonus(REFUSED)).toBe(formatTenths(parseTenths(startBonus(REFUSED)) + credit(REFUSED)))
+  })
 })
