@@ -62,6 +62,21 @@ export async function waitForMotionEnd(page: Page): Promise<void> {
  * (other toasts, alerts, a form's field errors): a CI log is often all there is to read.
  */
 export async function toast(page: Page, text: string | RegExp): Promise<void> {
+  // Toasts last 3 s: a MutationObserver keeps the ones that came and went while waiting, to say what happened instead.
+  await page
+    .evaluate(() => {
+      const w = window as unknown as { toastsSeen?: string[]; toastWatcher?: MutationObserver }
+      w.toastWatcher?.disconnect()
+      const seen: string[] = (w.toastsSeen = [])
+      w.toastWatcher = new MutationObserver(() => {
+        for (const notice of Array.from(document.querySelectorAll('.ant-message-notice'))) {
+          const text = notice.textContent ?? ''
+          if (text && !seen.includes(text)) seen.push(text)
+        }
+      })
+      w.toastWatcher.observe(document.body, { childList: true, subtree: true, characterData: true })
+    })
+    .catch(() => {})
   try {
     await page.locator('.ant-message').getByText(text).first().waitFor()
   } catch (error) {
@@ -69,7 +84,15 @@ export async function toast(page: Page, text: string | RegExp): Promise<void> {
       .locator('.ant-message-notice, [role="alert"], .ant-form-item-explain-error')
       .allTextContents()
       .catch(() => [])
-    throw new Error(`${(error as Error).message}\n页面上显示的提示：${JSON.stringify(shown)}`, { cause: error })
+    const seen = await page.evaluate(() => (window as unknown as { toastsSeen?: string[] }).toastsSeen ?? []).catch(() => [])
+    throw new Error(
+      `${(error as Error).message}\n页面上显示的提示：${JSON.stringify(shown)}\n等待期间出现过的提示：${JSON.stringify(seen)}`,
+      {
+        cause: error,
+      },
+    )
+  } finally {
+    await page.evaluate(() => (window as unknown as { toastWatcher?: MutationObserver }).toastWatcher?.disconnect()).catch(() => {})
   }
 }
 
