@@ -22,7 +22,7 @@
  * credit, 补发剩余部分 makes the credit — itself once only — then the rest.
  */
 import type { PoolConnection } from 'mysql2/promise'
-import type { Evidence } from './ledger'
+import { ledgerKey, type Evidence } from './ledger'
 import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
 import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
@@ -63,8 +63,11 @@ export async function payMember(
     if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）` }
     const earlier = await landed(conn, uid, key)
     let mark = earlier.mark
-    // A log row without the bonuscomment line: an attempt of an earlier version, which wrote the log row first.
-    const legacy = mark === null && earlier.log !== null
+    // Entries opened since 0.3.0 (their key names the month) write the log row only after the credit: their log row
+    // proves the credit landed, even when its bonuscomment line has been overwritten since.
+    const logProvesCredit = earlier.log !== null && key === ledgerKey(member.entry.wage_id, member.wage.period)
+    // A log row without the bonuscomment line on an older entry: maybe its earlier version's attempt, which wrote the log row first.
+    const legacy = mark === null && earlier.log !== null && !logProvesCredit
     if (legacy && earlier.messageId === null && !rest)
       return {
         state: 'in_doubt',
@@ -89,7 +92,7 @@ export async function payMember(
       return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
 
     let credited = false
-    if (mark === null && (rest ? rest === 'payRest' : !legacy)) {
+    if (mark === null && !logProvesCredit && (rest ? rest === 'payRest' : !legacy)) {
       const tooBig = overflow(before + member.credit, site.maxBonus, site.log)
       if (tooBig)
         return rest

@@ -29,6 +29,8 @@ const LONG = 1009
 const ERASED = 1010
 /** Its credit refused by the server (a grant revoked mid-payout), then paid. */
 const REFUSED = 1011
+/** Paid on MyISAM, cut after its log row while the site wrote back a bonuscomment it had read before. */
+const LOGGED_ERASED = 1012
 const fullComment = () =>
   Array.from({ length: 2_500 }, (_, i) => `2025-11-${String((i % 28) + 1).padStart(2, '0')} - [购买] 第 ${i} 次`).join('\n')
 const startBonus = (uid: number) => `${uid * 3}.7`
@@ -59,7 +61,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 11, operator })
+    month = await buildWageMonth(db.database, { count: 12, operator })
     for (const uid of month.wages.keys())
       if (uid !== MISSING) await site.user(uid, uid === HUGE ? nearMaxBonus(engine) : startBonus(uid), uid === 1002 ? SITE_LINE : null)
     // As NexusPHP's own (non-strict) writes leave it: cut at the column's limit.
@@ -94,7 +96,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     const runs = await Promise.all(
       Array.from({ length: 20 }, () =>
         payout.run(
-          { ids: [...month.wages.entries()].filter(([uid]) => ![CUT, LEGACY, LONG, ERASED, REFUSED].includes(uid)).map(([, id]) => id) },
+          {
+            ids: [...month.wages.entries()]
+              .filter(([uid]) => ![CUT, LEGACY, LONG, ERASED, REFUSED, LOGGED_ERASED].includes(uid))
+              .map(([, id]) => id),
+          },
           operator,
           '127.0.0.1',
         ),
@@ -217,6 +223,12 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       [{ wageId: wage(LEGACY), period: PERIOD, userId: month.users.get(LEGACY)!, siteUid: LEGACY, amount: month.amounts.get(LEGACY)! }],
       { target: 'nexusphp', operator, now: AFTER_MONTH },
     )
+    // Its key as versions before 0.3.0 made it: the record id alone.
+    await db.database.db
+      .updateTable('payout_ledger')
+      .set({ ledger_key: `seeding-console:wage:${wage(LEGACY)}` })
+      .where('wage_id', '=', wage(LEGACY))
+      .execute()
     const key = await keyOf(LEGACY)
     const before = parseTenths(startBonus(LEGACY))
     await site.conn.query(
@@ -289,6 +301,34 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       expect(await site.bonus(ERASED)).toBe(credited)
       expect(await site.logs(ERASED)).toHaveLength(1)
       expect(await site.messages(ERASED)).toHaveLength(1)
+    },
+  )
+
+  it.skipIf(engine !== 'MyISAM')(
+    'an attempt cut after its log row, its bonuscomment line overwritten meanwhile, is finished without a second credit',
+    async () => {
+      const cutting = service({
+        onStep: async (step, entry) => {
+          if (step !== 'logged' || entry.wage_id !== wage(LOGGED_ERASED)) return
+          await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [
+            '2026-02-10 - 收到 alice 赠送的 100 魔力',
+            LOGGED_ERASED,
+          ])
+          await site.killWriters()
+        },
+      })
+      const [cut] = await cutting.run({ ids: [wage(LOGGED_ERASED)] }, operator, '127.0.0.1')
+      expect(cut!.status).toBe('failed')
+      const credited = formatTenths(parseTenths(startBonus(LOGGED_ERASED)) + credit(LOGGED_ERASED))
+      expect(await site.bonus(LOGGED_ERASED)).toBe(credited)
+      // This version logs only after its credit: the log row is the proof, the retry writes the message and stops there.
+      const [retry] = await service().run({ ids: [wage(LOGGED_ERASED)] }, operator, '127.0.0.1')
+      expect(retry).toMatchObject({ status: 'already', bonusBefore: startBonus(LOGGED_ERASED), bonusAfter: credited })
+      expect(await site.bonus(LOGGED_ERASED)).toBe(credited)
+      expect(await site.logs(LOGGED_ERASED)).toHaveLength(1)
+      expect(await site.messages(LOGGED_ERASED)).toHaveLength(1)
+      await expect(service().resolve(wage(LOGGED_ERASED), 'payRest', operator, '127.0.0.1')).rejects.toThrow('不是待核对')
+      expect(await site.bonus(LOGGED_ERASED)).toBe(credited)
     },
   )
 
