@@ -16,7 +16,7 @@ import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
-import { HAND_PAID } from './wages'
+import { HAND_PAID, HAND_PAID_WHILE_OPEN } from './wages'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
@@ -55,7 +55,7 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 6, operator })
+    month = await buildWageMonth(db.database, { count: 8, operator })
     for (const uid of month.wages.keys()) await site.user(uid, start(uid))
   })
   afterAll(async () => {
@@ -185,6 +185,48 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     expect(await entry(1004)).toMatchObject({ state: 'done', reason: null })
     expect((await record(1004)).payment).toBe(1)
     expect(await site.bonus(1004)).toBe(formatTenths(parseTenths(start(1004)) + credit(1004)))
+  })
+
+  it('a record whose payout into the site is unfinished or 待核对 cannot be marked 已发放 by hand', async () => {
+    // Cut after it may have credited the member (shown 失败 until tried again): paid by hand too, they would have it twice.
+    await leftBy(1007, 'pending')
+    const pay = () => payWages(db.database, { ids: [wage(1007), wage(1008)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })
+    await expect(pay()).rejects.toMatchObject({ code: 409, msg: expect.stringContaining(`#${wage(1007)} 的「发放到站点」尚未完成`) })
+    await transition(db.database.db, (await entry(1007)).id, 'pending', 'in_doubt', { reason: '中断', now: AFTER_MONTH })
+    await expect(pay()).rejects.toMatchObject({ code: 409 })
+    // Nothing of the request was marked, 1008's neither.
+    expect((await record(1007)).payment).toBe(0)
+    expect((await record(1008)).payment).toBe(0)
+    await transition(db.database.db, (await entry(1007)).id, 'in_doubt', 'failed', { now: AFTER_MONTH })
+    expect((await pay()).paid).toBe(2)
+  })
+
+  it('an unfinished payout an earlier version let be marked 已发放 by hand goes to 待核对, never credited again', async () => {
+    await db.database.db.deleteFrom('payout_ledger').where('wage_id', '=', wage(1008)).execute()
+    await wageDb(db.database.db)
+      .updateTable('wage_records')
+      .set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null })
+      .where('id', '=', wage(1008))
+      .execute()
+    await leftBy(1008, 'pending')
+    await wageDb(db.database.db)
+      .updateTable('wage_records')
+      .set({ payment: 1, paid_at: AFTER_MONTH })
+      .where('id', '=', wage(1008))
+      .execute()
+    expect((await service().preview({ ids: [wage(1008)] })).list[0]).toMatchObject({ status: 'in_doubt', note: HAND_PAID_WHILE_OPEN })
+    const [result] = await service().run({ ids: [wage(1008)] }, operator, '127.0.0.1')
+    expect(result).toMatchObject({ status: 'in_doubt', reason: HAND_PAID_WHILE_OPEN })
+    expect(await entry(1008)).toMatchObject({ state: 'in_doubt' })
+    await expect(service().resolve(wage(1008), 'payRest', operator, '127.0.0.1')).rejects.toThrow('不能再补发')
+    // Nothing of it reached the site: 确认已到账 finds nothing to finish and leaves the hand payment standing.
+    const settled = await service().resolve(wage(1008), 'markDone', operator, '127.0.0.1')
+    expect(settled.status).toBe('failed')
+    const [again] = await service().run({ ids: [wage(1008)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'already', reason: HAND_PAID })
+    expect(await site.bonus(1008)).toBe(start(1008))
+    expect(await site.logs(1008)).toEqual([])
+    expect((await record(1008)).payment).toBe(1)
   })
 })
 

@@ -11,7 +11,16 @@ import { payoutRules } from './rules'
 import { PayoutError, type PayoutTarget } from './target'
 import { payoutTexts, roundingNote } from './texts'
 import { creditTenths, formatTenths } from './tenths'
-import { HAND_PAID, loadWages, monthOptions, paidByHand, wageFacts, type WageSelection } from './wages'
+import {
+  HAND_PAID,
+  HAND_PAID_WHILE_OPEN,
+  handPaidWhileOpen,
+  loadWages,
+  monthOptions,
+  paidByHand,
+  wageFacts,
+  type WageSelection,
+} from './wages'
 
 export interface PreviewTarget {
   target: PayoutTarget | null
@@ -71,6 +80,7 @@ export async function previewPayout(
     let note: string | null = null
     if (entry?.state === 'done') [status, note] = ['already', '已发放到站点']
     else if (entry?.state === 'in_doubt') [status, note] = ['in_doubt', entry.reason]
+    else if (handPaidWhileOpen(wage, entry)) [status, note] = ['in_doubt', HAND_PAID_WHILE_OPEN]
     else if (paidByHand(wage, entry)) [status, note] = ['already', HAND_PAID]
     else if (wage.siteUid === null) [status, note] = ['blocked', '该保种员没有绑定站点 UID']
     else if (bonusProblem) note = bonusProblem

@@ -17,7 +17,17 @@ import { lockPeriods } from '../wages/engine'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
 import { payoutRules } from './rules'
 import { PayoutError, type PayoutTarget } from './target'
-import { HAND_PAID, loadWages, monthOptions, paidByHand, selectWages, wageFacts, type WageSelection } from './wages'
+import {
+  HAND_PAID,
+  HAND_PAID_WHILE_OPEN,
+  handPaidWhileOpen,
+  loadWages,
+  monthOptions,
+  paidByHand,
+  selectWages,
+  wageFacts,
+  type WageSelection,
+} from './wages'
 
 export interface Operator {
   id: number
@@ -113,6 +123,18 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           toOpen.map((w) => ({ wageId: w.id, period: w.period, userId: w.userId, siteUid: w.siteUid, amount: w.amount })),
           { target: site.name, operator, now: options.clock() },
         )
+        const stuck = current.filter((w) => handPaidWhileOpen(w, known.get(w.id))).map((w) => known.get(w.id)!)
+        for (const entry of stuck)
+          await transition(trx, entry.id, 'pending', 'in_doubt', {
+            reason: HAND_PAID_WHILE_OPEN,
+            now: options.clock(),
+            nextAttemptAt: null,
+          })
+        for (const [wageId, entry] of await entriesOf(
+          trx,
+          stuck.map((e) => e.wage_id),
+        ))
+          entries.set(wageId, entry)
         return { current: new Map(current.map((w) => [w.id, w])), toOpen, entries }
       })
       const facts = await wageFacts(db, opened.toOpen)

@@ -106,6 +106,16 @@ export async function loadWages(db: Kysely<DB>, selection: WageSelection, month?
 export const paidByHand = (wage: PayoutWage, entry: LedgerEntry | undefined) => wage.payment === WagePayment.Paid && entry?.state !== 'done'
 export const HAND_PAID = '已在控制台标记为已发放（未经「发放到站点」），不会再发放到站点'
 
+/**
+ * A site payout cut after it may have credited the member, and the record then marked 已发放 by hand (versions before
+ * POST /wages/pay refused that): crediting again could pay the member twice, dropping the entry would leave a credit
+ * without its log row and message. It goes to 待核对, where 确认已到账 writes what is missing and credits nothing.
+ */
+export const handPaidWhileOpen = (wage: PayoutWage, entry: LedgerEntry | undefined) =>
+  wage.payment === WagePayment.Paid && entry?.state === 'pending' && entry.target !== 'webhook'
+export const HAND_PAID_WHILE_OPEN =
+  '上次发放到站点中断后，这条记录又在控制台被标记为已发放，站点可能已入账：请在站点上核对，已到账请选「确认已到账」（只补写魔力记录和站内信）'
+
 /** What the member's message tells besides the amount. */
 export interface WageFacts {
   items: WageItem[]

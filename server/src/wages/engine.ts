@@ -12,6 +12,7 @@ import type { WageItem } from '@shared/entities'
 import { bulkInsert, type BulkColumns, type BulkRow } from '../db/bulk'
 import type { AppDatabase, DialectName } from '../db/database'
 import type { DB } from '../db/schema'
+import { conflict } from '../errors'
 import { yieldToEventLoop } from '../db/sql-fragments'
 import { faultPause } from '../faults/pause'
 import { recordOperation } from '../operation-log/record'
@@ -355,6 +356,23 @@ export async function payWages(
       const have = new Set(found.map((r) => r.id))
       return { paid: 0, alreadyPaid: 0, missing: ids.filter((id) => !have.has(id)) }
     }
+    // A payout into the site that was cut (shown 失败 until tried again) or is 待核对 may already have credited the
+    // member: paid by hand as well, the member would have it twice — and the console could no longer finish it.
+    // A webhook delivery still being retried stops instead (payout/service.ts retryDue).
+    const open = await trx
+      .selectFrom('payout_ledger')
+      .select('wage_id')
+      .where('wage_id', 'in', ids)
+      .where((eb) => eb.or([eb('state', '=', 'in_doubt'), eb.and([eb('state', '=', 'pending'), eb('target', '!=', 'webhook')])]))
+      .orderBy('wage_id')
+      .execute()
+    if (open.length)
+      throw conflict(
+        `工资记录 ${open
+          .slice(0, 20)
+          .map((r) => `#${r.wage_id}`)
+          .join('、')} 的「发放到站点」尚未完成，站点可能已入账：请先再次发放到站点，或在待核对中处理，不能标记为已发放`,
+      )
     // The condition is the guard: a concurrent pay that got there first leaves nothing to update.
     const result = await w
       .updateTable('wage_records')
