@@ -27,6 +27,7 @@ import m0023 from './0023_site_account_deleted'
 import m0025 from './0025_claim_first_begins'
 import m0026 from './0026_device_keys'
 import m0027 from './0027_payout_credit_sent'
+import m0028 from './0028_snatch_start_unknown'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -53,5 +54,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0025_claim_first_begins': m0025(dialect),
     '0026_device_keys': m0026(dialect),
     '0027_payout_credit_sent': m0027(dialect),
+    '0028_snatch_start_unknown': m0028(dialect),
   }
 }
