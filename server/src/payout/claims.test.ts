@@ -15,6 +15,7 @@ import type { PayoutService, PayoutServiceOptions } from './service'
 import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
 import { buildWageMonth, AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
+import { wageDb } from '../wages/tables'
 import { creditTenths, formatTenths, parseTenths, wholePoints } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -262,6 +263,17 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       )
       expect(Number(dated[0]!.off)).toBeLessThan(5)
       expect(await site.messages(1003)).toHaveLength(1)
+    })
+
+    it('a month not yet over on the site is not paid with its claims settled (a restart inside it would look unsettled again)', async () => {
+      await wageDb(db.database.db).updateTable('wage_records').set({ period: '2099-12' }).where('id', '=', wage(1004)).execute()
+      const claimsBefore = await site.claims(1004)
+      const [refused] = await service().run({ ids: [wage(1004)] }, operator, '127.0.0.1')
+      expect(refused).toMatchObject({ status: 'failed', reason: expect.stringContaining('2099-12 在站点时间上还没有结束') })
+      expect(await site.bonus(1004)).toBe(START)
+      expect(await site.logs(1004)).toEqual([])
+      expect(await site.messages(1004)).toEqual([])
+      expect(await site.claims(1004)).toEqual(claimsBefore)
     })
   },
 )

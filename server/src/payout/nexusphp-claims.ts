@@ -61,6 +61,15 @@ export function monthBounds(period: string): { start: string; end: string } {
 }
 
 /**
+ * Whether the month is over on the site's clock (the writer's session is in the site's zone). Settling before its end
+ * would restart claims with a `last_settle_at` inside the month, and a repeated run would take them as unsettled.
+ */
+export async function monthEnded(conn: PoolConnection, period: string): Promise<boolean> {
+  const [rows] = await conn.query<RowDataPacket[]>('SELECT NOW() >= ? AS ended', [monthBounds(period).end])
+  return Number(rows[0]?.ended) === 1
+}
+
+/**
  * The member's claims not yet settled for the month (made before its end), and what settling does to
  * each. `lock`: read under row locks (InnoDB, inside the member's transaction).
  */

@@ -23,7 +23,7 @@
  */
 import type { PoolConnection } from 'mysql2/promise'
 import { ledgerKey, type Evidence } from './ledger'
-import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
+import { applyClaims, claimsNote, monthEnded, planClaims } from './nexusphp-claims'
 import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import {
@@ -59,6 +59,8 @@ export async function payMember(
   let committing = false
 
   const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
+    if (member.claims && !(await monthEnded(conn, member.claims.period)))
+      return { state: 'failed', reason: `${member.claims.period} 在站点时间上还没有结束：规则开启了认领结算，月份结束后才能发放到站点` }
     const before = await bonusRow(conn, uid, transactional)
     if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）` }
     const earlier = await landed(conn, uid, key)
