@@ -288,6 +288,8 @@ export interface PayoutLedgerTable {
   settled_by_name: string | null
   /** A MyISAM attempt sent its credit (migration 0027). */
   credit_sent_at: EpochMs | null
+  /** A MyISAM attempt sent its claims deduction (migration 0029). */
+  claims_sent_at: EpochMs | null
 }
 
 export interface PayoutWebhookDeliveriesTable {

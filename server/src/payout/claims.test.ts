@@ -47,11 +47,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       writerUrl = await site.writer()
       db = await openTestDatabases()[0]!.open()
       await migrateToLatest(db.database)
-      // 1003 and 1004 reach nothing in January: a wage of 0.
-      month = await buildWageMonth(db.database, { count: 4, idle: 2, operator })
+      // 1003, 1004 and 1005 reach nothing in January: a wage of 0.
+      month = await buildWageMonth(db.database, { count: 5, idle: 3, operator })
       const { version: _v, ...rules } = await currentRules(db.database.db)
       await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
-      for (const uid of [1001, 1002, 1003, 1004]) await site.user(uid, START)
+      for (const uid of [1001, 1002, 1003, 1004, 1005]) await site.user(uid, START)
       // 1001: reached (310 h since its begins), unreached and claimed before January (removed),
       // claimed in January (starts again), claimed after January (not this month's), settled already.
       const old = '2025-07-01 10:00:00'
@@ -221,6 +221,43 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       expect(claims.map((c) => Number(c.id))).toEqual([ids.uploadReached])
       expect(claims[0]).toMatchObject({ uploaded_begin: String(9 * GIB), seed_time_begin: String(20 * H) })
     })
+
+    it.skipIf(engine !== 'MyISAM')(
+      'a deduction whose bonuscomment line the site overwrote before the attempt was cut is 待核对, never taken twice',
+      async () => {
+        // 1005: one claim made before January and never reached.
+        await site.claim(1005, 901, {
+          size: 10 * GIB,
+          seedtime: 1010 * H,
+          uploaded: 0,
+          seedBegin: 1000 * H,
+          uploadedBegin: 0,
+          createdAt: '2025-07-01 10:00:00',
+        })
+        const deducted = formatTenths(parseTenths(START) - 6000n)
+        const cutting = service({
+          onStep: async (step, entry) => {
+            if (step !== 'claims-deducted' || entry.wage_id !== wage(1005)) return
+            // NexusPHP's gift (mybonus.php) writes back the bonuscomment it read before the deduction.
+            await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', ['2026-02-10 - 收到 alice 赠送的 100 魔力', 1005])
+            await site.killWriters()
+          },
+        })
+        const [cut] = await cutting.run({ ids: [wage(1005)] }, operator, '127.0.0.1')
+        expect(cut!.status).toBe('failed')
+        expect(await site.bonus(1005)).toBe(deducted)
+        const [retry] = await service().run({ ids: [wage(1005)] }, operator, '127.0.0.1')
+        expect(retry).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('无法确认是否已扣除 600.0 魔力') })
+        expect(await site.bonus(1005)).toBe(deducted)
+        // The admin sees it was taken: the deduction's log row is written and the claim removed, nothing deducted again.
+        const settled = await service().resolve(wage(1005), 'markDone', operator, '127.0.0.1')
+        expect(settled.status).toBe('paid')
+        expect(await site.bonus(1005)).toBe(deducted)
+        expect((await site.logs(1005)).map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
+        expect(await site.messages(1005)).toHaveLength(1)
+        expect(await site.claims(1005)).toEqual([])
+      },
+    )
 
     it("the whole month settles the claims of a member whose wage is 0, as NexusPHP's settlement settles every claimant", async () => {
       expect(month.amounts.get(1003)).toBe(0)

@@ -82,6 +82,7 @@ export async function openEntries(
         target: args.target,
         updated_at: args.now,
         credit_sent_at: null,
+        claims_sent_at: null,
       })
       .where('wage_id', '=', e.wageId)
       .where('state', '=', 'failed')

@@ -15,7 +15,8 @@
  * - a claim is touched only while `last_settle_at` is before the month's end (not yet settled for it);
  * - the deduction is made once by the bonus change that notes `[<ledger key>:claims]` in users.bonuscomment
  *   (nexusphp-rows.ts changeBonusOnce), then logged in a bonus log row carrying the same tag; a later run
- *   finds the line and only writes the row if it is missing;
+ *   finds the line and only writes the row if it is missing; an attempt notes on the entry that it sends the
+ *   deduction (`claims_sent_at`), so a later one finding neither line nor row stops at 待核对 (DeductionGuard);
  * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
  */
 import type { PoolConnection, RowDataPacket } from 'mysql2/promise'
@@ -125,7 +126,21 @@ export function claimsNote(plan: ClaimPlan): string | null {
   return lines.join('\n')
 }
 
-/** Applies the plan (see the module comment for why each step may run again). */
+/**
+ * What an attempt knows of the deduction beyond the site's rows (statement by statement only): that an earlier
+ * attempt sent it (`sentBefore`), how to note that this one sends it, and the admin's settlement of 待核对.
+ */
+export interface DeductionGuard {
+  sentBefore: boolean
+  noteSent: () => Promise<void>
+  rest?: 'markDone' | 'payRest'
+}
+
+/**
+ * Applies the plan (see the module comment for why each step may run again). `unknown`: an earlier attempt sent the
+ * deduction and neither its bonuscomment line nor its log row is there — the site may have overwritten the line after
+ * it landed; nothing is changed until the admin settles it (`rest`: markDone = it landed, payRest = take it now).
+ */
 export async function applyClaims(
   conn: PoolConnection,
   uid: number,
@@ -134,7 +149,8 @@ export async function applyClaims(
   plan: ClaimPlan,
   log: LogColumns,
   onStep?: (step: string) => Promise<void>,
-): Promise<void> {
+  guard?: DeductionGuard,
+): Promise<'settled' | 'unknown'> {
   const { end } = monthBounds(rule.period)
   for (const claim of plan.restart) {
     await conn.query(
@@ -144,7 +160,7 @@ export async function applyClaims(
   }
   if (plan.gone.length)
     await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.gone)})`, [uid, ...plan.gone.map((c) => c.id)])
-  if (!plan.remove.length) return
+  if (!plan.remove.length) return 'settled'
   await onStep?.('claims-restarted')
   const tag = claimsTag(key)
   const [earlier] = await conn.query<RowDataPacket[]>(
@@ -155,7 +171,14 @@ export async function applyClaims(
   // once there, so not made again.
   if (!earlier.length && plan.deduction > 0n) {
     const what = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}`
-    await changeBonusOnce(conn, uid, -plan.deduction, what, tag)
+    // The admin's settlement applies to a deduction in doubt only (an entry settled for its credit deducts as usual).
+    let landed = false
+    if (guard && (await bonusMark(conn, uid, tag)) === null) {
+      if (guard.sentBefore && !guard.rest) return 'unknown'
+      landed = guard.sentBefore && guard.rest === 'markDone'
+      if (!landed) await guard.noteSent()
+    }
+    if (!landed) await changeBonusOnce(conn, uid, -plan.deduction, what, tag)
     await onStep?.('claims-deducted')
     const mark = await bonusMark(conn, uid, tag)
     const [bonus] = await conn.query<RowDataPacket[]>('SELECT seedbonus FROM users WHERE id = ?', [uid])
@@ -169,6 +192,7 @@ export async function applyClaims(
     await onStep?.('claims-logged')
   }
   await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.remove)})`, [uid, ...plan.remove.map((c) => c.id)])
+  return 'settled'
 }
 
 const inList = (claims: ClaimRow[]) => claims.map(() => '?').join(', ')

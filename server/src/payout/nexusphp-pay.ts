@@ -17,7 +17,7 @@
  *
  * 待核对 — a log row and nothing saying whether the bonus moved — is left only by entries begun by versions before
  * the bonuscomment line (their MyISAM payouts wrote the log row first), and by a MyISAM attempt that sent its credit
- * (noted on the entry first, `creditSent`) when a retry finds neither its line nor its log row: the site may have
+ * (noted on the entry first, `noteSent`) when a retry finds neither its line nor its log row: the site may have
  * overwritten the line. They stay so until the admin settles them (`rest`): 确认已到账 writes what is missing but the
  * credit, 补发剩余部分 makes the credit — itself once only — then the rest.
  */
@@ -100,7 +100,7 @@ export async function payMember(
         return rest
           ? { state: 'in_doubt', reason: tooBig, evidence: earlier.log ? logEvidence(earlier.log, null) : {} }
           : { state: 'failed', reason: tooBig }
-      if (!transactional) await member.creditSent()
+      if (!transactional) await member.noteSent('credit')
       progress = 'crediting'
       credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       progress = 'credited'
@@ -121,11 +121,20 @@ export async function payMember(
     await step('logged', member)
     const messageId = earlier.messageId ?? (await insertMessage(conn, uid, texts.subject, texts.message))
     await step('messaged', member)
+    const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
     if (claims) {
       progress = 'settling'
-      await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member))
+      const guard = transactional
+        ? undefined
+        : { sentBefore: member.entry.claims_sent_at !== null, noteSent: () => member.noteSent('claims'), rest }
+      const settled = await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member), guard)
+      if (settled === 'unknown')
+        return {
+          state: 'in_doubt',
+          reason: `上次发放在扣除认领魔力时中断，站点上找不到这笔扣除的魔力备注和魔力记录，无法确认是否已扣除 ${formatTenths(claims.deduction)} 魔力（工资已到账）：已扣除请选「确认已到账」，未扣除请选「补发剩余部分」（只扣一次）`,
+          evidence,
+        }
     }
-    const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
     // Settling 待核对 is the admin's act: 成功 either way (确认已到账 credits nothing).
     return { state: 'done', already: !credited && !rest, evidence }
   }

@@ -16,7 +16,7 @@ import { previewPayout } from './preview'
 import { lockPeriods } from '../wages/engine'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
 import { payoutRules } from './rules'
-import { PayoutError, type PayoutTarget } from './target'
+import { PayoutError, type PayoutTarget, type SentChange } from './target'
 import {
   HAND_PAID,
   HAND_PAID_WHILE_OPEN,
@@ -75,8 +75,13 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
     await recordOperation(db, { operator, action, targetType: 'wage-payout', targetId, detail, ip }, options.clock())
   }
 
-  const creditSent = async (entry: LedgerEntry) => {
-    await db.updateTable('payout_ledger').set({ credit_sent_at: options.clock() }).where('id', '=', entry.id).execute()
+  const noteSent = (entry: LedgerEntry) => async (what: SentChange) => {
+    const now = options.clock()
+    await db
+      .updateTable('payout_ledger')
+      .set(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
+      .where('id', '=', entry.id)
+      .execute()
   }
 
   let timer: NodeJS.Timeout | null = null
@@ -153,7 +158,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           results.push(resultOf(wage, statusOf(entry), entry.state === 'done' ? '此前已发放到站点' : entry.reason, entry))
           continue
         }
-        const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, () => creditSent(entry)))
+        const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, noteSent(entry)))
         results.push(await recordOutcome(options.database, options.clock(), entry, wage, outcome, 'pending', operator))
       }
       const period = selection.period ?? [...new Set(wages.map((w) => w.period))].join('、')
@@ -178,10 +183,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       if (action === 'payRest' && paidByHand(wage!, entry))
         throw conflict('这条工资记录已在控制台标记为已发放，不能再补发；若站点上已到账，请选「确认已到账」')
       const facts = await wageFacts(db, [wage!])
-      const outcome = await site.settle(
-        memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db), () => creditSent(entry)),
-        action,
-      )
+      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db), noteSent(entry)), action)
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
       const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
       await logRun(

@@ -22,6 +22,9 @@ export interface ClaimSettlement {
   removeDeduction: bigint
 }
 
+/** The bonus changes a payout makes: the credit, and with `settleClaims` the deduction for removed claims. */
+export type SentChange = 'credit' | 'claims'
+
 export interface MemberPayout {
   entry: LedgerEntry
   wage: PayoutWage
@@ -31,8 +34,8 @@ export interface MemberPayout {
   texts(before: bigint | null, after: bigint | null, note?: string): PayoutTexts
   /** null: claims are left to the site. */
   claims: ClaimSettlement | null
-  /** Notes on the entry that a statement-by-statement attempt is sending the credit (before it does). */
-  creditSent(): Promise<void>
+  /** Notes on the entry that a statement-by-statement attempt is sending the credit or the claims deduction (before it does). */
+  noteSent(what: SentChange): Promise<void>
 }
 
 /**

@@ -28,6 +28,7 @@ import m0025 from './0025_claim_first_begins'
 import m0026 from './0026_device_keys'
 import m0027 from './0027_payout_credit_sent'
 import m0028 from './0028_snatch_start_unknown'
+import m0029 from './0029_payout_claims_sent'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -55,5 +56,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0026_device_keys': m0026(dialect),
     '0027_payout_credit_sent': m0027(dialect),
     '0028_snatch_start_unknown': m0028(dialect),
+    '0029_payout_claims_sent': m0029(dialect),
   }
 }
