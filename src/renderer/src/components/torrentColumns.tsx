@@ -23,6 +23,9 @@ export function torrentNameColumn<T extends Torrent>(width: number): DataTableCo
   }
 }
 
+/** 保种人数 reads `2 / 3`: said on the header, as the other figures' help is. */
+export const KEEPERS_HELP = '正在保种的保种员人数 / 目标保种人数（目标只对官种）'
+
 export function torrentSizeColumn<T extends Torrent>(width: number): DataTableColumn<T> {
   return { title: '体积', dataIndex: 'size', width, align: 'right', render: (size: number) => formatBytes(size) }
 }

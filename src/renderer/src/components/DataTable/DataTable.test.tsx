@@ -5,7 +5,7 @@ import { renderWithProviders } from '@renderer/test/render'
 import { pagedRequest, type TableData } from '@renderer/services/request'
 import { useUserStore } from '@renderer/stores/user'
 import { storageKey } from './columnSettings'
-import DataTable, { type DataTableActions, type DataTableColumn } from '.'
+import DataTable, { NO_MATCH, type DataTableActions, type DataTableColumn } from '.'
 
 interface Row {
   id: number
@@ -226,6 +226,17 @@ describe('DataTable', () => {
     const failing = vi.fn(async () => ({ data: [], total: 0, success: false }))
     renderTable({ tableKey: 'other', request: failing })
     expect(await screen.findByText('加载失败，请点击刷新重试', { selector: '.ant-empty-description' })).toBeTruthy()
+  })
+
+  it('says that a search matches nothing, rather than 暂无数据', async () => {
+    renderTable()
+    await screen.findByText('种子 1')
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    fireEvent.mouseDown(selectOf('种子类型'))
+    fireEvent.click(await screen.findByTitle('非官种'))
+    fireEvent.click(within(screen.getByTestId('data-table-search')).getByRole('button', { name: /查\s*询/ }))
+    expect(await screen.findByText(NO_MATCH, { selector: '.ant-empty-description' })).toBeTruthy()
+    expect(screen.queryByText('暂无数据', { selector: '.ant-empty-description' })).toBeNull()
   })
 
   it('tells the page each total it loaded, with the params and search asked (not a failed read)', async () => {

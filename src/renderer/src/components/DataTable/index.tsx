@@ -21,6 +21,9 @@ export type { ColumnFilters, DataTableActions, DataTableColumn, DataTableRequest
 
 export const PAGE_SIZE_OPTIONS = [20, 50, 100, 200] as const
 
+/** The empty state of a search or filter that matches no row. */
+export const NO_MATCH = '没有符合筛选条件的记录，请调整筛选条件'
+
 /** The key of a row-actions column (操作), fixed to the right edge. */
 export const ACTIONS_KEY = 'actions'
 
@@ -187,11 +190,18 @@ export default function DataTable<T extends object>({
   }
 
   const emptyNote = typeof empty === 'function' ? empty(answered?.asked.search ?? query.search) : empty
+  // No rows under a search or a column filter: say so, rather than 暂无数据 (as if there were nothing at all).
+  const asked = answered?.asked ?? query
+  const filtered =
+    Object.keys(asked.search).length > 0 || Object.values(asked.filters ?? {}).some((value) => value != null && value.length > 0)
   const emptyText =
     result?.success !== false && emptyNote !== undefined ? (
       emptyNote
     ) : (
-      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={result?.success === false ? '加载失败，请点击刷新重试' : '暂无数据'} />
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={result?.success === false ? '加载失败，请点击刷新重试' : filtered ? NO_MATCH : '暂无数据'}
+      />
     )
 
   return (

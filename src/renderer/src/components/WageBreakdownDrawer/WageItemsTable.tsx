@@ -90,6 +90,8 @@ const columns: TableColumnsType<WageItem> = [
   { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right', onCell: figureCell, render: (_, item) => keeperRankText(item) },
   {
     title: '价值',
+    // A bare number beside amounts in 魔力: say what it is.
+    onHeaderCell: () => ({ title: '种子价值（NexusPHP 做种公式，无单位）：达标种子的价值之和决定每小时魔力' }),
     dataIndex: 'value',
     width: 100,
     align: 'right',

@@ -23,7 +23,7 @@ const siteUidField = (memberId?: number) => (
   <Form.Item
     name="siteUid"
     label="站点 UID"
-    extra="会员在站点上的用户 ID，用于匹配做种数据：按站点用户名或 UID 搜索已同步的站点用户，也可直接输入 UID"
+    extra="保种员在站点上的用户 ID，用于匹配做种数据：按站点用户名或 UID 搜索已同步的站点用户，也可直接输入 UID"
   >
     <SiteUserSelect memberId={memberId} />
   </Form.Item>

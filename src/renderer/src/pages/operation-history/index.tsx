@@ -25,11 +25,13 @@ const targetTypeLabels: Record<string, string> = {
 
 export const actionLabel = (action: string): string => operationActionLabels[action as OperationActionName] ?? action
 
-/** The target by id: `用户 #204`, `官种规则 v3`. */
+/** The target by id: `用户 #204`, `官种规则 v3`, `工资月份 2026-10` (a month is no number). */
 export function targetIdText(log: Pick<OperationLog, 'targetType' | 'targetId'>): string {
   const type = targetTypeLabels[log.targetType] ?? log.targetType
   if (!log.targetId) return type || '-'
-  return log.targetType === 'rules' ? `${type} v${log.targetId}` : `${type} #${log.targetId}`
+  if (log.targetType === 'rules') return `${type} v${log.targetId}`
+  if (log.targetType === 'wage-period') return `${type} ${log.targetId}`
+  return `${type} #${log.targetId}`
 }
 
 /** The target by name where the server knows it (`用户 alice`), else by id. */

@@ -4,6 +4,7 @@ import dayjs from 'dayjs'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { NO_MATCH } from '@renderer/components/DataTable'
 import { previewEntry, wageItem, wageRecord } from '../salary/fixtures'
 import { lastMonth } from '.'
 import { PREVIEW_MEMBERS_HELP } from './WagePreview'
@@ -87,7 +88,7 @@ describe('工资计算', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputsOf('wages.page').at(-1)).toEqual({ page: 1, pageSize: 20, period: other, orderBy: 'amount DESC' }))
   })
 
-  it('says what to do for a month not generated yet, and 暂无数据 for a filter that matches nothing', async () => {
+  it('says what to do for a month not generated yet, and that a filter matches nothing', async () => {
     api.handle('wages.page', ok({ list: [], total: 0 }))
     renderRoutes(routes, '/salary-computed')
     const empty = await screen.findByTestId('saved-wages-empty', undefined, { timeout: 8000 })
@@ -101,7 +102,7 @@ describe('工资计算', { timeout: 30_000 }, () => {
     fireEvent.click(within(form).getByRole('button', { name: /查\s*询/ }))
     await waitFor(() => expect(inputsOf('wages.page').at(-1)).toMatchObject({ period, payment: 1 }))
     await waitFor(() => expect(screen.queryByTestId('saved-wages-empty')).toBeNull())
-    expect(document.querySelector('.ant-table .ant-empty-description')!.textContent).toBe('暂无数据')
+    expect(document.querySelector('.ant-table .ant-empty-description')!.textContent).toBe(NO_MATCH)
   })
 
   it('offers no export and no 发放到站点 for a month with no records, says why on hover, and offers them once generated', async () => {

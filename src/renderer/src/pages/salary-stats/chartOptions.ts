@@ -22,9 +22,9 @@ export function totalsOption(months: WageStats['months'], colours: StatsColours)
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: amountTooltip },
     legend: { bottom: 0 },
-    grid: { left: 8, right: 16, top: 16, bottom: 40, containLabel: true },
+    grid: { left: 8, right: 16, top: 32, bottom: 40, containLabel: true },
     xAxis: { type: 'category', data: months.map((month) => month.period) },
-    yAxis: { type: 'value', axisLabel: { formatter: axisAmount } },
+    yAxis: { type: 'value', name: '魔力', axisLabel: { formatter: axisAmount } },
     series: [
       {
         type: 'bar',
@@ -51,9 +51,9 @@ export function averagesOption(months: WageStats['months'], colours: StatsColour
   return {
     tooltip: { trigger: 'axis', valueFormatter: amountTooltip },
     legend: { bottom: 0 },
-    grid: { left: 8, right: 16, top: 16, bottom: 40, containLabel: true },
+    grid: { left: 8, right: 16, top: 32, bottom: 40, containLabel: true },
     xAxis: { type: 'category', boundaryGap: false, data: months.map((month) => month.period) },
-    yAxis: { type: 'value', axisLabel: { formatter: axisAmount } },
+    yAxis: { type: 'value', name: '魔力', axisLabel: { formatter: axisAmount } },
     series: [
       {
         type: 'line',

@@ -111,7 +111,7 @@ export default function SalaryStatsPage() {
           </Card>
         </Col>
       </Row>
-      <Card size="small" title="按月统计">
+      <Card size="small" title="按月统计" extra={<Typography.Text type="secondary">金额单位：魔力</Typography.Text>}>
         <Table<Month>
           size="middle"
           rowKey="period"

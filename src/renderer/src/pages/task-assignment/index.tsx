@@ -19,6 +19,7 @@ import {
   seedersColumn,
   torrentNameColumn,
   torrentSizeColumn,
+  KEEPERS_HELP,
 } from '@renderer/components/torrentColumns'
 import type { TableData, TableParams, TableSort } from '@renderer/services/request'
 import { assignTasks, keeperOptions, torrentAssignees, unassignTasks } from '@renderer/services/tasks'
@@ -54,6 +55,7 @@ const baseColumns: DataTableColumn<AssignmentRow>[] = [
   torrentSizeColumn(96),
   {
     title: '保种人数',
+    onHeaderCell: () => ({ title: KEEPERS_HELP }),
     dataIndex: 'keepers',
     width: 96,
     align: 'right',

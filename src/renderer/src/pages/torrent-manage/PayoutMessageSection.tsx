@@ -3,7 +3,7 @@
  * into the site, the placeholders it may use, and a live preview with an example member — the
  * same rendering the server's dry run and payout use.
  */
-import { Button, Card, Col, Form, Input, Row, Tag, Tooltip, Typography } from 'antd'
+import { Button, Card, Col, Form, Input, Popconfirm, Row, Tag, Tooltip, Typography } from 'antd'
 import type { FormInstance } from 'antd'
 import type { RuleBody } from '@shared/entities'
 import {
@@ -67,9 +67,16 @@ export default function PayoutMessageSection({ form }: { form: FormInstance<Rule
       title="站内信模板"
       data-testid="payout-template"
       extra={
-        <Button size="small" onClick={() => form.setFieldsValue({ payoutMessageTemplate: { ...defaultPayoutMessageTemplate } })}>
-          恢复默认
-        </Button>
+        // Replaces what the admin typed in both fields: asked first.
+        <Popconfirm
+          title="恢复默认的站内信模板？"
+          description="站内信标题和正文将换成默认内容，保存规则后才生效。"
+          okText="恢复默认"
+          cancelText="取消"
+          onConfirm={() => form.setFieldsValue({ payoutMessageTemplate: { ...defaultPayoutMessageTemplate } })}
+        >
+          <Button size="small">恢复默认</Button>
+        </Popconfirm>
       }
     >
       <Typography.Paragraph type="secondary">
@@ -102,7 +109,7 @@ export default function PayoutMessageSection({ form }: { form: FormInstance<Rule
           </div>
         </Col>
         <Col xs={24} xl={12}>
-          <Typography.Text strong>预览（示例会员）</Typography.Text>
+          <Typography.Text strong>预览（示例保种员）</Typography.Text>
           <div
             data-testid="payout-template-preview"
             style={{ marginTop: 8, padding: 12, border: '1px solid rgba(128,128,128,0.3)', borderRadius: 6 }}

@@ -4,7 +4,24 @@
  * and keeps what was typed.
  */
 import { useRef, useState } from 'react'
-import { Alert, Button, Card, Col, Flex, Form, Input, InputNumber, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Popconfirm,
+  Result,
+  Row,
+  Select,
+  Skeleton,
+  Tag,
+  Typography,
+  theme,
+} from 'antd'
 import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
 import { useApi } from '@renderer/hooks/useApi'
@@ -263,7 +280,16 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
       >
         {saveError && <Alert type="error" showIcon title={saveError} role="alert" data-testid="rules-error" />}
         <Flex gap={8} justify="flex-end">
-          <Button onClick={() => form.resetFields()}>撤销修改</Button>
+          {/* One click would throw away every edit of a long form: asked first. */}
+          <Popconfirm
+            title="撤销所有未保存的修改？"
+            description="表单将恢复为当前规则版本的值。"
+            okText="撤销修改"
+            cancelText="取消"
+            onConfirm={() => form.resetFields()}
+          >
+            <Button>撤销修改</Button>
+          </Popconfirm>
           <Button type="primary" htmlType="submit" loading={saving}>
             保存
           </Button>

@@ -14,6 +14,7 @@ import {
   seedersColumn,
   torrentNameColumn,
   torrentSizeColumn,
+  KEEPERS_HELP,
 } from '@renderer/components/torrentColumns'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { SeedTypeTag } from '@renderer/components/StatusTags'
@@ -55,6 +56,7 @@ const columns: DataTableColumn<Torrent>[] = [
   },
   {
     title: '保种人数',
+    onHeaderCell: () => ({ title: KEEPERS_HELP }),
     dataIndex: 'keepers',
     width: 96,
     align: 'right',

@@ -74,12 +74,16 @@ describe('官种设置 · 站内信模板', { timeout: 30_000 }, () => {
     expect(await screen.findByText('v4')).toBeTruthy()
   })
 
-  it('a saved template is shown as saved; 恢复默认 brings back the default', async () => {
+  it('a saved template is shown as saved; 恢复默认 (confirmed) brings back the default', async () => {
     install({ ...rules, payoutMessageTemplate: { subject: '工资 {金额}', body: '你好 {用户名}' } })
     const { section, subject, body, preview } = await open()
     expect(subject.value).toBe('工资 {金额}')
     expect(within(preview()).getByTestId('payout-template-preview-body').textContent).toBe('你好 alice')
     fireEvent.click(within(section).getByRole('button', { name: '恢复默认' }))
+    // Asked first: what the admin typed stays until they confirm.
+    const confirm = await screen.findByRole('tooltip')
+    expect(body.value).toBe('你好 {用户名}')
+    fireEvent.click(within(confirm).getByRole('button', { name: '恢复默认' }))
     await waitFor(() => expect(body.value).toBe(defaultPayoutMessageTemplate.body))
     fireEvent.submit(screen.getByTestId('rules-form'))
     await waitFor(() => expect(saves()).toHaveLength(1))

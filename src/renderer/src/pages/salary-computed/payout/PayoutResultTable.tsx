@@ -31,8 +31,8 @@ export default function PayoutResultTable({ results, onSettled }: PayoutResultTa
       title: action === 'markDone' ? `确认 ${row.username} 的魔力已到账？` : `为 ${row.username} 补发剩余部分？`,
       content:
         action === 'markDone'
-          ? '请先在站点上核对该会员的魔力确实已增加。确认后记为已发放，并补发站内信（如未发出）。'
-          : `请先在站点上核对该会员的魔力确实没有增加。将为其增加 ${row.credit} 魔力并补发站内信。`,
+          ? '请先在站点上核对该保种员的魔力确实已增加。确认后记为已发放，并补发站内信（如未发出）。'
+          : `请先在站点上核对该保种员的魔力确实没有增加。将为其增加 ${row.credit} 魔力并补发站内信。`,
       okText: action === 'markDone' ? '确认已到账' : '补发',
       cancelText: '取消',
       onOk: async () => {
