@@ -218,6 +218,9 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     const [result] = await service().run({ ids: [wage(1008)] }, operator, '127.0.0.1')
     expect(result).toMatchObject({ status: 'in_doubt', reason: HAND_PAID_WHILE_OPEN })
     expect(await entry(1008)).toMatchObject({ state: 'in_doubt' })
+    // Until the admin settles it, a payout shows it as the dry run does: 待核对, not 已发放过.
+    const [still] = await service().run({ ids: [wage(1008)] }, operator, '127.0.0.1')
+    expect(still).toMatchObject({ status: 'in_doubt', reason: HAND_PAID_WHILE_OPEN })
     await expect(service().resolve(wage(1008), 'payRest', operator, '127.0.0.1')).rejects.toThrow('不能再补发')
     // Nothing of it reached the site: 确认已到账 finds nothing to finish and leaves the hand payment standing.
     const settled = await service().resolve(wage(1008), 'markDone', operator, '127.0.0.1')

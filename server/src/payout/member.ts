@@ -1,7 +1,7 @@
 /** One member's payout as a target receives it: the ledger entry, the wage, the credit and how to word it. */
 import type { LedgerEntry } from './ledger'
 import type { PayoutRules } from './rules'
-import type { MemberPayout, SentChange } from './target'
+import type { MemberPayout, SentNotes } from './target'
 import { payoutTexts } from './texts'
 import { creditTenths } from './tenths'
 import type { PayoutWage, WageFacts } from './wages'
@@ -11,7 +11,10 @@ export function memberPayout(
   wage: PayoutWage,
   facts: WageFacts | undefined,
   rules: PayoutRules,
-  noteSent: (what: SentChange) => Promise<void> = async () => {},
+  sent: SentNotes = {
+    note: async () => {},
+    read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null }),
+  },
 ): MemberPayout {
   const credit = creditTenths(entry.amount)
   return {
@@ -28,6 +31,6 @@ export function memberPayout(
         rules.template,
       ),
     claims: rules.settleClaims && { period: wage.period, ...rules.settleClaims },
-    noteSent,
+    sent,
   }
 }

@@ -19,7 +19,7 @@
  *   deduction (`claims_sent_at`), so a later one finding neither line nor row stops at 待核对 (DeductionGuard);
  * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
  */
-import type { PoolConnection, RowDataPacket } from 'mysql2/promise'
+import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { bonusMark, changeBonusOnce, laravelNow, logValue, type LogColumns } from './nexusphp-rows'
 import { formatTenths, parseTenths } from './tenths'
 import type { ClaimSettlement } from './target'
@@ -62,12 +62,13 @@ export function monthBounds(period: string): { start: string; end: string } {
 }
 
 /**
- * Whether the month is over on the site's clock (the writer's session is in the site's zone). Settling before its end
+ * The months not over on the site's clock (the writer's sessions are in the site's zone). Settling before a month's end
  * would restart claims with a `last_settle_at` inside the month, and a repeated run would take them as unsettled.
  */
-export async function monthEnded(conn: PoolConnection, period: string): Promise<boolean> {
-  const [rows] = await conn.query<RowDataPacket[]>('SELECT NOW() >= ? AS ended', [monthBounds(period).end])
-  return Number(rows[0]?.ended) === 1
+export async function monthsNotOver(pool: Pool, periods: string[]): Promise<string[]> {
+  const [rows] = await pool.query<RowDataPacket[]>("SELECT DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s') AS now")
+  const now = String(rows[0]?.now)
+  return periods.filter((period) => now < monthBounds(period).end)
 }
 
 /**

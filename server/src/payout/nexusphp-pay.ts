@@ -17,13 +17,13 @@
  *
  * 待核对 — a log row and nothing saying whether the bonus moved — is left only by entries begun by versions before
  * the bonuscomment line (their MyISAM payouts wrote the log row first), and by a MyISAM attempt that sent its credit
- * (noted on the entry first, `noteSent`) when a retry finds neither its line nor its log row: the site may have
+ * (noted on the entry first, `sent.note`) when a retry finds neither its line nor its log row: the site may have
  * overwritten the line. They stay so until the admin settles them (`rest`): 确认已到账 writes what is missing but the
  * credit, 补发剩余部分 makes the credit — itself once only — then the rest.
  */
 import type { PoolConnection } from 'mysql2/promise'
 import { ledgerKey, type Evidence } from './ledger'
-import { applyClaims, claimsNote, monthEnded, planClaims } from './nexusphp-claims'
+import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
 import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import {
@@ -59,17 +59,17 @@ export async function payMember(
   let committing = false
 
   const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
-    if (member.claims && !(await monthEnded(conn, member.claims.period)))
-      return { state: 'failed', reason: `${member.claims.period} 在站点时间上还没有结束：规则开启了认领结算，月份结束后才能发放到站点` }
     const before = await bonusRow(conn, uid, transactional)
     if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）` }
     const earlier = await landed(conn, uid, key)
+    const sent = await member.sent.read()
     let mark = earlier.mark
     // Entries opened since 0.3.0 (their key names the month) write the log row only after the credit: their log row
     // proves the credit landed, even when its bonuscomment line has been overwritten since.
-    const logProvesCredit = earlier.log !== null && key === ledgerKey(member.entry.wage_id, member.wage.period)
+    // An attempt that got as far as the claims deduction had its credit, log row and message in before it.
+    const creditLanded = (earlier.log !== null && key === ledgerKey(member.entry.wage_id, member.wage.period)) || sent.claims
     // A log row without the bonuscomment line on an older entry: maybe its earlier version's attempt, which wrote the log row first.
-    const legacy = mark === null && earlier.log !== null && !logProvesCredit
+    const legacy = mark === null && earlier.log !== null && !creditLanded
     if (legacy && earlier.messageId === null && !rest)
       return {
         state: 'in_doubt',
@@ -83,7 +83,7 @@ export async function payMember(
     }
     // An earlier attempt sent its credit, and neither its line nor a log row is there: the credit may have landed and
     // its line been overwritten since (NexusPHP's gift and its user edit form write back a bonuscomment read earlier).
-    const creditUnknown = !transactional && member.entry.credit_sent_at !== null && mark === null && earlier.log === null
+    const creditUnknown = !transactional && sent.credit && mark === null && earlier.log === null
     if (creditUnknown && !rest)
       return {
         state: 'in_doubt',
@@ -94,13 +94,13 @@ export async function payMember(
       return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
 
     let credited = false
-    if (mark === null && !logProvesCredit && (rest ? rest === 'payRest' : !legacy)) {
+    if (mark === null && !creditLanded && (rest ? rest === 'payRest' : !legacy)) {
       const tooBig = overflow(before + member.credit, site.maxBonus, site.log)
       if (tooBig)
         return rest
           ? { state: 'in_doubt', reason: tooBig, evidence: earlier.log ? logEvidence(earlier.log, null) : {} }
           : { state: 'failed', reason: tooBig }
-      if (!transactional) await member.noteSent('credit')
+      if (!transactional) await member.sent.note('credit')
       progress = 'crediting'
       credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       progress = 'credited'
@@ -124,9 +124,7 @@ export async function payMember(
     const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
     if (claims) {
       progress = 'settling'
-      const guard = transactional
-        ? undefined
-        : { sentBefore: member.entry.claims_sent_at !== null, noteSent: () => member.noteSent('claims'), rest }
+      const guard = transactional ? undefined : { sentBefore: sent.claims, noteSent: () => member.sent.note('claims'), rest }
       const settled = await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member), guard)
       if (settled === 'unknown')
         return {

@@ -14,7 +14,7 @@ import mysql from 'mysql2/promise'
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../config'
 import { poolOptions, SITE_SESSION_SQL_MODE, zoneOffset } from '../sources/nexusphp/connection'
-import { claimsNote, planClaims } from './nexusphp-claims'
+import { claimsNote, monthsNotOver, planClaims } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import type { PayContext } from './nexusphp-member-lock'
 import { payMember } from './nexusphp-pay'
@@ -76,6 +76,13 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       await site(claims)
       await checkGrants(pool, claims)
       await options.onBegun?.()
+    },
+    async monthsNotOver(periods) {
+      try {
+        return await monthsNotOver(pool, periods)
+      } catch (error) {
+        throw new PayoutError(writeErrorReason(error))
+      }
     },
     async bonusOf(uids) {
       const out = new Map<number, bigint>()

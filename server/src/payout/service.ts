@@ -15,8 +15,9 @@ import { memberPayout } from './member'
 import { previewPayout } from './preview'
 import { lockPeriods } from '../wages/engine'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
+import { monthNotOverReason, monthsNotOver } from './month-over'
 import { payoutRules } from './rules'
-import { PayoutError, type PayoutTarget, type SentChange } from './target'
+import { PayoutError, type PayoutTarget, type SentNotes } from './target'
 import {
   HAND_PAID,
   HAND_PAID_WHILE_OPEN,
@@ -75,14 +76,24 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
     await recordOperation(db, { operator, action, targetType: 'wage-payout', targetId, detail, ip }, options.clock())
   }
 
-  const noteSent = (entry: LedgerEntry) => async (what: SentChange) => {
-    const now = options.clock()
-    await db
-      .updateTable('payout_ledger')
-      .set(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
-      .where('id', '=', entry.id)
-      .execute()
-  }
+  const sentNotes = (entry: LedgerEntry): SentNotes => ({
+    async note(what) {
+      const now = options.clock()
+      await db
+        .updateTable('payout_ledger')
+        .set(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
+        .where('id', '=', entry.id)
+        .execute()
+    },
+    async read() {
+      const row = await db
+        .selectFrom('payout_ledger')
+        .select(['credit_sent_at', 'claims_sent_at'])
+        .where('id', '=', entry.id)
+        .executeTakeFirstOrThrow()
+      return { credit: row.credit_sent_at !== null, claims: row.claims_sent_at !== null }
+    },
+  })
 
   let timer: NodeJS.Timeout | null = null
   let retrying: Promise<number> | null = null
@@ -107,6 +118,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         await logRun(operator, ip, 'wages.payout', selection.period ?? null, `发放到站点（${label}）未开始：${reason}`)
         return results
       }
+      const notOver = await monthsNotOver(site, rules, wages)
       // Under the months' lock (compute and POST /wages/pay take it too): the records as they are now, and their entries
       // opened from those. A compute that committed since `wages` were read (the site checks above take a while) would
       // otherwise have changed a record whose entry then opens with the old amount — the site credited one amount, the
@@ -122,7 +134,9 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           trx,
           current.map((w) => w.id),
         )
-        const toOpen = current.filter((w) => !paidByHand(w, known.get(w.id)))
+        // A month not over (settleClaims): nothing of it opened or moved — an entry left open stays open, not 失败.
+        const waiting = new Set(current.filter((w) => notOver.has(w.period) && !paidByHand(w, known.get(w.id))).map((w) => w.id))
+        const toOpen = current.filter((w) => !paidByHand(w, known.get(w.id)) && !waiting.has(w.id))
         const entries = await openEntries(
           trx,
           toOpen.map((w) => ({ wageId: w.id, period: w.period, userId: w.userId, siteUid: w.siteUid, amount: w.amount })),
@@ -140,13 +154,19 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           stuck.map((e) => e.wage_id),
         ))
           entries.set(wageId, entry)
-        return { current: new Map(current.map((w) => [w.id, w])), toOpen, entries }
+        // 待核对 whatever its record says: shown as the dry run shows it, until the admin settles it.
+        for (const w of current) if (known.get(w.id)?.state === 'in_doubt' && !entries.has(w.id)) entries.set(w.id, known.get(w.id)!)
+        return { current: new Map(current.map((w) => [w.id, w])), toOpen, entries, waiting }
       })
       const facts = await wageFacts(db, opened.toOpen)
       for (const listed of wages) {
         const wage = opened.current.get(listed.id)
         if (!wage) {
           results.push(resultOf(listed, 'failed', '这条工资记录已不存在（重新生成工资时该保种员已不在结果中）'))
+          continue
+        }
+        if (opened.waiting.has(wage.id)) {
+          results.push(resultOf(wage, 'failed', monthNotOverReason(wage.period)))
           continue
         }
         const entry = opened.entries.get(wage.id)
@@ -158,7 +178,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           results.push(resultOf(wage, statusOf(entry), entry.state === 'done' ? '此前已发放到站点' : entry.reason, entry))
           continue
         }
-        const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, noteSent(entry)))
+        const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, sentNotes(entry)))
         results.push(await recordOutcome(options.database, options.clock(), entry, wage, outcome, 'pending', operator))
       }
       const period = selection.period ?? [...new Set(wages.map((w) => w.period))].join('、')
@@ -183,7 +203,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       if (action === 'payRest' && paidByHand(wage!, entry))
         throw conflict('这条工资记录已在控制台标记为已发放，不能再补发；若站点上已到账，请选「确认已到账」')
       const facts = await wageFacts(db, [wage!])
-      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db), noteSent(entry)), action)
+      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db), sentNotes(entry)), action)
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
       const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
       await logRun(

@@ -25,6 +25,13 @@ export interface ClaimSettlement {
 /** The bonus changes a payout makes: the credit, and with `settleClaims` the deduction for removed claims. */
 export type SentChange = 'credit' | 'claims'
 
+export interface SentNotes {
+  /** Notes that this attempt is sending the change (before it does). */
+  note(what: SentChange): Promise<void>
+  /** As the entry has them now — read under the member's site lock, so an attempt that held it before is seen. */
+  read(): Promise<Record<SentChange, boolean>>
+}
+
 export interface MemberPayout {
   entry: LedgerEntry
   wage: PayoutWage
@@ -34,8 +41,8 @@ export interface MemberPayout {
   texts(before: bigint | null, after: bigint | null, note?: string): PayoutTexts
   /** null: claims are left to the site. */
   claims: ClaimSettlement | null
-  /** Notes on the entry that a statement-by-statement attempt is sending the credit or the claims deduction (before it does). */
-  noteSent(what: SentChange): Promise<void>
+  /** What statement-by-statement attempts noted on the entry about the bonus changes they sent. */
+  sent: SentNotes
 }
 
 /**
@@ -57,6 +64,11 @@ export interface PayoutTarget {
   begin(plan?: { settleClaims: boolean }): Promise<void>
   /** Members' bonus now, in tenths, by site uid; a uid absent from the map is not on the site. null: the target has no bonus to show. */
   bonusOf(uids: number[]): Promise<Map<number, bigint> | null>
+  /**
+   * settleClaims (NexusPHP only): the months among `periods` that have not ended on the site's clock. Their records are
+   * neither opened nor paid: a claim restarted inside its month would look unsettled to a repeated run.
+   */
+  monthsNotOver?(periods: string[]): Promise<string[]>
   /** The dry run's claim notes (settleClaims, NexusPHP only), by wage record id, read without writing. */
   previewClaims?(members: { wageId: number; uid: number; claims: ClaimSettlement }[]): Promise<Map<number, string | null>>
   pay(member: MemberPayout): Promise<PayOutcome>
