@@ -45,13 +45,13 @@ describe.skipIf(!browserAvailable())('发放到站点 on demo data', () => {
     await preview.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 60_000 })
     await page.getByText(`发放到站点 · ${PERIOD} 整月 · 演示站点`).waitFor()
     const first = preview.locator('.ant-table-tbody tr.ant-table-row').first()
-    expect(await first.locator('td').nth(2).textContent()).toMatch(/^\d+\.\d → \d+\.\d$/)
+    expect(await first.locator('td').nth(2).textContent()).toMatch(/^[\d,]+\.\d → [\d,]+\.\d$/)
     expect(await first.locator('td').nth(3).textContent()).toContain(`保种工资 ${PERIOD}（工资记录 #`)
     // The dry run wrote nothing.
     expect(server.sql<{ n: number }>('select count(*) as n from payout_ledger')[0]!.n).toBe(0)
     await app.screenshot('36-payout-preview')
 
-    await page.getByRole('button', { name: new RegExp(`确认发放 \\(${toPay} 人\\)`) }).click()
+    await page.getByRole('button', { name: new RegExp(`确认发放（${toPay} 人）`) }).click()
     const results = page.getByTestId('payout-results')
     await results.waitFor({ timeout: 120_000 })
     await expect.poll(() => results.locator('.ant-tag', { hasText: '成功' }).count()).toBe(toPay)

@@ -112,7 +112,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await expect.poll(() => amountHeader.getAttribute('aria-sort')).toBe('descending')
     await expect.poll(() => records.locator('.ant-table-tbody tr.ant-table-row').first().textContent()).toContain(paid[0]!.username)
     for (const member of paid) await page.getByLabel(`选择 ${member.username}`).check()
-    await page.getByRole('button', { name: /标记已发放 \(2\)/ }).click()
+    await page.getByRole('button', { name: /标记已发放（2）/ }).click()
     await confirmDialog(page, '标记已发放')
     await page.getByText('已将 2 条标记为已发放').waitFor()
     for (const member of paid) {
@@ -189,7 +189,9 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     await drawer.waitFor({ state: 'hidden' })
 
     await openMenu(page, '工资排行', /#\/rank/)
-    await expect.poll(() => page.getByTestId('rank-period').textContent()).toBe(`${PERIOD} 月工资排行（最近一次计算的月份）`)
+    await expect
+      .poll(() => page.getByTestId('rank-period').textContent())
+      .toBe(`${dayjs().subtract(1, 'month').format('YYYY 年 M 月')}工资排行（最近一次计算的月份）`)
     const first = page.locator('.ant-table-tbody tr.ant-table-row').first()
     // The member's own row, marked 我.
     expect(await cellText(first, 1)).toBe(`${member.username}我`)

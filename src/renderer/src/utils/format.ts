@@ -80,3 +80,9 @@ export function formatAmount(value: number | null | undefined): string {
   if (!isUsableNumber(value)) return EMPTY
   return value.toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 }
+
+/** A wage month as a title reads it: `2025-02` → `2025 年 2 月`. */
+export function monthTitle(period: string): string {
+  const [year, month] = period.split('-')
+  return `${year} 年 ${Number(month)} 月`
+}

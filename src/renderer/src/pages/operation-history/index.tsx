@@ -21,6 +21,7 @@ const targetTypeLabels: Record<string, string> = {
   rules: '官种规则',
   'wage-period': '工资月份',
   'wage-record': '工资记录',
+  sync: '数据同步',
 }
 
 export const actionLabel = (action: string): string => operationActionLabels[action as OperationActionName] ?? action
@@ -31,6 +32,8 @@ export function targetIdText(log: Pick<OperationLog, 'targetType' | 'targetId'>)
   if (!log.targetId) return type || '-'
   if (log.targetType === 'rules') return `${type} v${log.targetId}`
   if (log.targetType === 'wage-period') return `${type} ${log.targetId}`
+  // A payout names the month it paid, or the one record it paid or settled.
+  if (log.targetType === 'wage-payout') return /^\d{4}-\d{2}$/.test(log.targetId) ? `工资月份 ${log.targetId}` : `工资记录 #${log.targetId}`
   return `${type} #${log.targetId}`
 }
 

@@ -146,5 +146,7 @@ describe('操作日志', { timeout: 30_000 }, () => {
     expect(toFilters({})).toEqual({})
     expect(targetText({ targetType: 'rules', targetId: '3' })).toBe('官种规则 v3')
     expect(targetText({ targetType: 'wage-period', targetId: '2026-10' })).toBe('工资月份 2026-10')
+    expect(targetText({ targetType: 'wage-payout', targetId: '2026-10' })).toBe('工资月份 2026-10')
+    expect(targetText({ targetType: 'wage-payout', targetId: '42' })).toBe('工资记录 #42')
   })
 })

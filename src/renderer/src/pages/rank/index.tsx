@@ -15,6 +15,7 @@ import { wageRank } from '@renderer/services/wages'
 import { useRememberedState } from '@renderer/hooks/useRememberedState'
 import { useCurrentUser } from '@renderer/stores/user'
 import { toastInfo } from '@renderer/utils/feedback'
+import { monthTitle } from '@renderer/utils/format'
 import NoWagesYet from '../salary-stats/NoWagesYet'
 import { findRankPosition } from './findRankPosition'
 
@@ -105,7 +106,7 @@ export default function RankPage() {
   const caption = !shown
     ? null
     : shown.period
-      ? `${shown.period} 月工资排行${month ? '' : '（最近一次计算的月份）'}`
+      ? `${monthTitle(shown.period)}工资排行${month ? '' : '（最近一次计算的月份）'}`
       : month
         ? '该月尚未生成工资'
         : '尚未生成任何月份的工资'

@@ -26,7 +26,7 @@ describe('工资排行', { timeout: 20_000 }, () => {
     renderRoutes(routes, '/rank')
     expect(await screen.findByText('member4', undefined, { timeout: 8000 })).toBeTruthy()
     expect(inputsOf('wages.rank')).toEqual([{ page: 1, pageSize: 20 }])
-    expect(screen.getByTestId('rank-period').textContent).toBe('2025-02 月工资排行（最近一次计算的月份）')
+    expect(screen.getByTestId('rank-period').textContent).toBe('2025 年 2 月工资排行（最近一次计算的月份）')
     expect(screen.getByTestId('medal-1')).toBeTruthy()
     expect(screen.getByTestId('medal-3')).toBeTruthy()
     expect(screen.queryByTestId('medal-4')).toBeNull()
@@ -107,7 +107,7 @@ describe('工资排行', { timeout: 20_000 }, () => {
     await router.navigate('/rank')
     expect(await screen.findByText('top of 2025-01')).toBeTruthy()
     expect((screen.getByLabelText('月份') as HTMLInputElement).value).toBe('2025-01')
-    expect(screen.getByTestId('rank-period').textContent).toBe('2025-01 月工资排行')
+    expect(screen.getByTestId('rank-period').textContent).toBe('2025 年 1 月工资排行')
   })
 
   it('offers no future month', async () => {

@@ -185,7 +185,7 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
       toolbar={
         <Space size={8}>
           <Button type="primary" icon={<CheckCircleOutlined />} disabled={selected.length === 0} loading={paying} onClick={confirmPay}>
-            标记已发放{selected.length > 0 ? ` (${selected.length})` : ''}
+            标记已发放{selected.length > 0 ? `（${selected.length}）` : ''}
           </Button>
           <PayoutToSite
             period={period}

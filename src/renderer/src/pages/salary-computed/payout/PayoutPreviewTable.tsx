@@ -12,7 +12,10 @@ const readyTags: Record<PayoutPreviewEntry['status'], { color: string; text: str
   blocked: { color: 'red', text: '无法发放' },
 }
 
-export const bonusChange = (before: string | null, after: string | null) => (before === null ? '-' : `${before} → ${after ?? '?'}`)
+/** A site's bonus as the server sends it (`760634.7`), grouped in thousands like every other amount: `760,634.7`. */
+const groupedBonus = (value: string) => value.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','))
+export const bonusChange = (before: string | null, after: string | null) =>
+  before === null ? '-' : `${groupedBonus(before)} → ${after === null ? '?' : groupedBonus(after)}`
 
 /** Opens on click, to the left: a hover-opened message (tall) lay over 确认发放 when the pointer crossed the column on its way down. */
 function MessagePreview({ entry }: { entry: PayoutPreviewEntry }) {

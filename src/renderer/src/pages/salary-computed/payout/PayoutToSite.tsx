@@ -73,7 +73,7 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
           disabled={!preview || preview.disabledReason !== null || (toPay.length === 0 && inDoubt === 0)}
           onClick={() => void pay()}
         >
-          {toPay.length || inDoubt === 0 ? `确认发放${toPay.length ? ` (${toPay.length} 人)` : ''}` : `处理待核对 (${inDoubt} 人)`}
+          {toPay.length || inDoubt === 0 ? `确认发放${toPay.length ? `（${toPay.length} 人）` : ''}` : `处理待核对（${inDoubt} 人）`}
         </Button>
       </Space>
     ) : phase === 'done' ? (
