@@ -629,8 +629,12 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     cleanups.push(() => app.close())
     await addMember(db.database, 'u1001', 1001)
     await officialRules(db.database, now)
-    // One torrent per sync for the rolling refresh: it reads torrents 1 and 2 in the first two syncs.
-    const source = nexusphpSource({ databaseUrl: site.url, timezone: undefined }, { tuning: { idChunk: 1, slowRefreshSyncs: 1000 } })
+    // One torrent per sync for the rolling refresh: it reads torrents 1 and 2 in the first two syncs. Every
+    // earning torrent's counts checked every sync (countSyncs: 1; the default spreads them over 3 syncs, below).
+    const source = nexusphpSource(
+      { databaseUrl: site.url, timezone: undefined },
+      { tuning: { idChunk: 1, slowRefreshSyncs: 1000, countSyncs: 1 } },
+    )
     const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => now })
     cleanups.push(() => runner.stop())
     const seeders = async () => {
@@ -656,6 +660,61 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     const quiet = await runner.runOnce(now + 3 * MIN)
     expect(quiet.ran && quiet.rows).not.toHaveProperty('site_torrents')
     expect(await seeders()).toEqual([1, 1])
+  })
+
+  it("checks a third of the earning torrents' seeders per sync: a recount reaches the mirror within three syncs", async () => {
+    // Reading the counts of every claimed or assigned torrent every sync read ~62,000 torrents rows a sync on the
+    // bench site: a rolling cursor takes a third of them per sync (countSyncs: 3), so N is at most 3 syncs old.
+    const site = await fixture()
+    const now = Math.floor((await site.now()) / 1000) * 1000
+    await site.user({ id: 1001, username: 'u1001' })
+    for (let t = 1; t <= 9; t++) {
+      await site.torrent({ id: t, seeders: 1 })
+      await site.snatch({ userid: 1001, torrent: t, finished: true, lastAction: now - 10 * MIN })
+      await site.claim({ uid: 1001, torrent: t, createdAt: now - 60 * MIN })
+    }
+    const proxy = await FaultProxy.start(serverUrl!, { record: true })
+    cleanups.push(() => proxy.close())
+    const db = await backend.open()
+    cleanups.push(() => db.cleanup())
+    const app = await buildTestApp({ database: db.database, config: db.config })
+    cleanups.push(() => app.close())
+    await addMember(db.database, 'u1001', 1001)
+    // The rolling refresh reads one torrent per sync (whole, seeders included; not in the counts check then).
+    const tuning = { idChunk: 1, slowRefreshSyncs: 1000 }
+    const source = nexusphpSource({ databaseUrl: proxy.url(site.url), timezone: undefined }, { tuning })
+    const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => now })
+    cleanups.push(() => runner.stop())
+    await runner.runOnce(now)
+    expect(await ids(db.database, 'site_torrents')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    // The site's cleanup recounts every one of them (last_action untouched).
+    await site.exec('UPDATE torrents SET seeders = 4')
+    const recounted = async () =>
+      (await db.database.db.selectFrom('site_torrents').select('id').where('seeders', '=', 4).orderBy('id').execute()).map((r) => r.id)
+    // The counts lookups of a sync (one id each: idChunk 1), as the ids they ask for.
+    const countsRead = async (at: number) => {
+      const from = proxy.statements.length
+      await runner.runOnce(at)
+      return proxy.statements
+        .slice(from)
+        .filter((q) => /^SELECT id, seeders, leechers FROM torrents/.test(q))
+        .map((q) => Number(/WHERE id IN \((\d+)\)/.exec(q)?.[1]))
+    }
+    const checked: number[][] = []
+    const seen: number[][] = []
+    for (let i = 1; i <= 3; i++) {
+      checked.push(await countsRead(now + i * MIN))
+      seen.push(await recounted())
+    }
+    // Three ids a sync, in id order (none twice); the mirror follows the site as each part is checked.
+    expect(checked.map((part) => part.length)).toEqual([3, 3, 3])
+    expect(checked.flat().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    expect(seen[0].length).toBeLessThan(9)
+    expect(seen[2]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9])
+    // …and round again: the part of three syncs before (but the one the rolling refresh reads whole in that sync).
+    const again = await countsRead(now + 4 * MIN)
+    expect(again.length).toBeGreaterThan(1)
+    expect(checked[0]).toEqual(expect.arrayContaining(again))
   })
 
   it.skipIf(shape !== 'v16')('on a v1.6 site no statement of a sync reads more than a window of a table the tracker writes', async () => {
@@ -715,4 +774,83 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     }
     expect(tooLong).toEqual([])
   })
+
+  it.skipIf(shape !== 'v16')(
+    "on a v1.6 site no statement reads more of the MEMORY peers than one member's rows, however many peers members have",
+    async () => {
+      // MEMORY peers are hash-keyed: a read through `userid IN (…)` walks every row of its members, whatever it
+      // filters, orders or limits, and the tracker's announce UPDATEs of peers wait for all of it (25 members of
+      // 5,000 peers: the fingerprint 0.1–0.6 s). Members with 40 peers each — more than the budget of a statement
+      // (windows of 10–40): each is read alone, in every step — the backfill (first import, a later member), the
+      // changed rows, the deletion fingerprints and the ids of a member whose fingerprint differs.
+      const site = await fixture()
+      const now = Math.floor((await site.now()) / 1000) * 1000
+      await site.team(1, 'CMCT')
+      for (const uid of [1001, 1002, 1003, 1004, 1005]) await site.user({ id: uid, username: `u${uid}` })
+      for (let t = 1; t <= 40; t++) await site.torrent({ id: t, team: t <= 4 ? 1 : 0 })
+      const heavy = [1001, 1002, 1003, 1005] // 1005: no member; 1003: a member from the second sync on
+      for (const uid of heavy)
+        for (let t = 1; t <= 40; t++) await site.peer({ userid: uid, torrent: t, seeder: t % 4 !== 0, lastAction: now - (t % 30) * MIN })
+      for (let t = 1; t <= 2; t++) await site.peer({ userid: 1004, torrent: t, seeder: true, lastAction: now - 2 * MIN })
+      const proxy = await FaultProxy.start(serverUrl!, { record: true })
+      cleanups.push(() => proxy.close())
+      const db = await backend.open()
+      cleanups.push(() => db.cleanup())
+      const app = await buildTestApp({ database: db.database, config: db.config })
+      cleanups.push(() => app.close())
+      for (const uid of [1001, 1002, 1004]) await addMember(db.database, `u${uid}`, uid)
+      await officialRules(db.database, now)
+      const reports: NexusphpSyncReport[] = []
+      const listen = (message: unknown) => void reports.push(message as NexusphpSyncReport)
+      subscribe('seeding:nexusphp-sync', listen)
+      cleanups.push(async () => unsubscribe('seeding:nexusphp-sync', listen))
+      const tuning = { pageRows: 25, lockedScanIds: 40, idChunk: 8, rollingCheckRows: 30 }
+      const source = nexusphpSource({ databaseUrl: proxy.url(site.url), timezone: undefined }, { tuning })
+      const runner = new SyncRunner({ database: db.database, source, wages: createWageEstimates(), clock: () => now })
+      cleanups.push(() => runner.stop())
+      const sourcePeers = async (uids: string) =>
+        (await site.rows<{ id: number }>(`SELECT id FROM peers WHERE userid IN (${uids}) ORDER BY id`)).map((r) => Number(r.id))
+
+      expect((await runner.runOnce(now)).ran).toBe(true)
+      expect(await ids(db.database, 'site_peers')).toEqual(await sourcePeers('1001, 1002, 1004'))
+      const firstSync = proxy.statements.length
+      // The tracker announces (a member's peers move), one of 1002's peers stops; 1003 joins the team.
+      await site.exec(
+        'UPDATE peers SET uploaded = uploaded + 1073741824, last_action = FROM_UNIXTIME(?) WHERE userid = 1001 AND torrent <= 5',
+        [now / 1000],
+      )
+      await site.exec('DELETE FROM peers WHERE userid = 1002 AND torrent = 7')
+      await addMember(db.database, 'u1003', 1003)
+      expect((await runner.runOnce(now + 2 * MIN)).ran).toBe(true)
+      expect(await ids(db.database, 'site_peers')).toEqual(await sourcePeers('1001, 1002, 1003, 1004'))
+      const moved = await db.database.db
+        .selectFrom('site_peers')
+        .select('uploaded')
+        .where('userid', '=', 1001)
+        .where('torrent', '<=', 5)
+        .execute()
+      expect(moved.map((r) => Number(r.uploaded))).toEqual(Array(5).fill(GIB))
+      const secondSync = proxy.statements.slice(firstSync)
+      // A sync with nothing changed: its plan started exactly the statements its steps took.
+      const quiet = await runner.runOnce(now + 3 * MIN)
+      expect(quiet.ran && quiet.rows).not.toHaveProperty('site_peers')
+      expect(reports[2].readAhead.unused).toBe(0)
+
+      const peerReads = proxy.statements.filter((q) => /^\s*SELECT\b/i.test(q) && /FROM `?peers`?/.test(q))
+      const tooLong: string[] = []
+      for (const statement of peerReads) {
+        const rows = await rowsReadFromLockingTables(site, statement)
+        if (rows > 40) tooLong.push(`${rows} rows: ${statement}`)
+      }
+      expect(tooLong).toEqual([])
+      // The fingerprints: never of a member whose peers the same sync read in full (the first import; 1003's backfill).
+      const prints = (statements: readonly string[]) =>
+        statements.filter((q) => /^\s*SELECT\b/i.test(q) && /FROM `?peers`?/.test(q) && /COUNT\(\*\)/.test(q))
+      expect(prints(proxy.statements.slice(0, firstSync))).toEqual([])
+      expect(prints(secondSync).length).toBeGreaterThan(0)
+      expect(prints(secondSync).filter((q) => /\b1003\b/.test(q))).toEqual([])
+      // …and 1002's ids were compared (its fingerprint differed).
+      expect(peerReads.some((q) => /^\s*SELECT id FROM peers WHERE userid = 1002\s*$/.test(q))).toBe(true)
+    },
+  )
 })

@@ -1,7 +1,7 @@
 /**
  * Members' rows through the source's member (uid) index, a few members at a time, keyset (uid, id):
  * a later member's backfill where reads lock nothing (InnoDB), changes where no primary-key scan can
- * tell them, every read of a hash-keyed table. Also the members' uploads ('owned'): through the owner
+ * tell them (a hash-keyed table's reads: member-hash.ts). Also the members' uploads ('owned'): through the owner
  * index, or by a primary-key scan of torrents where its reads lock the table (`ownedScanStep`).
  *
  * The keyset (uid, id) is one ordered range only where the member index carries the primary key

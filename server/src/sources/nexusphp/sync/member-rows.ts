@@ -8,11 +8,12 @@
  *
  * On a table with table-level locks every statement stays short (the tracker's UPDATEs wait for it,
  * and announces stall meanwhile): a scan reads bounded id windows, an index read (hash-keyed tables
- * only) a few members at a time.
+ * only) whole members, as many as fit a paced budget of rows — a heavy or new member alone (member-hash.ts).
  */
 import { sql } from 'kysely'
 import { chunks } from '../../../util/chunks'
-import { indexPage, indexStep, memberGroups, ownedScanStep } from './member-index'
+import { firstMemberGroup, memberGroupRows, memberHashStep, readsByMember } from './member-hash'
+import { indexStep, ownedScanStep } from './member-index'
 import { scanPage, scanRanges, scanStep } from './member-scan'
 import { changedSince, sourceOf } from './member-tables'
 import type { SyncSession } from './session'
@@ -39,6 +40,8 @@ export async function memberTablesEmpty(s: SyncSession): Promise<boolean> {
  */
 export async function syncMemberRows(s: SyncSession, members: readonly number[]): Promise<void> {
   const p = s.state.pairs
+  // Settled before the pass below changes the state (deletions.ts asks again after it).
+  membersReadInFull(s, members)
   await dropFormerMembers(s, members)
   const memberSet = new Set(members)
   p.known = p.known.filter((uid) => memberSet.has(uid))
@@ -63,18 +66,36 @@ export async function syncMemberRows(s: SyncSession, members: readonly number[])
     // windows: there the index does not carry the id, so a walk in (uid, id) order sorts all the
     // members' remaining rows for every page, the tracker's UPDATEs waiting (member-index.ts) — a scan
     // reads the whole table, but no statement more than a window of it. Everything on a hash-keyed
-    // table (no id order; MEMORY peers, a few hundred rows a member) goes through the index.
+    // table (no id order; MEMORY peers) goes through the index, whole members per statement (member-hash.ts).
     const source = sourceOf(table)
     const locking = s.engines.locking.has(source) && !s.engines.hashKeyed.has(source)
     const scannable = table !== 'owned' && !s.engines.hashKeyed.has(source)
     const changed = step === 'known' ? await changedSince(s, table, since!) : null
-    if (scannable && changed) await scanStep(s, table, changed, uids, pass)
+    // A hash-keyed table: whole members per statement, as many as fit a paced budget of rows (member-hash.ts).
+    if (table !== 'owned' && readsByMember(s, source))
+      await memberHashStep(s, table, step === 'new' ? { backfill: true, changed: null } : { backfill: false, changed }, uids, pass)
+    else if (scannable && changed) await scanStep(s, table, changed, uids, pass)
     else if (scannable && step === 'new' && (p.since === null || locking)) await scanStep(s, table, null, uids, pass)
     else if (table === 'owned' && locking) await ownedScanStep(s, uids, pass)
     else await indexStep(s, table, step === 'new' ? null : since, uids, pass)
   }
   s.state.pairs = { known: pass.members.filter((uid) => memberSet.has(uid)), since: pass.startedAt, pass: null }
   await s.commit(async () => {})
+}
+
+/**
+ * The members whose rows this sync reads in full — a pass that starts in this sync backfills those it
+ * never read (all of them at the first import) — so their fingerprints (deletions.ts) are known without a
+ * read. A pass resumed from an earlier sync may have read them there: none. Settled when first asked, before
+ * syncMemberRows changes the state (a read-ahead plan and the step agree).
+ */
+export function membersReadInFull(s: SyncSession, members: readonly number[]): ReadonlySet<number> {
+  return s.onceSync('members read in full', () => {
+    const p = s.state.pairs
+    if (p.pass !== null) return new Set<number>()
+    const known = new Set(p.since === null ? [] : p.known)
+    return new Set(members.filter((uid) => !known.has(uid)))
+  })
 }
 
 /**
@@ -90,8 +111,8 @@ export async function readAheadMemberRows(s: SyncSession, members: readonly numb
   for (const table of ['site_peers', 'site_snatched', 'site_claims'] as const) {
     const changed = await changedSince(s, table, p.since - s.tuning.watermarkSlackMs)
     if (!changed) continue
-    if (s.engines.hashKeyed.has(sourceOf(table))) {
-      void indexPage(s, s.ahead.planned, table, changed, memberGroups(s, table, uids)[0])(0, 0)
+    if (readsByMember(s, sourceOf(table))) {
+      void memberGroupRows(s, s.ahead.planned, table, changed, await firstMemberGroup(s, table, uids, false), { uid: 0, id: 0 })
       continue
     }
     const span = s.span(sourceOf(table))

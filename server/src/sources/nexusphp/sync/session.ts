@@ -200,6 +200,13 @@ export class SyncSession {
     return this.settled.get(key) as Promise<T>
   }
 
+  private readonly settledNow = new Map<string, unknown>()
+  /** `once` for an answer that needs no reads. */
+  onceSync<T>(key: string, compute: () => T): T {
+    if (!this.settledNow.has(key)) this.settledNow.set(key, compute())
+    return this.settledNow.get(key) as T
+  }
+
   /** Which of these torrent ids the mirror holds. */
   async mirroredTorrents(ids: readonly number[]): Promise<Set<number>> {
     const found = new Set<number>()

@@ -16,8 +16,9 @@ export interface NexusphpSyncTuning {
   /**
    * On a table with table-level locks (a v1.6 site's MyISAM and MEMORY tables), the tracker's UPDATEs wait
    * for each of our reads of it (announces stall meanwhile): a statement there covers at most this many ids of a
-   * primary-key scan. A scan starts at a quarter of it (2,000 ids: 4–14 ms of MariaDB's time on the bench's
-   * shared machine) and follows the site's answers from there (pace.ts)…
+   * primary-key scan — on a hash-keyed table (MEMORY peers), rows of the members a statement reads (member-hash.ts).
+   * A scan starts at a quarter of it (2,000 ids: 4–14 ms of MariaDB's time on the bench's shared machine) and
+   * follows the site's answers from there (pace.ts)…
    */
   lockedScanIds: number
   /** …aiming at this many ms per statement… */
@@ -26,14 +27,17 @@ export interface NexusphpSyncTuning {
   lockedLookupIds: number
   /**
    * …and at most this many members through a member index: only a hash-keyed table's reads (a v1.6 site's
-   * MEMORY peers, ~3,500 for 25 members on the bench site). A MyISAM table is never read through its member
-   * index: the index does not carry the id, so a read in (uid, id) order sorts every remaining row of its
-   * members for each page (~10,000 snatches a member) — a later member's backfill scans by primary key there
-   * (member-index.ts).
+   * MEMORY peers), and fewer where their rows in the mirror exceed the table's paced span (member-hash.ts: a
+   * statement there reads every row of its members; a member heavier than the span, or never read, alone).
+   * A MyISAM table is never read through its member index: the index does not carry the id, so a read in
+   * (uid, id) order sorts every remaining row of its members for each page (~10,000 snatches a member) — a
+   * later member's backfill scans by primary key there (member-index.ts).
    */
   lockedMemberGroup: number
   /** Ids per primary-key lookup. */
   idChunk: number
+  /** The seeders/leechers of the torrents that can earn (N of the wages) are all checked once in this many syncs (torrent-refresh.ts). */
+  countSyncs: number
   /** The rolling refresh visits every mirror torrent once in this many syncs. */
   refreshSyncs: number
   /** The same when the source has torrents.last_action (changed torrents are read every sync): edits, deletions. */
@@ -70,6 +74,7 @@ export const defaultTuning: NexusphpSyncTuning = {
   lockedLookupIds: 500,
   lockedMemberGroup: 25,
   idChunk: 2_000,
+  countSyncs: 3,
   refreshSyncs: 6,
   slowRefreshSyncs: 36,
   rollingCheckRows: 20_000,
@@ -103,6 +108,8 @@ export interface NexusphpState {
     maxId: number
     officialKey: string
     refreshAfter: number
+    /** The earning torrents' counts check: the last id this pass checked (0: the next sync starts over). */
+    countsAfter: number
     /** The rolling sweep of source ids below `maxId` for torrents that became relevant later (torrents.ts). */
     sweepAfter: number
     /** Every member row committed so far had its torrent looked for (else the next sync checks all rows). */
@@ -138,6 +145,7 @@ function initialState(): NexusphpState {
       maxId: 0,
       officialKey: '',
       refreshAfter: 0,
+      countsAfter: 0,
       sweepAfter: 0,
       referencedChecked: false,
       changed: { since: null, startedAt: null, afterId: 0 },
