@@ -1,5 +1,15 @@
 /** The findings behind the NexusPHP sync figures, rendered under them in BENCHMARKS.md (prose, one constant). */
-export const NOTES = `**The tracker's wait on a v1.6 site** (a long read of a MyISAM or MEMORY table makes the tracker's UPDATEs wait; SQLite, this machine, session of 2026-11-24 — in every run the
+export const NOTES = `**2026-11-27, the v1.6 table above** (commit 2981095, Intel Xeon, load ~2 during the run; this host is slower than
+the one of 2026-11-24's run: the same derivation of 884,599 records took 116 s against 69.7 s). Since 2026-11-24:
+(1) MEMORY peers are read whole members per statement within the paced row budget, a heavy or never-read member alone
+(\`sync/member-hash.ts\`): an announce UPDATE of peers waited at worst **5.6 ms** during the full sync (60.3 ms on
+2026-11-24), 6.9 ms during the incremental one; the first import now reads each new member's peers alone (2,000
+statements instead of 80, part of the slower source part). (2) The earning torrents' seeders/leechers are checked at every
+sync, a third of them per sync: 30,029 torrents rows read by the incremental sync (7,155 before the check existed, 69,666
+with all of them every sync). Every worst table-lock wait is ≤ 50 ms ✅; the full sync's rate (42,254 rows/s) and the
+incremental source part (4.48 s) miss their targets on this host — not separated from the host's speed today.
+
+**The tracker's wait on a v1.6 site** (a long read of a MyISAM or MEMORY table makes the tracker's UPDATEs wait; SQLite, this machine, session of 2026-11-24 — in every run the
 load average was 11–13 on the 2 cores, other engineers' test runs). Before (commit 1ebf8dd: each table read in as few
 statements as possible — the incremental sync scanned the 1 M snatches in one statement, MEMORY peers by \`ORDER BY id\`
 over a hash key): during the incremental sync an announce UPDATE of snatched took up to **3,983 ms**, of torrents
