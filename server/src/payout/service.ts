@@ -27,6 +27,7 @@ import {
   paidByHand,
   selectWages,
   wageFacts,
+  type PayoutWage,
   type WageSelection,
 } from './wages'
 
@@ -134,8 +135,13 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           trx,
           current.map((w) => w.id),
         )
-        // A month not over (settleClaims): nothing of it opened or moved — an entry left open stays open, not 失败.
-        const waiting = new Set(current.filter((w) => notOver.has(w.period) && !paidByHand(w, known.get(w.id))).map((w) => w.id))
+        // A month not over (settleClaims): nothing of it opened or moved — an entry left open stays open, not 失败. One
+        // done or 待核对 is shown as it is.
+        const waits = (w: PayoutWage) => {
+          const e = known.get(w.id)
+          return notOver.has(w.period) && !paidByHand(w, e) && (e === undefined || e.state === 'pending' || e.state === 'failed')
+        }
+        const waiting = new Set(current.filter(waits).map((w) => w.id))
         const toOpen = current.filter((w) => !paidByHand(w, known.get(w.id)) && !waiting.has(w.id))
         const entries = await openEntries(
           trx,
