@@ -159,16 +159,16 @@ export async function memberHashStep(
   const source = sourceOf(table)
   const col = uidColumn(table)
   const { backfill, changed } = step
-  const todo = uids.filter((uid) => uid >= pass.uid)
-  if (!todo.length) return
+  const remaining = uids.filter((uid) => uid >= pass.uid)
+  if (!remaining.length) return
   const weight = await weigher(s, source, backfill)
   const { pageRows } = s.tuning
   // The first group resumes after the cursor (a pass cut short); the first budget is the pace's start.
   let after: { uid: number; id: number } | null = { uid: pass.uid, id: pass.id }
   let at = 0
   const readNext = () => {
-    const n = nextGroupSize(todo, at, weight, s.span(source, at > 0), s.memberGroup(source))
-    const read = memberGroupRows(s, s.source, table, changed, todo.slice(at, at + n), after)
+    const n = nextGroupSize(remaining, at, weight, s.span(source, at > 0), s.memberGroup(source))
+    const read = memberGroupRows(s, s.source, table, changed, remaining.slice(at, at + n), after)
     after = null
     at += n
     return s.timed(source, read)
@@ -181,7 +181,7 @@ export async function memberHashStep(
     read += rows.length
     s.progress(table, read)
     // The source reads the next group (on its own core) while this one is written.
-    next = at < todo.length ? readNext() : null
+    next = at < remaining.length ? readNext() : null
     next?.catch(() => {}) // awaited on the next turn; a failed write must not leave it unhandled
     for (const row of rows) batch.push(row)
     while (batch.length >= pageRows || (!next && batch.length)) {
