@@ -177,7 +177,10 @@ export async function applyClaims(
     if (guard && (await bonusMark(conn, uid, tag)) === null) {
       if (guard.sentBefore && !guard.rest) return 'unknown'
       landed = guard.sentBefore && guard.rest === 'markDone'
-      if (!landed) await guard.noteSent()
+      if (!landed) {
+        await guard.noteSent()
+        await onStep?.('claims-noted')
+      }
     }
     if (!landed) await changeBonusOnce(conn, uid, -plan.deduction, what, tag)
     await onStep?.('claims-deducted')

@@ -100,7 +100,10 @@ export async function payMember(
         return rest
           ? { state: 'in_doubt', reason: tooBig, evidence: earlier.log ? logEvidence(earlier.log, null) : {} }
           : { state: 'failed', reason: tooBig }
-      if (!transactional) await member.sent.note('credit')
+      if (!transactional) {
+        await member.sent.note('credit')
+        await step('noted', member)
+      }
       progress = 'crediting'
       credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       progress = 'credited'
