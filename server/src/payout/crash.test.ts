@@ -10,14 +10,13 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PayoutResult } from '@shared/payout'
-import { loadConfig } from '../config'
 import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules } from '../rules/rules'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
 import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-month'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
-import { createPayoutService } from './service'
+import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -73,13 +72,8 @@ const stepsOf: Record<SiteEngine, string[]> = {
 const admin = { id: 1, username: 'admin' }
 
 /** The admin's 补发剩余部分 / 确认已到账 on one 待核对 record, in this process (as POST /wages/payout/resolve does). */
-async function resolveInDoubt(database: TestDatabase['database'], writerUrl: string, wageId: number, action: 'markDone' | 'payRest') {
-  const config = {
-    ...loadConfig({}),
-    source: 'nexusphp' as const,
-    payout: { writeDatabaseUrl: writerUrl, webhookUrl: undefined, webhookSecret: undefined },
-  }
-  const service = createPayoutService({ database, config, clock: () => AFTER_MONTH })
+async function resolveInDoubt(db: TestDatabase, writerUrl: string, wageId: number, action: 'markDone' | 'payRest') {
+  const service = nexusphpPayoutService(db, writerUrl, { clock: () => AFTER_MONTH })
   try {
     return await service.resolve(wageId, action, admin, '127.0.0.1')
   } finally {
@@ -123,9 +117,9 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
       const uid = [...month.wages].find(([, wageId]) => wageId === result.wageId)![0]
       expect(await site.bonus(uid)).toBe(startBonus(uid))
       expect([(await site.logs(uid)).length, (await site.messages(uid)).length]).toEqual([0, 0])
-      expect(await resolveInDoubt(db.database, writerUrl, result.wageId, 'payRest')).toMatchObject({ status: 'paid' })
+      expect(await resolveInDoubt(db, writerUrl, result.wageId, 'payRest')).toMatchObject({ status: 'paid' })
       // A second 补发 (a double click, a retry) finds the entry settled.
-      await expect(resolveInDoubt(db.database, writerUrl, result.wageId, 'payRest')).rejects.toThrow()
+      await expect(resolveInDoubt(db, writerUrl, result.wageId, 'payRest')).rejects.toThrow()
       byWage.set(result.wageId, { ...result, status: 'paid' })
     }
 
@@ -188,7 +182,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
     const inDoubt = (results as PayoutResult[]).filter((r) => r.status === 'in_doubt')
     expect(inDoubt).toHaveLength(engine === 'MyISAM' ? 2 : 0)
     for (const result of inDoubt)
-      expect(await resolveInDoubt(db.database, writerUrl, result.wageId, 'payRest')).toMatchObject({ status: 'paid' })
+      expect(await resolveInDoubt(db, writerUrl, result.wageId, 'payRest')).toMatchObject({ status: 'paid' })
     for (const result of results as PayoutResult[])
       if (result.status !== 'in_doubt') expect(['paid', 'already'], `wage ${result.wageId}`).toContain(result.status)
 

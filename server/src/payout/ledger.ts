@@ -73,7 +73,8 @@ export async function openEntries(
   for (const e of entries) {
     await db
       .updateTable('payout_ledger')
-      // Failed: nothing reached the site (a credit the server refused included), so no credit was sent either.
+      // Failed: nothing reached the site (a credit the server refused included), so no credit was sent either — an
+      // entry an earlier attempt noted a change on never becomes failed (record-outcome.ts).
       .set({
         state: 'pending',
         reason: null,

@@ -64,12 +64,16 @@ export async function recordOutcome(
     // After a running compute of the month (the wage engine's lock), as POST /wages/pay does.
     await lockPeriods(trx, database.dialect, [wage.period])
     const evidence = 'evidence' in outcome ? outcome.evidence : undefined
-    const to: PayoutState = outcome.state
+    // 失败 says this attempt sent nothing that could have landed — not that an earlier one did not: a credit or a
+    // deduction an earlier attempt noted as sent keeps the entry as it was (unfinished, or 待核对), since reopening a
+    // failed entry forgets those notes and would make the change again.
+    const earlierSent = entry.credit_sent_at !== null || entry.claims_sent_at !== null
+    const to: PayoutState = outcome.state === 'failed' && earlierSent ? from : outcome.state
     const moved = await transition(trx, entry.id, from, to, {
-      reason: 'reason' in outcome ? outcome.reason : null,
+      reason: to === 'in_doubt' && from === 'in_doubt' ? entry.reason : 'reason' in outcome ? outcome.reason : null,
       evidence,
       now,
-      settledBy,
+      settledBy: to === from ? undefined : settledBy,
       attempted: true,
       nextAttemptAt: outcome.state === 'pending' ? (outcome.retryAt ?? null) : null,
     })

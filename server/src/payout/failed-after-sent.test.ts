@@ -1,0 +1,146 @@
+/**
+ * An attempt that fails before it touches the site (its connection refused, its first read denied) on an entry an
+ * earlier attempt left unfinished after sending a bonus change: the entry stays as it was, so the next payout checks
+ * the site first — a failed entry would be reopened afresh, its notes of what was sent forgotten, and the member
+ * credited (or deducted) a second time where the site overwrote the change's bonuscomment line. NexusPHP v1.6's
+ * MyISAM, on MariaDB (NEXUSPHP_TEST_DATABASE_URL).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrateToLatest } from '../db/migrate'
+import { currentRules, saveRules } from '../rules/rules'
+import { openTestDatabases, type TestDatabase } from '../test/harness'
+import type { PayoutService, PayoutServiceOptions } from './service'
+import { nexusphpPayoutService } from './testing/nexusphp-service'
+import { NexusSite } from './testing/nexus-site'
+import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-month'
+import { creditTenths, formatTenths, parseTenths } from './tenths'
+
+const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
+const operator = { id: 1, username: 'admin' }
+const H = 3600
+const GIB = 1024 ** 3
+const START = '1000.0'
+/** What NexusPHP's gift (or its user edit form) writes back: a bonuscomment read before our line was added. */
+const OVERWRITTEN = '2026-02-10 - 收到 alice 赠送的 100 魔力'
+
+describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus change (NexusPHP, MyISAM)', () => {
+  let site: NexusSite
+  let db: TestDatabase
+  let month: WageMonth
+  let writerUrl = ''
+  const services: PayoutService[] = []
+  const service = (extra: Partial<PayoutServiceOptions> = {}) => {
+    const created = nexusphpPayoutService(db, writerUrl, { clock: () => AFTER_MONTH, ...extra })
+    services.push(created)
+    return created
+  }
+  const wage = (uid: number) => month.wages.get(uid)!
+  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
+  const entry = (uid: number) =>
+    db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
+  /** The writer's read of users, taken away and given back (a flaky site refuses an attempt's first read). */
+  const usersRead = (verb: 'GRANT' | 'REVOKE') => {
+    const writer = new URL(writerUrl)
+    return Promise.all(
+      ['%', 'localhost'].map((host) =>
+        site.conn.query(
+          `${verb} SELECT (id, seedbonus, bonuscomment) ON ${site.database}.users ${verb === 'GRANT' ? 'TO' : 'FROM'} '${writer.username}'@'${host}'`,
+        ),
+      ),
+    )
+  }
+  /**
+   * Runs `act` while the site refuses the attempt's first read: it answers 失败 having written nothing. A run checks
+   * its grants first (its 'begin'), so the read is taken away after that; 待核对's settlement checks none.
+   */
+  const refusingFirstRead = async <T>(act: (refusing: PayoutService) => Promise<T>, when: 'now' | 'after begin' = 'after begin') => {
+    if (when === 'now') await usersRead('REVOKE')
+    const refusing = service({ onStep: async (step) => void (step === 'begin' && (await usersRead('REVOKE'))) })
+    try {
+      return await act(refusing)
+    } finally {
+      await usersRead('GRANT')
+    }
+  }
+  /** A payout of `uid` cut (its connections killed) at `step`, after the site overwrote the bonuscomment line. */
+  const cutAfter = (uid: number, step: string) =>
+    service({
+      onStep: async (at, e) => {
+        if (at !== step || e.wage_id !== wage(uid)) return
+        await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
+        await site.killWriters()
+      },
+    }).run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+  const settleClaims = async (on: boolean) => {
+    const { version: _version, ...rules } = await currentRules(db.database.db)
+    await saveRules(db.database.db, { ...rules, settleClaims: on }, AFTER_MONTH - 1000, null)
+  }
+
+  beforeAll(async () => {
+    site = await NexusSite.create(serverUrl!, 'MyISAM')
+    writerUrl = await site.writer()
+    db = await openTestDatabases()[0]!.open()
+    await migrateToLatest(db.database)
+    month = await buildWageMonth(db.database, { count: 3, operator })
+    for (const uid of month.wages.keys()) await site.user(uid, START)
+  }, 60_000)
+  afterAll(async () => {
+    for (const s of services) await s.close()
+    await db?.cleanup()
+    await site?.drop()
+  })
+
+  it('the credit: the failed retry leaves the entry unfinished, the next payout leaves it 待核对, never credits again', async () => {
+    await settleClaims(false)
+    await cutAfter(1001, 'credited')
+    const once = formatTenths(parseTenths(START) + credit(1001))
+    expect(await site.bonus(1001)).toBe(once)
+    expect(await entry(1001)).toMatchObject({ state: 'pending' })
+
+    const [failed] = await refusingFirstRead((refusing) => refusing.run({ ids: [wage(1001)] }, operator, '127.0.0.1'))
+    expect(failed).toMatchObject({ status: 'failed' })
+    expect(await entry(1001)).toMatchObject({ state: 'pending' })
+    expect((await entry(1001)).credit_sent_at).not.toBeNull()
+
+    const [again] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'in_doubt' })
+    expect(await site.bonus(1001)).toBe(once)
+  })
+
+  it('待核对: a 确认已到账 that fails keeps the entry 待核对 with its reason; the next payout credits nothing', async () => {
+    await settleClaims(false)
+    await cutAfter(1002, 'credited')
+    const once = formatTenths(parseTenths(START) + credit(1002))
+    const [doubt] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
+    expect(doubt).toMatchObject({ status: 'in_doubt' })
+    const reason = (await entry(1002)).reason
+
+    const failed = await refusingFirstRead((refusing) => refusing.resolve(wage(1002), 'markDone', operator, '127.0.0.1'), 'now')
+    expect(failed).toMatchObject({ status: 'failed' })
+    expect(await entry(1002)).toMatchObject({ state: 'in_doubt', reason, settled_by_name: null })
+
+    const [again] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'in_doubt' })
+    expect(await site.bonus(1002)).toBe(once)
+    // Settled as the admin finds it: the credit is there.
+    expect(await service().resolve(wage(1002), 'markDone', operator, '127.0.0.1')).toMatchObject({ status: 'paid' })
+    expect(await site.bonus(1002)).toBe(once)
+  })
+
+  it('the claims deduction: the failed retry leaves the entry unfinished, the next payout never deducts again', async () => {
+    await settleClaims(true)
+    const claim = { size: 10 * GIB, uploaded: 0, uploadedBegin: 0, createdAt: '2025-07-01 10:00:00' }
+    await site.claim(1003, 901, { ...claim, seedtime: 1010 * H, seedBegin: 1000 * H })
+    await cutAfter(1003, 'claims-deducted')
+    const paidOnce = formatTenths(parseTenths(START) + credit(1003) - 6000n)
+    expect(await site.bonus(1003)).toBe(paidOnce)
+
+    const [failed] = await refusingFirstRead((refusing) => refusing.run({ ids: [wage(1003)] }, operator, '127.0.0.1'))
+    expect(failed).toMatchObject({ status: 'failed' })
+    expect(await entry(1003)).toMatchObject({ state: 'pending' })
+
+    const [again] = await service().run({ ids: [wage(1003)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'in_doubt' })
+    expect(await site.bonus(1003)).toBe(paidOnce)
+  })
+})
