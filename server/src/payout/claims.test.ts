@@ -379,6 +379,13 @@ describe.skipIf(!serverUrl)('claims settled with an unfinished MyISAM payout (wh
     await settleClaims(true)
     const [still] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
     expect(still!.status).toBe('in_doubt')
+    // Nor is it settled before the month ends: 补发剩余部分 would restart claims inside it.
+    for (const action of ['payRest', 'markDone'] as const) {
+      const early = await service().resolve(wage(1001), action, operator, '127.0.0.1')
+      expect(early).toMatchObject({ status: 'failed', reason: expect.stringContaining('2099-01 在站点时间上还没有结束') })
+      expect(await entry(1001)).toMatchObject({ state: 'in_doubt' })
+      expect(await site.bonus(1001)).toBe(once)
+    }
   })
 
   it("补发剩余部分 of a claims deduction in doubt takes the deduction, never the wage again (a pre-0.3.0 entry's credit has no line)", async () => {

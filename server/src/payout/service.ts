@@ -208,8 +208,17 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       if (!entry || entry.state !== 'in_doubt') throw conflict('这条工资记录不是待核对状态，无需处理')
       if (action === 'payRest' && paidByHand(wage!, entry))
         throw conflict('这条工资记录已在控制台标记为已发放，不能再补发；若站点上已到账，请选「确认已到账」')
+      const rules = await payoutRules(db)
+      // As a payout: with settleClaims, nothing of a month not over on the site's clock is written (a claim restarted
+      // inside it would look unsettled to the next attempt). The entry stays 待核对.
+      const notOver = await monthsNotOver(site, rules, [wage!]).catch((error: unknown) => {
+        if (error instanceof PayoutError) return error.message
+        throw error
+      })
+      if (typeof notOver === 'string' || notOver.has(wage!.period))
+        return resultOf(wage!, 'failed', typeof notOver === 'string' ? notOver : monthNotOverReason(wage!.period), entry)
       const facts = await wageFacts(db, [wage!])
-      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), await payoutRules(db), sentNotes(entry)), action)
+      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), rules, sentNotes(entry)), action)
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
       const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
       await logRun(
