@@ -21,6 +21,8 @@ const targetTypeLabels: Record<string, string> = {
   rules: '官种规则',
   'wage-period': '工资月份',
   'wage-record': '工资记录',
+  // A payout of several records names none (its detail lists them).
+  'wage-payout': '发放到站点',
   sync: '数据同步',
 }
 

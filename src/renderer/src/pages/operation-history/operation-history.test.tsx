@@ -148,5 +148,6 @@ describe('操作日志', { timeout: 30_000 }, () => {
     expect(targetText({ targetType: 'wage-period', targetId: '2026-10' })).toBe('工资月份 2026-10')
     expect(targetText({ targetType: 'wage-payout', targetId: '2026-10' })).toBe('工资月份 2026-10')
     expect(targetText({ targetType: 'wage-payout', targetId: '42' })).toBe('工资记录 #42')
+    expect(targetText({ targetType: 'wage-payout', targetId: null })).toBe('发放到站点')
   })
 })
