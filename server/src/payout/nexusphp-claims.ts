@@ -152,7 +152,17 @@ export async function applyClaims(
   onStep?: (step: string) => Promise<void>,
   guard?: DeductionGuard,
 ): Promise<'settled' | 'unknown'> {
+  if (!plan.restart.length && !plan.remove.length && !plan.gone.length) return 'settled'
   const { end } = monthBounds(rule.period)
+  const tag = claimsTag(key)
+  const [earlier] = await conn.query<RowDataPacket[]>(
+    'SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1',
+    [uid, CLAIM_REMOVE_DEDUCT_TYPE, `%${tag}%`],
+  )
+  // Once an attempt has sent the deduction, what it was for is fixed: that attempt restarted every other claim first,
+  // so each old claim still unsettled was unreached then — one that reached the standard since goes all the same, as
+  // the member was charged (and told) for it.
+  if (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null) plan = asDeducted(plan, rule)
   for (const claim of plan.restart) {
     await conn.query(
       `UPDATE claims SET seed_time_begin = ?, uploaded_begin = ?, last_settle_at = NOW(), updated_at = ${laravelNow} WHERE id = ? AND uid = ? AND (last_settle_at IS NULL OR last_settle_at < ?)`,
@@ -163,11 +173,6 @@ export async function applyClaims(
     await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.gone)})`, [uid, ...plan.gone.map((c) => c.id)])
   if (!plan.remove.length) return 'settled'
   await onStep?.('claims-restarted')
-  const tag = claimsTag(key)
-  const [earlier] = await conn.query<RowDataPacket[]>(
-    'SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1',
-    [uid, CLAIM_REMOVE_DEDUCT_TYPE, `%${tag}%`],
-  )
   // A log row without the bonuscomment line is an earlier version's, which wrote it before the deduction: made at most
   // once there, so not made again.
   if (!earlier.length && plan.deduction > 0n) {
@@ -197,6 +202,12 @@ export async function applyClaims(
   }
   await conn.query(`DELETE FROM claims WHERE uid = ? AND id IN (${inList(plan.remove)})`, [uid, ...plan.remove.map((c) => c.id)])
   return 'settled'
+}
+
+/** The plan of a retry after the deduction was sent: every old claim not yet settled is one it was taken for. */
+function asDeducted(plan: ClaimPlan, rule: ClaimSettlement): ClaimPlan {
+  const remove = [...plan.remove, ...plan.restart.filter((c) => c.old)].sort((a, b) => a.id - b.id)
+  return { ...plan, restart: plan.restart.filter((c) => !c.old), remove, deduction: rule.removeDeduction * BigInt(remove.length) }
 }
 
 const inList = (claims: ClaimRow[]) => claims.map(() => '?').join(', ')
