@@ -14,6 +14,7 @@ import type { MirrorRows } from '../../mirror'
 import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
 import { chunks } from '../../../util/chunks'
+import { ScanGaps } from './gaps'
 import { type ChangedFilter, changedSince, sourceOf, uidColumn, uidsOf } from './member-tables'
 import type { SyncSession } from './session'
 import type { PairPass, PairTable } from './state'
@@ -142,13 +143,16 @@ export async function ownedScanStep(s: SyncSession, uids: readonly number[], pas
     return s.timed('torrents', read).then((rows) => ({ rows, upTo }))
   }
   let read = 0
-  let next = pass.id < end ? window(pass.id, false) : null
+  // Windows skip the ids the table does not have (gaps.ts).
+  const gaps = new ScanGaps(s, 'torrents', end)
+  const from = await gaps.start(pass.id)
+  let next = from < end ? window(from, false) : null
   while (next) {
     const { rows, upTo } = await next
     read += rows.length
     s.progress('site_torrents', read)
-    // A full page ends at its last row; otherwise the window was read to its end.
-    pass.id = rows.length === pageRows ? rows[rows.length - 1].id : upTo
+    // A full page ends at its last row; otherwise the window was read to its end (and the gap after an empty one).
+    pass.id = rows.length === pageRows ? rows[rows.length - 1].id : await gaps.next(upTo, rows.length > 0)
     // First import: the new torrents already brought these in (see indexStep).
     let torrents = rows
     if (s.freshTorrents && torrents.length) {

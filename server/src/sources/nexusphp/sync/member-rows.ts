@@ -12,6 +12,7 @@
  */
 import { sql } from 'kysely'
 import { chunks } from '../../../util/chunks'
+import { scanStart } from './gaps'
 import { firstMemberGroup, memberGroupRows, memberHashStep, readsByMember } from './member-hash'
 import { indexStep, ownedScanStep } from './member-index'
 import { scanPage, scanRanges, scanStep } from './member-scan'
@@ -117,8 +118,8 @@ export async function readAheadMemberRows(s: SyncSession, members: readonly numb
     }
     const span = s.span(sourceOf(table))
     for (const range of await scanRanges(s, table, changed)) {
-      if (range.after < range.upTo)
-        void scanPage(s, s.ahead.planned, table, changed, uids)(range.after, Math.min(range.upTo, range.after + span))
+      const from = await scanStart(s, sourceOf(table), range.after, range.upTo)
+      if (from < range.upTo) void scanPage(s, s.ahead.planned, table, changed, uids)(from, Math.min(range.upTo, from + span))
     }
   }
 }

@@ -4,6 +4,7 @@ import type { MirrorRows } from '../../mirror'
 import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows, tableSpecs } from '../reader'
 import type { MemberIndexes } from '../schema-check'
+import { ScanGaps } from './gaps'
 import { type ChangedFilter, type ScanTable, sourceOf, uidColumn, uidsOf } from './member-tables'
 import type { SyncSession } from './session'
 import type { PairPass } from './state'
@@ -40,15 +41,22 @@ export async function scanStep(
     if (pass.id >= range.upTo) continue
     const page = scanPage(s, s.source, table, changed, uids)
     const window = (after: number, later: boolean) => s.timed(source, page(after, Math.min(range.upTo, after + s.span(source, later))))
-    let next = window(Math.max(pass.id, range.after), false)
+    // Windows skip the ids the table does not have (gaps.ts).
+    const gaps = new ScanGaps(s, source, range.upTo)
+    const from = await gaps.start(Math.max(pass.id, range.after))
+    if (from >= range.upTo) {
+      pass.id = range.upTo
+      continue
+    }
+    let next = window(from, false)
     // Windows' rows gather into pages of about `pageRows` (one transaction each), the cursor with them.
     let batch: MirrorRows[typeof table][] = []
     for (;;) {
       const { rows, upTo } = await next
       read += rows.length
       s.progress(table, read)
-      // A full page ends at its last row; otherwise the window was read to its end.
-      pass.id = rows.length === pageRows ? rows[rows.length - 1].id : upTo
+      // A full page ends at its last row; otherwise the window was read to its end (and the gap after an empty one).
+      pass.id = rows.length === pageRows ? rows[rows.length - 1].id : await gaps.next(upTo, rows.length > 0)
       const more = pass.id < range.upTo
       if (more) {
         next = window(pass.id, true)

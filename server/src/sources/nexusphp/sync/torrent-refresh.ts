@@ -10,6 +10,7 @@ import type { DB } from '../../../db/schema'
 import type { NexusphpConnection } from '../connection'
 import { intList, MAX_COUNTER, readMirrorRows } from '../reader'
 import { chunks } from '../../../util/chunks'
+import { ScanGaps, scanStart } from './gaps'
 import { fromUnix, type SyncSession } from './session'
 import { newTagsPage, tagsOf, torrentsById, writeTorrents } from './torrents'
 
@@ -89,6 +90,9 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: from.afterId })
   const { since } = from
   const end = await s.sourceMaxId('torrents')
+  // Windows skip the ids the table does not have (gaps.ts).
+  const gaps = new ScanGaps(s, 'torrents', end)
+  c.afterId = await gaps.start(c.afterId)
   let read = 0
   for (let later = false; ; later = true) {
     const upTo = changedTorrentsWindow(s, c.afterId, end, later)
@@ -101,7 +105,7 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
     )
     read += torrents.length
     s.progress('site_torrents', read)
-    const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : upTo
+    const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : await gaps.next(upTo, rows.length > 0)
     const done = reached >= end
     if (done) Object.assign(c, { since: c.startedAt, startedAt: null, afterId: 0 })
     else c.afterId = reached
@@ -242,7 +246,8 @@ export async function readAheadTorrents(s: SyncSession): Promise<void> {
   const from = changedTorrentsFrom(s)
   if (s.schema.torrents.has('last_action') && from) {
     const end = await s.sourceMaxId('torrents')
-    if (from.afterId < end) void changedTorrentsPage(s, planned, from.afterId, changedTorrentsWindow(s, from.afterId, end), from.since)
+    const after = await scanStart(s, 'torrents', from.afterId, end)
+    if (after < end) void changedTorrentsPage(s, planned, after, changedTorrentsWindow(s, after, end), from.since)
   }
   // The first lookup only: the rest run as the step reaches them (a long set would hold up every other step's reads).
   const earning = chunks((await earningTorrents(s)).ids, s.lookupChunk('torrents'))

@@ -10,6 +10,7 @@ import type { MirrorRows } from '../../mirror'
 import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
 import { chunks } from '../../../util/chunks'
+import { ScanGaps } from './gaps'
 import type { SyncSession } from './session'
 
 /**
@@ -123,6 +124,9 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
   if (!relevant) return
   // Id windows up to the source's highest id (short statements where the tracker waits for them).
   const end = await s.sourceMaxId('torrents')
+  // Windows skip the ids the table does not have (gaps.ts).
+  const gaps = new ScanGaps(s, 'torrents', end)
+  state.maxId = await gaps.start(state.maxId)
   let read = 0
   for (let later = false; state.maxId < end; later = true) {
     const upTo = Math.min(end, state.maxId + s.span('torrents', later))
@@ -133,7 +137,7 @@ export async function syncNewTorrents(s: SyncSession, members: readonly number[]
       s,
       torrents.map((t) => t.id),
     )
-    state.maxId = torrents.length === s.tuning.pageRows ? torrents[torrents.length - 1].id : upTo
+    state.maxId = torrents.length === s.tuning.pageRows ? torrents[torrents.length - 1].id : await gaps.next(upTo, torrents.length > 0)
     // An empty window only moves the watermark: it is recorded with the next page.
     if (torrents.length || state.maxId >= end) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
   }
