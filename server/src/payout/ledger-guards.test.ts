@@ -69,7 +69,8 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     // The admin credits the member on the site and marks the record 已发放 in the console.
     expect((await payWages(db.database, { ids: [wage(1001)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })).paid).toBe(1)
     const preview = await service().preview({ ids: [wage(1001)] })
-    expect(preview.list[0]).toMatchObject({ status: 'already', note: HAND_PAID })
+    // The dry run shows the member's bonus as it is, no change: nothing will be written.
+    expect(preview.list[0]).toMatchObject({ status: 'already', note: HAND_PAID, bonusBefore: start(1001), bonusAfter: null })
     const [result] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
     expect(result).toMatchObject({ status: 'already', reason: HAND_PAID })
     expect(await site.bonus(1001)).toBe(start(1001))

@@ -100,7 +100,8 @@ export async function previewPayout(
       credit: formatTenths(credit),
       rounding: roundingNote(wage.amount, credit),
       bonusBefore: before === null ? null : formatTenths(before),
-      bonusAfter: after === null ? null : formatTenths(after),
+      // A record this payout leaves alone changes no bonus: its current one only.
+      bonusAfter: after === null || status !== 'ready' ? null : formatTenths(after),
       logComment: texts.comment,
       subject: texts.subject,
       message: texts.message,

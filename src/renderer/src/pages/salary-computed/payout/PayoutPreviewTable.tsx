@@ -51,7 +51,15 @@ const previewColumns: TableColumnsType<PayoutPreviewEntry> = [
       </Space>
     ),
   },
-  { title: '魔力 发放前 → 发放后', key: 'bonus', width: 210, render: (_, entry) => bonusChange(entry.bonusBefore, entry.bonusAfter) },
+  {
+    title: '魔力 发放前 → 发放后',
+    key: 'bonus',
+    width: 210,
+    render: (_, entry) =>
+      entry.status === 'ready' || entry.bonusBefore === null
+        ? bonusChange(entry.bonusBefore, entry.bonusAfter)
+        : `当前 ${groupedBonus(entry.bonusBefore)}`,
+  },
   { title: '魔力记录', dataIndex: 'logComment', ellipsis: true },
   { title: '站内信', key: 'message', width: 220, ellipsis: true, render: (_, entry) => <MessagePreview entry={entry} /> },
   {
