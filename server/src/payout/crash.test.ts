@@ -181,8 +181,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
     // deduction) are 待核对 — the site cannot tell whether it landed — until the admin's 补发剩余部分 makes it, once.
     const inDoubt = (results as PayoutResult[]).filter((r) => r.status === 'in_doubt')
     expect(inDoubt).toHaveLength(engine === 'MyISAM' ? 2 : 0)
-    for (const result of inDoubt)
-      expect(await resolveInDoubt(db, writerUrl, result.wageId, 'payRest')).toMatchObject({ status: 'paid' })
+    for (const result of inDoubt) expect(await resolveInDoubt(db, writerUrl, result.wageId, 'payRest')).toMatchObject({ status: 'paid' })
     for (const result of results as PayoutResult[])
       if (result.status !== 'in_doubt') expect(['paid', 'already'], `wage ${result.wageId}`).toContain(result.status)
 
