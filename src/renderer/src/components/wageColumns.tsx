@@ -3,10 +3,11 @@
  * 工资计算's preview and 工资排行 show the same figures. One home, so a width or a cell changes
  * everywhere at once.
  */
-import { Typography } from 'antd'
+import { Tooltip, Typography } from 'antd'
 import type { WagePreviewEntry, WageRecord } from '@shared/entities'
 import { wagePaymentLabels } from '@shared/enums'
 import type { DataTableColumn } from '@renderer/components/DataTable'
+import { columnKey } from '@renderer/components/DataTable/columns'
 import {
   AVERAGE_HOURS_HELP,
   PaymentTag,
@@ -17,7 +18,7 @@ import {
 } from '@renderer/components/WageBreakdownDrawer'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
-import { formatAmount, formatBytes, formatCount, formatHours } from '@renderer/utils/format'
+import { formatAmount, formatBytes, formatCount, formatDateTime, formatHours } from '@renderer/utils/format'
 
 type Figures = Pick<WageRecord, 'amount' | 'torrentCount' | 'totalSize'>
 
@@ -27,9 +28,9 @@ export const amountCell = (amount: number) => (
   </Typography.Text>
 )
 
-/** 金额; `extra` adds a page's sort settings. */
+/** 金额; `extra` adds a page's sort settings. 150 px: a six-figure amount with 魔力 in the widest UI font. */
 export function amountColumn<T extends Figures>(extra: Partial<DataTableColumn<T>> = {}): DataTableColumn<T> {
-  return { title: '金额', dataIndex: 'amount', width: 160, align: 'right', onCell: figureCell, render: amountCell, ...extra }
+  return { title: '金额', dataIndex: 'amount', width: 150, align: 'right', onCell: figureCell, render: amountCell, ...extra }
 }
 
 /** 达标种子数 and 达标体积; `sortable` sorts them in the browser (the preview is one list). */
@@ -91,7 +92,11 @@ export interface WageRecordColumnsOptions {
   amount?: Partial<DataTableColumn<WageRecord>>
   /** After 发放时间: who paid (工资计算) or whether it reached the site (我的工资). */
   afterPaidAt: DataTableColumn<WageRecord>
-  ruleVersionHidden?: boolean
+  /**
+   * Columns (by key) that start hidden, one click away in the column settings, so the page's table fits a
+   * 1280 px window (test/layout TABLE_WIDTH_AT_1280). 计算时间 always starts hidden.
+   */
+  hidden?: readonly string[]
   /**
    * Where the payment columns go: at the end (default); 发放状态 right after 金额 (`'status'`: 工资计算, where the
    * month is paid — in view beside the fixed 明细 column); or 发放状态, 发放时间 and `afterPaidAt` right after
@@ -105,15 +110,32 @@ export function wageRecordColumns({
   lead,
   amount,
   afterPaidAt,
-  ruleVersionHidden = false,
+  hidden = [],
   paymentAfterAmount = false,
 }: WageRecordColumnsOptions): DataTableColumn<WageRecord>[] {
   const payment: DataTableColumn<WageRecord> = {
     title: '发放状态',
     dataIndex: 'payment',
-    width: 100,
+    width: 80,
     search: { type: 'select', options: enumOptions(wagePaymentLabels) },
-    render: (_, record) => <PaymentTag payment={record.payment} />,
+    // When and by whom on hover, also where 发放时间 and 发放人 start hidden (工资计算).
+    render: (_, record) =>
+      record.paidAt ? (
+        <Tooltip
+          title={
+            <>
+              <div>发放时间：{formatDateTime(record.paidAt)}</div>
+              {record.paidBy && <div>发放人：{record.paidBy}</div>}
+            </>
+          }
+        >
+          <span>
+            <PaymentTag payment={record.payment} />
+          </span>
+        </Tooltip>
+      ) : (
+        <PaymentTag payment={record.payment} />
+      ),
   }
   const paidAt = dateTimeColumn<WageRecord>('发放时间', 'paidAt')
   const figures = [...qualifiedColumns<WageRecord>(), ...seedHoursColumns<WageRecord>()]
@@ -123,17 +145,14 @@ export function wageRecordColumns({
       : paymentAfterAmount === 'status'
         ? [payment, ...figures, paidAt, afterPaidAt]
         : [...figures, payment, paidAt, afterPaidAt]
-  return [
+  const columns: DataTableColumn<WageRecord>[] = [
     lead,
     amountColumn<WageRecord>(amount),
     ...paymentColumns,
-    {
-      title: '规则版本',
-      dataIndex: 'ruleVersion',
-      width: 90,
-      hiddenByDefault: ruleVersionHidden || undefined,
-      render: (version: number) => `v${version}`,
-    },
+    { title: '规则版本', dataIndex: 'ruleVersion', width: 90, render: (version: number) => `v${version}` },
+  ]
+  return [
+    ...columns.map((column) => (hidden.includes(columnKey(column)) ? { ...column, hiddenByDefault: true } : column)),
     dateTimeColumn<WageRecord>('计算时间', 'computedAt', { hiddenByDefault: true }),
   ]
 }

@@ -213,7 +213,11 @@ describe('数据同步', { timeout: 30_000 }, () => {
     await waitFor(() => expect(calls('sync.run')).toHaveLength(1))
     expect(calls('sync.run')[0][1]).toBeUndefined()
     expect(await screen.findByText('同步中')).toBeTruthy()
-    expect((screen.getByRole('button', { name: /立即同步/ }) as HTMLButtonElement).disabled).toBe(true)
+    // The button says a sync runs (antd's loading state) and takes no click meanwhile.
+    const running = screen.getByRole('button', { name: /同步中…/ })
+    expect(running.className).toContain('ant-btn-loading')
+    expect(screen.queryByRole('button', { name: /立即同步/ })).toBeNull()
+    fireEvent.click(running)
 
     // First poll: a table with a known total → a progress bar.
     const progress = await screen.findByRole('progressbar', { name: '种子同步进度' }, { timeout: 4000 })
@@ -230,7 +234,11 @@ describe('数据同步', { timeout: 30_000 }, () => {
     expect(await screen.findByText('同步完成')).toBeTruthy()
     expect(screen.getByTestId('sync-finished').textContent).toBe(formatDateTime('2025-03-14T10:00:05.000Z'))
     expect(screen.queryByTestId('sync-progress')).toBeNull()
-    expect((screen.getByRole('button', { name: /立即同步/ }) as HTMLButtonElement).disabled).toBe(false)
+    // Done: 立即同步 again, ready for the next run.
+    const idleButton = screen.getByRole('button', { name: /立即同步/ })
+    expect(idleButton.className).not.toContain('ant-btn-loading')
+    expect((idleButton as HTMLButtonElement).disabled).toBe(false)
+    expect(calls('sync.run')).toHaveLength(1)
 
     // Idle again: no more polling every second.
     const polled = calls('sync.status').length
@@ -243,6 +251,8 @@ describe('数据同步', { timeout: 30_000 }, () => {
     api.handle('sync.status', ok({ ...idle, running: true, progress: null }))
     const { router } = await openPage()
     expect(screen.getByText('正在同步…')).toBeTruthy()
+    // A run this page did not start (the schedule, another server process) shows on the button too.
+    expect(screen.getByRole('button', { name: /同步中…/ }).className).toContain('ant-btn-loading')
     await waitFor(() => expect(calls('sync.status').length).toBeGreaterThan(1), { timeout: 4000 })
     await router.navigate('/403')
     await screen.findByText('抱歉，你无权访问该页面。')

@@ -169,19 +169,16 @@ export default function DataSyncPage() {
   }
 
   const health = healthTags[syncHealth(status)]
+  const syncing = starting || status.running
   return (
     <Flex vertical gap={16}>
       <Card
         title="数据同步"
         extra={
-          <Button
-            type="primary"
-            icon={<SyncOutlined spin={status.running} />}
-            loading={starting}
-            disabled={status.running}
-            onClick={() => void start()}
-          >
-            立即同步
+          // While a run starts or runs (from here, the schedule or another server process) the button says
+          // so and takes no click; it reads 立即同步 again once the run has ended.
+          <Button type="primary" icon={<SyncOutlined />} loading={syncing && { icon: <SyncOutlined spin /> }} onClick={() => void start()}>
+            {syncing ? '同步中…' : '立即同步'}
           </Button>
         }
       >

@@ -3,7 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import dayjs from 'dayjs'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
+import { declaredTableWidth, TABLE_WIDTH_AT_1280 } from '@renderer/test/layout'
 import { renderRoutes } from '@renderer/test/render'
+import { formatDateTime } from '@renderer/utils/format'
 import { NO_MATCH } from '@renderer/components/DataTable'
 import { previewEntry, wageItem, wageRecord } from '../salary/fixtures'
 import { lastMonth } from '.'
@@ -176,9 +178,42 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(row.textContent).toContain('18,641 天 21 小时')
     expect(row.textContent).not.toContain('447,405')
     const saved = screen.getByText('alice', { selector: 'td *, td' }).closest('tr')!
-    // The fixture's record: 6,120.5 h over 12 torrents.
+    // The fixture's record: 6,120.5 h over 12 torrents; the total is one click away in 列设置.
     expect(saved.textContent).toContain('510.0 小时')
-    expect(saved.textContent).toContain('255 天 1 小时')
+    expect(saved.textContent).not.toContain('255 天 1 小时')
+    const records = screen.getByText(`${period} 已生成的工资`).closest('.ant-card') as HTMLElement
+    fireEvent.click(within(records).getByRole('button', { name: '列设置' }))
+    fireEvent.click(within(await screen.findByTestId('column-settings')).getByRole('checkbox', { name: '累计做种时长' }))
+    await waitFor(() => expect(screen.getByText('alice', { selector: 'td *, td' }).closest('tr')!.textContent).toContain('255 天 1 小时'))
+  })
+
+  it('fits the saved records into a 1280 px window: 发放时间 and 发放人 on hovering 发放状态, one click away in 列设置', async () => {
+    api.handle(
+      'wages.page',
+      ok({
+        list: [
+          wageRecord({ id: 7, period, username: 'alice', amount: 500, payment: 1, paidAt: '2025-02-03T10:00:00+08:00', paidBy: 'admin' }),
+        ],
+        total: 1,
+      }),
+    )
+    await openPage()
+    const records = screen.getByText(`${period} 已生成的工资`).closest('.ant-card') as HTMLElement
+    // Selection, the member, 金额, 发放状态, the figures and 明细, with no sideways scrolling (it scrolled at 1,432 px).
+    expect(declaredTableWidth(records)).toBeLessThanOrEqual(TABLE_WIDTH_AT_1280)
+    expect(
+      within(records)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['', '保种员', '金额', '发放状态', '达标种子数', '达标体积', '平均做种时长', '明细'])
+    fireEvent.mouseEnter(within(records).getByText('已发放'))
+    expect(await screen.findByText(`发放时间：${formatDateTime('2025-02-03T10:00:00+08:00')}`)).toBeTruthy()
+    expect(screen.getByText('发放人：admin')).toBeTruthy()
+    fireEvent.click(within(records).getByRole('button', { name: '列设置' }))
+    const settings = await screen.findByTestId('column-settings')
+    for (const name of ['发放时间', '发放人']) fireEvent.click(within(settings).getByRole('checkbox', { name }))
+    expect(await within(records).findByRole('columnheader', { name: /发放人/ })).toBeTruthy()
+    expect(within(records).getByRole('columnheader', { name: /发放时间/ })).toBeTruthy()
   })
 
   it('writes 平均做种时长 with one decimal on every row, in figures of one width, so the decimals line up', async () => {

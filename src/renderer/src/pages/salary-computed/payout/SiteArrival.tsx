@@ -1,4 +1,4 @@
-/** Whether and when a wage record reached the site (我的工资, 工资计算). */
+/** Whether a wage record reached the site, and when on hover (我的工资's 到账站点 cell). */
 import { Tag, Tooltip } from 'antd'
 import type { SiteArrival } from '@renderer/services/payout'
 import { formatDateTime } from '@renderer/utils/format'
@@ -15,13 +15,4 @@ export function SiteArrivalTag({ arrival }: { arrival: SiteArrival | undefined }
   const tag = arrivalTags[arrival.state]
   const content = <Tag color={tag.color}>{tag.text}</Tag>
   return arrival.doneAt ? <Tooltip title={`到账时间：${formatDateTime(arrival.doneAt)}`}>{content}</Tooltip> : content
-}
-
-/** The 到账站点 cell: the state, and the time once it arrived (on one line, like every time). */
-export function siteArrivalCell(arrival: SiteArrival | undefined) {
-  return (
-    <span style={{ whiteSpace: 'nowrap' }}>
-      <SiteArrivalTag arrival={arrival} /> {arrival?.doneAt ? formatDateTime(arrival.doneAt) : null}
-    </span>
-  )
 }

@@ -137,8 +137,11 @@ describe('发放到站点', { timeout: 30_000 }, () => {
     )
     api.handle('wages.payoutStatus', ok([{ wageId: 100, state: 'done', doneAt: '2025-02-03T10:00:00+08:00' }]))
     renderRoutes(routes, '/salary')
-    expect(await screen.findByText('已到账', undefined, { timeout: 8000 })).toBeTruthy()
+    const arrived = await screen.findByText('已到账', undefined, { timeout: 8000 })
     expect(inputsOf('wages.payoutStatus')).toEqual([{ ids: [100] }])
-    expect(screen.getAllByText(formatDateTime('2025-02-03T10:00:00+08:00')).length).toBeGreaterThanOrEqual(2)
+    // When: the month's 发放时间, and on hovering 已到账.
+    expect(screen.getAllByText(formatDateTime('2025-02-03T10:00:00+08:00'))).toHaveLength(1)
+    fireEvent.mouseEnter(arrived)
+    expect(await screen.findByText(`到账时间：${formatDateTime('2025-02-03T10:00:00+08:00')}`)).toBeTruthy()
   })
 })
