@@ -6,7 +6,7 @@
  */
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { CalculatorOutlined } from '@ant-design/icons'
-import { Button, Card, DatePicker, Flex, Typography } from 'antd'
+import { Alert, Button, Card, DatePicker, Flex, Typography } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import WageBreakdownDrawer, { type BreakdownSource } from '@renderer/components/WageBreakdownDrawer'
 import { useRememberedState } from '@renderer/hooks/useRememberedState'
@@ -18,6 +18,17 @@ export const PERIOD_FORMAT = 'YYYY-MM'
 
 /** The month before `now`, as the default choice (wages are computed for a finished month). */
 export const lastMonth = (now: Dayjs = dayjs()) => now.subtract(1, 'month').startOf('month')
+
+/**
+ * What to know before generating or paying a month not over yet (by this computer's clock): its wages count only
+ * up to now, and a record once paid never changes — the rest of the month would go unpaid. Allowed (a team may pay
+ * early on purpose), said plainly.
+ */
+export function monthInProgressNotice(period: string, now: Dayjs = dayjs()): string | null {
+  if (period !== now.format(PERIOD_FORMAT)) return null
+  const left = now.endOf('month').diff(now, 'day') + 1
+  return `${period} 还没有结束（还剩 ${left} 天）：现在生成的工资只计到此刻，重算会更新未发放的记录；一旦标记已发放或发放到站点，这些记录就不会再变，本月余下的时间不会计入。通常在月份结束后再生成和发放。`
+}
 
 export default function SalaryComputedPage() {
   // The month chosen stays for the session: a look at 工资排行 and back shows the same month (and its
@@ -60,6 +71,7 @@ export default function SalaryComputedPage() {
           <Typography.Text type="secondary">预览不会保存任何数据；确认生成后才写入工资记录。</Typography.Text>
         </Flex>
       </Card>
+      {monthInProgressNotice(period) && <Alert type="warning" showIcon message={monthInProgressNotice(period)} />}
       <WagePreviewCard period={period} state={preview} onOpen={(userId) => setBreakdown({ kind: 'preview', period, userId })} />
       <SavedWages ref={saved} period={period} onOpen={openRecord} />
       <WageBreakdownDrawer source={breakdown} onClose={() => setBreakdown(null)} />

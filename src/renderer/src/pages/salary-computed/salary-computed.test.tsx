@@ -8,7 +8,7 @@ import { renderRoutes } from '@renderer/test/render'
 import { formatDateTime } from '@renderer/utils/format'
 import { NO_MATCH } from '@renderer/components/DataTable'
 import { previewEntry, wageItem, wageRecord } from '../salary/fixtures'
-import { lastMonth } from '.'
+import { lastMonth, monthInProgressNotice } from '.'
 import { PREVIEW_MEMBERS_HELP } from './WagePreview'
 
 let api: FakeApi
@@ -68,6 +68,23 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(period).toBe(dayjs().subtract(1, 'month').format('YYYY-MM'))
     expect(inputsOf('wages.page')).toEqual([{ page: 1, pageSize: 20, period, orderBy: 'amount DESC' }])
     expect(inputsOf('wages.preview')).toEqual([])
+  })
+
+  it('warns that a month not over yet counts only up to now and is frozen once paid; a finished month has no warning', async () => {
+    const now = dayjs('2026-11-27T10:00:00')
+    expect(monthInProgressNotice('2026-11', now)).toMatch(/^2026-11 还没有结束（还剩 4 天）：现在生成的工资只计到此刻.*不会再变/)
+    expect(monthInProgressNotice('2026-11', dayjs('2026-11-30T23:00:00'))).toContain('还剩 1 天')
+    expect(monthInProgressNotice('2026-10', now)).toBeNull()
+    await openPage()
+    expect(screen.queryByText(/还没有结束/)).toBeNull()
+    // This month, typed into the picker.
+    const current = dayjs().format('YYYY-MM')
+    const picker = screen.getByLabelText('月份')
+    fireEvent.mouseDown(picker)
+    fireEvent.change(picker, { target: { value: current } })
+    fireEvent.keyDown(picker, { key: 'Enter', code: 'Enter' })
+    await screen.findByText(`${current} 已生成的工资`)
+    expect(screen.getByText(new RegExp(`^${current} 还没有结束`))).toBeTruthy()
   })
 
   it('keeps the chosen month when the admin goes to another screen and comes back', async () => {
