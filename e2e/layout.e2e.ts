@@ -340,6 +340,33 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
       await checkScreen(app, 'admin-torrent-list-1280', { keys: ['种子类型', '保种人数', '完成情况'] })
     })
 
+    // A dialog of a plan or a dry run keeps its buttons in view in the smallest window, its rows scrolling inside.
+    it('admin: 任务分配 · 自动分配 at 1280×720: 确认分配 and 取消 in view', async () => {
+      const { page } = app
+      await freshStart(app, server, 'admin', server.adminPassword)
+      await openPage(app, '任务分配', 'task-assignment', true)
+      await page.setViewportSize({ width: 1280, height: 720 })
+      try {
+        await page.getByRole('button', { name: /自动分配/ }).click()
+        const dialog = page.getByRole('dialog')
+        await poll(() => dialog.getByTestId('auto-assign-summary').textContent()).not.toContain('正在计算')
+        // The demo's plan fills the table's page of 10.
+        expect(await dialog.getByTestId('auto-assign-summary').textContent()).toMatch(/共 \d+ 项分配/)
+        await waitForMotionEnd(page)
+        await page.screenshot({ path: join(screenshotDir, 'layout-admin-auto-assign-720.png') })
+        for (const name of ['确认分配', '取消']) {
+          const box = await dialog.getByRole('button', { name: spaced(name) }).boundingBox()
+          expect(box, name).not.toBeNull()
+          expect(box!.y + box!.height, `${name} 的下边缘`).toBeLessThanOrEqual(720)
+          expect(box!.y, `${name} 的上边缘`).toBeGreaterThanOrEqual(0)
+        }
+        await dialog.getByRole('button', { name: spaced('取消') }).click()
+        await poll(() => page.getByRole('dialog').count()).toBe(0)
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 800 })
+      }
+    })
+
     // A member looks here for what to seed, whether it is seeding and claimed, and since when it is theirs.
     it('member: 我的任务', async () => {
       await freshStart(app, server, member, MEMBER_PASSWORD)

@@ -71,7 +71,7 @@ export default function SalaryComputedPage() {
           <Typography.Text type="secondary">预览不会保存任何数据；确认生成后才写入工资记录。</Typography.Text>
         </Flex>
       </Card>
-      {monthInProgressNotice(period) && <Alert type="warning" showIcon message={monthInProgressNotice(period)} />}
+      {monthInProgressNotice(period) && <Alert type="warning" showIcon title={monthInProgressNotice(period)} />}
       <WagePreviewCard period={period} state={preview} onOpen={(userId) => setBreakdown({ kind: 'preview', period, userId })} />
       <SavedWages ref={saved} period={period} onOpen={openRecord} />
       <WageBreakdownDrawer source={breakdown} onClose={() => setBreakdown(null)} />

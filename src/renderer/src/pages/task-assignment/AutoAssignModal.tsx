@@ -9,6 +9,7 @@ import { autoAssign, type AutoAssignResult } from '@renderer/services/tasks'
 import { pageTorrents } from '@renderer/services/torrents'
 import { userOptions } from '@renderer/services/user'
 import { errorMessage } from '@renderer/components/FormModal'
+import { WINDOW_FIT_MODAL } from '@renderer/components/windowFitModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatCount } from '@renderer/utils/format'
@@ -95,6 +96,7 @@ export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssig
 
   return (
     <Modal
+      {...WINDOW_FIT_MODAL}
       open={open}
       title="自动分配（预览）"
       width={760}

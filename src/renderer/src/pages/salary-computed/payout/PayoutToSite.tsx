@@ -9,6 +9,7 @@ import { CloudUploadOutlined } from '@ant-design/icons'
 import { Alert, Button, Flex, Modal, Progress, Space, Spin, Typography } from 'antd'
 import type { PayoutResult } from '@shared/payout'
 import DisabledReason from '@renderer/components/DisabledReason'
+import { WINDOW_FIT_MODAL } from '@renderer/components/windowFitModal'
 import { useAskedLoad } from '@renderer/hooks/useApi'
 import { previewPayout, type PayoutSelection } from '@renderer/services/payout'
 import { RequestError } from '@renderer/services/request'
@@ -90,6 +91,7 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
         </Button>
       </DisabledReason>
       <Modal
+        {...WINDOW_FIT_MODAL}
         open={phase !== 'closed'}
         title={`发放到站点 · ${selected.length ? `选中的 ${selected.length} 条` : `${period} 整月`}${preview ? ` · ${preview.targetLabel}` : ''}`}
         width={1180}
