@@ -13,7 +13,7 @@ import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
 import { myDailyOption } from './chartOptions'
 import { LoadFailed } from './LoadFailed'
 import { usePalette } from './palette'
-import { rankText } from './stats'
+import { ESTIMATE_HELP, rankText } from './stats'
 import { ChartEmpty } from './TeamCharts'
 
 const MY_CHART_HEIGHT = 240
@@ -47,7 +47,11 @@ function MyFigures({ stats }: { stats: UserSeedingStats }) {
           <Statistic title="我的做种体积" value={formatBytes(stats.seedingSize)} />
         </Col>
         <Col xs={12} lg={6}>
-          <Statistic title="本月预计工资" value={formatAmount(stats.estimatedWage)} suffix="魔力" />
+          <Statistic
+            title={<HelpTitle title="本月预计工资" help={ESTIMATE_HELP} />}
+            value={formatAmount(stats.estimatedWage)}
+            suffix="魔力"
+          />
         </Col>
         <Col xs={12} lg={6}>
           <Statistic title="本月排名" value={rankText(stats.rank)} />

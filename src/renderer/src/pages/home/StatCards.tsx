@@ -4,7 +4,7 @@ import { Card, Col, Row, Skeleton, Statistic, Typography } from 'antd'
 import type { AllSeedingStats } from '@shared/entities'
 import { HelpTitle } from '@renderer/components/WageBreakdownDrawer'
 import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
-import { completionRate, formatPercent, seedingRecords } from './stats'
+import { completionRate, ESTIMATE_HELP, formatPercent, seedingRecords } from './stats'
 
 interface StatCardProps {
   title: string
@@ -52,7 +52,7 @@ export function statCards(stats: AllSeedingStats): StatCardProps[] {
       note: `全部做种体积 ${formatBytes(stats.seedingSize)}`,
       help: '状态为「做种中」「做种中（未认领）」的记录数；下方的做种体积另含正在做种的「无工资」和发布者记录',
     },
-    { title: '本月预计工资总额', value: formatAmount(stats.estimatedWages), suffix: '魔力' },
+    { title: '本月预计工资总额', value: formatAmount(stats.estimatedWages), suffix: '魔力', help: ESTIMATE_HELP },
   ]
 }
 

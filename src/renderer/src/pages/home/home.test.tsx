@@ -9,7 +9,7 @@ import { bindMessageApi } from '@renderer/utils/feedback'
 import { formatDateTime } from '@renderer/utils/format'
 import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import { greeting } from './greeting'
-import { completionRate, formatPercent, lastDays, rankText, seedingRecords } from './stats'
+import { completionRate, ESTIMATE_HELP, formatPercent, lastDays, rankText, seedingRecords } from './stats'
 
 const GiB = 1024 ** 3
 const TiB = 1024 * GiB
@@ -85,6 +85,8 @@ describe('dashboard (首页)', () => {
     expect(card('做种中记录').getByLabelText(/另含正在做种的「无工资」和发布者记录/)).toBeTruthy()
     expect(card('本月预计工资总额').getByText('98,765.40')).toBeTruthy()
     expect(card('本月预计工资总额').getByText('魔力')).toBeTruthy()
+    // Why it differs from 工资计算's preview of the month.
+    expect(card('本月预计工资总额').getByLabelText(/^按本月到目前为止的做种数据估算.*与「工资计算」的预览/)).toBeTruthy()
     await waitFor(() => expect(document.title).toBe('首页 - 保种管理台'))
   })
 
@@ -158,6 +160,7 @@ describe('dashboard (首页)', () => {
     expect(within(block).getByLabelText(SEEDING_COUNT_HELP)).toBeTruthy()
     expect(statValue('我的做种体积', block)).toBe('3.50 TiB')
     expect(statValue('本月预计工资', block)).toBe('321.50魔力')
+    expect(within(block).getByLabelText(ESTIMATE_HELP)).toBeTruthy()
     expect(statValue('本月排名', block)).toBe('第 12 名')
     const counts = within(screen.getByTestId('my-status-counts'))
     expect(counts.getByText('做种中').className).toContain('ant-tag-green')

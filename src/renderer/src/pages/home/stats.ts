@@ -28,3 +28,10 @@ export function rankText(rank: number | null): string {
 export function lastDays<T>(daily: readonly T[], days = 30): T[] {
   return daily.slice(-days)
 }
+
+/**
+ * Why the dashboard's estimate is not 工资计算's preview of the same month (server/src/wages/estimates.ts): the
+ * standards are scaled to the share of the month seen ("on pace"), and it is refreshed at most every 10 minutes.
+ */
+export const ESTIMATE_HELP =
+  '按本月到目前为止的做种数据估算，达标标准按本月已过去的比例折算，最多每 10 分钟更新一次；与「工资计算」的预览（按完整标准）会有出入，实际工资以月底生成的为准'
