@@ -40,7 +40,7 @@ export async function login(
   const reservation = await loginLimiter.reserve(key, meta.ip, deviceKey)
   if (!reservation.allowed) {
     const msg = reservation.accountLocked ? accountLimitMessages.login : messages.tooManyAttempts
-    throw new AppError(429, msg, { 'Retry-After': String(reservation.retryAfterSec) })
+    throw new AppError(429, `${msg}${retryHint(reservation.retryAfterSec)}`, { 'Retry-After': String(reservation.retryAfterSec) })
   }
   const { ticket } = reservation
   const attempt: { verdict: 'wrong' | 'right' | 'unjudged' } = { verdict: 'unjudged' }
@@ -51,6 +51,9 @@ export async function login(
     else if (attempt.verdict === 'unjudged') await loginLimiter.refund(ticket)
   }
 }
+
+/** How long to wait, for the person at the login form (the header is for programs). */
+export const retryHint = (seconds: number) => `（约 ${seconds < 60 ? `${seconds} 秒` : `${Math.ceil(seconds / 60)} 分钟`}后）`
 
 async function judge(
   services: AppServices,

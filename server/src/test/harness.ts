@@ -202,3 +202,8 @@ export function useTestApp(backend: TestBackend, options: Omit<TestAppOptions, '
   }
   return handle
 }
+
+/** A refused login's message with the wait it names (auth/login.ts retryHint), as a pattern. */
+export const hinted = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}（约 \\d+ (秒|分钟)后）$`)
+/** A refused login's message without its wait. */
+export const withoutHint = (message: string) => message.replace(/（约 \d+ (秒|分钟)后）$/, '')
