@@ -82,15 +82,16 @@ async function fingerprintReads(s: SyncSession, connection: NexusphpConnection, 
 
 /**
  * The members whose ids are read (their fingerprints differ): IN lists; on a hash-keyed table, whole
- * members as many as their mirrored rows fit in the paced budget (member-hash.ts).
+ * members as many as their rows fit in the paced budget (member-hash.ts) — weighed by their rows in the
+ * mirror now (`mirrored`), after this sync's writes: a member the sync started without (a MEMORY table
+ * emptied by a restart, then announced again; a pass resumed after a cut) weighs what was just read of it, not 0.
  */
-async function idGroups(s: SyncSession, [, source]: Watched, uids: readonly number[]): Promise<Iterable<number[]>> {
+function idGroups(s: SyncSession, [, source]: Watched, uids: readonly number[], mirrored: ReadonlyMap<number, number>): Iterable<number[]> {
   if (!readsByMember(s, source)) return chunks(uids, s.memberGroup(source))
-  const weights = await mirroredRowsPerMember(s, source)
   // Each group as the statement before it left the pace.
   return pacedGroups(
     uids,
-    (uid) => weights.get(uid) ?? 0,
+    (uid) => mirrored.get(uid),
     () => s.span(source, true),
     s.memberGroup(source),
   )
@@ -156,7 +157,7 @@ export async function removeDeletedRows(s: SyncSession, members: readonly number
       from ${sql.table(mirror)} group by ${sql.ref(col)}`.execute(s.db)
     const differ = ours.filter((r) => !settled.has(Number(r.u)) && theirs.get(Number(r.u)) !== fingerprint(r)).map((r) => Number(r.u))
     const gone: number[] = []
-    for (const group of await idGroups(s, table, differ)) {
+    for (const group of idGroups(s, table, differ, new Map(ours.map((r) => [Number(r.u), Number(r.n)])))) {
       const ids = s.source.query<{ id: number }>(
         `SELECT id FROM ${source} WHERE ${byMember ? memberFilter(col, group) : `${col} IN (${intList(group)})`}`,
         [],

@@ -11,11 +11,14 @@
  * So a statement here covers whole members, as many as their rows fit in a budget — the paced span of
  * the table (session.ts `span`/`timed`, pace.ts: 2,000 rows at first, up to `lockedScanIds`, timed
  * toward `lockedStatementMs`; the deletion fingerprints, which send no row, `lockedScanIds`), at most
- * `lockedMemberGroup` members — and a member with more rows than that alone; it orders and limits nothing
- * (rows are sorted here, in (uid, id) order, and committed in pages). Members are weighed by their rows in
- * the mirror (as of the last sync); a member the mirror has never read (a backfill) is read alone.
+ * `lockedMemberGroup` members — and a member with more rows than that alone; a read of rows orders and limits nothing
+ * (they are sorted here, in (uid, id) order, and committed in pages). Members are weighed by their rows in
+ * the mirror (as of the last sync). A member with none there (a backfill; a member without peers — or whose
+ * peers a tracker restart emptied and who has announced thousands since) has no known weight: it is not
+ * assumed light but asked about first (`membersWithRows`), then read alone, or not at all when it has no rows.
  */
 import type { MirrorRows } from '../../mirror'
+import { chunks } from '../../../util/chunks'
 import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
 import type { SourceTable } from '../schema-check'
@@ -130,17 +133,50 @@ export async function memberGroupRows<T extends ScanTable>(
   return rows.sort((a, b) => key(a)[col] - key(b)[col] || key(a).id - key(b).id)
 }
 
-/** How a step weighs members: known ones by their mirrored rows (none: 0); in a backfill, never read, unknown (each alone). */
-async function weigher(s: SyncSession, source: SourceTable, backfill: boolean): Promise<(uid: number) => number | undefined> {
-  if (backfill) return () => undefined
-  const weights = await mirroredRowsPerMember(s, source)
-  return (uid) => weights.get(uid) ?? 0
+/**
+ * Which of `uids` have any row in `table` at the site: each member a hash lookup that stops at its first
+ * row (`LIMIT 1`), up to `memberGroup` of them per statement (UNION ALL) — at most one row read per
+ * member, however many they have. A COUNT, or a fingerprint, would read all of them: on a hash-keyed
+ * table the very cost this asks in order to avoid. (Reading each such member alone instead needs no
+ * question, but costs a statement per member without rows — most members, most syncs.)
+ */
+async function membersWithRows(s: SyncSession, table: ScanTable, uids: readonly number[]): Promise<Set<number>> {
+  const [source, col] = [sourceOf(table), uidColumn(table)]
+  const found = new Set<number>()
+  for (const group of chunks(uids, s.memberGroup(source))) {
+    const lookups = group.map((uid) => `SELECT ${col} AS u FROM ${source} WHERE ${col} = ${intList([uid])} LIMIT 1`)
+    const sql = lookups.length === 1 ? lookups[0] : lookups.map((q) => `(${q})`).join(' UNION ALL ')
+    // Not timed for the pace: a row per member says nothing of what a statement of whole members costs.
+    for (const r of await s.source.query<{ u: number }>(sql, [], source)) found.add(Number(r.u))
+  }
+  return found
+}
+
+/**
+ * The members of `uids` a step reads, and how it weighs them: by their rows in the mirror (none in a
+ * backfill); the others — weight unknown — are asked about first (`membersWithRows`): those with rows
+ * count as heavier than any budget (each alone), those without are not read (a row they gain later is
+ * newer than this pass's start: the next sync's changes). Settled once per list (a read-ahead plan and its step agree).
+ */
+async function membersToRead(
+  s: SyncSession,
+  table: ScanTable,
+  uids: readonly number[],
+  backfill: boolean,
+): Promise<{ uids: number[]; weight: (uid: number) => number | undefined }> {
+  const weights = backfill ? new Map<number, number>() : await mirroredRowsPerMember(s, sourceOf(table))
+  const unknown = uids.filter((uid) => !weights.has(uid))
+  const withRows = unknown.length
+    ? await s.once(`members with rows ${table} ${unknown.join(',')}`, () => membersWithRows(s, table, unknown))
+    : new Set<number>()
+  return { uids: uids.filter((uid) => weights.has(uid) || withRows.has(uid)), weight: (uid) => weights.get(uid) }
 }
 
 /** The first group a step over `uids` reads (what its read-ahead plan issues): weighed as the step weighs it, the pace's first budget. */
 export async function firstMemberGroup(s: SyncSession, table: ScanTable, uids: readonly number[], backfill: boolean): Promise<number[]> {
   const source = sourceOf(table)
-  return uids.slice(0, nextGroupSize(uids, 0, await weigher(s, source, backfill), s.span(source), s.memberGroup(source)))
+  const read = await membersToRead(s, table, uids, backfill)
+  return read.uids.slice(0, nextGroupSize(read.uids, 0, read.weight, s.span(source), s.memberGroup(source)))
 }
 
 /**
@@ -159,9 +195,13 @@ export async function memberHashStep(
   const source = sourceOf(table)
   const col = uidColumn(table)
   const { backfill, changed } = step
-  const remaining = uids.filter((uid) => uid >= pass.uid)
+  const { uids: remaining, weight } = await membersToRead(
+    s,
+    table,
+    uids.filter((uid) => uid >= pass.uid),
+    backfill,
+  )
   if (!remaining.length) return
-  const weight = await weigher(s, source, backfill)
   const { pageRows } = s.tuning
   // The first group resumes after the cursor (a pass cut short); the first budget is the pace's start.
   let after: { uid: number; id: number } | null = { uid: pass.uid, id: pass.id }

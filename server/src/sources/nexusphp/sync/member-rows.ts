@@ -113,7 +113,8 @@ export async function readAheadMemberRows(s: SyncSession, members: readonly numb
     const changed = await changedSince(s, table, p.since - s.tuning.watermarkSlackMs)
     if (!changed) continue
     if (readsByMember(s, sourceOf(table))) {
-      void memberGroupRows(s, s.ahead.planned, table, changed, await firstMemberGroup(s, table, uids, false), { uid: 0, id: 0 })
+      const group = await firstMemberGroup(s, table, uids, false)
+      if (group.length) void memberGroupRows(s, s.ahead.planned, table, changed, group, { uid: 0, id: 0 })
       continue
     }
     const span = s.span(sourceOf(table))
