@@ -9,10 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules } from '../rules/rules'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
+import { payWages } from '../wages/engine'
 import type { PayoutService, PayoutServiceOptions } from './service'
 import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-month'
+import type { PayoutResult } from '@shared/payout'
+import type { RowDataPacket } from 'mysql2/promise'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -38,17 +41,16 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
   const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
   const entry = (uid: number) =>
     db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
-  /** The writer's read of users, taken away and given back (a flaky site refuses an attempt's first read). */
-  const usersRead = (verb: 'GRANT' | 'REVOKE') => {
+  /** A grant of the writer on users, taken away and given back (a flaky site refuses an attempt's read or write). */
+  const usersGrant = (verb: 'GRANT' | 'REVOKE', what = 'SELECT (id, seedbonus, bonuscomment)') => {
     const writer = new URL(writerUrl)
     return Promise.all(
       ['%', 'localhost'].map((host) =>
-        site.conn.query(
-          `${verb} SELECT (id, seedbonus, bonuscomment) ON ${site.database}.users ${verb === 'GRANT' ? 'TO' : 'FROM'} '${writer.username}'@'${host}'`,
-        ),
+        site.conn.query(`${verb} ${what} ON ${site.database}.users ${verb === 'GRANT' ? 'TO' : 'FROM'} '${writer.username}'@'${host}'`),
       ),
     )
   }
+  const usersRead = (verb: 'GRANT' | 'REVOKE') => usersGrant(verb)
   /**
    * Runs `act` while the site refuses the attempt's first read: it answers 失败 having written nothing. A run checks
    * its grants first (its 'begin'), so the read is taken away after that; 待核对's settlement checks none.
@@ -81,7 +83,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 3, operator })
+    month = await buildWageMonth(db.database, { count: 6, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -142,5 +144,86 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     const [again] = await service().run({ ids: [wage(1003)] }, operator, '127.0.0.1')
     expect(again).toMatchObject({ status: 'in_doubt' })
     expect(await site.bonus(1003)).toBe(paidOnce)
+  })
+  it('a concurrent attempt failing while it waited for the member: the entry stays unfinished, never credited again', async () => {
+    await settleClaims(false)
+    const uid = 1004
+    let waiting!: Promise<unknown>
+    let releaseB!: () => void
+    const bMayGo = new Promise<void>((resolve) => (releaseB = resolve))
+    let bBegun!: () => void
+    const bAtBegin = new Promise<void>((resolve) => (bBegun = resolve))
+    // B read the entry (no note yet) and waits; A takes the member, notes and sends the credit, B queues for the
+    // member's lock, and the site's connections drop: A is cut after its credit, B before reading anything (失败).
+    const b = service({
+      onStep: async (step) => {
+        if (step !== 'begin') return
+        bBegun()
+        await bMayGo
+      },
+    })
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid)) return
+        if (step === 'begin') {
+          waiting = b.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+          await bAtBegin
+        }
+        if (step === 'noted') releaseB()
+        if (step === 'credited') {
+          await expect
+            .poll(async () => {
+              const [rows] = await site.conn.query<RowDataPacket[]>(
+                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT GET_LOCK%'",
+              )
+              return rows.length
+            })
+            .toBe(1)
+          await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
+          await site.killWriters()
+        }
+      },
+    })
+    const [cut] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    const [failed] = (await waiting) as PayoutResult[]
+    expect([cut!.status, failed!.status]).toEqual(['failed', 'failed'])
+    const once = formatTenths(parseTenths(START) + credit(uid))
+    expect(await site.bonus(uid)).toBe(once)
+    expect(await entry(uid)).toMatchObject({ state: 'pending' })
+
+    const [again] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'in_doubt' })
+    expect(await site.bonus(uid)).toBe(once)
+  })
+
+  it('a credit statement the site refuses takes its note back: 失败, and the next payout pays once', async () => {
+    await settleClaims(false)
+    const uid = 1005
+    const refusing = service({
+      onStep: async (step, e) =>
+        void (step === 'noted' && e.wage_id === wage(uid) && (await usersGrant('REVOKE', 'UPDATE (seedbonus, bonuscomment)'))),
+    })
+    try {
+      const [refused] = await refusing.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+      expect(refused).toMatchObject({ status: 'failed' })
+    } finally {
+      await usersGrant('GRANT', 'UPDATE (seedbonus, bonuscomment)')
+    }
+    expect(await entry(uid)).toMatchObject({ state: 'failed', credit_sent_at: null })
+    expect(await site.bonus(uid)).toBe(START)
+    const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(paid).toMatchObject({ status: 'paid' })
+    expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + credit(uid)))
+  })
+
+  it('a member gone from the site after a cut credit: 失败, and the record can be settled by hand', async () => {
+    await settleClaims(false)
+    const uid = 1006
+    await cutAfter(uid, 'credited')
+    await site.conn.query('DELETE FROM users WHERE id = ?', [uid])
+    const [gone] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(gone).toMatchObject({ status: 'failed', reason: expect.stringContaining('站点上找不到该会员') })
+    expect(await entry(uid)).toMatchObject({ state: 'failed' })
+    expect((await payWages(db.database, { ids: [wage(uid)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })).paid).toBe(1)
   })
 })

@@ -71,6 +71,7 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     const preview = await service().preview({ ids: [wage(1001)] })
     // The dry run shows the member's bonus as it is, no change: nothing will be written.
     expect(preview.list[0]).toMatchObject({ status: 'already', note: HAND_PAID, bonusBefore: start(1001), bonusAfter: null })
+    expect(preview.list[0]!.logComment).not.toContain('→')
     const [result] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
     expect(result).toMatchObject({ status: 'already', reason: HAND_PAID })
     expect(await site.bonus(1001)).toBe(start(1001))

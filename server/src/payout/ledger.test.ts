@@ -1,12 +1,13 @@
 /**
  * The ledger under many concurrent payouts of the same records: opening entries never fails and
  * leaves exactly one entry per wage record (on PostgreSQL a racing insert used to hit the second
- * unique key, `ledger_key`, which the conflict clause did not cover → a 500 to the admin).
+ * unique key, `ledger_key`, which the conflict clause did not cover → a 500 to the admin). A failed entry
+ * reopened keeps what attempts noted as sent to its member, not to a member bound since.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
-import { openEntries, type NewEntry } from './ledger'
+import { openEntries, transition, type NewEntry } from './ledger'
 
 describe.each(openTestDatabases())('payout ledger on $name', (backend) => {
   let t: TestDatabase
@@ -32,6 +33,25 @@ describe.each(openTestDatabases())('payout ledger on $name', (backend) => {
       for (const map of opened) expect([...map.keys()].sort((a, b) => a - b)).toEqual(entries.map((e) => e.wageId))
       const ids = new Set(opened.flatMap((map) => [...map.values()].map((e) => e.id)))
       expect(ids.size).toBe(entries.length)
+    }
+  })
+  it('a failed entry reopened keeps the notes of what was sent to the same member, drops them for a new binding', async () => {
+    const operator = { id: 1, username: 'admin' }
+    const entry = (wageId: number, siteUid: number): NewEntry => ({ wageId, period: '2026-02', userId: 1, siteUid, amount: 10 })
+    for (const [wageId, uidAfter, kept] of [
+      [9001, 5001, true],
+      [9002, 5999, false],
+    ] as const) {
+      const [opened] = (
+        await openEntries(t.database.db, [entry(wageId, 5000 + (wageId - 9000))], { target: 'nexusphp', operator, now: 1 })
+      ).values()
+      await t.database.db.updateTable('payout_ledger').set({ credit_sent_at: 2, claims_sent_at: 3 }).where('id', '=', opened!.id).execute()
+      expect(await transition(t.database.db, opened!.id, 'pending', 'failed', { now: 4 })).toBe(true)
+      const reopened = (await openEntries(t.database.db, [entry(wageId, uidAfter)], { target: 'nexusphp', operator, now: 5 })).get(wageId)!
+      expect(reopened).toMatchObject({ state: 'pending', site_uid: uidAfter })
+      expect([reopened.credit_sent_at, reopened.claims_sent_at].map((v) => (v === null ? null : Number(v)))).toEqual(
+        kept ? [2, 3] : [null, null],
+      )
     }
   })
 })

@@ -73,17 +73,22 @@ export async function openEntries(
   for (const e of entries) {
     await db
       .updateTable('payout_ledger')
-      // Failed: nothing reached the site (a credit the server refused included), so no credit was sent either — an
-      // entry an earlier attempt noted a change on never becomes failed (record-outcome.ts).
-      .set({
-        state: 'pending',
-        reason: null,
-        amount: e.amount,
-        site_uid: e.siteUid,
-        target: args.target,
-        updated_at: args.now,
-        credit_sent_at: null,
-        claims_sent_at: null,
+      // Failed: this entry's last attempt sent nothing. What an attempt noted as sent (one racing the failure, one
+      // before the member left the site) still says what the site may hold — for the same member; a new binding
+      // (the record's uid now) starts without it.
+      .set((eb) => {
+        const sameMember = <C extends 'credit_sent_at' | 'claims_sent_at'>(column: C) =>
+          eb.case().when('site_uid', '=', e.siteUid).then(eb.ref(column)).else(null).end()
+        return {
+          state: 'pending',
+          reason: null,
+          amount: e.amount,
+          site_uid: e.siteUid,
+          target: args.target,
+          updated_at: args.now,
+          credit_sent_at: sameMember('credit_sent_at'),
+          claims_sent_at: sameMember('claims_sent_at'),
+        }
       })
       .where('wage_id', '=', e.wageId)
       .where('state', '=', 'failed')

@@ -13,6 +13,7 @@ export function memberPayout(
   rules: PayoutRules,
   sent: SentNotes = {
     note: async () => {},
+    forget: async () => {},
     read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null }),
   },
 ): MemberPayout {

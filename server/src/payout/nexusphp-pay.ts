@@ -60,7 +60,7 @@ export async function payMember(
 
   const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
     const before = await bonusRow(conn, uid, transactional)
-    if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）` }
+    if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）`, memberGone: true }
     const earlier = await landed(conn, uid, key)
     const sent = await member.sent.read()
     let mark = earlier.mark
@@ -105,7 +105,14 @@ export async function payMember(
         await step('noted', member)
       }
       progress = 'crediting'
-      credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
+      try {
+        credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
+      } catch (error) {
+        // Refused by the server (not cut on the wire): it did not apply, so this attempt's note says nothing — taken
+        // back while the member's lock is held, before the outcome 失败 is recorded.
+        if (!transactional && !sent.credit && !isConnectionLost(error)) await member.sent.forget('credit')
+        throw error
+      }
       progress = 'credited'
       await step('credited', member)
       mark = await bonusMark(conn, uid, keyTag(key))

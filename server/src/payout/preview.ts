@@ -66,19 +66,6 @@ export async function previewPayout(
     // A failed entry is opened again with the record's amount now; any other keeps what it was opened with.
     const credit = creditTenths(entry && entry.state !== 'failed' ? entry.amount : wage.amount)
     const before = wage.siteUid !== null ? (bonus?.get(wage.siteUid) ?? null) : null
-    const after = before === null ? null : before + credit
-    const texts = payoutTexts(
-      wage,
-      facts.get(wage.id)!,
-      {
-        key: entry?.ledger_key ?? ledgerKey(wage.id, wage.period),
-        credit,
-        before,
-        after,
-        note: claimNotes?.get(wage.id) ?? undefined,
-      },
-      rules.template,
-    )
     let status: PayoutPreviewEntry['status'] = 'ready'
     let note: string | null = null
     if (entry?.state === 'done') [status, note] = ['already', '已发放到站点']
@@ -90,6 +77,20 @@ export async function previewPayout(
     else if (bonusProblem) note = bonusProblem
     else if (bonus && before === null) [status, note] = ['blocked', `站点上找不到该会员（UID ${wage.siteUid}）`]
     else if (entry?.state === 'pending') note = entry.reason ? `上次未完成：${entry.reason}` : '上次未完成，发放时先核对站点'
+    // A record this payout leaves alone changes no bonus: its texts name none, its current bonus only is shown.
+    const after = before === null || status !== 'ready' ? null : before + credit
+    const texts = payoutTexts(
+      wage,
+      facts.get(wage.id)!,
+      {
+        key: entry?.ledger_key ?? ledgerKey(wage.id, wage.period),
+        credit,
+        before: status === 'ready' ? before : null,
+        after,
+        note: claimNotes?.get(wage.id) ?? undefined,
+      },
+      rules.template,
+    )
     return {
       wageId: wage.id,
       userId: wage.userId,
@@ -100,8 +101,7 @@ export async function previewPayout(
       credit: formatTenths(credit),
       rounding: roundingNote(wage.amount, credit),
       bonusBefore: before === null ? null : formatTenths(before),
-      // A record this payout leaves alone changes no bonus: its current one only.
-      bonusAfter: after === null || status !== 'ready' ? null : formatTenths(after),
+      bonusAfter: after === null ? null : formatTenths(after),
       logComment: texts.comment,
       subject: texts.subject,
       message: texts.message,

@@ -64,13 +64,20 @@ export async function recordOutcome(
     // After a running compute of the month (the wage engine's lock), as POST /wages/pay does.
     await lockPeriods(trx, database.dialect, [wage.period])
     const evidence = 'evidence' in outcome ? outcome.evidence : undefined
-    // 失败 says this attempt sent nothing that could have landed — not that an earlier one did not: a credit or a
-    // deduction an earlier attempt noted as sent keeps the entry as it was (unfinished, or 待核对), since reopening a
-    // failed entry forgets those notes and would make the change again.
-    const earlierSent = entry.credit_sent_at !== null || entry.claims_sent_at !== null
-    const to: PayoutState = outcome.state === 'failed' && earlierSent ? from : outcome.state
+    // 失败 says this attempt sent nothing that could have landed — not that another did not: a credit or a deduction
+    // noted as sent (by an earlier attempt, or by a concurrent one since this one read the entry: read now) keeps the
+    // entry as it was, unfinished or 待核对, and POST /wages/pay refuses it — unless the site has no such member.
+    const notes = await trx
+      .selectFrom('payout_ledger')
+      .select(['credit_sent_at', 'claims_sent_at'])
+      .where('id', '=', entry.id)
+      .executeTakeFirst()
+    const sentSome = notes !== undefined && (notes.credit_sent_at !== null || notes.claims_sent_at !== null)
+    const kept = outcome.state === 'failed' && sentSome && !outcome.memberGone
+    const to: PayoutState = kept ? from : outcome.state
     const moved = await transition(trx, entry.id, from, to, {
-      reason: to === 'in_doubt' && from === 'in_doubt' ? entry.reason : 'reason' in outcome ? outcome.reason : null,
+      // A 待核对 kept shows why it is 待核对, not why this attempt failed (the result does).
+      reason: kept && from === 'in_doubt' ? entry.reason : 'reason' in outcome ? outcome.reason : null,
       evidence,
       now,
       settledBy: to === from ? undefined : settledBy,

@@ -86,6 +86,13 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         .where('id', '=', entry.id)
         .execute()
     },
+    async forget(what) {
+      await db
+        .updateTable('payout_ledger')
+        .set(what === 'credit' ? { credit_sent_at: null } : { claims_sent_at: null })
+        .where('id', '=', entry.id)
+        .execute()
+    },
     async read() {
       const row = await db
         .selectFrom('payout_ledger')
@@ -215,12 +222,15 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         if (error instanceof PayoutError) return error.message
         throw error
       })
-      if (typeof notOver === 'string' || notOver.has(wage!.period))
-        return resultOf(wage!, 'failed', typeof notOver === 'string' ? notOver : monthNotOverReason(wage!.period), entry)
+      const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
+      if (typeof notOver === 'string' || notOver.has(wage!.period)) {
+        const why = typeof notOver === 'string' ? notOver : monthNotOverReason(wage!.period)
+        await logRun(operator, ip, 'wages.payout-resolve', wageId, `待核对处理（${what}）未进行：${wage!.username} ${wage!.period}，${why}`)
+        return resultOf(wage!, 'failed', why, entry)
+      }
       const facts = await wageFacts(db, [wage!])
       const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), rules, sentNotes(entry)), action)
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
-      const what = action === 'markDone' ? '确认已到账' : '补发剩余部分'
       await logRun(
         operator,
         ip,

@@ -28,6 +28,8 @@ export type SentChange = 'credit' | 'claims'
 export interface SentNotes {
   /** Notes that this attempt is sending the change (before it does). */
   note(what: SentChange): Promise<void>
+  /** Takes this attempt's note back: the server refused the statement, so the change did not apply. */
+  forget(what: SentChange): Promise<void>
   /** As the entry has them now — read under the member's site lock, so an attempt that held it before is seen. */
   read(): Promise<Record<SentChange, boolean>>
 }
@@ -54,7 +56,8 @@ export interface MemberPayout {
  */
 export type PayOutcome =
   | { state: 'done'; already: boolean; evidence: Evidence }
-  | { state: 'failed'; reason: string }
+  /** `memberGone`: the site has no such member — every attempt would fail alike, nothing can be paid there twice. */
+  | { state: 'failed'; reason: string; memberGone?: true }
   | { state: 'in_doubt'; reason: string; evidence: Evidence }
   | { state: 'pending'; reason: string; evidence?: Evidence; retryAt?: number }
 
