@@ -1,6 +1,6 @@
 /** The exception results (403, 404, 500 with a way home), shared by the exception pages and the access guard. */
 import type { ReactNode } from 'react'
-import { Button, Result, type ResultProps } from 'antd'
+import { Button, Result, Space, type ResultProps } from 'antd'
 import { useNavigate } from 'react-router-dom'
 import { HOME_PATH } from '@renderer/utils/navigation'
 
@@ -10,10 +10,10 @@ export const exceptionTexts = {
   500: '抱歉，服务器出错了。',
 } as const
 
-function BackHomeButton() {
+function BackHomeButton({ primary }: { primary: boolean }) {
   const navigate = useNavigate()
   return (
-    <Button type="primary" onClick={() => navigate(HOME_PATH)}>
+    <Button type={primary ? 'primary' : 'default'} onClick={() => navigate(HOME_PATH)}>
       返回首页
     </Button>
   )
@@ -23,10 +23,24 @@ interface ExceptionResultProps {
   status: ResultProps['status']
   title: ReactNode
   subTitle: ReactNode
+  /** A better way out than 返回首页 (e.g. 重新加载), shown first as the primary button. */
+  action?: ReactNode
 }
 
-export function ExceptionResult({ status, title, subTitle }: ExceptionResultProps) {
-  return <Result status={status} title={title} subTitle={subTitle} extra={<BackHomeButton />} />
+export function ExceptionResult({ status, title, subTitle, action }: ExceptionResultProps) {
+  return (
+    <Result
+      status={status}
+      title={title}
+      subTitle={subTitle}
+      extra={
+        <Space wrap>
+          {action}
+          <BackHomeButton primary={!action} />
+        </Space>
+      }
+    />
+  )
 }
 
 export function ForbiddenResult() {

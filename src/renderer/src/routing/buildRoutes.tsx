@@ -2,7 +2,7 @@
 import type { ComponentType } from 'react'
 import type { RouteObject } from 'react-router-dom'
 import PageLoading from '@renderer/components/PageLoading'
-import RouteErrorPage from '@renderer/components/RouteErrorPage'
+import RouteErrorPage, { PageLoadError } from '@renderer/components/RouteErrorPage'
 import AccessGuard from './AccessGuard'
 import RouteShell from './RouteShell'
 import type { AppRoute, RouteAccess, RouteHandle } from './types'
@@ -22,7 +22,19 @@ function guarded(Page: ComponentType, access: RouteAccess): ComponentType {
 function toRouteObject(route: AppRoute): RouteObject {
   const handle: RouteHandle = { title: route.title, access: route.access }
   const lazy = async () => {
-    const { default: Page } = await route.component()
+    const loaded = await route.component().catch((cause: unknown) => new PageLoadError(cause))
+    if (loaded instanceof PageLoadError) {
+      // A `lazy` that rejects leaves react-router taking the route for still loading: it renders nothing
+      // below the root, and the window goes blank. A loader that throws is a route error like any other,
+      // shown by this route's error element (the empty Component, there for react-router, never renders).
+      return {
+        loader: () => {
+          throw loaded
+        },
+        Component: () => null,
+      }
+    }
+    const Page = loaded.default
     return { Component: route.access ? guarded(Page, route.access) : Page }
   }
   // Every route gets its own error element, so a failing page inside the layout keeps the menu.

@@ -5,6 +5,7 @@ import { fail, installFakeApi, memberUser, adminUser, ok } from '@renderer/test/
 import { renderRoutes } from '@renderer/test/render'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useUserStore } from '@renderer/stores/user'
+import { PAGE_LOAD_FAILED } from '@renderer/components/RouteErrorPage'
 import type { AppRoute } from './types'
 
 /** The dashboard's greeting line (`晚上好，alice`): the mark that 首页 has rendered. */
@@ -29,6 +30,13 @@ const testRoutes: AppRoute[] = [
             throw new TypeError('boom')
           },
         }),
+      },
+      {
+        // Its chunk answers 404 (or an update replaced the files under the window): the import rejects.
+        path: 'gone',
+        title: '丢失的页面',
+        access: 'member',
+        component: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: ./assets/gone.js')),
       },
     ],
   },
@@ -96,6 +104,46 @@ describe('route guards', () => {
     expect(await screen.findByText('TypeError')).toBeTruthy()
     expect(screen.getByText('boom')).toBeTruthy()
     expect(screen.getByTestId('theme-switch')).toBeTruthy()
+    consoleError.mockRestore()
+    consoleWarn.mockRestore()
+  })
+
+  it('shows a page whose code fails to load as a 500 page inside the layout, with 重新加载', async () => {
+    installFakeApi({ handlers: { 'user.loginInfo': ok(memberUser) } })
+    renderRoutes(testRoutes, '/gone')
+    expect(await screen.findByText('TypeError')).toBeTruthy()
+    expect(screen.getByText(PAGE_LOAD_FAILED)).toBeTruthy()
+    // The menu and the header stay, so the user can go elsewhere.
+    expect(within(sideMenu()).getByRole('menuitem', { name: '首页' })).toBeTruthy()
+    expect(screen.getByTestId('theme-switch')).toBeTruthy()
+    expect(screen.getByRole('button', { name: '返回首页' })).toBeTruthy()
+    // A reload loads the build that is there now.
+    const reload = vi.fn()
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload })
+    fireEvent.click(screen.getByRole('button', { name: '重新加载' }))
+    expect(reload).toHaveBeenCalledOnce()
+    vi.restoreAllMocks()
+  })
+
+  it('shows the load failure on going to the page from another, and the other pages still open', async () => {
+    installFakeApi({ handlers: { 'user.loginInfo': ok(memberUser) } })
+    const { router } = renderRoutes(testRoutes, '/task')
+    expect(await screen.findByText('任务列表')).toBeTruthy()
+    await router.navigate('/gone')
+    expect(await screen.findByText(PAGE_LOAD_FAILED)).toBeTruthy()
+    expect(within(sideMenu()).getByRole('menuitem', { name: '我的任务' })).toBeTruthy()
+    await router.navigate('/task')
+    expect(await screen.findByText('任务列表')).toBeTruthy()
+    expect(screen.queryByText(PAGE_LOAD_FAILED)).toBeNull()
+  })
+
+  it('offers no 重新加载 for an error of a page that did load', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    installFakeApi({ handlers: { 'user.loginInfo': ok(memberUser) } })
+    renderRoutes(testRoutes, '/broken')
+    expect(await screen.findByText('boom')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: '重新加载' })).toBeNull()
     consoleError.mockRestore()
     consoleWarn.mockRestore()
   })
