@@ -9,13 +9,20 @@ import { assignmentLabels, claimStateLabels, seedStatusLabels, seedTypeLabels } 
 import type { DataTableColumn } from '@renderer/components/DataTable'
 import { ClaimStateTag, SeedStatusTag, SeedTypeTag } from '@renderer/components/StatusTags'
 import { enumOptions } from '@renderer/utils/enumOptions'
+import { searchLimits } from '@renderer/utils/formLimits'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { formatBytes, formatDuration } from '@renderer/utils/format'
 
 /** @param hidden columns (by dataIndex) that start hidden; the column settings can show them. */
 export function seedRecordColumns(hidden: readonly (keyof SeedRecord)[] = ['downloaded']): DataTableColumn<SeedRecord>[] {
   const columns: DataTableColumn<SeedRecord>[] = [
-    { title: '种子名称', dataIndex: 'torrentName', width: 164, ellipsis: true, search: { type: 'text', placeholder: '名称包含的文字' } },
+    {
+      title: '种子名称',
+      dataIndex: 'torrentName',
+      width: 164,
+      ellipsis: true,
+      search: { type: 'text', placeholder: '名称包含的文字', maxLength: searchLimits.recordTorrentName },
+    },
     { title: '体积', dataIndex: 'size', width: 96, align: 'right', render: (size: number) => formatBytes(size) },
     {
       // Named as in 官种设置's 种子列表 (and its filter): the same value, the same name.

@@ -8,6 +8,7 @@ import type { DataTableColumn } from '@renderer/components/DataTable'
 import { AssignmentTag, CompletionTag } from '@renderer/components/StatusTags'
 import TorrentName from '@renderer/components/TorrentName'
 import { enumOptions } from '@renderer/utils/enumOptions'
+import { searchLimits } from '@renderer/utils/formLimits'
 import { formatBytes, formatCount } from '@renderer/utils/format'
 
 export function torrentNameColumn<T extends Torrent>(width: number): DataTableColumn<T> {
@@ -18,7 +19,7 @@ export function torrentNameColumn<T extends Torrent>(width: number): DataTableCo
     ellipsis: true,
     // The whole name on hover: antd titles a cut-off cell only when it renders plain text.
     onCell: (torrent) => ({ title: torrent.name }),
-    search: { type: 'text', placeholder: '名称包含的文字' },
+    search: { type: 'text', placeholder: '名称包含的文字', maxLength: searchLimits.torrentName },
     render: (_, torrent) => <TorrentName torrent={torrent} />,
   }
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { passwordLength, rankFactorBounds, remarkMaxLength, ruleBounds, siteUidMax, siteUserKeywordMax, usernameLength } from './formLimits'
+import {
+  passwordLength,
+  rankFactorBounds,
+  remarkMaxLength,
+  ruleBounds,
+  searchLimits,
+  siteUidMax,
+  siteUserKeywordMax,
+  usernameLength,
+} from './formLimits'
 
 describe('form limits from the contract', () => {
   it('reads the length limits of the member forms', () => {
@@ -17,5 +26,15 @@ describe('form limits from the contract', () => {
     expect(ruleBounds('t0Weeks')).toEqual({ min: 0.01, max: 10_000 }) // positive()
     expect(ruleBounds('timezone')).toEqual({})
     expect(rankFactorBounds).toEqual({ min: 0, max: 100 })
+  })
+
+  it('reads the limits of the list searches', () => {
+    expect(searchLimits).toEqual({
+      memberName: 64,
+      memberSiteUid: { min: 1, max: 2_147_483_647 }, // positive()
+      recordTorrentName: 200,
+      torrentName: 200,
+      torrentTeam: 100,
+    })
   })
 })

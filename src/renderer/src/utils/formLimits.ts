@@ -37,3 +37,24 @@ export const rankFactorBounds = bounds(ruleBodySchema.shape.keeperRankFactors.el
 /** The largest site uid, and the longest keyword of a site-user search. */
 export const siteUidMax = userCreateInputSchema.shape.siteUid.unwrap().unwrap().maxValue as number
 export const siteUserKeywordMax = endpoints['site.users'].input.shape.keyword.maxLength as number
+
+/** A text filter of a list call (trimmed, then at most this long): the most its search box takes. */
+const filterMax = (filter: z.ZodOptional<z.ZodPipe<z.ZodString, z.ZodType>>) => filter.unwrap().in.maxLength as number
+
+/** A whole-number filter's range; a bound the schema leaves out (`positive()`) moves in by one. */
+function integerRange(schema: z.ZodNumber): { min: number; max: number } {
+  const { minValue: min, maxValue: max } = schema as { minValue: number; maxValue: number }
+  return { min: schema.safeParse(min).success ? min : min + 1, max: schema.safeParse(max).success ? max : max - 1 }
+}
+
+const pageNormalFilters = endpoints['user.pageNormal'].input.shape
+const torrentPageFilters = endpoints['torrent.page'].input.shape
+
+/** The limits of the list searches (DataTable's search form), per call and filter. */
+export const searchLimits = {
+  memberName: filterMax(pageNormalFilters.username),
+  memberSiteUid: integerRange(pageNormalFilters.siteUid.unwrap()),
+  recordTorrentName: filterMax(endpoints['user.pageSeed'].input.shape.torrentName),
+  torrentName: filterMax(torrentPageFilters.name),
+  torrentTeam: filterMax(torrentPageFilters.team),
+}

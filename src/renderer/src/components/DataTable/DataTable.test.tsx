@@ -4,6 +4,7 @@ import { installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderWithProviders } from '@renderer/test/render'
 import { pagedRequest, type TableData } from '@renderer/services/request'
 import { useUserStore } from '@renderer/stores/user'
+import { searchLimits } from '@renderer/utils/formLimits'
 import { storageKey } from './columnSettings'
 import DataTable, { NO_MATCH, type DataTableActions, type DataTableColumn } from '.'
 
@@ -18,7 +19,7 @@ const rows = (count: number, from = 1): Row[] =>
   Array.from({ length: count }, (_, index) => ({ id: from + index, name: `种子 ${from + index}`, size: (from + index) * 1024, kind: 1 }))
 
 const columns: DataTableColumn<Row>[] = [
-  { title: '名称', dataIndex: 'name', search: { type: 'text', name: 'torrentName' } },
+  { title: '名称', dataIndex: 'name', search: { type: 'text', name: 'torrentName', maxLength: searchLimits.recordTorrentName } },
   { title: '体积', dataIndex: 'size' },
   {
     title: '类型',
@@ -122,6 +123,45 @@ describe('DataTable', () => {
     fireEvent.click(search.getByRole('button', { name: '重置' }))
     await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20 }))
     expect((search.getByLabelText('名称') as HTMLInputElement).value).toBe('')
+  })
+
+  it("limits a text field to the server's length: a long paste is cut, not refused with 加载失败", async () => {
+    renderTable()
+    await screen.findByText('种子 1')
+    const nameBox = within(screen.getByTestId('data-table-search')).getByLabelText('名称') as HTMLInputElement
+    expect(searchLimits.recordTorrentName).toBe(200)
+    expect(nameBox.maxLength).toBe(200)
+  })
+
+  it('checks a whole-number field before sending: Chinese message, nothing sent; full-width digits count', async () => {
+    const withTorrentId: DataTableColumn<Row>[] = [
+      ...columns,
+      { title: '编号', dataIndex: 'id', search: { type: 'integer', name: 'torrentId', label: '种子编号', min: 1, max: 2_147_483_647 } },
+    ]
+    renderTable({ columns: withTorrentId })
+    await screen.findByText('种子 1')
+    const search = within(screen.getByTestId('data-table-search'))
+    const idBox = search.getByLabelText('种子编号')
+    const calls = api.call.mock.calls.length
+    for (const typed of ['abc', '99999999999999999999', '0', '12.5']) {
+      fireEvent.change(idBox, { target: { value: typed } })
+      fireEvent.submit(idBox.closest('form')!) // Enter
+      expect(await search.findByText('种子编号应为 1 到 2147483647 之间的整数')).toBeTruthy()
+    }
+    expect(api.call.mock.calls.length).toBe(calls)
+
+    fireEvent.change(idBox, { target: { value: ' １２３ ' } })
+    fireEvent.click(search.getByRole('button', { name: '查询' }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentId: 123 }))
+    await waitFor(() => expect(search.queryByText('种子编号应为 1 到 2147483647 之间的整数')).toBeNull())
+
+    // 重置 clears a refused value and its message too.
+    fireEvent.change(idBox, { target: { value: 'x' } })
+    fireEvent.submit(idBox.closest('form')!)
+    expect(await search.findByText('种子编号应为 1 到 2147483647 之间的整数')).toBeTruthy()
+    fireEvent.click(search.getByRole('button', { name: '重置' }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20 }))
+    await waitFor(() => expect(search.queryByText('种子编号应为 1 到 2147483647 之间的整数')).toBeNull())
   })
 
   it('starts from the initial search and sends fixed params with every page', async () => {

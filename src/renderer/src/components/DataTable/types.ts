@@ -3,9 +3,15 @@ import type { TableColumnType } from 'antd'
 import type { FilterValue } from 'antd/es/table/interface'
 import type { TableData, TableParams, TableSort } from '@renderer/services/request'
 
-/** A field of the search form above the table, declared on the column it filters. */
+/**
+ * A field of the search form above the table, declared on the column it filters. Its limits are the
+ * server's (utils/formLimits `searchLimits`), so the form never sends what the server refuses.
+ */
 export type SearchField =
-  | { type: 'text'; name?: string; label?: string; placeholder?: string }
+  /** Free text, at most `maxLength` characters. */
+  | { type: 'text'; name?: string; label?: string; placeholder?: string; maxLength: number }
+  /** A whole number from `min` to `max` (an id, a uid), sent as a number; full-width digits count. */
+  | { type: 'integer'; name?: string; label?: string; placeholder?: string; min: number; max: number }
   | { type: 'select'; name?: string; label?: string; placeholder?: string; options: { label: ReactNode; value: string | number }[] }
 
 export interface DataTableColumn<T> extends TableColumnType<T> {

@@ -10,16 +10,23 @@ import type { SiteUserOption } from '@shared/entities'
 import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
 import { siteUsers } from '@renderer/services/site'
 import { siteUidMax, siteUserKeywordMax } from '@renderer/utils/formLimits'
+import { toAsciiNumber } from '@renderer/utils/numberText'
 
 export const SEARCH_DEBOUNCE_MS = 300
 const MAX_UID = siteUidMax
 const MAX_KEYWORD = siteUserKeywordMax
 
+/** Typed digits as ASCII (full-width `１２３` too), or null when the text is not all digits (a name). */
+function typedDigits(text: string): string | null {
+  const digits = toAsciiNumber(text.trim())
+  return /^\d+$/.test(digits) ? digits : null
+}
+
 /** The uid a typed text stands for, or null when it is not one. */
 export function parseUid(text: string): number | null {
-  const trimmed = text.trim()
-  if (!/^\d{1,10}$/.test(trimmed)) return null
-  const uid = Number(trimmed)
+  const digits = typedDigits(text)
+  if (digits === null || digits.length > 10) return null
+  const uid = Number(digits)
   return uid >= 1 && uid <= MAX_UID ? uid : null
 }
 
@@ -42,7 +49,8 @@ export interface SiteUserSelectProps {
 
 export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUserSelectProps) {
   const [search, setSearch] = useState('')
-  const keyword = search.trim().slice(0, MAX_KEYWORD)
+  // Digits are asked as ASCII (the server finds a uid by them); a name as typed.
+  const keyword = (typedDigits(search) ?? search.trim()).slice(0, MAX_KEYWORD)
   /** Labels of uids seen (results, the value's own lookup), so the chosen one shows its name. */
   const [labels, setLabels] = useState<Record<number, string>>({})
 
@@ -103,7 +111,7 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
     <Spin size="small" />
   ) : !search.trim() ? (
     '输入站点用户名或 UID 搜索'
-  ) : /^\d+$/.test(search.trim()) && typedUid === null ? (
+  ) : typedDigits(search) !== null && typedUid === null ? (
     `UID 应为 1 到 ${MAX_UID} 之间的整数`
   ) : (
     '没有匹配的站点用户'

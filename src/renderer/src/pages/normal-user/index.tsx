@@ -11,9 +11,9 @@ import { accountStatusLabels, type AccountStatus } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { AccountStatusTag } from '@renderer/components/StatusTags'
-import type { TableParams, TableSort } from '@renderer/services/request'
 import { pageNormal, setUserStatus } from '@renderer/services/users'
 import { enumOptions } from '@renderer/utils/enumOptions'
+import { searchLimits } from '@renderer/utils/formLimits'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatBytes, formatCount } from '@renderer/utils/format'
 import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
@@ -22,13 +22,6 @@ import MemberDetail from './MemberDetail'
 import { CreateMemberModal, EditMemberModal, ResetPasswordModal } from './MemberForms'
 
 export const NORMAL_USER_TABLE_KEY = 'normalUser.list'
-
-/** The search form sends text; the server wants the site uid as a number. */
-export function requestMembers(params: TableParams, sort?: TableSort) {
-  const { siteUid, ...rest } = params
-  const uid = typeof siteUid === 'string' && /^\d+$/.test(siteUid.trim()) ? Number(siteUid.trim()) : siteUid
-  return pageNormal(uid === undefined ? rest : { ...rest, siteUid: uid }, sort)
-}
 
 /**
  * The member's columns; the page adds the actions column. With it they add up to 928 px, within
@@ -42,7 +35,7 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
       dataIndex: 'username',
       width: 122,
       ellipsis: true,
-      search: { type: 'text', placeholder: '用户名包含的文字' },
+      search: { type: 'text', placeholder: '用户名包含的文字', maxLength: searchLimits.memberName },
       render: (_, user) => (
         <Typography.Link onClick={() => openDetail(user.id)} title="查看详情">
           {user.username}
@@ -53,7 +46,7 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
       title: '站点 UID',
       dataIndex: 'siteUid',
       width: 96,
-      search: { type: 'text', placeholder: '完整的站点 UID' },
+      search: { type: 'integer', placeholder: '完整的站点 UID', ...searchLimits.memberSiteUid },
       render: (uid: number | null) => uid ?? '-',
     },
     {
@@ -125,7 +118,7 @@ export default function NormalUserPage() {
         rowKey="id"
         columns={columns}
         sortableFields={sortableFields.pageNormal}
-        request={requestMembers}
+        request={pageNormal}
         toolbar={
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)}>
             新建保种员

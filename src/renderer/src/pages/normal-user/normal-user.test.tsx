@@ -79,6 +79,41 @@ describe('保种员', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('user.pageNormal').at(-1)).toEqual({ page: 1, pageSize: 20, username: 'ali', siteUid: 10086 }))
   })
 
+  it('checks the 站点 UID search before sending: a Chinese message and nothing sent; full-width digits count', async () => {
+    await openPage()
+    const search = within(screen.getByTestId('data-table-search'))
+    const uidBox = search.getByPlaceholderText('完整的站点 UID')
+    const asked = inputs('user.pageNormal').length
+    for (const typed of ['abc', '99999999999999999999']) {
+      fireEvent.change(uidBox, { target: { value: typed } })
+      fireEvent.click(search.getByRole('button', { name: '查询' }))
+      expect(await search.findByText('站点 UID应为 1 到 2147483647 之间的整数')).toBeTruthy()
+    }
+    expect(inputs('user.pageNormal')).toHaveLength(asked)
+
+    fireEvent.change(uidBox, { target: { value: '１２３' } })
+    fireEvent.submit(uidBox.closest('form')!) // Enter
+    await waitFor(() => expect(inputs('user.pageNormal').at(-1)).toEqual({ page: 1, pageSize: 20, siteUid: 123 }))
+    expect((search.getByPlaceholderText('用户名包含的文字') as HTMLInputElement).maxLength).toBe(64)
+  })
+
+  it('takes a uid typed in full-width digits in the 站点 UID picker', async () => {
+    api.handle('site.users', (input) =>
+      ok((input as { keyword: string }).keyword === '12345' ? [{ uid: 12345, username: 'erin', memberId: null }] : []),
+    )
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('站点 UID'), { target: { value: '１２３４５' } })
+    fireEvent.click(await findOption('erin (UID 12345)'))
+    expect(inputs('site.users')).toEqual([{ keyword: '12345' }])
+    expect(within(dialog).getByText('erin (UID 12345)')).toBeTruthy()
+
+    // Nothing synced for it: the typed number is still offered as a uid.
+    fireEvent.change(within(dialog).getByLabelText('站点 UID'), { target: { value: '３０００３' } })
+    expect(await findOption('使用 UID 30003')).toBeTruthy()
+  })
+
   it('creates a member; a refused save keeps the values and shows the server message', async () => {
     api.handle('user.create', fail(409, '用户名已存在'))
     await openPage()

@@ -2,9 +2,10 @@
  * 发放时结算认领 on the rules form (rules `settleClaims`, off by default): paying into a NexusPHP
  * site also does the site's monthly claim bookkeeping, with the deduction per claim removed.
  */
-import { Card, Col, Form, InputNumber, Row, Switch } from 'antd'
+import { Card, Col, Form, Row, Switch } from 'antd'
 import type { RuleBody } from '@shared/entities'
 import { fieldLabels } from '@shared/validation'
+import NumberInput from '@renderer/components/NumberInput'
 
 /** NexusPHP's claim_remove_deduct_user_bonus default. */
 const DEFAULT_DEDUCTION = 600
@@ -36,7 +37,7 @@ export default function PayoutClaimsSection() {
             label={fieldLabels.claimRemoveDeduction}
             extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_DEDUCTION}（NexusPHP 的默认值）。`}
           >
-            <InputNumber
+            <NumberInput
               min={0}
               max={1_000_000_000}
               placeholder={String(DEFAULT_DEDUCTION)}

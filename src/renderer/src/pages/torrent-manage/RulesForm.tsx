@@ -4,31 +4,16 @@
  * and keeps what was typed.
  */
 import { useRef, useState } from 'react'
-import {
-  Alert,
-  Button,
-  Card,
-  Col,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Popconfirm,
-  Result,
-  Row,
-  Select,
-  Skeleton,
-  Tag,
-  Typography,
-  theme,
-} from 'antd'
+import { Alert, Button, Card, Col, Flex, Form, Input, Popconfirm, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
 import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
+import NumberInput from '@renderer/components/NumberInput'
 import { useApi } from '@renderer/hooks/useApi'
 import { saveRules } from '@renderer/services/config'
 import { emptySiteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { rankFactorBounds, ruleBounds } from '@renderer/utils/formLimits'
+import { toAsciiNumber } from '@renderer/utils/numberText'
 import PayoutClaimsSection, { claimsToSave } from './PayoutClaimsSection'
 import PayoutMessageSection, { templateForForm, templateToSave } from './PayoutMessageSection'
 import { ruleGroups, ruleLabel, type RuleField, type RuleFieldSpec } from './ruleFields'
@@ -39,11 +24,12 @@ const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({
   payoutMessageTemplate: templateForForm(body.payoutMessageTemplate),
 })
 
-/** Tags typed into the factors box arrive as text; numbers stay numbers, the rest is left for the validator. */
+/** Tags typed into the factors box arrive as text (full-width `０．８` too); numbers stay numbers, the rest is left for the validator. */
 export const toFactors = (values: readonly (string | number)[] | undefined): (string | number)[] =>
-  (values ?? []).map((value) =>
-    typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value,
-  )
+  (values ?? []).map((value) => {
+    const text = typeof value === 'string' ? toAsciiNumber(value).trim() : ''
+    return text !== '' && Number.isFinite(Number(text)) ? Number(text) : value
+  })
 
 /** The synced site names a tags field offers (teams for 官方制作组, tags for 官方标签). */
 /** The rules field a server message names first (`<label>：…`), if any. */
@@ -109,7 +95,7 @@ function control(field: RuleFieldSpec, names: SiteOptions) {
       )
     default:
       return (
-        <InputNumber
+        <NumberInput
           {...ruleBounds(field.name)}
           precision={field.kind === 'integer' ? 0 : undefined}
           suffix={field.unit}

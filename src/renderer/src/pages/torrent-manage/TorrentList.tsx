@@ -20,6 +20,7 @@ import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { SeedTypeTag } from '@renderer/components/StatusTags'
 import { pageTorrents, setTorrentType } from '@renderer/services/torrents'
 import { enumOptions } from '@renderer/utils/enumOptions'
+import { searchLimits } from '@renderer/utils/formLimits'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatCount } from '@renderer/utils/format'
 
@@ -41,7 +42,7 @@ const columns: DataTableColumn<Torrent>[] = [
     width: 110,
     ellipsis: true,
     hiddenByDefault: true,
-    search: { type: 'text', placeholder: '完整的制作组名' },
+    search: { type: 'text', placeholder: '完整的制作组名', maxLength: searchLimits.torrentTeam },
     render: (team: string | null) => team ?? '-',
   },
   dateTimeColumn<Torrent>('发布时间', 'addedAt'),

@@ -166,6 +166,22 @@ describe('官种设置', { timeout: 30_000 }, () => {
 
   it('reads typed rank factors as numbers', () => {
     expect(toFactors(['1', 0.8, ' 0.5 ', 'x'])).toEqual([1, 0.8, 0.5, 'x'])
+    // Typed with a Chinese IME in full-width mode.
+    expect(toFactors(['１', '０．８', '０。６'])).toEqual([1, 0.8, 0.6])
+  })
+
+  it('takes a number typed in full-width digits (目标保种人数 ４), rather than emptying the box', async () => {
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    const keepers = screen.getByLabelText('目标保种人数') as HTMLInputElement
+    fireEvent.focus(keepers)
+    fireEvent.change(keepers, { target: { value: '４' } })
+    fireEvent.blur(keepers)
+    await waitFor(() => expect(keepers.value).toBe('4'))
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText('v4')).toBeTruthy()
+    expect(inputs('config.saveRules')).toEqual([{ ...body, targetKeepers: 4 }])
   })
 
   it('种子列表 fits a 1280 px window with 完成情况 in view: 制作组 starts hidden, its search stays', async () => {

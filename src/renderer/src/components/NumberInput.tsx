@@ -1,0 +1,14 @@
+/**
+ * The number box of every form: antd's InputNumber reading full-width digits and decimal points (a Chinese
+ * IME in full-width mode) as the digits they show. Use it instead of InputNumber.
+ */
+import { InputNumber, type InputNumberProps } from 'antd'
+import { parseNumberText } from '@renderer/utils/numberText'
+
+// The box reads the parser's text as a decimal ('' for an empty box, which a number could not say);
+// antd types the parser as returning the value type, and its own examples cast the text the same way.
+const parser = parseNumberText as (text: string | undefined) => unknown as (text: string | undefined) => number
+
+export default function NumberInput(props: InputNumberProps<number>) {
+  return <InputNumber<number> parser={parser} {...props} />
+}
