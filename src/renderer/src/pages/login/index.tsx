@@ -80,6 +80,9 @@ export default function LoginPage() {
           requiredMark={false}
           initialValues={{ serverAddress }}
           onFinish={(values) => void submit(values)}
+          // The last login's error is about what was sent then: gone once the user edits a field (and when a
+          // login is tried again, in `submit`).
+          onValuesChange={() => setLoginError(null)}
         >
           <Form.Item
             label="服务器地址"

@@ -67,6 +67,36 @@ describe('login page', () => {
     expect(screen.getAllByText('用户名或密码错误')).toHaveLength(1)
   })
 
+  it("drops the server's msg once a field is edited: emptied fields and Enter show only what is missing", async () => {
+    const api = installFakeApi({ handlers: { 'user.login': fail(403, '账号已被封禁') } })
+    await openLogin(api)
+    type('用户名', 'bob')
+    type('密码', 'secret-1')
+    submit()
+    expect(await screen.findByText('账号已被封禁')).toBeTruthy()
+
+    type('用户名', '')
+    type('密码', '')
+    fireEvent.submit(field('密码').closest('form')!) // Enter
+    expect(await screen.findByText('请输入用户名')).toBeTruthy()
+    expect(screen.getByText('请输入密码')).toBeTruthy()
+    expect(screen.queryByText('账号已被封禁')).toBeNull()
+    expect(screen.queryByTestId('login-error')).toBeNull()
+    expect(api.call).toHaveBeenCalledTimes(1)
+  })
+
+  it("drops the server's msg as soon as the user starts correcting a field", async () => {
+    const api = installFakeApi({ handlers: { 'user.login': fail(401, '用户名或密码错误') } })
+    await openLogin(api)
+    type('用户名', 'admin')
+    type('密码', 'wrong-password')
+    submit()
+    expect(await screen.findByText('用户名或密码错误')).toBeTruthy()
+    type('密码', 'wrong-passwor')
+    expect(screen.queryByTestId('login-error')).toBeNull()
+    expect(field('用户名').value).toBe('admin')
+  })
+
   it('shows a refused server address on its field and does not try to log in', async () => {
     const api = installFakeApi({ handlers: { 'user.login': ok('token') } })
     api.setSettings.mockResolvedValueOnce(fail(400, '服务器地址：请输入 http:// 或 https:// 开头的地址'))
