@@ -21,7 +21,9 @@ function forbid(...groups) {
     'no-restricted-imports': [
       'error',
       {
-        paths: groups.flatMap((g) => (g.paths ?? []).map((name) => ({ name, message: g.message }))),
+        paths: groups.flatMap((g) =>
+          (g.paths ?? []).map((name) => ({ name, message: g.message, ...(g.importNames && { importNames: g.importNames }) })),
+        ),
         patterns: groups.flatMap((g) => (g.regex ? [{ regex: g.regex, message: g.message }] : [])),
       },
     ],
@@ -34,6 +36,12 @@ const preload = { regex: '(^|/)preload(/|$)', message: 'preload 只暴露 window
 const server = { regex: '(^|/)server/src(/|$)', message: '客户端不引入服务端代码：经 /api/v1 调用它，共同的类型放在 src/shared。' }
 const electron = { paths: ['electron'], message: '只有主进程与 preload 使用 electron。' }
 const node = (message) => ({ ...nodeBuiltins, message })
+// One way to take a number: antd's own drops full-width digits (a Chinese input method's ４).
+const inputNumber = {
+  paths: ['antd'],
+  importNames: ['InputNumber'],
+  message: '数字输入框用 @renderer/components/NumberInput（接受全角数字）。',
+}
 
 export default defineConfig(
   {
@@ -84,7 +92,7 @@ export default defineConfig(
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: forbid(main, preload, server, electron, node('渲染进程运行在沙箱里，没有 Node：需要时经 window.api 请主进程做。')),
+    rules: forbid(main, preload, server, electron, inputNumber, node('渲染进程运行在沙箱里，没有 Node：需要时经 window.api 请主进程做。')),
   },
   {
     files: ['src/preload/**'],

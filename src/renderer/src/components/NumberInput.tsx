@@ -2,6 +2,7 @@
  * The number box of every form: antd's InputNumber reading full-width digits and decimal points (a Chinese
  * IME in full-width mode) as the digits they show. Use it instead of InputNumber.
  */
+// eslint-disable-next-line no-restricted-imports -- the one place that wraps it
 import { InputNumber, type InputNumberProps } from 'antd'
 import { parseNumberText } from '@renderer/utils/numberText'
 
