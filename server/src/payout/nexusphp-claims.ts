@@ -176,7 +176,8 @@ export async function applyClaims(
   // A log row without the bonuscomment line is an earlier version's, which wrote it before the deduction: made at most
   // once there, so not made again.
   if (!earlier.length && plan.deduction > 0n) {
-    const what = `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(plan.deduction)}`
+    const described = (amount: bigint) => `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(amount)}`
+    const what = described(plan.deduction)
     // The admin's settlement applies to a deduction in doubt only (an entry settled for its credit deducts as usual).
     let landed = false
     if (guard && (await bonusMark(conn, uid, tag)) === null) {
@@ -193,10 +194,12 @@ export async function applyClaims(
     const [bonus] = await conn.query<RowDataPacket[]>('SELECT seedbonus FROM users WHERE id = ?', [uid])
     const after = mark?.bonusAfter ? parseTenths(mark.bonusAfter) : parseTenths(String(bonus[0]?.seedbonus ?? '0'))
     const before = mark?.bonusBefore ? parseTenths(mark.bonusBefore) : after + plan.deduction
-    const comment = `${what}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
+    // What the statement took, as its line has it: a retry's plan may price it otherwise (the rules changed since).
+    const taken = mark?.bonusBefore && mark.bonusAfter ? before - after : plan.deduction
+    const comment = `${described(taken)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
     await conn.query(
       `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
-      [CLAIM_REMOVE_DEDUCT_TYPE, uid, logValue(before, log), logValue(plan.deduction, log), logValue(after, log), comment.slice(0, 255)],
+      [CLAIM_REMOVE_DEDUCT_TYPE, uid, logValue(before, log), logValue(taken, log), logValue(after, log), comment.slice(0, 255)],
     )
     await onStep?.('claims-logged')
   }
