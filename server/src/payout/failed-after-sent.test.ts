@@ -83,7 +83,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 6, operator })
+    month = await buildWageMonth(db.database, { count: 8, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -225,5 +225,68 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     expect(gone).toMatchObject({ status: 'failed', reason: expect.stringContaining('站点上找不到该会员') })
     expect(await entry(uid)).toMatchObject({ state: 'failed' })
     expect((await payWages(db.database, { ids: [wage(uid)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })).paid).toBe(1)
+  })
+  it('a concurrent attempt recorded 失败 before this one noted its credit: this one sends nothing, the next pays once', async () => {
+    await settleClaims(false)
+    const uid = 1007
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid) || step !== 'begin') return
+        // A has read the entry (pending, nothing noted); B takes the member first and its first read is refused.
+        const [failed] = await refusingFirstRead((b) => b.run({ ids: [wage(uid)] }, operator, '127.0.0.1'))
+        expect(failed).toMatchObject({ status: 'failed' })
+        expect(await entry(uid)).toMatchObject({ state: 'failed', credit_sent_at: null })
+      },
+    })
+    const [late] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(late).toMatchObject({ status: 'failed' })
+    expect(await site.bonus(uid)).toBe(START)
+    expect(await entry(uid)).toMatchObject({ state: 'failed', credit_sent_at: null })
+    const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(paid).toMatchObject({ status: 'paid' })
+    expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + credit(uid)))
+  })
+
+  it('a credit statement killed after it changed the row (a slow trigger) keeps its note: never credited again', async () => {
+    await settleClaims(false)
+    const uid = 1008
+    // An AFTER UPDATE trigger of the site's keeps the statement running after the row changed; KILL QUERY then
+    // answers "Query execution was interrupted" — on MyISAM the change stays.
+    await site.conn.query('CREATE TRIGGER outside_slow AFTER UPDATE ON users FOR EACH ROW DO SLEEP(5)')
+    let killed: Promise<void> | undefined
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid) || step !== 'noted') return
+        killed = (async () => {
+          let id = 0
+          await expect
+            .poll(async () => {
+              const [rows] = await site.conn.query<RowDataPacket[]>(
+                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'DO SLEEP(5)'",
+              )
+              id = Number(rows[0]?.ID ?? 0)
+              return id
+            })
+            .toBeGreaterThan(0)
+          await site.conn.query(`KILL QUERY ${id}`)
+        })()
+      },
+    })
+    try {
+      const [cut] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+      await killed
+      expect(cut).toMatchObject({ status: 'failed', reason: expect.stringContaining('不知是否已执行') })
+    } finally {
+      await site.conn.query('DROP TRIGGER outside_slow')
+    }
+    const once = formatTenths(parseTenths(START) + credit(uid))
+    expect(await site.bonus(uid)).toBe(once)
+    expect(await entry(uid)).toMatchObject({ state: 'pending' })
+    expect((await entry(uid)).credit_sent_at).not.toBeNull()
+    // The site writes back a bonuscomment read before our line: the next payout stops at 待核对.
+    await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
+    const [again] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'in_doubt' })
+    expect(await site.bonus(uid)).toBe(once)
   })
 })

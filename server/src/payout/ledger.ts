@@ -126,6 +126,8 @@ export async function transition(
     settledBy?: string
     nextAttemptAt?: number | null
     attempted?: boolean
+    /** Only while no attempt has noted a change as sent (checked by the move itself). */
+    unnoted?: boolean
   },
 ): Promise<boolean> {
   const e = args.evidence ?? {}
@@ -146,6 +148,7 @@ export async function transition(
     }))
     .where('id', '=', entryId)
     .where('state', '=', from)
+    .$if(args.unnoted === true, (qb) => qb.where('credit_sent_at', 'is', null).where('claims_sent_at', 'is', null))
     .executeTakeFirst()
   return Number(result.numUpdatedRows ?? 0) === 1
 }

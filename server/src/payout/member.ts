@@ -12,7 +12,7 @@ export function memberPayout(
   facts: WageFacts | undefined,
   rules: PayoutRules,
   sent: SentNotes = {
-    note: async () => {},
+    note: async () => true,
     forget: async () => {},
     read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null }),
   },

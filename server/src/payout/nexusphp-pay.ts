@@ -24,7 +24,7 @@
 import type { PoolConnection } from 'mysql2/promise'
 import { ledgerKey, type Evidence } from './ledger'
 import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
-import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
+import { isConnectionLost, refusedUnrun, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import {
   bonusMark,
@@ -41,6 +41,11 @@ import type { SiteShape } from './nexusphp-site-shape'
 import type { MemberPayout, PayOutcome } from './target'
 import { creditLabel, keyTag } from './texts'
 import { formatTenths, parseTenths } from './tenths'
+
+/** Said when a concurrent attempt recorded the entry failed before this one noted a change: nothing was sent. */
+const NO_LONGER_OPEN = '另一个发放已把这条记录记为失败，本次没有写入站点；再发放一次即可'
+
+const memberGone = (uid: number): PayOutcome => ({ state: 'failed', reason: `站点上找不到该会员（UID ${uid}）`, memberGone: true })
 
 /** How far an attempt got: what a cut at that point may have left on the site. */
 type Progress = 'reading' | 'crediting' | 'credited' | 'settling'
@@ -60,7 +65,7 @@ export async function payMember(
 
   const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
     const before = await bonusRow(conn, uid, transactional)
-    if (before === null) return { state: 'failed', reason: `站点上找不到该会员（UID ${uid}）`, memberGone: true }
+    if (before === null) return memberGone(uid)
     const earlier = await landed(conn, uid, key)
     const sent = await member.sent.read()
     let mark = earlier.mark
@@ -101,21 +106,23 @@ export async function payMember(
           ? { state: 'in_doubt', reason: tooBig, evidence: earlier.log ? logEvidence(earlier.log, null) : {} }
           : { state: 'failed', reason: tooBig }
       if (!transactional) {
-        await member.sent.note('credit')
+        if (!(await member.sent.note('credit'))) return { state: 'failed', reason: NO_LONGER_OPEN }
         await step('noted', member)
       }
       progress = 'crediting'
       try {
         credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       } catch (error) {
-        // Refused by the server (not cut on the wire): it did not apply, so this attempt's note says nothing — taken
-        // back while the member's lock is held, before the outcome 失败 is recorded.
-        if (!transactional && !sent.credit && !isConnectionLost(error)) await member.sent.forget('credit')
+        // Refused before it ran: it did not apply, so this attempt's note says nothing — taken back while the
+        // member's lock is held, before the outcome 失败 is recorded.
+        if (!transactional && !sent.credit && refusedUnrun(error)) await member.sent.forget('credit')
         throw error
       }
       progress = 'credited'
       await step('credited', member)
       mark = await bonusMark(conn, uid, keyTag(key))
+      // Nothing changed and no line of ours: the member left the site since it was read — nothing to write.
+      if (!credited && mark === null && (await bonusRow(conn, uid, false)) === null) return memberGone(uid)
     }
     // The bonus before and after: as the credit's own line has them, else (an earlier version's entry) its log row;
     // a line someone edited beyond reading leaves the bonus read now (with the credit, if it was earlier).
@@ -134,7 +141,15 @@ export async function payMember(
     const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
     if (claims) {
       progress = 'settling'
-      const guard = transactional ? undefined : { sentBefore: sent.claims, noteSent: () => member.sent.note('claims'), rest }
+      const guard = transactional
+        ? undefined
+        : {
+            sentBefore: sent.claims,
+            noteSent: async () => {
+              if (!(await member.sent.note('claims'))) throw new Error(NO_LONGER_OPEN)
+            },
+            rest,
+          }
       const settled = await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member), guard)
       if (settled === 'unknown')
         return {
@@ -174,13 +189,13 @@ export async function payMember(
         return committing && isConnectionLost(error)
           ? { state: 'pending', reason: `${why}；下次发放时先核对站点再继续` }
           : { state: 'failed', reason: why }
-      // A statement the server refused changed nothing; one cut on the wire may have applied.
-      if (progress === 'reading' || (progress === 'crediting' && !isConnectionLost(error))) return { state: 'failed', reason: why }
+      // A statement refused before it ran changed nothing; one cut on the wire, killed or timed out may have applied.
+      if (progress === 'reading' || (progress === 'crediting' && refusedUnrun(error))) return { state: 'failed', reason: why }
       if (progress === 'settling')
         return { state: 'pending', reason: `魔力、魔力记录和站内信已写入，认领结算中断：${why}；再次发放时会先核对站点，只补完认领结算` }
       return {
         state: 'pending',
-        reason: `${progress === 'crediting' ? '增加魔力时与站点的连接中断' : '魔力已增加，魔力记录或站内信未写完'}：${why}；再次发放时会先核对站点，只补完未写入的部分（不会重复增加魔力）`,
+        reason: `${progress === 'crediting' ? '增加魔力的语句中断，不知是否已执行' : '魔力已增加，魔力记录或站内信未写完'}：${why}；再次发放时会先核对站点，只补完未写入的部分（不会重复增加魔力）`,
       }
     },
   )

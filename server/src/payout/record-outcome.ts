@@ -64,26 +64,29 @@ export async function recordOutcome(
     // After a running compute of the month (the wage engine's lock), as POST /wages/pay does.
     await lockPeriods(trx, database.dialect, [wage.period])
     const evidence = 'evidence' in outcome ? outcome.evidence : undefined
-    // 失败 says this attempt sent nothing that could have landed — not that another did not: a credit or a deduction
-    // noted as sent (by an earlier attempt, or by a concurrent one since this one read the entry: read now) keeps the
-    // entry as it was, unfinished or 待核对, and POST /wages/pay refuses it — unless the site has no such member.
-    const notes = await trx
-      .selectFrom('payout_ledger')
-      .select(['credit_sent_at', 'claims_sent_at'])
-      .where('id', '=', entry.id)
-      .executeTakeFirst()
-    const sentSome = notes !== undefined && (notes.credit_sent_at !== null || notes.claims_sent_at !== null)
-    const kept = outcome.state === 'failed' && sentSome && !outcome.memberGone
-    const to: PayoutState = kept ? from : outcome.state
-    const moved = await transition(trx, entry.id, from, to, {
-      // A 待核对 kept shows why it is 待核对, not why this attempt failed (the result does).
-      reason: kept && from === 'in_doubt' ? entry.reason : 'reason' in outcome ? outcome.reason : null,
+    const args = {
+      reason: 'reason' in outcome ? outcome.reason : null,
       evidence,
       now,
-      settledBy: to === from ? undefined : settledBy,
+      settledBy,
       attempted: true,
       nextAttemptAt: outcome.state === 'pending' ? (outcome.retryAt ?? null) : null,
-    })
+    }
+    // 失败 says this attempt sent nothing that could have landed — not that another did not: while a credit or a
+    // deduction is noted as sent (by an earlier attempt, or a concurrent one — checked by the move itself), the entry
+    // stays as it was, unfinished or 待核对, and POST /wages/pay refuses it — unless the site has no such member.
+    const guarded = outcome.state === 'failed' && !outcome.memberGone
+    let to: PayoutState = outcome.state
+    let moved = await transition(trx, entry.id, from, to, { ...args, unnoted: guarded })
+    if (!moved && guarded) {
+      to = from
+      // A 待核对 kept shows why it is 待核对, not why this attempt failed (the result does).
+      moved = await transition(trx, entry.id, from, from, {
+        ...args,
+        reason: from === 'in_doubt' ? entry.reason : args.reason,
+        settledBy: undefined,
+      })
+    }
     let after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
     if (!moved && outcome.state === 'done' && after.state !== 'done') {
       // A concurrent attempt (its lock wait timed out, its connection failed) recorded failed or pending while this

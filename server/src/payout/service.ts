@@ -80,11 +80,13 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
   const sentNotes = (entry: LedgerEntry): SentNotes => ({
     async note(what) {
       const now = options.clock()
-      await db
+      const { numUpdatedRows } = await db
         .updateTable('payout_ledger')
         .set(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
         .where('id', '=', entry.id)
-        .execute()
+        .where('state', 'in', ['pending', 'in_doubt'])
+        .executeTakeFirst()
+      return Number(numUpdatedRows) === 1
     },
     async forget(what) {
       await db

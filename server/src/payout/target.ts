@@ -26,8 +26,11 @@ export interface ClaimSettlement {
 export type SentChange = 'credit' | 'claims'
 
 export interface SentNotes {
-  /** Notes that this attempt is sending the change (before it does). */
-  note(what: SentChange): Promise<void>
+  /**
+   * Notes that this attempt is sending the change (before it does); false when the entry is no longer open (a
+   * concurrent attempt recorded it failed): then nothing is sent.
+   */
+  note(what: SentChange): Promise<boolean>
   /** Takes this attempt's note back: the server refused the statement, so the change did not apply. */
   forget(what: SentChange): Promise<void>
   /** As the entry has them now — read under the member's site lock, so an attempt that held it before is seen. */
