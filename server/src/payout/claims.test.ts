@@ -11,14 +11,13 @@ import { currentRules, saveRules } from '../rules/rules'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
-import type { PayoutService, PayoutServiceOptions } from './service'
-import { nexusphpPayoutService } from './testing/nexusphp-service'
+import { payoutKit } from './testing/kit'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
 import { buildWageMonth, AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
 import { payWages } from '../wages/engine'
 import { wageDb } from '../wages/tables'
 import { openEntries } from './ledger'
-import { creditTenths, formatTenths, parseTenths, wholePoints } from './tenths'
+import { formatTenths, parseTenths, wholePoints } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
@@ -33,16 +32,8 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
     let db: TestDatabase
     let month: WageMonth
     let writerUrl = ''
-    const services: PayoutService[] = []
     const ids: Record<string, number> = {}
-
-    const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
-      const created = nexusphpPayoutService(db, url, { clock: () => AFTER_MONTH, ...extra })
-      services.push(created)
-      return created
-    }
-    const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
-    const wage = (uid: number) => month.wages.get(uid)!
+    const { service, wage, credit, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
 
     beforeAll(async () => {
       site = await NexusSite.create(serverUrl!, engine)
@@ -144,7 +135,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
         .execute()
     })
     afterAll(async () => {
-      for (const s of services) await s.close()
+      await closeServices()
       await db?.cleanup()
       await site?.drop()
     })
@@ -336,20 +327,7 @@ describe.skipIf(!serverUrl)('claims settled with an unfinished MyISAM payout (wh
   let db: TestDatabase
   let month: WageMonth
   let writerUrl = ''
-  const services: PayoutService[] = []
-  const service = (extra: Partial<PayoutServiceOptions> = {}) => {
-    const created = nexusphpPayoutService(db, writerUrl, { clock: () => AFTER_MONTH, ...extra })
-    services.push(created)
-    return created
-  }
-  const wage = (uid: number) => month.wages.get(uid)!
-  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
-  const entry = (uid: number) =>
-    db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
-  const settleClaims = async (on: boolean) => {
-    const { version: _v, ...rules } = await currentRules(db.database.db)
-    await saveRules(db.database.db, { ...rules, settleClaims: on }, AFTER_MONTH - 1000, null)
-  }
+  const { service, wage, credit, entry, settleClaims, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
 
   beforeAll(async () => {
     site = await NexusSite.create(serverUrl!, 'MyISAM')
@@ -360,7 +338,7 @@ describe.skipIf(!serverUrl)('claims settled with an unfinished MyISAM payout (wh
     for (const uid of month.wages.keys()) await site.user(uid, START)
   })
   afterAll(async () => {
-    for (const s of services) await s.close()
+    await closeServices()
     await db?.cleanup()
     await site?.drop()
   })

@@ -7,16 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrateToLatest } from '../db/migrate'
-import { currentRules, saveRules } from '../rules/rules'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { payWages } from '../wages/engine'
-import type { PayoutService, PayoutServiceOptions } from './service'
-import { nexusphpPayoutService } from './testing/nexusphp-service'
+import type { PayoutService } from './service'
+import { payoutKit } from './testing/kit'
 import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-month'
 import type { PayoutResult } from '@shared/payout'
 import type { RowDataPacket } from 'mysql2/promise'
-import { creditTenths, formatTenths, parseTenths } from './tenths'
+import { formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
@@ -31,16 +30,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
   let db: TestDatabase
   let month: WageMonth
   let writerUrl = ''
-  const services: PayoutService[] = []
-  const service = (extra: Partial<PayoutServiceOptions> = {}) => {
-    const created = nexusphpPayoutService(db, writerUrl, { clock: () => AFTER_MONTH, ...extra })
-    services.push(created)
-    return created
-  }
-  const wage = (uid: number) => month.wages.get(uid)!
-  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
-  const entry = (uid: number) =>
-    db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
+  const { service, wage, credit, entry, settleClaims, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
   /** A grant of the writer on users, taken away and given back (a flaky site refuses an attempt's read or write). */
   const usersGrant = (verb: 'GRANT' | 'REVOKE', what = 'SELECT (id, seedbonus, bonuscomment)') => {
     const writer = new URL(writerUrl)
@@ -73,10 +63,6 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
         await site.killWriters()
       },
     }).run({ ids: [wage(uid)] }, operator, '127.0.0.1')
-  const settleClaims = async (on: boolean) => {
-    const { version: _version, ...rules } = await currentRules(db.database.db)
-    await saveRules(db.database.db, { ...rules, settleClaims: on }, AFTER_MONTH - 1000, null)
-  }
 
   beforeAll(async () => {
     site = await NexusSite.create(serverUrl!, 'MyISAM')
@@ -87,7 +73,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
-    for (const s of services) await s.close()
+    await closeServices()
     await db?.cleanup()
     await site?.drop()
   })

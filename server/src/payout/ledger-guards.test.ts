@@ -11,8 +11,7 @@ import { openTestDatabases, testClock, useTestApp, type TestDatabase } from '../
 import { computeAndSave, payWages } from '../wages/engine'
 import { wageDb } from '../wages/tables'
 import { openEntries, transition } from './ledger'
-import type { PayoutService, PayoutServiceOptions } from './service'
-import { nexusphpPayoutService } from './testing/nexusphp-service'
+import { payoutKit } from './testing/kit'
 import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
@@ -27,18 +26,9 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
   let db: TestDatabase
   let month: WageMonth
   let writerUrl = ''
-  const services: PayoutService[] = []
-  const service = (extra: Partial<PayoutServiceOptions> = {}) => {
-    const created = nexusphpPayoutService(db, writerUrl, { clock: () => AFTER_MONTH, ...extra })
-    services.push(created)
-    return created
-  }
-  const wage = (uid: number) => month.wages.get(uid)!
-  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
+  const { service, wage, credit, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
   const record = (uid: number) =>
     wageDb(db.database.db).selectFrom('wage_records').select(['amount', 'payment']).where('id', '=', wage(uid)).executeTakeFirstOrThrow()
-  const entry = (uid: number) =>
-    db.database.db.selectFrom('payout_ledger').selectAll().where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow()
   /** An entry as an attempt that reached nothing (failed) or whose commit was cut (pending) leaves it. */
   const leftBy = async (uid: number, state: 'failed' | 'pending') => {
     await openEntries(
@@ -59,7 +49,7 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     for (const uid of month.wages.keys()) await site.user(uid, start(uid))
   })
   afterAll(async () => {
-    for (const s of services) await s.close()
+    await closeServices()
     await db?.cleanup()
     await site?.drop()
   })

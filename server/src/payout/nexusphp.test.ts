@@ -9,11 +9,10 @@ import type { PayoutResult } from '@shared/payout'
 import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { wageDb } from '../wages/tables'
-import type { PayoutService, PayoutServiceOptions } from './service'
 import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
-import { nexusphpPayoutService } from './testing/nexusphp-service'
+import { payoutKit } from './testing/kit'
 import { NexusSite, nearMaxBonus, type SiteEngine } from './testing/nexus-site'
-import { creditTenths, formatTenths, parseTenths, wholePoints } from './tenths'
+import { formatTenths, parseTenths, wholePoints } from './tenths'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -42,15 +41,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
   let db: TestDatabase
   let month: WageMonth
   let writerUrl = ''
-  const services: PayoutService[] = []
-
-  const service = (extra: Partial<PayoutServiceOptions> = {}, url = writerUrl) => {
-    const created = nexusphpPayoutService(db, url, { clock: () => AFTER_MONTH, ...extra })
-    services.push(created)
-    return created
-  }
-  const wage = (uid: number) => month.wages.get(uid)!
-  const credit = (uid: number) => creditTenths(month.amounts.get(uid)!)
+  const { service, wage, credit, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
   const keyOf = async (uid: number) =>
     (await db.database.db.selectFrom('payout_ledger').select('ledger_key').where('wage_id', '=', wage(uid)).executeTakeFirstOrThrow())
       .ledger_key
@@ -70,7 +61,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
     await site.conn.query('SET SESSION sql_mode = DEFAULT')
   })
   afterAll(async () => {
-    for (const s of services) await s.close()
+    await closeServices()
     await db?.cleanup()
     await site?.drop()
   })
