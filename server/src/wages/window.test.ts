@@ -61,6 +61,17 @@ describe('counting window and baseline', () => {
     expect(hoursOf(history(), { ...period, startSnapshotLate: true })).toEqual({ hours: 400, partial: true })
   })
 
+  it('a start snapshot taken after the 1st (a new install) does not cut what a claim made before it noted', () => {
+    const late = { ...period, startSnapshotLate: true }
+    // Claimed on day 110 at 1,100 h, first snapshot on day 127 at 1,380 h: the 300 h since the claim count.
+    expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(1100) }, atPeriodStart: c(1380) }), late)).toEqual({
+      hours: 300,
+      partial: false,
+    })
+    // Counters the source did not note: from the snapshot, and the month is partial.
+    expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(0) }, atPeriodStart: c(1380) }), late)).toEqual({ hours: 20, partial: true })
+  })
+
   it('a gain is never negative (a re-created snatch), and a record never observed gains nothing', () => {
     expect(hoursOf(history({ atEnd: c(10) }))).toEqual({ hours: 0, partial: false })
     expect(hoursOf(history({ atPeriodStart: null, firstSeen: null }))).toEqual({ hours: 0, partial: true })

@@ -7,7 +7,8 @@
  * - a snatch that itself began inside the window starts from 0;
  * - a claim made inside the period starts from the snatch's counters when claimed (NexusPHP's
  *   `seed_time_begin` / `uploaded_begin` from before the site's settlement on the 1st resets them,
- *   migration 0025);
+ *   migration 0025) — never below the start snapshot, unless that was taken after the 1st (a new
+ *   install: it may postdate the claim);
  * - an assignment made inside the period starts from the counters of the first sync after it;
  * - otherwise the period's start snapshot; a record missing from it (the server first saw it later:
  *   a member added mid-month, a new install, a late first sync) starts from its first observation
@@ -66,8 +67,16 @@ export function windowGain(
   let base: Counters
   let partial = false
   if (record.snatchStartedAt !== null && record.snatchStartedAt >= windowStart) base = ZERO
-  else if (record.claim && record.claim.at > period.startMs) base = noLower(record.claim.begin, record.atPeriodStart)
-  else if (!record.claim && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment)
+  else if (record.claim && record.claim.at > period.startMs) {
+    // A start snapshot taken late (a new install) may postdate the claim: it floors only counters the source did
+    // not note (0), and then what was seeded between the claim and the snapshot is unknown (部分月份).
+    const noted = record.claim.begin.seedTimeSec > 0 || record.claim.begin.uploaded > 0
+    if (period.startSnapshotLate && noted) base = record.claim.begin
+    else {
+      base = noLower(record.claim.begin, record.atPeriodStart)
+      partial = period.startSnapshotLate === true && record.atPeriodStart !== null
+    }
+  } else if (!record.claim && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment)
     base = record.atAssignment
   else if (record.atPeriodStart) {
     base = record.atPeriodStart
