@@ -69,7 +69,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 8, operator })
+    month = await buildWageMonth(db.database, { count: 9, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -274,5 +274,21 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     const [again] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(again).toMatchObject({ status: 'in_doubt' })
     expect(await site.bonus(uid)).toBe(once)
+  })
+  it('a payout that cannot start (a grant missing) shows paid and 待核对 records as they are, only the others 失败', async () => {
+    // Paid into the site, 待核对, marked 已发放 by hand, never tried.
+    const uids = [1005, 1003, 1006, 1009]
+    const before = await Promise.all(uids.slice(0, 3).map(entry))
+    expect(before.map((e) => e.state)).toEqual(['done', 'in_doubt', 'failed'])
+    await usersRead('REVOKE')
+    try {
+      const results = await service().run({ ids: uids.map(wage) }, operator, '127.0.0.1')
+      const byWage = new Map(results.map((r) => [r.wageId, r]))
+      expect(uids.map((uid) => byWage.get(wage(uid))!.status)).toEqual(['already', 'in_doubt', 'already', 'failed'])
+      expect(byWage.get(wage(1009))!.reason).toContain('缺少权限')
+    } finally {
+      await usersRead('GRANT')
+    }
+    expect(await Promise.all(uids.slice(0, 3).map(entry))).toEqual(before)
   })
 })

@@ -124,7 +124,17 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         await site.begin({ settleClaims: rules.settleClaims !== null })
       } catch (error) {
         const reason = error instanceof PayoutError ? error.message : `无法开始发放：${String(error)}`
-        for (const wage of wages) results.push(resultOf(wage, 'failed', reason))
+        // Nothing was tried: a record paid already, or 待核对, is shown as it is, the others as not paid and why.
+        const known = await entriesOf(
+          db,
+          wages.map((w) => w.id),
+        )
+        for (const wage of wages) {
+          const entry = known.get(wage.id)
+          if (entry?.state === 'done' || entry?.state === 'in_doubt') results.push(resultOf(wage, statusOf(entry), entry.reason, entry))
+          else if (paidByHand(wage, entry)) results.push(resultOf(wage, 'already', HAND_PAID, entry))
+          else results.push(resultOf(wage, 'failed', reason))
+        }
         await logRun(operator, ip, 'wages.payout', selection.period ?? null, `发放到站点（${label}）未开始：${reason}`)
         return results
       }
