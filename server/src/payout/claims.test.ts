@@ -436,3 +436,51 @@ describe.skipIf(!serverUrl)('claims settled with an unfinished MyISAM payout (wh
     expect((await site.logs(1002)).map((l) => l.business_type)).toEqual([ROLE_WORK_SALARY, CLAIM_REMOVE_DEDUCT_TYPE])
   })
 })
+
+/**
+ * NexusPHP's own settlement runs on the 1st and reads the snatches then; a payout made days later judges and restarts
+ * the claims as of the month's end too — our snapshot of the next day — so the days between neither count in the
+ * month nor are taken from the next.
+ */
+describe.skipIf(!serverUrl)("claims settled as of the month's end, whenever the payout is made", () => {
+  let site: NexusSite
+  let db: TestDatabase
+  let month: WageMonth
+  let writerUrl = ''
+  const { service, wage, closeServices, settleClaims } = payoutKit(() => ({ db, writerUrl, month }))
+  const claimed = { size: 100 * GIB, uploaded: 5 * GIB, uploadedBegin: 0, createdAt: '2025-07-01 10:00:00' }
+  let reachedId = 0
+  let shortId = 0
+
+  beforeAll(async () => {
+    site = await NexusSite.create(serverUrl!, 'InnoDB')
+    writerUrl = await site.writer()
+    db = await openTestDatabases()[0]!.open()
+    await migrateToLatest(db.database)
+    // Our snapshot of 2026-02-01: torrent 1 at 1,400 h, torrent 2 at 1,010 h (testing/wage-month.ts).
+    month = await buildWageMonth(db.database, { count: 1, operator })
+    await settleClaims(true)
+    await site.user(1001, START)
+    // On the site, days after the month: 150 h more on torrent 1, 190 h more on torrent 2.
+    reachedId = await site.claim(1001, 1, { ...claimed, seedtime: 1550 * H, seedBegin: 1000 * H })
+    shortId = await site.claim(1001, 2, { ...claimed, seedtime: 1200 * H, seedBegin: 810 * H })
+  }, 60_000)
+  afterAll(async () => {
+    await closeServices()
+    await db?.cleanup()
+    await site?.drop()
+  })
+
+  it('judges each claim by its seeding to the month end and starts it again from there', async () => {
+    const [paid] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(paid).toMatchObject({ status: 'paid' })
+    // Torrent 1: 400 h in the month (reached) → begins again at the month's 1,400 h, not the 1,550 h of the payout day.
+    // Torrent 2: 200 h in the month (short of 300; 390 h by the payout day) → removed, 600 deducted.
+    expect(await site.claims(1001)).toMatchObject([
+      { id: String(reachedId), seed_time_begin: String(1400 * H), uploaded_begin: String(5 * GIB) },
+    ])
+    const deductions = (await site.logs(1001)).filter((l) => Number(l.business_type) === CLAIM_REMOVE_DEDUCT_TYPE)
+    expect(deductions.map((l) => Number(l.value))).toEqual([600])
+    expect(shortId).toBeGreaterThan(0)
+  })
+})

@@ -31,7 +31,7 @@ export function memberPayout(
         { key: entry.ledger_key, credit, before, after, note },
         rules.template,
       ),
-    claims: rules.settleClaims && { period: wage.period, ...rules.settleClaims },
+    claims: rules.settleClaims && { period: wage.period, ...rules.settleClaims, atMonthEnd: facts?.claimsAtMonthEnd },
     sent,
   }
 }

@@ -3,9 +3,10 @@
  * so the site's claim pages stay right and its claim cron can be switched off.
  * Written from what NexusPHP's ClaimRepository::settleUser does to a member's claims:
  *
- * - a claim that reached the standard (seed time or uploaded since its begins), and a claim made
- *   during the month that did not yet, starts again: `seed_time_begin`/`uploaded_begin` = the
- *   snatch's counters now, `last_settle_at` = now;
+ * - a claim that reached the standard (seed time or uploaded since its begins, at the month's end), and a
+ *   claim made during the month that did not yet, starts again: `seed_time_begin`/`uploaded_begin` = the
+ *   snatch's counters at the month's end (our snapshot of the next day: the site's cron settles on the 1st;
+ *   a payout days later must not take those days from the next month), `last_settle_at` = now;
  * - a claim made before the month and still unreached is removed, and the member loses the
  *   configured deduction per removed claim;
  * - a claim whose torrent or snatch the site no longer has is removed without a deduction (NexusPHP's
@@ -104,8 +105,20 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
       gone.push(claim)
       continue
     }
-    const seeded = Number(r.seedtime) - Number(r.seed_time_begin)
-    const uploaded = BigInt(r.uploaded) - BigInt(r.uploaded_begin)
+    // The snatch's counters at the month's end (our snapshot), as the site's settlement on the 1st reads them; the
+    // site's now where there is none, or where it is not this snatch's (below the begins or above now: re-created).
+    const end = rule.atMonthEnd?.get(Number(r.torrent_id))
+    const fits =
+      end !== undefined &&
+      end.seedtime >= Number(r.seed_time_begin) &&
+      end.seedtime <= Number(r.seedtime) &&
+      BigInt(end.uploaded) >= BigInt(r.uploaded_begin) &&
+      BigInt(end.uploaded) <= BigInt(r.uploaded)
+    const [seedtime, uploadedNow] = fits ? [end.seedtime, BigInt(end.uploaded)] : [Number(r.seedtime), BigInt(r.uploaded)]
+    claim.seedtime = String(seedtime)
+    claim.uploaded = String(uploadedNow)
+    const seeded = seedtime - Number(r.seed_time_begin)
+    const uploaded = uploadedNow - BigInt(r.uploaded_begin)
     const needed = BigInt(Math.ceil(rule.uploadedTimes * Number(r.size)))
     claims.push({ ...claim, reached: seeded >= rule.seedSeconds || uploaded >= needed })
   }

@@ -41,7 +41,7 @@ export async function previewPayout(
     db,
     wages.map((w) => w.id),
   )
-  const facts = await wageFacts(db, wages)
+  const facts = await wageFacts(db, wages, { claims: rules.settleClaims !== null && target?.previewClaims !== undefined })
   let bonus: Map<number, bigint> | null = null
   let bonusProblem: string | null = null
   // settleClaims: what it will do to each member's claims, in the message as it will be sent.
@@ -54,7 +54,11 @@ export async function previewPayout(
       if (rules.settleClaims && target.previewClaims) {
         const open = wages.filter((w) => w.siteUid !== null && entries.get(w.id)?.state !== 'done')
         claimNotes = await target.previewClaims(
-          open.map((w) => ({ wageId: w.id, uid: w.siteUid!, claims: { period: w.period, ...rules.settleClaims! } })),
+          open.map((w) => ({
+            wageId: w.id,
+            uid: w.siteUid!,
+            claims: { period: w.period, ...rules.settleClaims!, atMonthEnd: facts.get(w.id)?.claimsAtMonthEnd },
+          })),
         )
       }
     } catch (error) {

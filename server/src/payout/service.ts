@@ -183,7 +183,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         for (const w of current) if (known.get(w.id)?.state === 'in_doubt' && !entries.has(w.id)) entries.set(w.id, known.get(w.id)!)
         return { current: new Map(current.map((w) => [w.id, w])), toOpen, entries, waiting }
       })
-      const facts = await wageFacts(db, opened.toOpen)
+      const facts = await wageFacts(db, opened.toOpen, { claims: rules.settleClaims !== null })
       for (const listed of wages) {
         const wage = opened.current.get(listed.id)
         if (!wage) {
@@ -240,7 +240,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         await logRun(operator, ip, 'wages.payout-resolve', wageId, `待核对处理（${what}）未进行：${wage!.username} ${wage!.period}，${why}`)
         return resultOf(wage!, 'failed', why, entry)
       }
-      const facts = await wageFacts(db, [wage!])
+      const facts = await wageFacts(db, [wage!], { claims: rules.settleClaims !== null })
       const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), rules, sentNotes(entry)), action)
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
       await logRun(

@@ -20,6 +20,18 @@ export interface ClaimSettlement {
   uploadedTimes: number
   /** Per removed claim, in tenths. */
   removeDeduction: bigint
+  /**
+   * The member's counters of each claimed torrent (by torrent id) when the month ended, as our snapshot of the next
+   * day has them — what NexusPHP's own settlement, run by its cron on the 1st, reads from the snatches. A claim is
+   * judged by them and starts again from them, so a payout made days later neither counts those days in this month
+   * nor takes them from the next. Absent: the site's counters now.
+   */
+  atMonthEnd?: ReadonlyMap<number, ClaimCounters>
+}
+
+export interface ClaimCounters {
+  seedtime: number
+  uploaded: number
 }
 
 /** The bonus changes a payout makes: the credit, and with `settleClaims` the deduction for removed claims. */

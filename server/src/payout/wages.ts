@@ -8,12 +8,13 @@ import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { notFound } from '../errors'
 import { readItemSet } from '../wages/item-sets'
+import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { periodBounds } from '../wages/period'
 import { periodRank } from '../wages/queries'
 import { wageDb } from '../wages/tables'
 import type { LedgerEntry } from './ledger'
 import type { PayoutRules } from './rules'
-import type { PayoutTarget } from './target'
+import type { ClaimCounters, PayoutTarget } from './target'
 
 export interface PayoutWage {
   id: number
@@ -121,17 +122,39 @@ export interface WageFacts {
   items: WageItem[]
   rank: number | null
   rankOf: number
+  /** With `claims`: the member's counters of their claimed torrents at the month's end (ClaimSettlement.atMonthEnd). */
+  claimsAtMonthEnd?: ReadonlyMap<number, ClaimCounters>
 }
 
-export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[]): Promise<Map<number, WageFacts>> {
+export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[], { claims = false } = {}): Promise<Map<number, WageFacts>> {
   const ranks = new Map<string, Map<number, number>>()
+  const endDays = new Map<string, number | null>()
   const out = new Map<number, WageFacts>()
   for (const wage of wages) {
     let rank = ranks.get(wage.period)
     if (!rank) ranks.set(wage.period, (rank = new Map((await periodRank(db, wage.period)).map((r) => [r.userId, r.rank]))))
-    out.set(wage.id, { items: await readItemSet(db, wage.period, wage.userId), rank: rank.get(wage.userId) ?? null, rankOf: rank.size })
+    const facts: WageFacts = { items: await readItemSet(db, wage.period, wage.userId), rank: rank.get(wage.userId) ?? null, rankOf: rank.size }
+    if (claims && wage.siteUid !== null) {
+      // The first snapshot after the month (the day's first sync, minutes after midnight; later if the server was down).
+      if (!endDays.has(wage.period)) endDays.set(wage.period, await snapshotDayOnOrAfter(db, periodBounds(wage.period, 'UTC').nextStartDay))
+      const day = endDays.get(wage.period)!
+      if (day !== null) facts.claimsAtMonthEnd = await claimCountersAt(db, day, wage.userId, wage.siteUid)
+    }
+    out.set(wage.id, facts)
   }
   return out
+}
+
+/** The member's snapshot counters on `day` of the torrents they claimed on the site (our mirror of its claims). */
+async function claimCountersAt(db: Kysely<DB>, day: number, userId: number, siteUid: number): Promise<Map<number, ClaimCounters>> {
+  const rows = await db
+    .selectFrom('site_claims as c')
+    .innerJoin('seed_records as r', (join) => join.onRef('r.torrent_id', '=', 'c.torrent_id').on('r.user_id', '=', userId))
+    .innerJoin('counter_snapshots as s', (join) => join.onRef('s.record_id', '=', 'r.id').on('s.day', '=', day))
+    .select(['c.torrent_id', 's.seed_time_sec', 's.uploaded'])
+    .where('c.uid', '=', siteUid)
+    .execute()
+  return new Map(rows.map((r) => [Number(r.torrent_id), { seedtime: Number(r.seed_time_sec), uploaded: Number(r.uploaded) }]))
 }
 
 /** 未发放 → 已发放 (the paid-at/by of POST /wages/pay); false when it was already paid. */
