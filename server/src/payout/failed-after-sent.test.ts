@@ -12,7 +12,8 @@ import { payWages } from '../wages/engine'
 import type { PayoutService } from './service'
 import { payoutKit } from './testing/kit'
 import { NexusSite } from './testing/nexus-site'
-import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-month'
+import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
+import { openEntries, transition } from './ledger'
 import type { PayoutResult } from '@shared/payout'
 import type { RowDataPacket } from 'mysql2/promise'
 import { formatTenths, parseTenths } from './tenths'
@@ -69,7 +70,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 9, operator })
+    month = await buildWageMonth(db.database, { count: 11, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -233,11 +234,11 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + credit(uid)))
   })
 
-  it('a credit statement killed after it changed the row (a slow trigger) keeps its note: never credited again', async () => {
+  it('a credit statement that answered an error after it changed the row (a slow trigger killed) counts as landed', async () => {
     await settleClaims(false)
     const uid = 1008
     // An AFTER UPDATE trigger of the site's keeps the statement running after the row changed; KILL QUERY then
-    // answers "Query execution was interrupted" — on MyISAM the change stays.
+    // answers "Query execution was interrupted" — on MyISAM the change stays, and its line says so.
     await site.conn.query('CREATE TRIGGER outside_slow AFTER UPDATE ON users FOR EACH ROW DO SLEEP(5)')
     let killed: Promise<void> | undefined
     const a = service({
@@ -259,22 +260,37 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
       },
     })
     try {
-      const [cut] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+      const [paid] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
       await killed
-      expect(cut).toMatchObject({ status: 'failed', reason: expect.stringContaining('不知是否已执行') })
+      expect(paid).toMatchObject({ status: 'paid' })
     } finally {
       await site.conn.query('DROP TRIGGER outside_slow')
     }
     const once = formatTenths(parseTenths(START) + credit(uid))
     expect(await site.bonus(uid)).toBe(once)
-    expect(await entry(uid)).toMatchObject({ state: 'pending' })
-    expect((await entry(uid)).credit_sent_at).not.toBeNull()
-    // The site writes back a bonuscomment read before our line: the next payout stops at 待核对.
-    await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
-    const [again] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
-    expect(again).toMatchObject({ status: 'in_doubt' })
-    expect(await site.bonus(uid)).toBe(once)
+    expect([(await site.logs(uid)).length, (await site.messages(uid)).length]).toEqual([1, 1])
+    expect(await entry(uid)).toMatchObject({ state: 'done' })
   })
+
+  it('a credit statement a site trigger refuses before it runs (SIGNAL): 失败, its note taken back, the next payout pays once', async () => {
+    await settleClaims(false)
+    const uid = 1010
+    await site.conn.query(
+      "CREATE TRIGGER outside_refuse BEFORE UPDATE ON users FOR EACH ROW BEGIN IF NEW.id = 1010 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'frozen'; END IF; END",
+    )
+    try {
+      const [refused] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+      expect(refused).toMatchObject({ status: 'failed', reason: expect.stringContaining('frozen') })
+    } finally {
+      await site.conn.query('DROP TRIGGER outside_refuse')
+    }
+    expect(await entry(uid)).toMatchObject({ state: 'failed', credit_sent_at: null })
+    expect(await site.bonus(uid)).toBe(START)
+    const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(paid).toMatchObject({ status: 'paid' })
+    expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + credit(uid)))
+  })
+
   it('a payout that cannot start (a grant missing) shows paid and 待核对 records as they are, only the others 失败', async () => {
     // Paid into the site, 待核对, marked 已发放 by hand, never tried.
     const uids = [1005, 1003, 1006, 1009]
@@ -290,5 +306,26 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
       await usersRead('GRANT')
     }
     expect(await Promise.all(uids.slice(0, 3).map(entry))).toEqual(before)
+  })
+  it('an entry reopened with another amount after this attempt read it: this attempt sends nothing, the next pays once', async () => {
+    await settleClaims(false)
+    const uid = 1011
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid) || step !== 'begin') return
+        // Meanwhile another attempt recorded it failed, a recompute changed the record, and a third run reopened it.
+        expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+        const reopened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: 10 }
+        await openEntries(db.database.db, [reopened], { target: 'nexusphp', operator, now: AFTER_MONTH })
+      },
+    })
+    const [stale] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(stale).toMatchObject({ status: 'failed', reason: expect.stringContaining('已被另一个发放处理') })
+    expect(await site.bonus(uid)).toBe(START)
+    // Its 失败 stands for the entry as reopened too (nothing of it was sent); the next payout pays the record as it is.
+    expect(await entry(uid)).toMatchObject({ state: 'failed', credit_sent_at: null })
+    const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(paid).toMatchObject({ status: 'paid' })
+    expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + credit(uid)))
   })
 })

@@ -15,23 +15,6 @@ export const isConnectionLost = (error: unknown) =>
   Boolean((error as { fatal?: boolean } | undefined)?.fatal) ||
   /ECONN|EPIPE|PROTOCOL_|ETIMEDOUT|ER_CONNECTION_KILLED|ER_SERVER_SHUTDOWN/.test(codeOf(error))
 
-/**
- * Errors the server raises before a statement changes anything: grants, the schema, a value strict mode refuses
- * (one row: refused whole), a lock not granted (InnoDB rolls the statement back). Anything else — a query killed
- * or timed out, a trigger failing after the row changed — may have come after the write: on MyISAM it stays.
- */
-const unrunCodes = new Set([
-  ...deniedCodes,
-  ...overflowCodes,
-  'ER_NO_SUCH_TABLE',
-  'ER_BAD_FIELD_ERROR',
-  'ER_PARSE_ERROR',
-  'ER_DATA_TOO_LONG',
-  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
-  'ER_LOCK_WAIT_TIMEOUT',
-  'ER_LOCK_DEADLOCK',
-])
-export const refusedUnrun = (error: unknown) => unrunCodes.has(codeOf(error))
 const words = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** Chinese reason for a failed statement, keeping the server's own words. */

@@ -24,7 +24,7 @@
 import type { PoolConnection } from 'mysql2/promise'
 import { ledgerKey, type Evidence } from './ledger'
 import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
-import { isConnectionLost, refusedUnrun, writeErrorReason } from './nexusphp-errors'
+import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import {
   bonusMark,
@@ -42,8 +42,8 @@ import type { MemberPayout, PayOutcome } from './target'
 import { creditLabel, keyTag } from './texts'
 import { formatTenths, parseTenths } from './tenths'
 
-/** Said when a concurrent attempt recorded the entry failed before this one noted a change: nothing was sent. */
-const NO_LONGER_OPEN = '另一个发放已把这条记录记为失败，本次没有写入站点；再发放一次即可'
+/** Said when the entry changed (another attempt recorded it failed, or reopened it) before this one noted a change: nothing was sent. */
+const NO_LONGER_OPEN = '这条记录已被另一个发放处理，本次没有写入站点；再发放一次即可'
 
 const memberGone = (uid: number): PayOutcome => ({ state: 'failed', reason: `站点上找不到该会员（UID ${uid}）`, memberGone: true })
 
@@ -88,7 +88,8 @@ export async function payMember(
     }
     // An earlier attempt sent its credit, and neither its line nor a log row is there: the credit may have landed and
     // its line been overwritten since (NexusPHP's gift and its user edit form write back a bonuscomment read earlier).
-    const creditUnknown = !transactional && sent.credit && mark === null && earlier.log === null
+    // (Only statement-by-statement attempts note: a note on a site whose tables are InnoDB now is from its MyISAM days.)
+    const creditUnknown = sent.credit && mark === null && earlier.log === null
     if (creditUnknown && !rest)
       return {
         state: 'in_doubt',
@@ -113,10 +114,18 @@ export async function payMember(
       try {
         credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       } catch (error) {
-        // Refused before it ran: it did not apply, so this attempt's note says nothing — taken back while the
-        // member's lock is held, before the outcome 失败 is recorded.
-        if (!transactional && !sent.credit && refusedUnrun(error)) await member.sent.forget('credit')
-        throw error
+        if (transactional || isConnectionLost(error)) throw error
+        // The server answered with an error. The statement changes one row, the line with the bonus, so the line
+        // says whether it did: a site's trigger may fail after the row changed, or refuse it before, as a grant or a
+        // strict-mode value does. (Only a write-back of the site's in the instant between would hide a line.)
+        const line = await bonusMark(conn, uid, keyTag(key)).catch(() => undefined)
+        if (line === undefined) throw error // cannot tell: left unfinished, its note kept
+        if (line === null) {
+          // Not applied: this attempt's note says nothing — taken back under the member's lock, before 失败 is recorded.
+          if (!sent.credit) await member.sent.forget('credit')
+          return { state: 'failed', reason: writeErrorReason(error) }
+        }
+        credited = true
       }
       progress = 'credited'
       await step('credited', member)
@@ -189,8 +198,8 @@ export async function payMember(
         return committing && isConnectionLost(error)
           ? { state: 'pending', reason: `${why}；下次发放时先核对站点再继续` }
           : { state: 'failed', reason: why }
-      // A statement refused before it ran changed nothing; one cut on the wire, killed or timed out may have applied.
-      if (progress === 'reading' || (progress === 'crediting' && refusedUnrun(error))) return { state: 'failed', reason: why }
+      // Reading changed nothing; a credit cut on the wire, or whose line could not be read back, may have applied.
+      if (progress === 'reading') return { state: 'failed', reason: why }
       if (progress === 'settling')
         return { state: 'pending', reason: `魔力、魔力记录和站内信已写入，认领结算中断：${why}；再次发放时会先核对站点，只补完认领结算` }
       return {

@@ -84,7 +84,10 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         .updateTable('payout_ledger')
         .set(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
         .where('id', '=', entry.id)
+        // Still open, and as this attempt read it: a failed entry reopened since may credit another amount or uid.
         .where('state', 'in', ['pending', 'in_doubt'])
+        .where('amount', '=', entry.amount)
+        .where('site_uid', '=', entry.site_uid)
         .executeTakeFirst()
       return Number(numUpdatedRows) === 1
     },

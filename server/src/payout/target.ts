@@ -39,8 +39,8 @@ export type SentChange = 'credit' | 'claims'
 
 export interface SentNotes {
   /**
-   * Notes that this attempt is sending the change (before it does); false when the entry is no longer open (a
-   * concurrent attempt recorded it failed): then nothing is sent.
+   * Notes that this attempt is sending the change (before it does); false when the entry is no longer open as this
+   * attempt read it (a concurrent attempt recorded it failed, or reopened it): then nothing is sent.
    */
   note(what: SentChange): Promise<boolean>
   /** Takes this attempt's note back: the server refused the statement, so the change did not apply. */

@@ -133,7 +133,11 @@ export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[], { claims = 
   for (const wage of wages) {
     let rank = ranks.get(wage.period)
     if (!rank) ranks.set(wage.period, (rank = new Map((await periodRank(db, wage.period)).map((r) => [r.userId, r.rank]))))
-    const facts: WageFacts = { items: await readItemSet(db, wage.period, wage.userId), rank: rank.get(wage.userId) ?? null, rankOf: rank.size }
+    const facts: WageFacts = {
+      items: await readItemSet(db, wage.period, wage.userId),
+      rank: rank.get(wage.userId) ?? null,
+      rankOf: rank.size,
+    }
     if (claims && wage.siteUid !== null) {
       // The first snapshot after the month (the day's first sync, minutes after midnight; later if the server was down).
       if (!endDays.has(wage.period)) endDays.set(wage.period, await snapshotDayOnOrAfter(db, periodBounds(wage.period, 'UTC').nextStartDay))
