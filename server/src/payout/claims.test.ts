@@ -156,6 +156,8 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])(
       expect(shown!.message).toContain(
         '认领结算：\n- 2 个认领从现在起重新计算做种时长和上传量。\n- 1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力：\n  · 种子 502.2024.1080p',
       )
+      // The bonus it will leave: the credit less the deduction.
+      expect(shown).toMatchObject({ bonusBefore: START, bonusAfter: formatTenths(parseTenths(START) + credit(1001) - 6000n) })
       expect(await site.claims(1001)).toHaveLength(5)
       const [result] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
       expect(result!.status).toBe('paid')

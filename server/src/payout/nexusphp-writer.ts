@@ -20,7 +20,7 @@ import type { PayContext } from './nexusphp-member-lock'
 import { payMember } from './nexusphp-pay'
 import { parseTenths } from './tenths'
 import { checkGrants, readSiteShape, type SiteShape } from './nexusphp-site-shape'
-import { PayoutError, type MemberPayout, type PayoutTarget, type StepHook } from './target'
+import { PayoutError, type ClaimsPreview, type MemberPayout, type PayoutTarget, type StepHook } from './target'
 import { bmpOnly } from './texts'
 
 export interface NexusphpWriterOptions {
@@ -99,7 +99,7 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       return out
     },
     async previewClaims(members) {
-      const out = new Map<number, string | null>()
+      const out = new Map<number, ClaimsPreview>()
       let conn: PoolConnection
       try {
         conn = await pool.getConnection()
@@ -107,7 +107,10 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
         throw new PayoutError(`读取站点认领失败：${writeErrorReason(error)}`)
       }
       try {
-        for (const { wageId, uid, claims } of members) out.set(wageId, claimsNote(await planClaims(conn, uid, claims, false)))
+        for (const { wageId, uid, claims } of members) {
+          const plan = await planClaims(conn, uid, claims, false)
+          out.set(wageId, { note: claimsNote(plan), deduction: plan.deduction })
+        }
       } catch (error) {
         throw new PayoutError(`读取站点认领失败：${writeErrorReason(error)}`)
       } finally {

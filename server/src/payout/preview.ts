@@ -9,7 +9,7 @@ import type { DB } from '../db/schema'
 import { entriesOf, ledgerKey } from './ledger'
 import { monthNotOverReason, monthsNotOver } from './month-over'
 import { payoutRules } from './rules'
-import { PayoutError, type PayoutTarget } from './target'
+import { PayoutError, type ClaimsPreview, type PayoutTarget } from './target'
 import { payoutTexts, roundingNote } from './texts'
 import { creditTenths, formatTenths } from './tenths'
 import {
@@ -45,7 +45,7 @@ export async function previewPayout(
   let bonus: Map<number, bigint> | null = null
   let bonusProblem: string | null = null
   // settleClaims: what it will do to each member's claims, in the message as it will be sent.
-  let claimNotes: Map<number, string | null> | null = null
+  let claimNotes: Map<number, ClaimsPreview> | null = null
   let notOver = new Set<string>()
   if (target) {
     try {
@@ -91,7 +91,7 @@ export async function previewPayout(
         credit,
         before: status === 'ready' ? before : null,
         after,
-        note: claimNotes?.get(wage.id) ?? undefined,
+        note: claimNotes?.get(wage.id)?.note ?? undefined,
       },
       rules.template,
     )
@@ -105,7 +105,8 @@ export async function previewPayout(
       credit: formatTenths(credit),
       rounding: roundingNote(wage.amount, credit),
       bonusBefore: before === null ? null : formatTenths(before),
-      bonusAfter: after === null ? null : formatTenths(after),
+      // Once paid: the credit, less what settling the claims deducts (the texts' figures are the credit's, as written).
+      bonusAfter: after === null ? null : formatTenths(after - (claimNotes?.get(wage.id)?.deduction ?? 0n)),
       logComment: texts.comment,
       subject: texts.subject,
       message: texts.message,

@@ -29,6 +29,12 @@ export interface ClaimSettlement {
   atMonthEnd?: ReadonlyMap<number, ClaimCounters>
 }
 
+/** What settling a member's claims will do: the message's note (null: no claims) and the deduction, in tenths. */
+export interface ClaimsPreview {
+  note: string | null
+  deduction: bigint
+}
+
 export interface ClaimCounters {
   seedtime: number
   uploaded: number
@@ -88,7 +94,7 @@ export interface PayoutTarget {
    */
   monthsNotOver?(periods: string[]): Promise<string[]>
   /** The dry run's claim notes (settleClaims, NexusPHP only), by wage record id, read without writing. */
-  previewClaims?(members: { wageId: number; uid: number; claims: ClaimSettlement }[]): Promise<Map<number, string | null>>
+  previewClaims?(members: { wageId: number; uid: number; claims: ClaimSettlement }[]): Promise<Map<number, ClaimsPreview>>
   pay(member: MemberPayout): Promise<PayOutcome>
   /** 待核对, settled by an admin: `markDone` = the bonus did land; `payRest` = it did not, credit it now. Either way the missing message is sent. */
   settle(member: MemberPayout, action: 'markDone' | 'payRest'): Promise<PayOutcome>
