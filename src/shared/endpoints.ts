@@ -31,7 +31,7 @@ import {
   accountStatusSchema,
   operationLogSchema,
   periodSchema,
-  ruleBodySchema,
+  ruleSaveSchema,
   rulesSchema,
   wageDetailSchema,
   wagePreviewEntrySchema,
@@ -344,7 +344,7 @@ export const endpoints = {
     path: '/config/rules',
     access: 'admin',
     title: '保存官种规则',
-    input: ruleBodySchema,
+    input: ruleSaveSchema,
     output: rulesSchema,
   }),
   'torrent.setType': endpoint({

@@ -260,6 +260,13 @@ export const defaultRuleBody: RuleBody = {
   timezone: 'Asia/Shanghai',
 }
 export const rulesSchema = ruleBodySchema.extend({ version: z.number().int().positive() })
+
+/**
+ * POST /config/rules: the rules, and the version the admin's form was loaded from — refused (409) when another
+ * version was saved since, so a second admin's save never silently undoes the first's. Absent: not checked.
+ */
+export const ruleSaveSchema = ruleBodySchema.extend({ baseVersion: z.number().int().positive().optional() })
+export type RuleSave = z.infer<typeof ruleSaveSchema>
 export type Rules = z.infer<typeof rulesSchema>
 
 function isTimeZone(value: string): boolean {

@@ -108,6 +108,31 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       }
       expect(await snapshot(t)).toEqual(before)
     })
+
+    it("refuses a save made on an older version than the current one: a second admin never silently undoes the first's change", async () => {
+      const cur = (await t.call<Rules>('GET', '/config/rules', { token })).body.data
+      const { version, ...loaded } = cur
+      // Admin A saves first.
+      const first = await t.call<Rules>('POST', '/config/rules', { token, body: { ...loaded, targetKeepers: 8, baseVersion: version } })
+      expect(first.status, first.body.msg).toBe(200)
+      expect(first.body.data).toMatchObject({ version: version + 1, targetKeepers: 8 })
+      expect(first.body.data).not.toHaveProperty('baseVersion')
+      // Admin B, still on the form loaded from the old version, changes another field.
+      const before = await snapshot(t)
+      const second = await t.call('POST', '/config/rules', { token, body: { ...loaded, minSizeGiB: 3, baseVersion: version } })
+      expect(second.status).toBe(409)
+      expect(second.body.msg).toContain(`已被其他管理员保存为 v${version + 1}（你的修改基于 v${version}）`)
+      expect(await snapshot(t)).toEqual(before)
+      // Saved on the new version (or without a base, as before) it goes through, A's change kept.
+      const third = await t.call<Rules>('POST', '/config/rules', {
+        token,
+        body: { ...first.body.data, version: undefined, minSizeGiB: 3, baseVersion: version + 1 },
+      })
+      expect(third.status, third.body.msg).toBe(200)
+      expect(third.body.data).toMatchObject({ version: version + 2, targetKeepers: 8, minSizeGiB: 3 })
+      // The rules as the tests after this one expect them.
+      expect((await t.call('POST', '/config/rules', { token, body: loaded })).status).toBe(200)
+    })
   })
 
   describe('torrent.setType', () => {

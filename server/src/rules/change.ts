@@ -9,6 +9,8 @@ import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { AdminLock, lockFor } from '../db/write-lock'
 import { relabel } from '../derive/relabel'
+import { conflict } from '../errors'
+import type { RuleSave } from '@shared/entities'
 import { currentRules, saveRules, type RuleBody, type Rules } from './rules'
 
 type Ctx = RequestContext<AuthUser>
@@ -41,7 +43,7 @@ const NO_CHANGE = '无变化'
  * Saving the rules as they are (a double-click, a second tab, 保存 pressed again) answers the current
  * version: no new version, no log row, and no full re-labelling pass.
  */
-export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
+export async function changeRules(ctx: Ctx, { baseVersion, ...body }: RuleSave): Promise<Rules> {
   let changed = true
   const saved = await ctx.db.transaction().execute(async (trx) => {
     await lockFor(trx, ctx.services.database.dialect, AdminLock.rules)
@@ -52,6 +54,10 @@ export async function changeRules(ctx: Ctx, body: RuleBody): Promise<Rules> {
       changed = false
       return before
     }
+    if (baseVersion !== undefined && baseVersion !== before.version)
+      throw conflict(
+        `官种规则在你编辑期间已被其他管理员保存为 v${before.version}（你的修改基于 v${baseVersion}），为免覆盖对方的修改，本次没有保存：请记下你的修改，点「撤销修改」载入 v${before.version} 后再改`,
+      )
     const next = await saveRules(trx, body, ctx.now, ctx.user.id)
     let detail = `版本 ${before.version} → ${next.version}：${change}`
     if (detail.length > MAX_DETAIL) detail = `${detail.slice(0, MAX_DETAIL - 1)}…`

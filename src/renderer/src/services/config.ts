@@ -1,5 +1,5 @@
 /** Official-torrent rules of `/api/v1/config/rules` (官种设置). */
-import type { RuleBody, Rules } from '@shared/entities'
+import type { RuleSave, Rules } from '@shared/entities'
 import { request, type RequestOptions } from './request'
 
 // GET /config/rules — the current version.
@@ -7,7 +7,7 @@ export function getRules(options?: RequestOptions): Promise<Rules> {
   return request('config.rules', undefined, options)
 }
 
-// POST /config/rules — each save is a new version.
-export function saveRules(body: RuleBody, options?: RequestOptions): Promise<Rules> {
+// POST /config/rules — each save is a new version; with `baseVersion`, refused when another was saved since.
+export function saveRules(body: RuleSave, options?: RequestOptions): Promise<Rules> {
   return request('config.saveRules', body, options)
 }

@@ -38,7 +38,8 @@ export default function SiteWageSettings({ differences, onApplied }: { differenc
       onOk: async () => {
         setApplying(true)
         try {
-          const saved = await saveRules(withSiteValues(await getRules(), adoptable))
+          const current = await getRules()
+          const saved = await saveRules({ ...withSiteValues(current, adoptable), baseVersion: current.version })
           toastSuccess(`已保存为规则版本 v${saved.version}`)
           onApplied()
         } catch {

@@ -142,7 +142,7 @@ describe('数据同步', { timeout: 30_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }))
     await waitFor(() => expect(calls('config.saveRules')).toHaveLength(1))
     const { version: _version, ...body } = rules
-    expect(calls('config.saveRules')[0]![1]).toEqual({ ...body, t0Weeks: 5, multiplier: 2 })
+    expect(calls('config.saveRules')[0]![1]).toEqual({ ...body, t0Weeks: 5, multiplier: 2, baseVersion: 7 })
     await waitFor(() => expect(calls('sync.status').length).toBeGreaterThan(before))
   })
 

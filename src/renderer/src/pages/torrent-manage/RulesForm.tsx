@@ -3,13 +3,14 @@
  * version (the server re-labels torrents and records); a refused save shows the server's message
  * and keeps what was typed.
  */
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Alert, Button, Card, Col, Flex, Form, Input, Popconfirm, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
 import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
 import NumberInput from '@renderer/components/NumberInput'
 import { useApi } from '@renderer/hooks/useApi'
 import { saveRules } from '@renderer/services/config'
+import { RequestError } from '@renderer/services/request'
 import { emptySiteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { rankFactorBounds, ruleBounds } from '@renderer/utils/formLimits'
@@ -140,6 +141,12 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   const [saving, setSaving] = useState(false)
   // Set before the first await: a second Enter before React re-renders (or while saving) sends nothing.
   const inFlight = useRef(false)
+  // The version the form's values came from (not the one a later re-read shows): a save made on it is refused once
+  // another admin saved a newer one, instead of silently undoing their change.
+  const formVersion = useRef<number | null>(null)
+  useEffect(() => {
+    if (rules && formVersion.current === null) formVersion.current = rules.version
+  }, [rules])
   // The site's team and tag names, offered by the two official-torrent lists (free typing stays;
   // a failure leaves them empty).
   const { data: names = emptySiteOptions } = useApi('site.options', undefined, { silent: true })
@@ -156,9 +163,11 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
           keeperRankFactors: toFactors(values.keeperRankFactors) as number[],
           payoutMessageTemplate: templateToSave(values.payoutMessageTemplate),
           ...claimsToSave(values),
+          baseVersion: formVersion.current ?? rules?.version,
         },
         { silent: true },
       )
+      formVersion.current = saved.version
       void mutateRules(saved, { revalidate: false })
       form.setFieldsValue(withoutVersion(saved))
       // The server answers the current version when nothing changed (no new version, no re-labelling).
@@ -167,6 +176,8 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
     } catch (failure) {
       const message = errorMessage(failure)
       setSaveError(message)
+      // Another admin saved a newer version: read it, so the version shown and 撤销修改 are the current ones.
+      if (failure instanceof RequestError && failure.code === 409) void mutateRules()
       // The server names the field first (`时区：不是有效的时区`): show it on that field too and go there.
       const field = fieldNamed(message)
       if (field) {
@@ -272,7 +283,12 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
             description="表单将恢复为当前规则版本的值。"
             okText="撤销修改"
             cancelText="取消"
-            onConfirm={() => form.resetFields()}
+            onConfirm={() => {
+              form.resetFields()
+              // Reset to the rules as last read: the current version, if another admin saved one.
+              formVersion.current = rules.version
+              setSaveError(null)
+            }}
           >
             <Button>撤销修改</Button>
           </Popconfirm>

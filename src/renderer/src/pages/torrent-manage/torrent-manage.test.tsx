@@ -59,15 +59,42 @@ describe('官种设置', { timeout: 30_000 }, () => {
     // Also on the field itself, far down a long form, not only in the bar by 保存.
     expect(await screen.findByText('不是有效的时区')).toBeTruthy()
     expect(screen.getByTestId('rules-actions').textContent).toContain('时区：不是有效的时区')
-    expect(inputs('config.saveRules')).toEqual([{ ...body, timezone: 'Mars/Olympus' }])
+    expect(inputs('config.saveRules')).toEqual([{ ...body, timezone: 'Mars/Olympus', baseVersion: 3 }])
     expect(timezone.value).toBe('Mars/Olympus')
 
     api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
     fireEvent.change(timezone, { target: { value: 'Asia/Tokyo' } })
     fireEvent.submit(screen.getByTestId('rules-form'))
     expect(await screen.findByText('v4')).toBeTruthy()
-    expect(inputs('config.saveRules').at(-1)).toEqual({ ...body, timezone: 'Asia/Tokyo' })
+    expect(inputs('config.saveRules').at(-1)).toEqual({ ...body, timezone: 'Asia/Tokyo', baseVersion: 3 })
     expect(screen.queryByTestId('rules-error')).toBeNull()
+    // The next save is made on the version just saved.
+    fireEvent.change(timezone, { target: { value: 'Asia/Seoul' } })
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(inputs('config.saveRules').at(-1)).toMatchObject({ timezone: 'Asia/Seoul', baseVersion: 4 }))
+  })
+
+  it('a save refused because another admin saved a newer version keeps what was typed; 撤销修改 then loads the newer one', async () => {
+    const conflict = '官种规则在你编辑期间已被其他管理员保存为 v4（你的修改基于 v3），为免覆盖对方的修改，本次没有保存'
+    api.handle('config.saveRules', fail(409, conflict))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    // Meanwhile the other admin's v4 is what the server has.
+    api.handle('config.rules', ok({ ...rules, version: 4, targetKeepers: 8 }))
+    const minSize = screen.getByLabelText('最小体积（GiB）') as HTMLInputElement
+    fireEvent.change(minSize, { target: { value: '3' } })
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText(conflict)).toBeTruthy()
+    expect(inputs('config.saveRules')).toEqual([expect.objectContaining({ minSizeGiB: 3, baseVersion: 3 })])
+    expect(minSize.value).toBe('3')
+    expect(await screen.findByText('v4')).toBeTruthy()
+    fireEvent.click(within(screen.getByTestId('rules-actions')).getByRole('button', { name: '撤销修改' }))
+    fireEvent.click(within(await screen.findByRole('tooltip')).getByRole('button', { name: '撤销修改' }))
+    await waitFor(() => expect((screen.getByLabelText('目标保种人数') as HTMLInputElement).value).toBe('8'))
+    expect(screen.queryByTestId('rules-error')).toBeNull()
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 5 }))
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(inputs('config.saveRules').at(-1)).toMatchObject({ targetKeepers: 8, baseVersion: 4 }))
   })
 
   it('saves the rules once for a fast double Enter, and not again for an Enter while the save runs', async () => {
@@ -143,6 +170,7 @@ describe('官种设置', { timeout: 30_000 }, () => {
       ...body,
       officialTeams: ['FRDS', 'CHD', 'HDSky', 'NewTeam'],
       officialTags: ['官方', '中字'],
+      baseVersion: 3,
     })
   })
 
@@ -161,7 +189,13 @@ describe('官种设置', { timeout: 30_000 }, () => {
     fireEvent.click(preset)
     fireEvent.submit(screen.getByTestId('rules-form'))
     await waitFor(() => expect(inputs('config.saveRules')).toHaveLength(1))
-    expect(inputs('config.saveRules')[0]).toEqual({ ...body, mode: 'nexusphpClaims', keeperRankFactors: [1], multiplier: 1 })
+    expect(inputs('config.saveRules')[0]).toEqual({
+      ...body,
+      mode: 'nexusphpClaims',
+      keeperRankFactors: [1],
+      multiplier: 1,
+      baseVersion: 3,
+    })
   })
 
   it('reads typed rank factors as numbers', () => {
@@ -181,7 +215,7 @@ describe('官种设置', { timeout: 30_000 }, () => {
     await waitFor(() => expect(keepers.value).toBe('4'))
     fireEvent.submit(screen.getByTestId('rules-form'))
     expect(await screen.findByText('v4')).toBeTruthy()
-    expect(inputs('config.saveRules')).toEqual([{ ...body, targetKeepers: 4 }])
+    expect(inputs('config.saveRules')).toEqual([{ ...body, targetKeepers: 4, baseVersion: 3 }])
   })
 
   it('种子列表 fits a 1280 px window with 完成情况 in view: 制作组 starts hidden, its search stays', async () => {
