@@ -26,7 +26,26 @@ describe('BasicLayout', () => {
     expect(router.state.location.pathname).toBe('/login')
     expect(router.state.location.search).toBe('?redirect=%2Ftask')
     expect(api.call).toHaveBeenCalledWith('user.loginInfo', undefined)
-    expect(screen.queryByText('服务器内部错误，请稍后再试')).toBeNull()
+    // Not a toast: the login page says why, and that the saved login may still be good.
+    expect(screen.getByTestId('login-unreachable').textContent).toContain('无法确认登录状态：服务器内部错误，请稍后再试')
+  })
+
+  it('with the server unreachable, the login page says so; 重新连接 opens the page once it answers, without logging in', async () => {
+    const api = installFakeApi({ handlers: { 'user.loginInfo': fail(0, '无法连接服务器，请检查服务器地址和网络') } })
+    const { router } = renderRoutes(routes, '/task')
+    expect((await screen.findByTestId('login-unreachable')).textContent).toContain('无法连接服务器')
+    api.handle('user.loginInfo', ok(memberUser))
+    fireEvent.click(screen.getByRole('button', { name: '重新连接' }))
+    expect(await screen.findByText('任务内容')).toBeTruthy()
+    expect(router.state.location.pathname).toBe('/task')
+    expect(api.call).not.toHaveBeenCalledWith('user.login', expect.anything())
+  })
+
+  it('a refused login (401) goes to the login page with no such notice', async () => {
+    installFakeApi({ handlers: { 'user.loginInfo': fail(401, '请先登录') } })
+    renderRoutes(routes, '/task')
+    expect(await screen.findByRole('button', { name: '登录' })).toBeTruthy()
+    expect(screen.queryByTestId('login-unreachable')).toBeNull()
   })
 
   it('renders menu, header and page once the user is known, and stores the user', async () => {

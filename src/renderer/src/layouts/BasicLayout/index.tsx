@@ -14,6 +14,8 @@ import { isSeeder, menuEntries, selectedMenuPath } from '@renderer/routing/menu'
 import { useAppRoutes } from '@renderer/routing/RoutesContext'
 import { useCurrentUser, useUserStore } from '@renderer/stores/user'
 import { loginPathFor } from '@renderer/utils/navigation'
+import { UNAUTHORIZED_CODE } from '@renderer/services/request'
+import type { LoginPageState } from '@renderer/pages/login/state'
 import { APP_TITLE } from '@renderer/routing/documentTitle'
 
 const { Header, Sider, Content } = Layout
@@ -127,8 +129,16 @@ export default function BasicLayout() {
     if (data && useUserStore.getState().currentUser !== data) useUserStore.getState().setCurrentUser(data)
   }, [data])
 
-  // A failed re-check with a user already shown keeps the layout; a 401 redirects in request().
-  if (error && !data) return <Navigate to={loginPathFor(location)} replace />
+  // A failed re-check with a user already shown keeps the layout; a 401 redirects in request(). Without an answer
+  // (the server down, unreachable) the login page says why — the saved login is kept, for when it is back.
+  if (error && !data)
+    return (
+      <Navigate
+        to={loginPathFor(location)}
+        replace
+        state={error.code === UNAUTHORIZED_CODE ? undefined : ({ unreachable: error.msg } satisfies LoginPageState)}
+      />
+    )
   if (!data || !currentUser || currentUser.id !== data.id) return <PageLoading />
   return <LayoutFrame user={data} />
 }

@@ -14,6 +14,7 @@ import { login } from '@renderer/services/user'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useEndSession } from '@renderer/hooks/useSession'
 import { redirectTarget } from '@renderer/utils/navigation'
+import type { LoginPageState } from './state'
 
 interface LoginValues {
   serverAddress: string
@@ -33,6 +34,7 @@ export default function LoginPage() {
   const location = useLocation()
   const { token } = theme.useToken()
   const endSession = useEndSession()
+  const unreachable = (location.state as LoginPageState | null)?.unreachable
 
   // Opening the login page ends the renderer's side of any session (after a logout, a 401, or a
   // failed first check): the user is forgotten and the next login starts with an empty cache.
@@ -73,6 +75,21 @@ export default function LoginPage() {
         <Typography.Text type="secondary">保种组的官种、任务与工资管理</Typography.Text>
       </Flex>
       <Card style={{ width: '100%', maxWidth: 400 }}>
+        {unreachable && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="login-unreachable"
+            title={`无法确认登录状态：${unreachable}`}
+            description="服务器恢复后点「重新连接」即可，不必重新登录。"
+            action={
+              <Button size="small" onClick={() => navigate(redirectTarget(location.search), { replace: true })}>
+                重新连接
+              </Button>
+            }
+          />
+        )}
         <Form<LoginValues>
           form={form}
           layout="vertical"
