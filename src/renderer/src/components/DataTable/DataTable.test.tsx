@@ -268,6 +268,18 @@ describe('DataTable', () => {
     expect(await screen.findByText('加载失败，请点击刷新重试', { selector: '.ant-empty-description' })).toBeTruthy()
   })
 
+  it('reads a failed page again when the window comes back to the front, until it answers', async () => {
+    let up = false
+    const request = vi.fn(async () =>
+      up ? { data: [{ id: 1, name: '种子 1', size: 1, kind: 1 }], total: 1, success: true } : { data: [], total: 0, success: false },
+    )
+    renderTable({ tableKey: 'flaky', request })
+    await screen.findByText('加载失败，请点击刷新重试', { selector: '.ant-empty-description' })
+    up = true
+    fireEvent.focus(window)
+    expect(await screen.findByText('种子 1')).toBeTruthy()
+  })
+
   it('says that a search matches nothing, rather than 暂无数据', async () => {
     renderTable()
     await screen.findByText('种子 1')

@@ -69,7 +69,10 @@ interface Query {
 
 const FAILED: TableData<never> = { data: [], total: 0, success: false }
 
-/** Pages are read when asked (a new query, 刷新, `reload()`), never behind the user's back. */
+/** A failed page's next read (config/swr.ts errorRetryInterval, the same 5 s). */
+const RETRY_FAILED_MS = 5000
+
+/** Pages are read when asked (a new query, 刷新, `reload()`), never behind the user's back — a failed one again. */
 const PAGE_READS = { ...READ_ONCE, dedupingInterval: 0, keepPreviousData: true }
 
 /** antd's sorter without its column objects: the query is a cache key, compared by value. */
@@ -135,6 +138,23 @@ export default function DataTable<T extends object>({
   )
   const result: TableData<T> | null = answered?.answer ?? null
   const reload = useCallback(() => void mutate(), [mutate])
+  // A page that failed (the server down, unreachable) is read again every 5 s and when the window comes back to the
+  // front, until it answers: no rows move behind the user's back, as none are shown.
+  const failed = answered !== undefined && !answered.answer.success
+  useEffect(() => {
+    if (!failed) return
+    const again = () => {
+      if (document.visibilityState === 'visible') void mutate()
+    }
+    const timer = setInterval(again, RETRY_FAILED_MS)
+    window.addEventListener('focus', again)
+    document.addEventListener('visibilitychange', again)
+    return () => {
+      clearInterval(timer)
+      window.removeEventListener('focus', again)
+      document.removeEventListener('visibilitychange', again)
+    }
+  }, [failed, mutate])
   const showRow = useCallback(
     (index: number) => setQuery((previous) => ({ ...previous, current: Math.floor(Math.max(0, index) / previous.pageSize) + 1 })),
     [setQuery],
