@@ -15,7 +15,7 @@ import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
 import { openEntries, transition } from './ledger'
 import type { PayoutResult } from '@shared/payout'
-import type { RowDataPacket } from 'mysql2/promise'
+import mysql, { type RowDataPacket } from 'mysql2/promise'
 import { formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -70,7 +70,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 11, operator })
+    month = await buildWageMonth(db.database, { count: 12, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -327,5 +327,60 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(paid).toMatchObject({ status: 'paid' })
     expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + credit(uid)))
+  })
+  it('a credit statement that failed while a write-back of the line queued behind it: no line, another bonus — never credited again', async () => {
+    await settleClaims(false)
+    const uid = 1012
+    await site.conn.query('CREATE TRIGGER outside_slow2 AFTER UPDATE ON users FOR EACH ROW DO SLEEP(5)')
+    const siteUrl = new URL(serverUrl!)
+    siteUrl.pathname = `/${site.database}`
+    const other = await mysql.createConnection(siteUrl.toString())
+    let writeBack: Promise<unknown> | undefined
+    let killed: Promise<void> | undefined
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid) || step !== 'noted') return
+        killed = (async () => {
+          let id = 0
+          await expect
+            .poll(async () => {
+              const [rows] = await site.conn.query<RowDataPacket[]>(
+                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'DO SLEEP(5)'",
+              )
+              id = Number(rows[0]?.ID ?? 0)
+              return id
+            })
+            .toBeGreaterThan(0)
+          // NexusPHP's gift: 100 given away, and the bonuscomment it read before our line written back — queued
+          // behind our statement's table lock, it runs before the attempt's reads.
+          writeBack = other.query('UPDATE users SET seedbonus = seedbonus - 100, bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
+          await expect
+            .poll(async () => {
+              const [rows] = await site.conn.query<RowDataPacket[]>(
+                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE 'UPDATE users SET seedbonus = seedbonus - 100%'",
+              )
+              return rows.length
+            })
+            .toBe(1)
+          await site.conn.query(`KILL QUERY ${id}`)
+        })()
+      },
+    })
+    try {
+      const [cut] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+      await killed
+      await writeBack
+      expect(cut).toMatchObject({ status: 'failed' })
+    } finally {
+      await site.conn.query('DROP TRIGGER outside_slow2')
+      await other.end()
+    }
+    const once = formatTenths(parseTenths(START) + credit(uid) - 1000n)
+    expect(await site.bonus(uid)).toBe(once)
+    expect(await entry(uid)).toMatchObject({ state: 'pending' })
+    expect((await entry(uid)).credit_sent_at).not.toBeNull()
+    const [again] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(again).toMatchObject({ status: 'in_doubt' })
+    expect(await site.bonus(uid)).toBe(once)
   })
 })

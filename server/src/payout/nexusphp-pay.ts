@@ -115,16 +115,18 @@ export async function payMember(
         credited = await changeBonusOnce(conn, uid, member.credit, creditLabel(member.wage, member.credit), keyTag(key))
       } catch (error) {
         if (transactional || isConnectionLost(error)) throw error
-        // The server answered with an error. The statement changes one row, the line with the bonus, so the line
-        // says whether it did: a site's trigger may fail after the row changed, or refuse it before, as a grant or a
-        // strict-mode value does. (Only a write-back of the site's in the instant between would hide a line.)
+        // The server answered with an error: a site's trigger may fail after the row changed, or refuse it before, as
+        // a grant or a strict-mode value does. The statement changes one row, the line with the bonus: its line says
+        // it landed. No line, and the bonus as this attempt found it: not there — refused, or undone whole by a
+        // write-back of the bonus (queued behind the statement's table lock, it may run before these reads), so
+        // crediting again is right either way. No line and another bonus: unknown (a write-back of the line alone).
         const line = await bonusMark(conn, uid, keyTag(key)).catch(() => undefined)
-        if (line === undefined) throw error // cannot tell: left unfinished, its note kept
-        if (line === null) {
-          // Not applied: this attempt's note says nothing — taken back under the member's lock, before 失败 is recorded.
+        if (line === null && (await bonusRow(conn, uid, false).catch(() => undefined)) === before) {
+          // This attempt's note says nothing: taken back under the member's lock, before 失败 is recorded.
           if (!sent.credit) await member.sent.forget('credit')
           return { state: 'failed', reason: writeErrorReason(error) }
         }
+        if (line === null || line === undefined) throw error // unknown: left unfinished, its note kept
         credited = true
       }
       progress = 'credited'
