@@ -457,9 +457,10 @@ describe.skipIf(!serverUrl)("claims settled as of the month's end, whenever the 
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
     // Our snapshot of 2026-02-01: torrent 1 at 1,400 h, torrent 2 at 1,010 h (testing/wage-month.ts).
-    month = await buildWageMonth(db.database, { count: 1, operator })
+    month = await buildWageMonth(db.database, { count: 2, operator })
     await settleClaims(true)
     await site.user(1001, START)
+    await site.user(1002, START)
     // On the site, days after the month: 150 h more on torrent 1, 190 h more on torrent 2.
     reachedId = await site.claim(1001, 1, { ...claimed, seedtime: 1550 * H, seedBegin: 1000 * H })
     shortId = await site.claim(1001, 2, { ...claimed, seedtime: 1200 * H, seedBegin: 810 * H })
@@ -481,5 +482,16 @@ describe.skipIf(!serverUrl)("claims settled as of the month's end, whenever the 
     const deductions = (await site.logs(1001)).filter((l) => Number(l.business_type) === CLAIM_REMOVE_DEDUCT_TYPE)
     expect(deductions.map((l) => Number(l.value))).toEqual([600])
     expect(shortId).toBeGreaterThan(0)
+  })
+
+  it('a claim whose begins a payout set inside the month (before 0.3.2: on its day) is judged up to now, not over days', async () => {
+    // December paid on 2026-01-27 by an earlier version: the claim began again at the 1,300 h of that day. Our
+    // snapshot of 2026-02-01 has 1,401 h (101 h since: a window of days); the site has 1,650 h now (350 h).
+    const id = await site.claim(1002, 3, { ...claimed, seedtime: 1650 * H, seedBegin: 1300 * H, lastSettleAt: '2026-01-27 10:00:00' })
+    const [paid] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
+    expect(paid).toMatchObject({ status: 'paid' })
+    // Kept, and begun again from the month's end.
+    expect(await site.claims(1002)).toMatchObject([{ id: String(id), seed_time_begin: String(1401 * H) }])
+    expect((await site.logs(1002)).filter((l) => Number(l.business_type) === CLAIM_REMOVE_DEDUCT_TYPE)).toEqual([])
   })
 })

@@ -55,6 +55,9 @@ export interface ClaimPlan {
  */
 const laravelWallClock = (column: string) => `CONVERT_TZ(${column}, @@session.time_zone, @@global.time_zone)`
 
+/** The month's second day, as the site's local DATETIME: a settlement since is not the site's cron of the 1st. */
+const secondDay = (period: string) => `${period}-02 00:00:00`
+
 /** The month as the site's local DATETIMEs: its first instant and the first instant after it. */
 export function monthBounds(period: string): { start: string; end: string } {
   const [year, month] = period.split('-').map(Number) as [number, number]
@@ -82,13 +85,14 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
   if (lock) await conn.query('SELECT id FROM claims WHERE uid = ? FOR UPDATE', [uid])
   const [rows] = await conn.query<RowDataPacket[]>(
     `SELECT c.id, c.torrent_id, c.seed_time_begin, c.uploaded_begin, ${laravelWallClock('c.created_at')} < ? AS old,
+            c.last_settle_at IS NOT NULL AND c.last_settle_at >= ? AS begunInMonth,
             s.id IS NULL OR t.id IS NULL AS gone, s.seedtime, s.uploaded, t.size, t.name
        FROM claims c
        LEFT JOIN snatched s ON s.id = c.snatched_id
        LEFT JOIN torrents t ON t.id = c.torrent_id
       WHERE c.uid = ? AND ${laravelWallClock('c.created_at')} < ? AND (c.last_settle_at IS NULL OR c.last_settle_at < ?)
       ORDER BY c.id`,
-    [start, uid, end, end],
+    [start, secondDay(rule.period), uid, end, end],
   )
   const gone: ClaimRow[] = []
   const claims: ClaimRow[] = []
@@ -117,8 +121,12 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
     const [seedtime, uploadedNow] = fits ? [end.seedtime, BigInt(end.uploaded)] : [Number(r.seedtime), BigInt(r.uploaded)]
     claim.seedtime = String(seedtime)
     claim.uploaded = String(uploadedNow)
-    const seeded = seedtime - Number(r.seed_time_begin)
-    const uploaded = uploadedNow - BigInt(r.uploaded_begin)
+    // Begins set inside the month (a payout made days after the last month's end, before 0.3.2 or without a
+    // snapshot): judged up to now, about a month since then, as they were set — not up to the month's end, a
+    // window of days that would remove a claim kept seeding. They start again from the month's end all the same.
+    const judged = Number(r.begunInMonth) === 1 ? ([Number(r.seedtime), BigInt(r.uploaded)] as const) : ([seedtime, uploadedNow] as const)
+    const seeded = judged[0] - Number(r.seed_time_begin)
+    const uploaded = judged[1] - BigInt(r.uploaded_begin)
     const needed = BigInt(Math.ceil(rule.uploadedTimes * Number(r.size)))
     claims.push({ ...claim, reached: seeded >= rule.seedSeconds || uploaded >= needed })
   }
