@@ -9,7 +9,7 @@ import type { DB } from '../db/schema'
 import { notFound } from '../errors'
 import { readItemSet } from '../wages/item-sets'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
-import { periodBounds } from '../wages/period'
+import { periodBounds, periodDays } from '../wages/period'
 import { periodRank } from '../wages/queries'
 import { wageDb } from '../wages/tables'
 import type { LedgerEntry } from './ledger'
@@ -140,7 +140,7 @@ export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[], { claims = 
     }
     if (claims && wage.siteUid !== null) {
       // The first snapshot after the month (the day's first sync, minutes after midnight; later if the server was down).
-      if (!endDays.has(wage.period)) endDays.set(wage.period, await snapshotDayOnOrAfter(db, periodBounds(wage.period, 'UTC').nextStartDay))
+      if (!endDays.has(wage.period)) endDays.set(wage.period, await snapshotDayOnOrAfter(db, periodDays(wage.period).nextStartDay))
       const day = endDays.get(wage.period)!
       if (day !== null) facts.claimsAtMonthEnd = await claimCountersAt(db, day, wage.userId, wage.siteUid)
     }

@@ -12,13 +12,19 @@ export interface PeriodBounds {
 }
 
 export function periodBounds(period: string, timeZone: string): PeriodBounds {
+  const { startDay, nextStartDay } = periodDays(period)
+  return { period, startDay, nextStartDay, startMs: dayStart(startDay, timeZone), endMs: dayStart(nextStartDay, timeZone) }
+}
+
+/** The period's first day and the first day after it, as yyyymmdd (days in any zone). */
+export function periodDays(period: string): { startDay: number; nextStartDay: number } {
   const match = /^(\d{4})-(\d{2})$/.exec(period)
   if (!match) throw new Error(`bad period ${period}`)
   const year = Number(match[1])
   const month = Number(match[2])
   const startDay = year * 10000 + month * 100 + 1
   const nextStartDay = month === 12 ? (year + 1) * 10000 + 101 : year * 10000 + (month + 1) * 100 + 1
-  return { period, startDay, nextStartDay, startMs: dayStart(startDay, timeZone), endMs: dayStart(nextStartDay, timeZone) }
+  return { startDay, nextStartDay }
 }
 
 /** The month `ms` falls in, in `timeZone`. */
