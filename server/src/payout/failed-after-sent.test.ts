@@ -65,6 +65,19 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
       },
     }).run({ ids: [wage(uid)] }, operator, '127.0.0.1')
 
+  /** The id of the site's session running a statement like `pattern` (SQL LIKE), once one does. */
+  const runningStatement = async (pattern: string) => {
+    let id = 0
+    await expect
+      .poll(async () => {
+        const [rows] = await site.conn.query<RowDataPacket[]>('SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE ?', [pattern])
+        id = Number(rows[0]?.ID ?? 0)
+        return id
+      })
+      .toBeGreaterThan(0)
+    return id
+  }
+
   beforeAll(async () => {
     site = await NexusSite.create(serverUrl!, 'MyISAM')
     writerUrl = await site.writer()
@@ -158,14 +171,8 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
         }
         if (step === 'noted') releaseB()
         if (step === 'credited') {
-          await expect
-            .poll(async () => {
-              const [rows] = await site.conn.query<RowDataPacket[]>(
-                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE 'SELECT GET_LOCK%'",
-              )
-              return rows.length
-            })
-            .toBe(1)
+          // B waits for the member's lock.
+          await runningStatement('SELECT GET_LOCK%')
           await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
           await site.killWriters()
         }
@@ -245,16 +252,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
       onStep: async (step, e) => {
         if (e.wage_id !== wage(uid) || step !== 'noted') return
         killed = (async () => {
-          let id = 0
-          await expect
-            .poll(async () => {
-              const [rows] = await site.conn.query<RowDataPacket[]>(
-                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'DO SLEEP(5)'",
-              )
-              id = Number(rows[0]?.ID ?? 0)
-              return id
-            })
-            .toBeGreaterThan(0)
+          const id = await runningStatement('DO SLEEP(5)')
           await site.conn.query(`KILL QUERY ${id}`)
         })()
       },
@@ -341,27 +339,11 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
       onStep: async (step, e) => {
         if (e.wage_id !== wage(uid) || step !== 'noted') return
         killed = (async () => {
-          let id = 0
-          await expect
-            .poll(async () => {
-              const [rows] = await site.conn.query<RowDataPacket[]>(
-                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO = 'DO SLEEP(5)'",
-              )
-              id = Number(rows[0]?.ID ?? 0)
-              return id
-            })
-            .toBeGreaterThan(0)
+          const id = await runningStatement('DO SLEEP(5)')
           // NexusPHP's gift: 100 given away, and the bonuscomment it read before our line written back — queued
           // behind our statement's table lock, it runs before the attempt's reads.
           writeBack = other.query('UPDATE users SET seedbonus = seedbonus - 100, bonuscomment = ? WHERE id = ?', [OVERWRITTEN, uid])
-          await expect
-            .poll(async () => {
-              const [rows] = await site.conn.query<RowDataPacket[]>(
-                "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE 'UPDATE users SET seedbonus = seedbonus - 100%'",
-              )
-              return rows.length
-            })
-            .toBe(1)
+          await runningStatement('UPDATE users SET seedbonus = seedbonus - 100%')
           await site.conn.query(`KILL QUERY ${id}`)
         })()
       },
