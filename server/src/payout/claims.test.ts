@@ -482,6 +482,10 @@ describe.skipIf(!serverUrl)("claims settled as of the month's end, whenever the 
     const deductions = (await site.logs(1001)).filter((l) => Number(l.business_type) === CLAIM_REMOVE_DEDUCT_TYPE)
     expect(deductions.map((l) => Number(l.value))).toEqual([600])
     expect(shortId).toBeGreaterThan(0)
+    // The member is told when the kept claim counts from: the next month's first day, not the payout's moment.
+    const [message] = await site.messages(1001)
+    expect(message!.msg).toContain('- 1 个认领从 2 月 1 日起重新计算做种时长和上传量。')
+    expect(message!.msg).not.toContain('从现在起')
   })
 
   it('a claim whose begins a payout set inside the month (before 0.3.2: on its day) is judged up to now, not over days', async () => {

@@ -38,9 +38,13 @@ interface ClaimRow {
   old: boolean
   seedtime: string
   uploaded: string
+  /** Restarts from the counters at the month's end (our snapshot); otherwise from the site's counters now. */
+  fromMonthEnd: boolean
 }
 
 export interface ClaimPlan {
+  /** The month settled ("YYYY-MM"). */
+  period: string
   restart: ClaimRow[]
   remove: ClaimRow[]
   /** Claims of a torrent or snatch the site has deleted: removed, nothing deducted. */
@@ -104,6 +108,7 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
       old: Number(r.old) === 1,
       seedtime: String(r.seedtime),
       uploaded: String(r.uploaded),
+      fromMonthEnd: false,
     }
     if (Number(r.gone) === 1) {
       gone.push(claim)
@@ -121,6 +126,7 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
     const [seedtime, uploadedNow] = fits ? [end.seedtime, BigInt(end.uploaded)] : [Number(r.seedtime), BigInt(r.uploaded)]
     claim.seedtime = String(seedtime)
     claim.uploaded = String(uploadedNow)
+    claim.fromMonthEnd = fits
     // Begins set inside the month (a payout made days after the last month's end, before 0.3.2 or without a
     // snapshot): judged up to now, about a month since then, as they were set — not up to the month's end, a
     // window of days that would remove a claim kept seeding. They start again from the month's end all the same.
@@ -131,14 +137,28 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
     claims.push({ ...claim, reached: seeded >= rule.seedSeconds || uploaded >= needed })
   }
   const remove = claims.filter((c) => !c.reached && c.old)
-  return { restart: claims.filter((c) => c.reached || !c.old), remove, gone, deduction: rule.removeDeduction * BigInt(remove.length) }
+  return {
+    period: rule.period,
+    restart: claims.filter((c) => c.reached || !c.old),
+    remove,
+    gone,
+    deduction: rule.removeDeduction * BigInt(remove.length),
+  }
 }
+
+/** The month after "YYYY-MM", as its number (1–12). */
+const nextMonthNumber = (period: string) => (Number(period.slice(5, 7)) % 12) + 1
 
 /** What the member's message says about the settled claims; null when there were none. */
 export function claimsNote(plan: ClaimPlan): string | null {
   if (!plan.restart.length && !plan.remove.length && !plan.gone.length) return null
   const lines = ['认领结算：']
-  if (plan.restart.length) lines.push(`- ${plan.restart.length} 个认领从现在起重新计算做种时长和上传量。`)
+  // Where the month's end counters were known the claim counts again from the next month's first day, as the
+  // site's own settlement on the 1st would have it; otherwise from the payout's moment.
+  const fromMonthEnd = plan.restart.filter((c) => c.fromMonthEnd).length
+  const fromNow = plan.restart.length - fromMonthEnd
+  if (fromMonthEnd) lines.push(`- ${fromMonthEnd} 个认领从 ${nextMonthNumber(plan.period)} 月 1 日起重新计算做种时长和上传量。`)
+  if (fromNow) lines.push(`- ${fromNow} 个认领从现在起重新计算做种时长和上传量。`)
   if (plan.gone.length) lines.push(`- ${plan.gone.length} 个认领的种子或下载记录已被站点删除，已取消认领（不扣魔力）。`)
   if (plan.remove.length) {
     lines.push(`- ${plan.remove.length} 个认领超过一个月未达标，已取消认领，共扣除 ${formatTenths(plan.deduction)} 魔力：`)
