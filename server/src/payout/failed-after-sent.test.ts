@@ -83,7 +83,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 12, operator })
+    month = await buildWageMonth(db.database, { count: 13, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -217,6 +217,20 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
     await site.conn.query('DELETE FROM users WHERE id = ?', [uid])
     const [gone] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(gone).toMatchObject({ status: 'failed', reason: expect.stringContaining('站点上找不到该会员') })
+    expect(await entry(uid)).toMatchObject({ state: 'failed' })
+    expect((await payWages(db.database, { ids: [wage(uid)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })).paid).toBe(1)
+  })
+  it('a member deleted from the site between the read and the credit: the credit changes nothing, 失败, settled by hand', async () => {
+    await settleClaims(false)
+    const uid = 1013
+    const deleting = service({
+      onStep: async (step, e) =>
+        void (step === 'noted' && e.wage_id === wage(uid) && (await site.conn.query('DELETE FROM users WHERE id = ?', [uid]))),
+    })
+    const [gone] = await deleting.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(gone).toMatchObject({ status: 'failed', reason: expect.stringContaining(`站点上找不到该会员（UID ${uid}）`) })
+    expect(await site.logs(uid)).toEqual([])
+    expect(await site.messages(uid)).toEqual([])
     expect(await entry(uid)).toMatchObject({ state: 'failed' })
     expect((await payWages(db.database, { ids: [wage(uid)], now: AFTER_MONTH, operator, ip: '127.0.0.1' })).paid).toBe(1)
   })
