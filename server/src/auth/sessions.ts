@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { type Role, AccountStatus } from '@shared/enums'
+import { messages } from '@shared/messages'
 import type { DB } from '../db/schema'
 
 export const SESSION_IDLE_MS = 7 * 24 * 3600_000
@@ -229,6 +230,28 @@ export async function authenticate(
   // Not when a revocation or user change happened meanwhile: the row may predate it.
   cache?.set(hash, { epoch: readEpoch, readAt: now, lastSeenAt, expiresAt, auth })
   return auth
+}
+
+/**
+ * Why `authenticate` refused a token, in the words shown to its holder: a session that ended by a ban, a password
+ * change or its idle time says so instead of 请先登录 (asked only on a refusal; a token that is none of ours costs no
+ * read). Only the token's own holder learns its account's state.
+ */
+export async function refusalMessage(db: Kysely<DB>, token: string | undefined, now: number): Promise<string> {
+  if (!token || !TOKEN_PATTERN.test(token)) return messages.notLoggedIn
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.revoked_at', 's.expires_at', 's.last_seen_at', 'u.status'])
+    .where('s.token_hash', '=', hashToken(token))
+    .executeTakeFirst()
+  if (!row) return messages.notLoggedIn
+  if (row.status === AccountStatus.Banned) return messages.accountBanned
+  if (row.status === AccountStatus.Deleted) return messages.accountDeleted
+  if (row.revoked_at !== null) return messages.sessionEnded
+  if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return messages.sessionExpired
+  // Refused a moment ago, fine now (a race with a login's pruning): the caller simply signs in again.
+  return messages.notLoggedIn
 }
 
 export async function revokeSession(db: Kysely<DB>, sessionId: number, now: number): Promise<void> {

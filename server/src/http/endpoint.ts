@@ -8,9 +8,9 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Kysely } from 'kysely'
 import { API_PREFIX, endpoints, TOKEN_HEADER, type Access, type EndpointName, type Endpoints } from '@shared/endpoints'
 import { formatZodError, parseWith, type z } from '@shared/validation'
-import { authenticate, forgetSessions, sessionEpoch, type AuthUser } from '../auth/sessions'
+import { authenticate, forgetSessions, refusalMessage, sessionEpoch, type AuthUser } from '../auth/sessions'
 import type { DB } from '../db/schema'
-import { AppError, forbidden, notLoggedIn } from '../errors'
+import { AppError, forbidden } from '../errors'
 import type { AppServices } from '../services'
 import { JsonText, success } from './envelope'
 
@@ -91,8 +91,9 @@ export interface EndpointAlias<N extends EndpointName> {
  */
 export function accessCheck(services: AppServices, access: Exclude<Access, 'public'>): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
-    const auth = await authenticate(services.database.db, readToken(request), services.clock(), services.sessions)
-    if (!auth) throw notLoggedIn()
+    const token = readToken(request)
+    const auth = await authenticate(services.database.db, token, services.clock(), services.sessions)
+    if (!auth) throw new AppError(401, await refusalMessage(services.database.db, token, services.clock()))
     if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
     request.auth = auth
   }

@@ -87,8 +87,9 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
       const cases: [string | undefined, number, string][] = [
         [undefined, 401, messages.notLoggedIn],
         [tokens.alice, 403, messages.forbidden],
-        [tokens.bannedAdmin, 401, messages.notLoggedIn],
-        [tokens.deleted, 401, messages.notLoggedIn],
+        // The holder of a session that a ban or delete ended is told why.
+        [tokens.bannedAdmin, 401, messages.accountBanned],
+        [tokens.deleted, 401, messages.accountDeleted],
         ['not-a-token', 401, messages.notLoggedIn],
       ]
       for (const [token, status, msg] of cases) {
@@ -351,7 +352,9 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
       // The loser is refused inside the lock (403 你已不是管理员 / 409 最后一位管理员), or — when its
       // call is authenticated after the winner committed — by the access check (403 无权限; 401 after a ban/delete).
       expect([401, 403, 409]).toContain(codes[1])
-      expect(results.find((r) => r.status !== 200)!.body.msg).toMatch(/你已不是管理员|最后一位管理员|^无权限$|^请先登录$/)
+      expect(results.find((r) => r.status !== 200)!.body.msg).toMatch(
+        /你已不是管理员|最后一位管理员|^无权限$|^账号已被封禁$|^账号已被删除$/,
+      )
       expect(await activeAdmins()).toHaveLength(1)
       expect((await lastLog(t)).count).toBe(before + 1)
       // Restore both.

@@ -82,7 +82,7 @@ describe.each(openTestDatabases())('outside attack, fourth round ($name)', (back
 
     const res = await armed.finish()
     expect(res.status).toBe(401)
-    expect(res.body).toEqual({ code: 401, msg: messages.notLoggedIn, data: null })
+    expect(res.body).toEqual({ code: 401, msg: messages.accountBanned, data: null })
     const after = (await t.call<Rules>('GET', '/config/rules', { token: admin })).body.data
     expect(after.version).toBe(versionBefore)
     expect(after.targetKeepers).toBe(rules.targetKeepers)
@@ -115,7 +115,7 @@ describe.each(openTestDatabases())('outside attack, fourth round ($name)', (back
     expect(reset.status, reset.body.msg).toBe(200)
     const res = await armed.finish()
     expect(res.status).toBe(401)
-    expect(res.body.msg).toBe(messages.notLoggedIn)
+    expect(res.body.msg).toBe(messages.sessionEnded)
   })
 
   it('the login limit cannot be dodged by changing address within one IPv6 /64 (one subscriber), nor by IPv4 written as IPv6', async () => {

@@ -171,7 +171,8 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
         .execute()
       const res = await t.call('GET', '/user/login-info', { token })
       expect(res.status).toBe(401)
-      expect(res.body.msg).toBe(messages.notLoggedIn)
+      // Its holder is told why (the console shows it on the way to the login page).
+      expect(res.body.msg).toBe(messages.sessionExpired)
     })
 
     it('keeps an active session alive, touching it at most once a minute', async () => {
@@ -219,7 +220,8 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
       expect(out.status).toBe(200)
       expect(out.body).toEqual({ code: 200, msg: 'ok', data: null })
       expect((await t.call('GET', '/user/login-info', { token })).status).toBe(401)
-      expect((await t.call('POST', '/user/logout', { token })).status).toBe(401)
+      const after = await t.call('POST', '/user/logout', { token })
+      expect([after.status, after.body.msg]).toEqual([401, messages.sessionEnded])
 
       const logs = await db
         .selectFrom('operation_log')
@@ -264,7 +266,7 @@ describe.each(openTestDatabases())('user API on $name', (backend) => {
       clock.advance(SESSION_CACHE_MS)
       const banned = await t.call('GET', '/user/login-info', { token })
       expect(banned.status).toBe(401)
-      expect(banned.body.msg).toBe(messages.notLoggedIn)
+      expect(banned.body.msg).toBe(messages.accountBanned)
     })
 
     it('stores only a hash of the token', async () => {
