@@ -476,8 +476,9 @@ describe.skipIf(!serverUrl)("claims settled as of the month's end, whenever the 
     expect(paid).toMatchObject({ status: 'paid' })
     // Torrent 1: 400 h in the month (reached) → begins again at the month's 1,400 h, not the 1,550 h of the payout day.
     // Torrent 2: 200 h in the month (short of 300; 390 h by the payout day) → removed, 600 deducted.
+    // Dated the month's end, as the site's cron would date it: February's settlement judges it at February's end.
     expect(await site.claims(1001)).toMatchObject([
-      { id: String(reachedId), seed_time_begin: String(1400 * H), uploaded_begin: String(5 * GIB) },
+      { id: String(reachedId), seed_time_begin: String(1400 * H), uploaded_begin: String(5 * GIB), last_settle_at: '2026-02-01 00:00:00' },
     ])
     const deductions = (await site.logs(1001)).filter((l) => Number(l.business_type) === CLAIM_REMOVE_DEDUCT_TYPE)
     expect(deductions.map((l) => Number(l.value))).toEqual([600])

@@ -6,7 +6,8 @@
  * - a claim that reached the standard (seed time or uploaded since its begins, at the month's end), and a
  *   claim made during the month that did not yet, starts again: `seed_time_begin`/`uploaded_begin` = the
  *   snatch's counters at the month's end (our snapshot of the next day: the site's cron settles on the 1st;
- *   a payout days later must not take those days from the next month), `last_settle_at` = now;
+ *   a payout days later must not take those days from the next month), `last_settle_at` = that snapshot's day
+ *   (the site's counters now and `last_settle_at` = now where we have no snapshot);
  * - a claim made before the month and still unreached is removed, and the member loses the
  *   configured deduction per removed claim;
  * - a claim whose torrent or snatch the site no longer has is removed without a deduction (NexusPHP's
@@ -38,8 +39,11 @@ interface ClaimRow {
   old: boolean
   seedtime: string
   uploaded: string
-  /** Restarts from the counters at the month's end (our snapshot); otherwise from the site's counters now. */
-  fromMonthEnd: boolean
+  /**
+   * Where it restarts from the counters of our first snapshot after the month: that day's start as the site's local
+   * DATETIME (the next month's 1st, later where the server was down then); null: from the site's counters now.
+   */
+  from: string | null
 }
 
 export interface ClaimPlan {
@@ -108,7 +112,7 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
       old: Number(r.old) === 1,
       seedtime: String(r.seedtime),
       uploaded: String(r.uploaded),
-      fromMonthEnd: false,
+      from: null as string | null,
     }
     if (Number(r.gone) === 1) {
       gone.push(claim)
@@ -116,7 +120,7 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
     }
     // The snatch's counters at the month's end (our snapshot), as the site's settlement on the 1st reads them; the
     // site's now where there is none, or where it is not this snatch's (below the begins or above now: re-created).
-    const end = rule.atMonthEnd?.get(Number(r.torrent_id))
+    const end = rule.atMonthEnd?.counters.get(Number(r.torrent_id))
     const fits =
       end !== undefined &&
       end.seedtime >= Number(r.seed_time_begin) &&
@@ -126,7 +130,7 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
     const [seedtime, uploadedNow] = fits ? [end.seedtime, BigInt(end.uploaded)] : [Number(r.seedtime), BigInt(r.uploaded)]
     claim.seedtime = String(seedtime)
     claim.uploaded = String(uploadedNow)
-    claim.fromMonthEnd = fits
+    claim.from = fits ? dayStart(rule.atMonthEnd!.day) : null
     // Begins set inside the month (a payout made days after the last month's end, before 0.3.2 or without a
     // snapshot): judged up to now, about a month since then, as they were set — not up to the month's end, a
     // window of days that would remove a claim kept seeding. They start again from the month's end all the same.
@@ -146,19 +150,21 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
   }
 }
 
-/** The month after "YYYY-MM", as its number (1–12). */
-const nextMonthNumber = (period: string) => (Number(period.slice(5, 7)) % 12) + 1
+/** A snapshot day (yyyymmdd) as the site's local DATETIME of its start. */
+const dayStart = (day: number) => `${String(day).replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3')} 00:00:00`
+/** "2026-02-01 00:00:00" → "2 月 1 日". */
+const monthDay = (datetime: string) => `${Number(datetime.slice(5, 7))} 月 ${Number(datetime.slice(8, 10))} 日`
 
 /** What the member's message says about the settled claims; null when there were none. */
 export function claimsNote(plan: ClaimPlan): string | null {
   if (!plan.restart.length && !plan.remove.length && !plan.gone.length) return null
   const lines = ['认领结算：']
-  // Where the month's end counters were known the claim counts again from the next month's first day, as the
-  // site's own settlement on the 1st would have it; otherwise from the payout's moment.
-  const fromMonthEnd = plan.restart.filter((c) => c.fromMonthEnd).length
-  const fromNow = plan.restart.length - fromMonthEnd
-  if (fromMonthEnd) lines.push(`- ${fromMonthEnd} 个认领从 ${nextMonthNumber(plan.period)} 月 1 日起重新计算做种时长和上传量。`)
-  if (fromNow) lines.push(`- ${fromNow} 个认领从现在起重新计算做种时长和上传量。`)
+  // Each group of restarted claims says from when it counts again: the snapshot's day (the next month's 1st, as the
+  // site's own settlement has it), or the payout's moment where no snapshot had the claim.
+  const from = new Map<string | null, number>()
+  for (const claim of plan.restart) from.set(claim.from, (from.get(claim.from) ?? 0) + 1)
+  for (const [day, count] of [...from].sort(([a], [b]) => (a === b ? 0 : a === null ? 1 : b === null || a < b ? -1 : 1)))
+    lines.push(`- ${count} 个认领从${day === null ? '现在' : ` ${monthDay(day)}`}起重新计算做种时长和上传量。`)
   if (plan.gone.length) lines.push(`- ${plan.gone.length} 个认领的种子或下载记录已被站点删除，已取消认领（不扣魔力）。`)
   if (plan.remove.length) {
     lines.push(`- ${plan.remove.length} 个认领超过一个月未达标，已取消认领，共扣除 ${formatTenths(plan.deduction)} 魔力：`)
@@ -205,9 +211,12 @@ export async function applyClaims(
   // the member was charged (and told) for it.
   if (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null) plan = asDeducted(plan, rule)
   for (const claim of plan.restart) {
+    // Dated when its begins were taken, as the site's cron on the 1st dates it: a settlement from the 1st's counters
+    // dated days later would count as begun inside the next month, and that month be judged up to its payout day
+    // rather than its end (planClaims' begunInMonth).
     await conn.query(
-      `UPDATE claims SET seed_time_begin = ?, uploaded_begin = ?, last_settle_at = NOW(), updated_at = ${laravelNow} WHERE id = ? AND uid = ? AND (last_settle_at IS NULL OR last_settle_at < ?)`,
-      [claim.seedtime, claim.uploaded, claim.id, uid, end],
+      `UPDATE claims SET seed_time_begin = ?, uploaded_begin = ?, last_settle_at = COALESCE(?, NOW()), updated_at = ${laravelNow} WHERE id = ? AND uid = ? AND (last_settle_at IS NULL OR last_settle_at < ?)`,
+      [claim.seedtime, claim.uploaded, claim.from, claim.id, uid, end],
     )
   }
   if (plan.gone.length)

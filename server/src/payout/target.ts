@@ -26,7 +26,14 @@ export interface ClaimSettlement {
    * judged by them and starts again from them, so a payout made days later neither counts those days in this month
    * nor takes them from the next. Absent: the site's counters now.
    */
-  atMonthEnd?: ReadonlyMap<number, ClaimCounters>
+  atMonthEnd?: MonthEndCounters
+}
+
+/** The counters of a member's claimed torrents (by torrent id) in the first snapshot after the month. */
+export interface MonthEndCounters {
+  /** The snapshot's day, yyyymmdd: the next month's 1st, or later where the server was down then. */
+  day: number
+  counters: ReadonlyMap<number, ClaimCounters>
 }
 
 /** What settling a member's claims will do: the message's note (null: no claims) and the deduction, in tenths. */

@@ -14,7 +14,7 @@ import { periodRank } from '../wages/queries'
 import { wageDb } from '../wages/tables'
 import type { LedgerEntry } from './ledger'
 import type { PayoutRules } from './rules'
-import type { ClaimCounters, PayoutTarget } from './target'
+import type { ClaimCounters, MonthEndCounters, PayoutTarget } from './target'
 
 export interface PayoutWage {
   id: number
@@ -123,7 +123,7 @@ export interface WageFacts {
   rank: number | null
   rankOf: number
   /** With `claims`: the member's counters of their claimed torrents at the month's end (ClaimSettlement.atMonthEnd). */
-  claimsAtMonthEnd?: ReadonlyMap<number, ClaimCounters>
+  claimsAtMonthEnd?: MonthEndCounters
 }
 
 export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[], { claims = false } = {}): Promise<Map<number, WageFacts>> {
@@ -142,7 +142,7 @@ export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[], { claims = 
       // The first snapshot after the month (the day's first sync, minutes after midnight; later if the server was down).
       if (!endDays.has(wage.period)) endDays.set(wage.period, await snapshotDayOnOrAfter(db, periodDays(wage.period).nextStartDay))
       const day = endDays.get(wage.period)!
-      if (day !== null) facts.claimsAtMonthEnd = await claimCountersAt(db, day, wage.userId, wage.siteUid)
+      if (day !== null) facts.claimsAtMonthEnd = { day, counters: await claimCountersAt(db, day, wage.userId, wage.siteUid) }
     }
     out.set(wage.id, facts)
   }
