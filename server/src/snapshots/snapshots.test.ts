@@ -41,6 +41,21 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
     ])
   })
 
+  it("a sync with no records yet (a new install's first, before members are added) leaves the day to the next sync", async () => {
+    const { database } = t.db
+    const w = t.world
+    const now = Date.UTC(2026, 2, 11, 2, 0)
+    expect(await takeDailySnapshot(database, { now, timeZone: 'Asia/Shanghai' })).toMatchObject({ written: false })
+    expect(await snapshotDays(database.db)).not.toContain(20260311)
+    // Members added and synced later that day: the day's snapshot is theirs, and the month can be computed.
+    await w.member('bob', 1002)
+    await w.torrent(3, { size: 5 * GIB })
+    await w.snatch(1002, 3, { finished: true, seedtime: 10 * 3600, uploaded: 0 })
+    await derive(database, { now: now + 3600_000 })
+    expect(await takeDailySnapshot(database, { now: now + 3600_000, timeZone: 'Asia/Shanghai' })).toMatchObject({ written: true })
+    expect(await snapshotDays(database.db)).toContain(20260311)
+  })
+
   it('every sync notes the records it created and the assignments it saw, not only the first of the day', async () => {
     const { database } = t.db
     const w = t.world

@@ -29,14 +29,16 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   const day = localDay(options.now, options.timeZone)
   const state = await db.selectFrom('sync_state').select('last_snapshot_day').where('id', '=', 1).executeTakeFirst()
   if (state?.last_snapshot_day != null && state.last_snapshot_day >= day) return { day, written: false, pruned: [] }
-  await copyRecordCounters(db, day)
+  // No records yet (a new install's first sync, before any member is added): no snapshot, and the day stays open
+  // for the next sync's — an empty day would leave the month with no counters to compute from until tomorrow.
+  if (!(await copyRecordCounters(db, day))) return { day, written: false, pruned: [] }
   await db.updateTable('sync_state').set({ last_snapshot_day: day }).where('id', '=', 1).execute()
   const pruned = await pruneSnapshots(db, day)
   return { day, written: true, pruned }
 }
 
-/** Copies every record's counters into `day`, one id range per statement. Idempotent. */
-export async function copyRecordCounters(db: Kysely<DB>, day: number, counters = sql`r.seed_time_sec, r.uploaded`): Promise<void> {
+/** Copies every record's counters into `day`, one id range per statement. Idempotent. False: there are no records. */
+export async function copyRecordCounters(db: Kysely<DB>, day: number, counters = sql`r.seed_time_sec, r.uploaded`): Promise<boolean> {
   const bounds = await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db)
   const lo = Number(bounds.rows[0]?.lo ?? 0)
   const hi = Number(bounds.rows[0]?.hi ?? -1)
@@ -46,6 +48,7 @@ export async function copyRecordCounters(db: Kysely<DB>, day: number, counters =
       on conflict do nothing`.execute(db)
     await yieldToEventLoop()
   }
+  return hi >= lo
 }
 
 /** Deletes days older than the rolling window unless they are the first snapshot day of their month. */
