@@ -18,6 +18,7 @@ import { claimsNote, monthsNotOver, planClaims } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import type { PayContext } from './nexusphp-member-lock'
 import { payMember } from './nexusphp-pay'
+import { overflow } from './nexusphp-rows'
 import { parseTenths } from './tenths'
 import { checkGrants, readSiteShape, type SiteShape } from './nexusphp-site-shape'
 import { PayoutError, type ClaimsPreview, type MemberPayout, type PayoutTarget, type StepHook } from './target'
@@ -97,6 +98,10 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
         }
       }
       return out
+    },
+    async bonusLimit() {
+      const { maxBonus, log } = await site()
+      return (after) => overflow(after, maxBonus, log)
     },
     async previewClaims(members) {
       const out = new Map<number, ClaimsPreview>()

@@ -78,6 +78,13 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('paying i
       status: 'blocked',
       note: `站点上找不到该会员（UID ${MISSING}）`,
     })
+    // The payout would refuse it (the site's column cannot hold the bonus after): the dry run says so, no bonus change.
+    expect(preview.list.find((e) => e.siteUid === HUGE)).toMatchObject({
+      status: 'blocked',
+      note: expect.stringContaining('魔力值超出站点字段的上限'),
+      bonusBefore: nearMaxBonus(engine),
+      bonusAfter: null,
+    })
     expect(await site.logs()).toEqual([])
     expect(await site.messages()).toEqual([])
   })

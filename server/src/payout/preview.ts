@@ -47,9 +47,11 @@ export async function previewPayout(
   // settleClaims: what it will do to each member's claims, in the message as it will be sent.
   let claimNotes: Map<number, ClaimsPreview> | null = null
   let notOver = new Set<string>()
+  let tooBig: ((after: bigint) => string | null) | null = null
   if (target) {
     try {
       notOver = await monthsNotOver(target, rules, wages)
+      tooBig = (await target.bonusLimit?.()) ?? null
       bonus = await target.bonusOf(wages.flatMap((w) => (w.siteUid === null ? [] : [w.siteUid])))
       if (rules.settleClaims && target.previewClaims) {
         const open = wages.filter((w) => w.siteUid !== null && entries.get(w.id)?.state !== 'done')
@@ -80,6 +82,8 @@ export async function previewPayout(
     else if (wage.siteUid === null) [status, note] = ['blocked', '该保种员没有绑定站点 UID']
     else if (bonusProblem) note = bonusProblem
     else if (bonus && before === null) [status, note] = ['blocked', `站点上找不到该会员（UID ${wage.siteUid}）`]
+    // As the payout checks it before crediting: it would answer 失败 with this reason.
+    else if (before !== null && tooBig?.(before + credit)) [status, note] = ['blocked', tooBig(before + credit)]
     else if (entry?.state === 'pending') note = entry.reason ? `上次未完成：${entry.reason}` : '上次未完成，发放时先核对站点'
     // A record this payout leaves alone changes no bonus: its texts name none, its current bonus only is shown.
     const after = before === null || status !== 'ready' ? null : before + credit

@@ -100,6 +100,8 @@ export interface PayoutTarget {
    * neither opened nor paid: a claim restarted inside its month would look unsettled to a repeated run.
    */
   monthsNotOver?(periods: string[]): Promise<string[]>
+  /** The dry run's check of the site's columns: why a member's bonus of `after` (tenths) could not be written, or null. */
+  bonusLimit?(): Promise<(after: bigint) => string | null>
   /** The dry run's claim notes (settleClaims, NexusPHP only), by wage record id, read without writing. */
   previewClaims?(members: { wageId: number; uid: number; claims: ClaimSettlement }[]): Promise<Map<number, ClaimsPreview>>
   pay(member: MemberPayout): Promise<PayOutcome>
