@@ -2,7 +2,7 @@
 export const messages = {
   notLoggedIn: '请先登录',
   sessionExpired: '登录已过期（超过 7 天未使用），请重新登录',
-  sessionEnded: '登录已失效（密码已修改，或已在别处退出），请重新登录',
+  sessionEnded: '登录已失效，请重新登录',
   accountDeleted: '账号已被删除',
   forbidden: '无权限',
   notFound: '未找到',

@@ -167,8 +167,24 @@ export async function authenticate(
   now: number,
   cache?: SessionCache,
 ): Promise<Authenticated | null> {
+  const checked = await checkSession(db, token, now, cache)
+  return 'refused' in checked ? null : checked
+}
+
+/**
+ * `authenticate`, with why a token was refused in the words its holder is shown (the 401's msg): a session a ban, a
+ * delete, a logout elsewhere or its idle time ended says so instead of 请先登录. Read from the same row, so a token
+ * that is none of ours costs what it did; only the token's own holder learns its account's state.
+ */
+export async function checkSession(
+  db: Kysely<DB>,
+  token: string | undefined,
+  now: number,
+  cache?: SessionCache,
+): Promise<Authenticated | { refused: string }> {
+  const refused = (msg: string = messages.notLoggedIn) => ({ refused: msg })
   // Anything that cannot be one of our tokens is refused without a database round trip.
-  if (!token || !TOKEN_PATTERN.test(token)) return null
+  if (!token || !TOKEN_PATTERN.test(token)) return refused()
   const hash = hashToken(token)
   const hit = cache?.get(hash, now)
   // The idle bounds still apply to the cached row; a session due for its last_seen_at write goes to the database.
@@ -193,10 +209,14 @@ export async function authenticate(
     ])
     .where('s.token_hash', '=', hash)
     .executeTakeFirst()
-  if (!row || row.revoked_at !== null) return null
+  if (!row) return refused()
+  if (row.status === AccountStatus.Banned) return refused(messages.accountBanned)
+  if (row.status === AccountStatus.Deleted) return refused(messages.accountDeleted)
+  if (row.status !== AccountStatus.Normal) return refused()
+  // Revoked: a logout, a password change or reset, the live-session cap — which one is not kept.
+  if (row.revoked_at !== null) return refused(messages.sessionEnded)
   // Both bounds: expires_at is the stored deadline, last_seen_at the idle clock it derives from.
-  if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return null
-  if (row.status !== AccountStatus.Normal) return null
+  if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return refused(messages.sessionExpired)
 
   let lastSeenAt = row.last_seen_at
   let expiresAt = row.expires_at
@@ -232,28 +252,6 @@ export async function authenticate(
   return auth
 }
 
-/**
- * Why `authenticate` refused a token, in the words shown to its holder: a session that ended by a ban, a password
- * change or its idle time says so instead of 请先登录 (asked only on a refusal; a token that is none of ours costs no
- * read). Only the token's own holder learns its account's state.
- */
-export async function refusalMessage(db: Kysely<DB>, token: string | undefined, now: number): Promise<string> {
-  if (!token || !TOKEN_PATTERN.test(token)) return messages.notLoggedIn
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.revoked_at', 's.expires_at', 's.last_seen_at', 'u.status'])
-    .where('s.token_hash', '=', hashToken(token))
-    .executeTakeFirst()
-  if (!row) return messages.notLoggedIn
-  if (row.status === AccountStatus.Banned) return messages.accountBanned
-  if (row.status === AccountStatus.Deleted) return messages.accountDeleted
-  if (row.revoked_at !== null) return messages.sessionEnded
-  if (now >= row.expires_at || now - row.last_seen_at >= SESSION_IDLE_MS) return messages.sessionExpired
-  // Refused a moment ago, fine now (a race with a login's pruning): the caller simply signs in again.
-  return messages.notLoggedIn
-}
-
 export async function revokeSession(db: Kysely<DB>, sessionId: number, now: number): Promise<void> {
   forgetSessions()
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute()
@@ -280,16 +278,28 @@ export async function revokeUserSessions(db: Kysely<DB>, userId: number, now: nu
 /** How often a running app prunes sessions (app.ts), besides once at start: a server runs for months. */
 export const SESSION_PRUNE_INTERVAL_MS = 3600_000
 
+/** How long an ended session is kept to tell its holder why it ended (checkSession): a console opened monthly. */
+export const ENDED_SESSION_KEEP_MS = 30 * 24 * 3600_000
+/** A session revoked while its account is in good standing (logouts, password changes) is kept a day only. */
+export const REVOKED_SESSION_KEEP_MS = 24 * 3600_000
+
 /**
- * Deletes sessions that ended (expired or revoked) more than `keepMs` ago; they can never be used
- * again and nothing reads them (the operation log keeps the logins and logouts). A day, not longer:
- * a user looping logins and logouts leaves an ended session per loop, kept only that long.
+ * Deletes ended sessions: they can never be used again, and are read only to say why they ended. Kept
+ * ENDED_SESSION_KEEP_MS past their idle deadline (at most MAX_LIVE_SESSIONS a user per idle time) — but a revoked
+ * one of an account in good standing a day only: a user looping logins and logouts leaves an ended session per loop.
  */
-export async function pruneSessions(db: Kysely<DB>, now: number, keepMs = 24 * 3600_000): Promise<number> {
-  const before = now - keepMs
+export async function pruneSessions(db: Kysely<DB>, now: number): Promise<number> {
   const result = await db
     .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('expires_at', '<', before), eb('revoked_at', '<', before)]))
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<', now - ENDED_SESSION_KEEP_MS),
+        eb.and([
+          eb('revoked_at', '<', now - REVOKED_SESSION_KEEP_MS),
+          eb('user_id', 'in', eb.selectFrom('users').select('id').where('status', '=', AccountStatus.Normal)),
+        ]),
+      ]),
+    )
     .executeTakeFirst()
   return Number(result.numDeletedRows)
 }

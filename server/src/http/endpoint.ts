@@ -8,7 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Kysely } from 'kysely'
 import { API_PREFIX, endpoints, TOKEN_HEADER, type Access, type EndpointName, type Endpoints } from '@shared/endpoints'
 import { formatZodError, parseWith, type z } from '@shared/validation'
-import { authenticate, forgetSessions, refusalMessage, sessionEpoch, type AuthUser } from '../auth/sessions'
+import { checkSession, forgetSessions, sessionEpoch, type AuthUser } from '../auth/sessions'
 import type { DB } from '../db/schema'
 import { AppError, forbidden } from '../errors'
 import type { AppServices } from '../services'
@@ -91,9 +91,8 @@ export interface EndpointAlias<N extends EndpointName> {
  */
 export function accessCheck(services: AppServices, access: Exclude<Access, 'public'>): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
-    const token = readToken(request)
-    const auth = await authenticate(services.database.db, token, services.clock(), services.sessions)
-    if (!auth) throw new AppError(401, await refusalMessage(services.database.db, token, services.clock()))
+    const auth = await checkSession(services.database.db, readToken(request), services.clock(), services.sessions)
+    if ('refused' in auth) throw new AppError(401, auth.refused)
     if (access === 'admin' && auth.user.role !== 'admin') throw forbidden()
     request.auth = auth
   }

@@ -82,8 +82,10 @@ export async function previewPayout(
     else if (wage.siteUid === null) [status, note] = ['blocked', '该保种员没有绑定站点 UID']
     else if (bonusProblem) note = bonusProblem
     else if (bonus && before === null) [status, note] = ['blocked', `站点上找不到该会员（UID ${wage.siteUid}）`]
-    // As the payout checks it before crediting: it would answer 失败 with this reason.
-    else if (before !== null && tooBig?.(before + credit)) [status, note] = ['blocked', tooBig(before + credit)]
+    // As the payout checks it before crediting (a record never tried, or 失败): it would answer 失败 with this reason.
+    else if (before !== null && entry?.state !== 'pending' && tooBig?.(before + credit))
+      [status, note] = ['blocked', tooBig(before + credit)]
+    // A pending entry's credit may have landed already (the payout then only finishes it): checked when it runs.
     else if (entry?.state === 'pending') note = entry.reason ? `上次未完成：${entry.reason}` : '上次未完成，发放时先核对站点'
     // A record this payout leaves alone changes no bonus: its texts name none, its current bonus only is shown.
     const after = before === null || status !== 'ready' ? null : before + credit
