@@ -58,7 +58,14 @@ describe('request', () => {
   it('goes to /login on 401, remembering the page', async () => {
     api.handle('user.loginInfo', fail(401, '请先登录'))
     await expect(request('user.loginInfo', undefined, { silent: true })).rejects.toMatchObject({ code: 401 })
-    expect(navigate).toHaveBeenCalledWith('/login?redirect=%2Ftask%3Fstatus%3D3', { replace: true })
+    expect(navigate).toHaveBeenCalledWith('/login?redirect=%2Ftask%3Fstatus%3D3', { replace: true, state: undefined })
+  })
+
+  it('a login the server ended tells the login page why (a silent call toasts nothing)', async () => {
+    api.handle('user.loginInfo', fail(401, '账号已被封禁'))
+    await expect(request('user.loginInfo', undefined, { silent: true })).rejects.toMatchObject({ code: 401 })
+    expect(navigate).toHaveBeenCalledWith('/login?redirect=%2Ftask%3Fstatus%3D3', { replace: true, state: { ended: '账号已被封禁' } })
+    expect(toast.error).not.toHaveBeenCalled()
   })
 
   it('does not navigate on 401 when already on /login', async () => {

@@ -9,6 +9,7 @@ import type { ApiResult } from '@shared/ipc'
 import { messages } from '@shared/messages'
 import { toastError } from '@renderer/utils/feedback'
 import { redirectToLogin } from '@renderer/utils/navigation'
+import type { LoginPageState } from '@renderer/pages/login/state'
 
 /** Code used when the bridge itself failed and no answer came back. */
 export const NO_ANSWER_CODE = 0
@@ -53,7 +54,9 @@ export async function request<N extends EndpointName>(
   if (result.ok) return result.data
   const msg = result.msg || messages.requestFailed
   if (!options.silent) toastError(msg)
-  if (result.code === UNAUTHORIZED_CODE) redirectToLogin()
+  // A login the server ended says why on the login page too (a silent call, e.g. the re-check on focus, toasts nothing).
+  if (result.code === UNAUTHORIZED_CODE)
+    redirectToLogin(msg !== messages.notLoggedIn ? ({ ended: msg } satisfies LoginPageState) : undefined)
   throw new RequestError(result.code, msg)
 }
 

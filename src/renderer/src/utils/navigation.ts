@@ -9,6 +9,8 @@ export const REDIRECT_PARAM = 'redirect'
 
 export interface NavigateOptions {
   replace?: boolean
+  /** The history entry's state (the login page reads why it was opened: pages/login/state.ts). */
+  state?: unknown
 }
 
 export interface NavigationTarget {
@@ -48,9 +50,12 @@ export function redirectTarget(search: string): string {
   return value
 }
 
-/** Sends the user to the login page, remembering where they were; a no-op on the login page. */
-export function redirectToLogin(): void {
+/**
+ * Sends the user to the login page, remembering where they were; a no-op on the login page. `state`: what the login
+ * page shows on arrival (why the login ended).
+ */
+export function redirectToLogin(state?: unknown): void {
   const location = currentLocation()
   if (location.pathname === LOGIN_PATH) return
-  navigateTo(loginPathFor(location), { replace: true })
+  navigateTo(loginPathFor(location), { replace: true, state })
 }

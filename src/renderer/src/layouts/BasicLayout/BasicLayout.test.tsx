@@ -46,6 +46,16 @@ describe('BasicLayout', () => {
     renderRoutes(routes, '/task')
     expect(await screen.findByRole('button', { name: '登录' })).toBeTruthy()
     expect(screen.queryByTestId('login-unreachable')).toBeNull()
+    expect(screen.queryByTestId('login-ended')).toBeNull()
+  })
+
+  it('a login the server ended (a ban, 7 idle days) says why on the login page, with no toast', async () => {
+    installFakeApi({ handlers: { 'user.loginInfo': fail(401, '登录已过期（超过 7 天未使用），请重新登录') } })
+    const { router } = renderRoutes(routes, '/task')
+    expect((await screen.findByTestId('login-ended')).textContent).toContain('登录已过期（超过 7 天未使用），请重新登录')
+    expect(router.state.location.search).toBe('?redirect=%2Ftask')
+    expect(screen.queryByTestId('login-unreachable')).toBeNull()
+    expect(document.querySelector('.ant-message')).toBeNull()
   })
 
   it('renders menu, header and page once the user is known, and stores the user', async () => {

@@ -14,7 +14,8 @@ import { isSeeder, menuEntries, selectedMenuPath } from '@renderer/routing/menu'
 import { useAppRoutes } from '@renderer/routing/RoutesContext'
 import { useCurrentUser, useUserStore } from '@renderer/stores/user'
 import { loginPathFor } from '@renderer/utils/navigation'
-import { UNAUTHORIZED_CODE } from '@renderer/services/request'
+import { UNAUTHORIZED_CODE, type RequestError } from '@renderer/services/request'
+import { messages } from '@shared/messages'
 import type { LoginPageState } from '@renderer/pages/login/state'
 import { APP_TITLE } from '@renderer/routing/documentTitle'
 
@@ -119,6 +120,11 @@ function LayoutFrame({ user }: { user: LoginInfo }) {
   )
 }
 
+function loginPageState(error: RequestError): LoginPageState | undefined {
+  if (error.code !== UNAUTHORIZED_CODE) return { unreachable: error.msg }
+  return error.msg && error.msg !== messages.notLoggedIn ? { ended: error.msg } : undefined
+}
+
 export default function BasicLayout() {
   const location = useLocation()
   const { data, error } = useLoginInfo()
@@ -130,15 +136,9 @@ export default function BasicLayout() {
   }, [data])
 
   // A failed re-check with a user already shown keeps the layout; a 401 redirects in request(). Without an answer
-  // (the server down, unreachable) the login page says why — the saved login is kept, for when it is back.
-  if (error && !data)
-    return (
-      <Navigate
-        to={loginPathFor(location)}
-        replace
-        state={error.code === UNAUTHORIZED_CODE ? undefined : ({ unreachable: error.msg } satisfies LoginPageState)}
-      />
-    )
+  // (the server down, unreachable) the login page says why — the saved login is kept, for when it is back. A login
+  // the server ended (a ban, 7 idle days) is said too; the plain 请先登录 (no saved login) needs no word.
+  if (error && !data) return <Navigate to={loginPathFor(location)} replace state={loginPageState(error)} />
   if (!data || !currentUser || currentUser.id !== data.id) return <PageLoading />
   return <LayoutFrame user={data} />
 }

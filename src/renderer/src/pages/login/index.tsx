@@ -34,7 +34,7 @@ export default function LoginPage() {
   const location = useLocation()
   const { token } = theme.useToken()
   const endSession = useEndSession()
-  const unreachable = (location.state as LoginPageState | null)?.unreachable
+  const { unreachable, ended } = (location.state as LoginPageState | null) ?? {}
 
   // Opening the login page ends the renderer's side of any session (after a logout, a 401, or a
   // failed first check): the user is forgotten and the next login starts with an empty cache.
@@ -90,6 +90,7 @@ export default function LoginPage() {
             }
           />
         )}
+        {ended && <Alert type="warning" showIcon style={{ marginBottom: 16 }} data-testid="login-ended" title={ended} />}
         <Form<LoginValues>
           form={form}
           layout="vertical"
