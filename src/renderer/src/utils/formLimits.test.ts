@@ -3,7 +3,7 @@ import {
   passwordLength,
   rankFactorBounds,
   remarkMaxLength,
-  ruleBounds,
+  ruleNumberRule,
   searchLimits,
   siteUidMax,
   siteUserKeywordMax,
@@ -19,12 +19,21 @@ describe('form limits from the contract', () => {
     expect(siteUserKeywordMax).toBe(64)
   })
 
-  it('reads the rules form bounds; an excluded bound moves in by the box step', () => {
-    expect(ruleBounds('targetKeepers')).toEqual({ min: 1, max: 1000 })
-    expect(ruleBounds('activeWindowMinutes')).toEqual({ min: 1, max: 7 * 24 * 60 })
-    expect(ruleBounds('n0')).toEqual({ min: 1.01, max: 1_000_000 }) // gt(1)
-    expect(ruleBounds('t0Weeks')).toEqual({ min: 0.01, max: 10_000 }) // positive()
-    expect(ruleBounds('timezone')).toEqual({})
+  it('refuses what the rules contract refuses, with its message; an empty box is left to required', async () => {
+    const check = (name: Parameters<typeof ruleNumberRule>[0], value: unknown) =>
+      (ruleNumberRule(name) as { validator: (rule: unknown, value: unknown) => Promise<void> }).validator({}, value).then(
+        () => 'ok',
+        (error: Error) => error.message,
+      )
+    expect(await check('multiplier', -2)).toBe('不能小于 0')
+    expect(await check('multiplier', 0)).toBe('ok')
+    expect(await check('multiplier', 1001)).toBe('不能大于 1000')
+    expect(await check('n0', 1)).toBe('必须大于 1') // gt(1): 1.01 is not the bound
+    expect(await check('n0', 1.001)).toBe('ok')
+    expect(await check('t0Weeks', 0)).toBe('必须大于 0') // positive()
+    expect(await check('targetKeepers', 0)).toBe('不能小于 1')
+    expect(await check('targetKeepers', null)).toBe('ok')
+    expect(await check('claimRemoveDeduction', undefined)).toBe('ok') // optional
     expect(rankFactorBounds).toEqual({ min: 0, max: 100 })
   })
 

@@ -2,11 +2,12 @@
  * Form limits read from the contract's zod schemas, so a form allows what the server accepts and
  * a changed limit reaches the form without being copied by hand.
  */
+import type { FormRule } from 'antd'
 import { endpoints, newPasswordSchema, userCreateInputSchema, usernameSchema } from '@shared/endpoints'
 import { ruleBodySchema, type RuleBody } from '@shared/entities'
 import { z } from '@shared/validation'
 
-/** The step of the rules form's decimal boxes: a bound the schema leaves out moves in by it. */
+/** The step of a decimal bound the schema leaves out (the rank factors' message). */
 const STEP = 0.01
 
 const lengths = (schema: z.ZodString) => ({ min: schema.minLength ?? undefined, max: schema.maxLength ?? undefined })
@@ -16,19 +17,31 @@ export const usernameLength = lengths(usernameSchema)
 export const passwordLength = lengths(newPasswordSchema)
 export const remarkMaxLength = userCreateInputSchema.shape.remark.unwrap().maxLength ?? undefined
 
-/** A number box's bounds; a bound the schema leaves out (`gt(1)`, `positive()`) moves in by one step. */
+/**
+ * A Form.Item rule refusing the numbers the contract's schema refuses, with its Chinese message
+ * (`不能小于 0`, `必须大于 1`): the server's own check, so the form and POST agree on every bound,
+ * `gt(1)` included. An empty box is left to `required` (or is allowed, for an optional field).
+ */
+export function numberRule(schema: z.ZodType): FormRule {
+  return {
+    validator: async (_rule, value: unknown) => {
+      if (value === null || value === undefined) return
+      const result = schema.safeParse(value)
+      if (!result.success) throw new Error(result.error.issues[0]?.message ?? '数值超出范围')
+    },
+  }
+}
+
+/** The range rule of a rule field's number box (`n0`: 必须大于 1). */
+export const ruleNumberRule = (name: keyof RuleBody): FormRule => numberRule(ruleBodySchema.shape[name])
+
+/** A number's bounds; a bound the schema leaves out (`gt(1)`, `positive()`) moves in by one step. */
 function bounds(schema: z.ZodNumber): { min?: number; max?: number } {
   const { minValue: min, maxValue: max } = schema
   return {
     min: min === null ? undefined : schema.safeParse(min).success ? min : min + STEP,
     max: max === null ? undefined : schema.safeParse(max).success ? max : max - STEP,
   }
-}
-
-/** The bounds of a rule's number box (`n0`: 1.01 up); none for the other fields. */
-export function ruleBounds(name: keyof RuleBody): { min?: number; max?: number } {
-  const schema = ruleBodySchema.shape[name]
-  return schema instanceof z.ZodNumber ? bounds(schema) : {}
 }
 
 /** Each of the 排名系数 (keeperRankFactors). */

@@ -6,6 +6,7 @@ import { Card, Col, Form, Row, Switch } from 'antd'
 import type { RuleBody } from '@shared/entities'
 import { fieldLabels } from '@shared/validation'
 import NumberInput from '@renderer/components/NumberInput'
+import { ruleNumberRule } from '@renderer/utils/formLimits'
 
 /** NexusPHP's claim_remove_deduct_user_bonus default. */
 const DEFAULT_DEDUCTION = 600
@@ -36,15 +37,9 @@ export default function PayoutClaimsSection() {
             name="claimRemoveDeduction"
             label={fieldLabels.claimRemoveDeduction}
             extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_DEDUCTION}（NexusPHP 的默认值）。`}
+            rules={[ruleNumberRule('claimRemoveDeduction')]}
           >
-            <NumberInput
-              min={0}
-              max={1_000_000_000}
-              placeholder={String(DEFAULT_DEDUCTION)}
-              disabled={!on}
-              suffix="魔力"
-              style={{ width: '100%' }}
-            />
+            <NumberInput placeholder={String(DEFAULT_DEDUCTION)} disabled={!on} suffix="魔力" style={{ width: '100%' }} />
           </Form.Item>
         </Col>
       </Row>

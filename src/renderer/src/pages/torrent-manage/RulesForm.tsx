@@ -4,7 +4,24 @@
  * and keeps what was typed.
  */
 import { useEffect, useRef, useState } from 'react'
-import { Alert, Button, Card, Col, Flex, Form, Input, Popconfirm, Result, Row, Select, Skeleton, Tag, Typography, theme } from 'antd'
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Flex,
+  Form,
+  Input,
+  Popconfirm,
+  Result,
+  Row,
+  Select,
+  Skeleton,
+  Tag,
+  Typography,
+  theme,
+  type FormRule,
+} from 'antd'
 import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Rules, type SiteOptions } from '@shared/entities'
 import { errorMessage } from '@renderer/components/FormModal'
 import NumberInput from '@renderer/components/NumberInput'
@@ -13,7 +30,7 @@ import { saveRules } from '@renderer/services/config'
 import { RequestError } from '@renderer/services/request'
 import { emptySiteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { rankFactorBounds, ruleBounds } from '@renderer/utils/formLimits'
+import { rankFactorBounds, ruleNumberRule } from '@renderer/utils/formLimits'
 import { toAsciiNumber } from '@renderer/utils/numberText'
 import PayoutClaimsSection, { claimsToSave } from './PayoutClaimsSection'
 import PayoutMessageSection, { templateForForm, templateToSave } from './PayoutMessageSection'
@@ -22,8 +39,17 @@ import { ruleGroups, ruleLabel, type RuleField, type RuleFieldSpec } from './rul
 /** The form's values: the saved template, or the default shown for rules without one. */
 const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({
   ...body,
+  // Absent means 本站规则 (entities.ts `wageModes`): shown as chosen, not as a grey placeholder that reads as unset.
+  mode: body.mode ?? 'team',
   payoutMessageTemplate: templateForForm(body.payoutMessageTemplate),
 })
+
+/**
+ * 本站规则 is sent as the server has it: rules without the field stay without it, since the server counts
+ * absent → `team` as a change (a new version and a re-labelling pass for nothing).
+ */
+const modeToSave = (mode: RuleBody['mode'], saved: RuleBody['mode']): RuleBody['mode'] =>
+  mode === 'team' && saved === undefined ? undefined : mode
 
 /** Tags typed into the factors box arrive as text (full-width `０．８` too); numbers stay numbers, the rest is left for the validator. */
 export const toFactors = (values: readonly (string | number)[] | undefined): (string | number)[] =>
@@ -86,23 +112,9 @@ function control(field: RuleFieldSpec, names: SiteOptions) {
     case 'text':
       return <Input />
     case 'mode':
-      // No mode saved (rules older than the choice) means this product's own rules.
-      return (
-        <Select
-          options={wageModes.map((mode) => ({ value: mode, label: wageModeLabels[mode] }))}
-          placeholder={wageModeLabels.team}
-          style={{ width: '100%' }}
-        />
-      )
+      return <Select options={wageModes.map((mode) => ({ value: mode, label: wageModeLabels[mode] }))} style={{ width: '100%' }} />
     default:
-      return (
-        <NumberInput
-          {...ruleBounds(field.name)}
-          precision={field.kind === 'integer' ? 0 : undefined}
-          suffix={field.unit}
-          style={{ width: '100%' }}
-        />
-      )
+      return <NumberInput precision={field.kind === 'integer' ? 0 : undefined} suffix={field.unit} style={{ width: '100%' }} />
   }
 }
 
@@ -120,7 +132,18 @@ function rulesFor(field: RuleFieldSpec) {
     ]
   }
   if (field.kind === 'tags' || field.kind === 'mode') return []
-  return [{ required: true }]
+  if (field.kind === 'text') return [{ required: true }]
+  const rules: FormRule[] = [{ required: true }, ruleNumberRule(field.name)]
+  // Allowed by the contract, but rarely meant (倍率 0: every wage is 0): said, without refusing the save.
+  const { zeroWarning } = field
+  if (zeroWarning)
+    rules.push({
+      warningOnly: true,
+      validator: async (_: unknown, value: unknown) => {
+        if (value === 0) throw new Error(zeroWarning)
+      },
+    })
+  return rules
 }
 
 export interface RulesFormProps {
@@ -160,6 +183,7 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
       const saved = await saveRules(
         {
           ...values,
+          mode: modeToSave(values.mode, rules?.mode),
           keeperRankFactors: toFactors(values.keeperRankFactors) as number[],
           payoutMessageTemplate: templateToSave(values.payoutMessageTemplate),
           ...claimsToSave(values),

@@ -103,4 +103,21 @@ describe('官种设置 · 站内信模板', { timeout: 30_000 }, () => {
     await waitFor(() => expect(saves()).toHaveLength(1))
     expect(saves()[0]).toMatchObject({ settleClaims: true, claimRemoveDeduction: 300 })
   })
+
+  it("keeps a negative deduction as typed and refuses it with the contract's message, instead of turning it into 0", async () => {
+    install(rules)
+    await open()
+    const claims = screen.getByTestId('payout-claims')
+    const deduction = within(claims).getByLabelText('移除未达标认领扣除魔力') as HTMLInputElement
+    fireEvent.click(within(claims).getByRole('switch'))
+    await waitFor(() => expect(deduction.disabled).toBe(false))
+    fireEvent.focus(deduction)
+    fireEvent.change(deduction, { target: { value: '-5' } })
+    fireEvent.blur(deduction)
+    expect(await within(claims).findByText('不能小于 0')).toBeTruthy()
+    expect(deduction.value).toBe('-5')
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(deduction.closest('.ant-form-item')!.className).toMatch(/has-error/))
+    expect(saves()).toEqual([])
+  })
 })

@@ -1,6 +1,6 @@
 /**
  * The fields of the official-torrent rules form: Chinese label (the contract's) and help text.
- * The number boxes' bounds come from the contract too (utils/formLimits).
+ * The number boxes' ranges come from the contract too (utils/formLimits `ruleNumberRule`).
  */
 import type { RuleBody } from '@shared/entities'
 import { fieldLabels } from '@shared/validation'
@@ -13,6 +13,8 @@ export interface RuleFieldSpec {
   help: string
   /** Unit shown after a number box. */
   unit?: string
+  /** A warning (not a refusal) when the number is 0: allowed by the contract, but rarely what is meant. */
+  zeroWarning?: string
 }
 
 export interface RuleGroup {
@@ -77,7 +79,13 @@ export const ruleGroups: RuleGroup[] = [
       { name: 'l', kind: 'number', help: '总价值参数 L：总价值 A 达到 L 时约得到一半的基础魔力（默认 300）。' },
       { name: 'perSeeding', kind: 'number', unit: '魔力/小时', help: '每个达标官种额外加的每小时魔力。' },
       { name: 'maxSeeding', kind: 'integer', unit: '个', help: '计入「每个种子加成」的达标官种数上限。' },
-      { name: 'multiplier', kind: 'number', unit: '倍', help: '最终工资的倍率：工资 = 倍率 × 每小时魔力 × 平均做种时长。' },
+      {
+        name: 'multiplier',
+        kind: 'number',
+        unit: '倍',
+        help: '最终工资的倍率：工资 = 倍率 × 每小时魔力 × 平均做种时长。',
+        zeroWarning: '倍率为 0 时所有保种员的工资都是 0',
+      },
       { name: 'timezone', kind: 'text', help: '按此时区划分自然月，例如 Asia/Shanghai。' },
     ],
   },

@@ -198,6 +198,70 @@ describe('官种设置', { timeout: 30_000 }, () => {
     })
   })
 
+  it("keeps an out-of-range number as typed and refuses it on the field with the contract's message", async () => {
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    const typeAndLeave = (label: string, text: string) => {
+      const box = screen.getByLabelText(label) as HTMLInputElement
+      fireEvent.focus(box)
+      fireEvent.change(box, { target: { value: text } })
+      fireEvent.blur(box)
+      return box
+    }
+    const fieldOf = (box: HTMLElement) => box.closest('.ant-form-item') as HTMLElement
+    const multiplier = typeAndLeave('倍率', '-2')
+    const n0 = typeAndLeave('做种人数参数 N0', '1')
+    // Not rewritten to 0 / 1.01 behind the admin's back: the box keeps what was typed and says why it is refused.
+    expect(await within(fieldOf(multiplier)).findByText('不能小于 0')).toBeTruthy()
+    expect(await within(fieldOf(n0)).findByText('必须大于 1')).toBeTruthy()
+    expect(multiplier.value).toBe('-2')
+    expect(n0.value).toBe('1')
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(fieldOf(multiplier).className).toMatch(/has-error/))
+    expect(inputs('config.saveRules')).toEqual([])
+
+    // In range again: saved. A 倍率 of 0 is allowed (the contract's) but warned about, since every wage is then 0.
+    typeAndLeave('做种人数参数 N0', '1.5')
+    typeAndLeave('倍率', '0')
+    expect(await within(fieldOf(multiplier)).findByText('倍率为 0 时所有保种员的工资都是 0')).toBeTruthy()
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText('v4')).toBeTruthy()
+    expect(inputs('config.saveRules')).toEqual([{ ...body, n0: 1.5, multiplier: 0, baseVersion: 3 }])
+  })
+
+  it('shows 本站规则 as chosen when the rules have no 结算方式, and saving them unchanged leaves it absent', async () => {
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    expect(body.mode).toBeUndefined()
+    const modeItem = screen.getByText('结算方式', { selector: 'label' }).closest('.ant-form-item') as HTMLElement
+    // A chosen value, not the grey placeholder.
+    expect(modeItem.querySelector('.ant-select-placeholder')).toBeNull()
+    expect(within(modeItem).getByTitle('本站规则')).toBeTruthy()
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(inputs('config.saveRules')).toHaveLength(1))
+    // Absent means 本站规则 to the server: the same rules, so no new version for nothing.
+    expect(inputs('config.saveRules')[0]).toEqual({ ...body, baseVersion: 3 })
+  })
+
+  it('saves 本站规则 when switching back from 「NexusPHP 认领结算」', async () => {
+    api.handle('config.rules', ok({ ...rules, mode: 'nexusphpClaims' }))
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    fireEvent.mouseDown(screen.getByLabelText('结算方式').closest('.ant-select')!)
+    const team = await waitFor(() => {
+      const option = document.querySelector<HTMLElement>('.ant-select-item-option[title="本站规则"]')
+      expect(option).toBeTruthy()
+      return option!
+    })
+    fireEvent.click(team)
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(inputs('config.saveRules')).toHaveLength(1))
+    expect(inputs('config.saveRules')[0]).toEqual({ ...body, mode: 'team', baseVersion: 3 })
+  })
+
   it('reads typed rank factors as numbers', () => {
     expect(toFactors(['1', 0.8, ' 0.5 ', 'x'])).toEqual([1, 0.8, 0.5, 'x'])
     // Typed with a Chinese IME in full-width mode.
