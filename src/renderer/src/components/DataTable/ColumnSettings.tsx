@@ -1,4 +1,5 @@
-/** The toolbar's column settings: a checkbox per column; the last visible column stays on. */
+/** The toolbar's column settings: a checkbox per column; the last visible column stays on. Esc closes it. */
+import { useEffect, useRef, useState } from 'react'
 import { SettingOutlined } from '@ant-design/icons'
 import { Button, Checkbox, Flex, Popover, Tooltip, Typography } from 'antd'
 
@@ -15,6 +16,21 @@ interface ColumnSettingsProps {
 }
 
 export default function ColumnSettings({ columns, hidden, onChange, onReset }: ColumnSettingsProps) {
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  // antd closes only the top-most open popup on Esc, and the button's hover tooltip (opened after the
+  // popover) was that one: the list stayed open over the rows' actions. Esc closes it wherever the focus is,
+  // and the focus goes back to the button.
+  useEffect(() => {
+    if (!open) return
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing) return
+      setOpen(false)
+      button.current?.focus()
+    }
+    window.addEventListener('keydown', onKeyDown)
+    return () => window.removeEventListener('keydown', onKeyDown)
+  }, [open])
   const visibleCount = columns.filter(({ key }) => !hidden.includes(key)).length
   const toggle = (key: string, show: boolean) => onChange(show ? hidden.filter((k) => k !== key) : [...hidden, key])
 
@@ -43,9 +59,10 @@ export default function ColumnSettings({ columns, hidden, onChange, onReset }: C
   )
 
   return (
-    <Popover trigger="click" placement="bottomRight" title={title} content={content}>
-      <Tooltip title="列设置">
-        <Button type="text" icon={<SettingOutlined />} aria-label="列设置" />
+    <Popover trigger="click" placement="bottomRight" title={title} content={content} open={open} onOpenChange={setOpen}>
+      {/* No tooltip over the open list it names. */}
+      <Tooltip title={open ? undefined : '列设置'}>
+        <Button ref={button} type="text" icon={<SettingOutlined />} aria-label="列设置" />
       </Tooltip>
     </Popover>
   )

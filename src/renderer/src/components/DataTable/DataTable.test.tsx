@@ -257,6 +257,32 @@ describe('DataTable', () => {
     expect(window.localStorage.getItem(storageKey('test'))).toBeNull()
   })
 
+  it('closes the column settings on Escape, wherever the focus is (a checkbox in it, or the page)', async () => {
+    renderTable()
+    await screen.findByText('种子 1')
+    const button = screen.getByRole('button', { name: '列设置' })
+    const popover = async () => (await screen.findByTestId('column-settings')).closest('.ant-popover') as HTMLElement
+    const hidden = (element: HTMLElement) => element.classList.contains('ant-popover-hidden')
+
+    fireEvent.click(button)
+    const open = await popover()
+    expect(hidden(open)).toBe(false)
+    const checkbox = within(open).getByLabelText('体积')
+    checkbox.focus()
+    fireEvent.keyDown(checkbox, { key: 'Escape', code: 'Escape', keyCode: 27 })
+    await waitFor(() => expect(hidden(open)).toBe(true))
+    // The focus goes back to the button, so the keyboard user is where they were.
+    expect(document.activeElement).toBe(button)
+
+    // Pointed at (its tooltip shows) and clicked: the focus stays on the button, the tooltip was the top popup.
+    fireEvent.mouseEnter(button)
+    await act(() => new Promise((resolve) => setTimeout(resolve, 300)))
+    fireEvent.click(button)
+    await waitFor(() => expect(hidden(open)).toBe(false))
+    fireEvent.keyDown(button, { key: 'Escape', code: 'Escape', keyCode: 27 })
+    await waitFor(() => expect(hidden(open)).toBe(true))
+  })
+
   it('shows the empty state, and a failure hint when the call failed', async () => {
     api.handle('user.pageSeed', ok({ list: [], total: 0 }))
     renderTable()

@@ -68,4 +68,48 @@ describe('管理员', { timeout: 30_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: spaced('添加') }))
     await waitFor(() => expect(inputs('config.addAdmin')).toEqual([{ userId: 7 }]))
   })
+
+  it('by keyboard: a name typed, Enter picks the member from the list, the next Enter adds them', async () => {
+    api.handle('config.addAdmin', ok(admin({ id: 7, username: 'erin' })))
+    api.handle(
+      'user.list',
+      ok([
+        { id: 1, username: 'admin' },
+        { id: 7, username: 'erin' },
+        { id: 8, username: 'erik' },
+      ]),
+    )
+    renderRoutes(routes, '/admin-user')
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
+    const dialog = await screen.findByRole('dialog')
+    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    const box = within(dialog).getByRole('combobox')
+    const enter = () => {
+      fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 })
+      fireEvent.keyUp(box, { key: 'Enter', code: 'Enter', keyCode: 13 })
+    }
+    fireEvent.change(box, { target: { value: 'erin' } })
+    await waitFor(() => expect(box.getAttribute('aria-expanded')).toBe('true'))
+    enter() // picks the one match
+    await waitFor(() => expect(box.getAttribute('aria-expanded')).toBe('false'))
+    expect(within(dialog).getByTitle('erin')).toBeTruthy()
+    expect(inputs('config.addAdmin')).toEqual([])
+    enter() // submits, rather than opening the list again
+    await waitFor(() => expect(inputs('config.addAdmin')).toEqual([{ userId: 7 }]))
+    expect(box.getAttribute('aria-expanded')).not.toBe('true')
+    expect(await screen.findByText('erin 已成为管理员')).toBeTruthy()
+  })
+
+  it('by keyboard: Enter with nobody chosen opens the list (nothing sent)', async () => {
+    renderRoutes(routes, '/admin-user')
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
+    const dialog = await screen.findByRole('dialog')
+    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    const box = within(dialog).getByRole('combobox')
+    fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 })
+    await waitFor(() => expect(box.getAttribute('aria-expanded')).toBe('true'))
+    expect(inputs('config.addAdmin')).toEqual([])
+  })
 })

@@ -3,7 +3,7 @@
  * them an admin; `移除` (confirmed) takes the role away. The server refuses the last admin and
  * yourself (409) and its message is shown; your own row's 移除 is disabled up front.
  */
-import { useRef, useState } from 'react'
+import { useRef, useState, type KeyboardEvent } from 'react'
 import { UserAddOutlined } from '@ant-design/icons'
 import { Button, Form, Popconfirm, Select, Tooltip } from 'antd'
 import type { User } from '@shared/entities'
@@ -23,6 +23,7 @@ export default function AdminUserPage() {
   const me = useCurrentUser()
   const table = useRef<DataTableActions>(null)
   const [adding, setAdding] = useState(false)
+  const [addForm] = Form.useForm<{ userId: number }>()
   // Each opening reads the members and the current admins (left out of the picker) anew.
   const opening = useOpening(adding)
   const { data: picker, mutate: mutatePicker } = useLoad(
@@ -84,6 +85,18 @@ export default function AdminUserPage() {
 
   const candidates = (options ?? []).filter((option) => !admins.includes(option.id))
 
+  // antd's Select takes every Enter to open its list, so a form holding only a select never submitted by keyboard
+  // (product.md §5). With a member chosen and the list closed, Enter submits; it is caught before the Select sees
+  // it. With the list open Enter still picks the member, and with nobody chosen it still opens the list.
+  const submitOnEnter = (event: KeyboardEvent<HTMLDivElement>) => {
+    const box = event.target as HTMLElement
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing || box.getAttribute('role') !== 'combobox') return
+    if (box.getAttribute('aria-expanded') === 'true' || addForm.getFieldValue('userId') === undefined) return
+    event.preventDefault()
+    event.stopPropagation()
+    addForm.submit()
+  }
+
   return (
     <>
       <DataTable<User>
@@ -101,6 +114,7 @@ export default function AdminUserPage() {
         }
       />
       <FormModal<{ userId: number }>
+        form={addForm}
         open={adding}
         title="添加管理员"
         okText="添加"
@@ -112,20 +126,22 @@ export default function AdminUserPage() {
           table.current?.reload()
         }}
       >
-        <Form.Item
-          name="userId"
-          label="保种员"
-          rules={[{ required: true, message: '请选择保种员' }]}
-          extra="管理员可以进入全部管理页面；该账号下次操作时生效"
-        >
-          <Select
-            showSearch={{ optionFilterProp: 'label' }}
-            loading={options === null}
-            placeholder="搜索用户名"
-            options={candidates.map((option) => ({ label: option.username, value: option.id }))}
-            notFoundContent={options === null ? '加载中…' : '没有可添加的保种员'}
-          />
-        </Form.Item>
+        <div onKeyDownCapture={submitOnEnter}>
+          <Form.Item
+            name="userId"
+            label="保种员"
+            rules={[{ required: true, message: '请选择保种员' }]}
+            extra="管理员可以进入全部管理页面；该账号下次操作时生效"
+          >
+            <Select
+              showSearch={{ optionFilterProp: 'label' }}
+              loading={options === null}
+              placeholder="搜索用户名"
+              options={candidates.map((option) => ({ label: option.username, value: option.id }))}
+              notFoundContent={options === null ? '加载中…' : '没有可添加的保种员'}
+            />
+          </Form.Item>
+        </div>
       </FormModal>
     </>
   )
