@@ -37,6 +37,39 @@ describe('counting window and baseline', () => {
     expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(0) } }))).toEqual({ hours: 400, partial: false })
   })
 
+  it('a claim noted with no counters on a record missing from the start snapshot counts from its first observation', () => {
+    // An ingest push of an old snatch (1000 h) with a claim made now and no seed_time_begin: not its whole history.
+    const pushed = history({
+      claim: { at: 110 * DAY, begin: c(0) },
+      atPeriodStart: null,
+      firstSeen: { at: 110 * DAY + 60_000, ...c(1000) },
+      atEnd: c(1010),
+    })
+    expect(hoursOf(pushed)).toEqual({ hours: 10, partial: true })
+    // First seen before the claim (and not in the start snapshot: added mid-month): counted from there, whole.
+    const seen = history({
+      claim: { at: 110 * DAY, begin: c(0) },
+      atPeriodStart: null,
+      firstSeen: { at: 105 * DAY, ...c(900) },
+      atEnd: c(1000),
+    })
+    expect(hoursOf(seen)).toEqual({ hours: 100, partial: false })
+    // A snatch begun this month, before the claim: its 0 is what it had when claimed.
+    const fresh = history({
+      snatchStartedAt: 105 * DAY,
+      claim: { at: 110 * DAY, begin: c(0) },
+      atPeriodStart: null,
+      firstSeen: { at: 111 * DAY, ...c(20) },
+      atEnd: c(320),
+    })
+    expect(hoursOf(fresh)).toEqual({ hours: 320, partial: false })
+    // Never observed: nothing known to have been seeded.
+    expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(0) }, atPeriodStart: null, firstSeen: null, atEnd: null }))).toEqual({
+      hours: 0,
+      partial: true,
+    })
+  })
+
   it('a record first seen after the window start counts from that observation, marked partial', () => {
     expect(hoursOf(history({ atPeriodStart: null, firstSeen: { at: 115 * DAY, ...c(1200) } }))).toEqual({ hours: 200, partial: true })
   })

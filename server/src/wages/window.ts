@@ -8,7 +8,7 @@
  * - a claim made inside the period starts from the snatch's counters when claimed (NexusPHP's
  *   `seed_time_begin` / `uploaded_begin` from before the site's settlement on the 1st resets them,
  *   migration 0025) — never below the start snapshot, unless that was taken after the 1st (a new
- *   install: it may postdate the claim);
+ *   install: it may postdate the claim); with none noted and no start snapshot, from the first observation;
  * - an assignment made inside the period starts from the counters of the first sync after it;
  * - otherwise the period's start snapshot; a record missing from it (the server first saw it later:
  *   a member added mid-month, a new install, a late first sync) starts from its first observation
@@ -72,7 +72,14 @@ export function windowGain(
     // not note (0), and then what was seeded between the claim and the snapshot is unknown (部分月份).
     const noted = record.claim.begin.seedTimeSec > 0 || record.claim.begin.uploaded > 0
     if (period.startSnapshotLate && noted) base = record.claim.begin
-    else {
+    else if (!noted && !record.atPeriodStart && !(record.snatchStartedAt !== null && record.snatchStartedAt >= period.startMs)) {
+      // No noted counters and no start snapshot, on a snatch older than the month (a source without seed_time_begin,
+      // a record first seen this month): from the first observation — partial where that came after the claim —
+      // never from 0, its whole history. (A snatch begun this month had nothing before it: its 0 is its begins.)
+      const seen = record.firstSeen
+      base = seen ?? record.atEnd ?? ZERO
+      partial = !seen || seen.at > record.claim.at
+    } else {
       base = noLower(record.claim.begin, record.atPeriodStart)
       partial = period.startSnapshotLate === true && record.atPeriodStart !== null
     }
