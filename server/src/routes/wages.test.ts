@@ -377,4 +377,15 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     const carol = await ok<UserSeedingStats>('GET', '/statistics/user-seeding-sta', tokens.admin, undefined, { userId: String(ids.carol) })
     expect(carol).toMatchObject({ estimatedWage: 0, rank: null })
   })
+
+  it('the statistics refresh brings the estimates up to the data at once, not up to 10 minutes late', async () => {
+    const before = await ok<{ estimatedWages: number }>('GET', '/statistics/refresh-index-statistics-cache', tokens.admin)
+    // Within the estimates' refresh interval, alice seeds 100 h more and a sync derives it.
+    await w.updateSnatch(1001, 1, { seedtime: 1400 * H + 300 * H })
+    await derive(t.db.database, { now: NOW + 2 * 60_000 })
+    const cached = await ok<{ estimatedWages: number }>('GET', '/statistics/all-seeding-sta', tokens.admin)
+    expect(cached.estimatedWages).toBe(before.estimatedWages)
+    const refreshed = await ok<{ estimatedWages: number }>('GET', '/statistics/refresh-index-statistics-cache', tokens.admin)
+    expect(refreshed.estimatedWages).toBeGreaterThan(before.estimatedWages)
+  })
 })

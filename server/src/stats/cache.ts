@@ -14,6 +14,8 @@ import { computeAllStats } from './all'
 const ALL_KEY = 'all-seeding'
 
 export async function refreshAllStats(db: Kysely<DB>, options: { now: number; wages: WageEstimates }): Promise<AllSeedingStats> {
+  // Fresh means the month's estimates too: brought up to date with the data, not up to ESTIMATE_MIN_REFRESH_MS old.
+  await options.wages.catchUp?.(db, options.now)
   const version = await dataVersion(db)
   const stats = await computeAllStats(db, { now: options.now, rules: await currentRules(db), wages: options.wages })
   const row = { payload: JSON.stringify(stats), computed_at: options.now, data_version: version }

@@ -39,6 +39,11 @@ export interface WageEstimates {
   total(db: Kysely<DB>, now: number): Promise<number>
   /** One member's estimate and rank this month (rank null: not ranked). */
   forMember(db: Kysely<DB>, userId: number, now: number): Promise<{ amount: number; rank: number | null }>
+  /**
+   * Recomputes now if the data, rules or month changed since, not waiting out the refresh interval: what an admin's
+   * explicit refresh of the statistics asks for (they are computed afresh, the estimates with them).
+   */
+  catchUp?(db: Kysely<DB>, now: number): Promise<void>
 }
 
 export const pendingWageEstimates: WageEstimates = {
@@ -150,27 +155,28 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     })
   }
 
-  async function stale(db: Kysely<DB>, now: number): Promise<boolean> {
+  async function stale(db: Kysely<DB>, now: number, interval = minRefreshMs): Promise<boolean> {
     const [state, rules, version] = await Promise.all([readMeta(db), currentRules(db), dataVersion(db)])
     return !(
       state &&
       state.meta.period === periodOf(now, rules.timezone) &&
       state.meta.ruleVersion === rules.version &&
-      (state.meta.dataVersion === version || now - state.computedAt < minRefreshMs)
+      (state.meta.dataVersion === version || now - state.computedAt < interval)
     )
   }
 
   /** Single flight: concurrent callers (top and total of one refresh, dashboards) share one check and pass. */
-  function refresh(db: Kysely<DB>, now: number, force = false): Promise<void> {
+  function refresh(db: Kysely<DB>, now: number, force = false, interval = minRefreshMs): Promise<void> {
     if (running) return running
     running = (async () => {
-      if (force || (await stale(db, now))) await recompute(db, now)
+      if (force || (await stale(db, now, interval))) await recompute(db, now)
     })().finally(() => (running = null))
     return running
   }
 
   return {
-    refresh,
+    refresh: (db, now, force) => refresh(db, now, force),
+    catchUp: (db, now) => refresh(db, now, false, 0),
     async top(db, limit, now) {
       await refresh(db, now)
       const rows = await wageDb(db)
