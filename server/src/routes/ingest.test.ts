@@ -18,6 +18,7 @@ const hash = (n: number) => n.toString(16).padStart(40, '0')
 
 type Outcome = {
   accepted: Record<string, number>
+  ignoredOlder: Record<string, number>
   written: Record<string, number>
   deleted: Record<string, number>
   rejected: { entity: string; index: number; id: number | null; reason: string }[]
@@ -172,6 +173,26 @@ describe.each(openTestDatabases())('push ingest on $name', (backend) => {
     expect(stored.seeders).toBe(9)
     const again = await push({ torrents: [torrent(8, { seeders: 9 })] })
     expect(again.body.data).toMatchObject({ accepted: { torrents: 1 }, written: { torrents: 0 } })
+  })
+
+  it('answers how many rows it left out as older than the mirror (a replayed push), and keeps the newer counters', async () => {
+    const GiB = 1024 ** 3
+    await push({ torrents: [torrent(20)], peers: [peer(901, 20, 501, { uploaded: 40 * GiB, last_action: iso(NOW - 10_000) })] })
+    const replay = await push({ peers: [peer(901, 20, 501, { uploaded: 10 * GiB, last_action: iso(NOW - 120_000) })] })
+    expect(replay.status).toBe(200)
+    expect(replay.body.data).toMatchObject({ accepted: { peers: 0 }, ignoredOlder: { peers: 1 }, written: { peers: 0 }, rejected: [] })
+    const stored = await t.db.database.db.selectFrom('site_peers').select('uploaded').where('id', '=', 901).executeTakeFirstOrThrow()
+    expect(Number(stored.uploaded)).toBe(40 * GiB)
+  })
+
+  it('a peer stamped years past the server clock is not counted as seeding', async () => {
+    const res = await push({ torrents: [torrent(21)], peers: [peer(902, 21, 502, { last_action: iso(NOW + 5 * 365 * 86_400_000) })] })
+    expect(res.body.data.accepted.peers).toBe(1)
+    await settled()
+    const records = await seedRecords()
+    const bob = records.filter((r) => r.startsWith('bob:21:'))
+    expect(bob).toHaveLength(1)
+    expect(['bob:21:3', 'bob:21:4']).not.toContain(bob[0]) // 做种中 / 做种中（未认领）
   })
 
   it('refuses a key with spaces around it (the header must match exactly)', async () => {

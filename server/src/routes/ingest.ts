@@ -45,9 +45,16 @@ export function ingestRoutes(app: FastifyInstance): void {
     async (request) => {
       const parsed = ingestSnapshotSchema.safeParse(request.body ?? {})
       if (!parsed.success) throw new AppError(400, formatZodError(parsed.error))
-      const outcome = await applySnapshot(app.services.database.db, parsed.data)
+      const outcome = await applySnapshot(app.services.database.db, parsed.data, app.services.clock())
       request.log.info(
-        { accepted: outcome.accepted, written: outcome.written, deleted: outcome.deleted, rejected: outcome.rejectedTotal },
+        {
+          accepted: outcome.accepted,
+          ignoredOlder: outcome.ignoredOlder,
+          written: outcome.written,
+          deleted: outcome.deleted,
+          rejected: outcome.rejectedTotal,
+          notes: outcome.notes,
+        },
         'ingest snapshot applied',
       )
       // What changed is queued: derive it now rather than at the next scheduled sync.

@@ -9,8 +9,10 @@ import { derive } from '../../derive'
 import { defaultRuleBody, saveRules } from '../../rules/rules'
 import { openTestDatabases } from '../../test/harness'
 import { useSeedingDb } from '../../test/seeding-db'
+import { upsertMirror } from '../mirror'
 import { applySnapshot } from './ingest'
-import { ingestSnapshotSchema } from './schema'
+import { storedIsNewer } from './older'
+import { ingestRowSchemas, ingestSnapshotSchema } from './schema'
 
 const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
 const MIN = 60_000
@@ -44,7 +46,7 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
         ],
         peers: round % 2 ? [peer(11, 1001, at), peer(12, 1002, at - 5 * MIN)] : [peer(12, 1002, at), peer(11, 1001, at - 5 * MIN)],
       })
-      const outcome = await applySnapshot(db(), snapshot)
+      const outcome = await applySnapshot(db(), snapshot, NOW)
       expect(outcome.rejected).toEqual([])
       await derive(t.db.database, { now: at })
       const records = await db()
@@ -77,6 +79,7 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
         ],
         torrents: [{ id: 7, info_hash: 'ef'.repeat(20), name: 'Broken\udc00Name', size: 1024, added: iso(NOW) }],
       }),
+      NOW,
     )
     expect(outcome.accepted).toMatchObject({ users: 1, torrents: 0 })
     expect(outcome.rejected).toEqual([
@@ -103,9 +106,132 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
       if (counting) setImmediate(count)
     }
     setImmediate(count)
-    const outcome = await applySnapshot(db(), ingestSnapshotSchema.parse({ peers: rows }))
+    const outcome = await applySnapshot(db(), ingestSnapshotSchema.parse({ peers: rows }), NOW)
     counting = false
     expect(outcome.rejectedTotal).toBe(5_000)
     expect(turns).toBeGreaterThanOrEqual(4)
+  })
+  const GiB = 1024 ** 3
+  const HOUR = 3_600_000
+  const torrentRow = {
+    id: 3,
+    info_hash: '3a'.repeat(20),
+    name: 'Kept.Title.2160p',
+    size: 8 * GiB,
+    team: 1,
+    added: iso(NOW - 90 * 86_400_000),
+  }
+  const snatch = (id: number, hours: number, gib: number, at: number) => ({
+    id,
+    torrentid: 3,
+    userid: 501,
+    uploaded: gib * GiB,
+    downloaded: 8 * GiB,
+    seedtime: hours * 3600,
+    last_action: iso(at),
+    startdat: iso(NOW - 60 * 86_400_000),
+    finished: 'yes',
+  })
+  const seeder = (id: number, gib: number, at: number, peerId = '2d'.repeat(20)) => ({
+    id,
+    torrent: 3,
+    userid: 501,
+    peer_id: peerId,
+    seeder: 'yes',
+    uploaded: gib * GiB,
+    started: iso(NOW - 86_400_000),
+    last_action: iso(at),
+  })
+  const push = (body: Record<string, unknown>) => applySnapshot(db(), ingestSnapshotSchema.parse(body), NOW)
+  const mirrorSnatches = () =>
+    db().selectFrom('site_snatched').select(['id', 'seedtime', 'uploaded', 'last_action']).orderBy('id').execute()
+  const mirrorPeers = () => db().selectFrom('site_peers').select(['id', 'uploaded', 'last_action']).orderBy('id').execute()
+  const num = <R extends Record<string, unknown>>(rows: R[]) =>
+    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])))
+
+  it('an older push replayed after a newer one is ignored and counted: counters never go back', async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    const first = { snatches: [snatch(41, 1000, 10, NOW - 120_000)], peers: [seeder(51, 10, NOW - 120_000)] }
+    await push(first)
+    const newer = await push({ snatches: [snatch(41, 1400, 40, NOW - 10_000)], peers: [seeder(51, 40, NOW - 10_000)] })
+    expect(newer.written).toMatchObject({ snatches: 1, peers: 1 })
+    const replay = await push(first)
+    expect(replay.rejected).toEqual([])
+    expect(replay.accepted).toMatchObject({ snatches: 0, peers: 0 })
+    expect(replay.ignoredOlder).toMatchObject({ snatches: 1, peers: 1 })
+    expect(replay.written).toMatchObject({ snatches: 0, peers: 0 })
+    expect(num(await mirrorSnatches())).toEqual([{ id: 41, seedtime: 1400 * 3600, uploaded: 40 * GiB, last_action: NOW - 10_000 }])
+    expect(num(await mirrorPeers())).toEqual([{ id: 51, uploaded: 40 * GiB, last_action: NOW - 10_000 }])
+  })
+
+  it('same last_action: the row with a lower counter is the older one; equal or higher counters are taken', async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    const at = NOW - 60_000
+    await push({ snatches: [snatch(41, 1000, 10, at)] })
+    const lower = await push({ snatches: [{ ...snatch(41, 1200, 10, at), downloaded: 4 * GiB }] })
+    expect(lower.ignoredOlder.snatches).toBe(1)
+    const higher = await push({ snatches: [snatch(41, 1001, 11, at)] })
+    expect(higher).toMatchObject({ accepted: { snatches: 1 }, ignoredOlder: { snatches: 0 }, written: { snatches: 1 } })
+    expect(num(await mirrorSnatches())).toEqual([{ id: 41, seedtime: 1001 * 3600, uploaded: 11 * GiB, last_action: at }])
+  })
+
+  it("a re-created snatch (higher id, same torrent and member) replaces the old one even starting lower; the old id's replay is ignored", async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    await push({ snatches: [snatch(41, 1000, 10, NOW - 2 * HOUR)] })
+    const recreated = await push({ snatches: [snatch(77, 1, 0, NOW - HOUR)] })
+    expect(recreated).toMatchObject({ accepted: { snatches: 1 }, ignoredOlder: { snatches: 0 } })
+    expect(num(await mirrorSnatches())).toEqual([{ id: 77, seedtime: 3600, uploaded: 0, last_action: NOW - HOUR }])
+    // The old snatch again, even stamped later: the site's ids only grow, 41 is the deleted one.
+    const replay = await push({ snatches: [snatch(41, 1000, 10, NOW - 60_000)] })
+    expect(replay).toMatchObject({ accepted: { snatches: 0 }, ignoredOlder: { snatches: 1 } })
+    expect(num(await mirrorSnatches())).toEqual([{ id: 77, seedtime: 3600, uploaded: 0, last_action: NOW - HOUR }])
+  })
+
+  it('a peer stamped years past the server clock is not believed: not seeding, not a keeper', async () => {
+    await saveRules(db(), { ...defaultRuleBody, officialTeams: ['CMCT'], targetKeepers: 2 }, NOW, null)
+    const alice = await t.world.member('alice', 501)
+    const outcome = await push({
+      teams: [{ id: 1, name: 'CMCT' }],
+      torrents: [torrentRow],
+      peers: [seeder(51, 10, NOW + 5 * 365 * 86_400_000)],
+    })
+    expect(outcome.accepted.peers).toBe(1)
+    expect(Object.keys(outcome.notes)).toContainEqual(expect.stringContaining('peers.last_action'))
+    await derive(t.db.database, { now: NOW })
+    const records = await db().selectFrom('seed_records').select(['user_id', 'status']).where('torrent_id', '=', 3).execute()
+    expect(records).toHaveLength(1)
+    expect(records[0].user_id).toBe(alice)
+    expect([SeedStatus.Seeding, SeedStatus.SeedingUnclaimed]).not.toContain(records[0].status)
+    const { rows } = await sql<{ keepers: number }>`select keepers from torrent_labels where torrent_id = 3`.execute(db())
+    expect(rows.map((r) => Number(r.keepers))).toEqual([0])
+    // Within a day of the clock is believed (a tracker a few hours ahead).
+    await push({ peers: [seeder(51, 10, NOW + 3 * HOUR)] })
+    expect(num(await mirrorPeers())).toEqual([{ id: 51, uploaded: 10 * GiB, last_action: NOW + 3 * HOUR }])
+  })
+
+  it('the conflict update itself keeps a newer stored row (a concurrent push the lookup did not see)', async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    await push({ snatches: [snatch(41, 1400, 40, NOW - 10_000)] })
+    const older = ingestRowSchemas.snatches.parse(snatch(41, 1000, 10, NOW - 120_000))
+    const keepStoredWhen = storedIsNewer('site_snatched', '"site_snatched"', 'excluded', NOW + 86_400_000)
+    expect(await upsertMirror(db(), 'site_snatched', [older], { keepStoredWhen })).toBe(0)
+    expect(num(await mirrorSnatches())).toEqual([{ id: 41, seedtime: 1400 * 3600, uploaded: 40 * GiB, last_action: NOW - 10_000 }])
+    expect(
+      await upsertMirror(db(), 'site_snatched', [{ ...older, seedtime: 1500 * 3600, uploaded: 41 * GiB, last_action: NOW }], {
+        keepStoredWhen,
+      }),
+    ).toBe(1)
+  })
+
+  it('a row stored with a time past the clock (before that rule) does not shut out later pushes', async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    const future = NOW + 5 * 365 * 86_400_000
+    const peerRow = ingestSnapshotSchema.parse({ peers: [seeder(51, 10, NOW)] }).peers?.[0]
+    await upsertMirror(db(), 'site_peers', [
+      { ...(ingestRowSchemas.peers.parse(peerRow) as never as Record<string, unknown>), last_action: future } as never,
+    ])
+    const outcome = await push({ peers: [seeder(51, 10, NOW - 60_000)] })
+    expect(outcome).toMatchObject({ accepted: { peers: 1 }, ignoredOlder: { peers: 0 } })
+    expect(num(await mirrorPeers())).toEqual([{ id: 51, uploaded: 10 * GiB, last_action: NOW - 60_000 }])
   })
 })

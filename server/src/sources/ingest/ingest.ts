@@ -2,13 +2,19 @@
  * Applies a pushed snapshot to the mirror: every row checked on its own, the good rows of each
  * entity written in one transaction (all of that entity's good rows or none), the derivation queued
  * with them (mirror/). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
- * …) in one request: the last row wins, the earlier one is reported as rejected.
+ * …) in one request: the last row wins, the earlier one is reported as rejected. A peer or snatch
+ * older than the mirror's (older.ts) is left out and counted; a time more than a day past the
+ * server's clock is not believed, as from NexusPHP (its reader's checkSourceRows).
  */
 import type { Kysely } from 'kysely'
 import { fieldLabel, findLoneSurrogate, findNul, formatZodError, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '@shared/validation'
 import type { DB } from '../../db/schema'
 import { yieldToEventLoop } from '../../db/sql-fragments'
 import { deleteMirror, uniqueKeys, upsertMirror, type MirrorRows, type MirrorTable } from '../mirror'
+import { inTransaction } from '../mirror/rows'
+import { checkSourceRows } from '../nexusphp/reader'
+import { defaultTuning } from '../nexusphp/sync/state'
+import { agedTable, olderIds, storedIsNewer } from './older'
 import { deletableEntities, ingestEntities, ingestRowSchemas, type IngestEntity, type IngestSnapshot } from './schema'
 
 export interface RejectedRow {
@@ -22,6 +28,10 @@ export interface RejectedRow {
 export interface IngestOutcome {
   /** Rows that passed the checks and are now in the mirror, per entity (unchanged rows included). */
   accepted: Record<IngestEntity, number>
+  /** Good rows left out because the mirror holds a newer state of them (a replayed or late push). */
+  ignoredOlder: Record<IngestEntity, number>
+  /** Values not kept as sent (a time more than a day past the server's clock…): message → rows. */
+  notes: Record<string, number>
   /** Rows that changed the mirror (a repeated push of the same rows writes nothing). */
   written: Record<IngestEntity, number>
   deleted: Record<(typeof deletableEntities)[number], number>
@@ -52,8 +62,20 @@ function refusedText(raw: unknown): string | null {
 /** Rejected rows reported in one answer (a wholly wrong batch must not make a huge answer). */
 export const MAX_REJECTED_REPORTED = 1_000
 
-export async function applySnapshot(db: Kysely<DB>, snapshot: IngestSnapshot): Promise<IngestOutcome & { rejectedTotal: number }> {
+/**
+ * `now`: the server's clock (epoch ms), the reference for pushed times — a tracker's clock years
+ * ahead must not keep its peers seeding until then (domain.md §5; NexusPHP's sync does the same
+ * against the site's clock).
+ */
+export async function applySnapshot(
+  db: Kysely<DB>,
+  snapshot: IngestSnapshot,
+  now: number,
+): Promise<IngestOutcome & { rejectedTotal: number }> {
+  const latest = now + defaultTuning.futureToleranceMs
   const accepted = {} as Record<IngestEntity, number>
+  const ignoredOlder = {} as Record<IngestEntity, number>
+  const notes: Record<string, number> = {}
   const written = {} as Record<IngestEntity, number>
   const rejected: RejectedRow[] = []
   let rejectedTotal = 0
@@ -64,6 +86,7 @@ export async function applySnapshot(db: Kysely<DB>, snapshot: IngestSnapshot): P
 
   for (const [entity, table] of ingestEntities) {
     accepted[entity] = 0
+    ignoredOlder[entity] = 0
     written[entity] = 0
     const input = snapshot[entity]
     if (!input?.length) continue
@@ -102,8 +125,23 @@ export async function applySnapshot(db: Kysely<DB>, snapshot: IngestSnapshot): P
       reject({ entity, index: sameKey.index, id: sameKey.row.id, reason: `${naturalKey.join(' + ')} 与第 ${index + 1} 行相同，以后者为准` })
     }
     const rows = [...good.values()].map((entry) => entry.row)
-    written[entity] = await upsertMirror(db, table, rows as never)
-    accepted[entity] = rows.length
+    checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
+    if (!agedTable(table)) {
+      written[entity] = await upsertMirror(db, table, rows as never)
+      accepted[entity] = rows.length
+      continue
+    }
+    // The older rows found first (to leave out and count), and the same rule on the conflict update
+    // as well: a concurrent push of the same rows cannot slip an older one in between.
+    const taken = await inTransaction(db, async (trx) => {
+      const older = await olderIds(trx, table, rows, latest)
+      const newer = rows.filter((row) => !older.has(row.id))
+      const keepStoredWhen = storedIsNewer(table, `"${table}"`, 'excluded', latest)
+      written[entity] = await upsertMirror(trx, table, newer as never, { keepStoredWhen })
+      return newer.length
+    })
+    accepted[entity] = taken
+    ignoredOlder[entity] = rows.length - taken
   }
 
   const deleted = {} as IngestOutcome['deleted']
@@ -111,5 +149,5 @@ export async function applySnapshot(db: Kysely<DB>, snapshot: IngestSnapshot): P
     const ids = snapshot.deleted?.[entity] ?? []
     deleted[entity] = ids.length ? await deleteMirror(db, deletableTables[entity], [...new Set(ids)]) : 0
   }
-  return { accepted, written, deleted, rejected, rejectedTotal }
+  return { accepted, ignoredOlder, written, deleted, rejected, rejectedTotal, notes }
 }

@@ -20,7 +20,12 @@ const PARAMS_PER_STATEMENT = 16_000
  * torrents for torrents and their tags; the torrents of a team or tag whose name changed (official by
  * rule goes by name). Returns the rows written. Runs in `db` when it is a transaction, else in one.
  */
-export async function upsertMirror<T extends MirrorTable>(db: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<number> {
+export async function upsertMirror<T extends MirrorTable>(
+  db: Kysely<DB>,
+  table: T,
+  rows: readonly MirrorRows[T][],
+  options: UpsertOptions = {},
+): Promise<number> {
   if (rows.length === 0) return 0
   const columns = mirrorColumnsOf(table)
   const unique = dedupe(table, rows as unknown as readonly AnyRow[])
@@ -28,9 +33,18 @@ export async function upsertMirror<T extends MirrorTable>(db: Kysely<DB>, table:
   return inTransaction(db, async (trx) => {
     const size = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length))
     let written = 0
-    for (let i = 0; i < unique.length; i += size) written += await upsertChunk(trx, table, unique.slice(i, i + size))
+    for (let i = 0; i < unique.length; i += size) written += await upsertChunk(trx, table, unique.slice(i, i + size), options)
     return written
   })
+}
+
+export interface UpsertOptions {
+  /**
+   * SQL over the stored row (`"<table>"."col"`) and the incoming one (`excluded."col"`): where it holds,
+   * the stored row is kept as it is. Part of the conflict update's WHERE, so the check and the write
+   * are one statement (a push replayed or arriving out of order, sources/ingest). Trusted text only.
+   */
+  keepStoredWhen?: string
 }
 
 /** SQLite's placeholders are `?`, PostgreSQL's `$n`. */
@@ -52,6 +66,7 @@ function upsertStatement(
   rows: readonly AnyRow[],
   returning: readonly string[],
   unchanged: readonly string[],
+  keepStoredWhen?: string,
 ): CompiledQuery {
   const columns = mirrorColumnsOf(table).map(({ name }) => name)
   const updates = columns.filter((c) => c !== 'id' && !unchanged.includes(c))
@@ -59,7 +74,9 @@ function upsertStatement(
   // Nothing left to SET (a tag row whose torrent and tag stay): a stored row is left as it is.
   const action = updates.length
     ? `do update set ${updates.map((c) => `${q(c)} = excluded.${q(c)}`).join(', ')}
-    where ${updates.map((c) => `${q(table)}.${q(c)} is distinct from excluded.${q(c)}`).join(' or ')}`
+    where (${updates.map((c) => `${q(table)}.${q(c)} is distinct from excluded.${q(c)}`).join(' or ')})${
+      keepStoredWhen ? ` and not (${keepStoredWhen})` : ''
+    }`
     : 'do nothing'
   const conflict = `on conflict ("id") ${action} returning ${['id', ...returning].map(q).join(', ')}`
   if (isSqlite(db)) {
@@ -74,7 +91,7 @@ function upsertStatement(
   return CompiledQuery.raw(`insert into ${q(table)} (${columns.map(q).join(', ')}) values ${tuples.join(', ')} ${conflict}`, parameters)
 }
 
-async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): Promise<number> {
+async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[], options: UpsertOptions): Promise<number> {
   const ids = rows.map((r) => r.id as number)
   const pairCols = pairColumns[table]
   const key = uniqueKeys[table]
@@ -128,7 +145,10 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[]): 
     [steady, looked],
     [others, []],
   ] as const) {
-    if (part.length) written.push(...(await db.executeQuery<AnyRow>(upsertStatement(db, table, part, watched ?? [], unchanged))).rows)
+    if (part.length)
+      written.push(
+        ...(await db.executeQuery<AnyRow>(upsertStatement(db, table, part, watched ?? [], unchanged, options.keepStoredWhen))).rows,
+      )
   }
 
   if (pairCols) {
