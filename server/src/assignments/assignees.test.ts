@@ -1,7 +1,8 @@
 /**
  * 任务分配 names who each torrent is assigned to (/task/assignees), so one member can be removed
  * from a torrent with /task/unassign { userIds }, and its picker offers only members who can seed
- * (/task/members: status 正常 with a site uid — never an admin without one), with their load.
+ * (/task/members: status 正常 with a site uid and a site account that is not disabled — never an admin
+ * without one; who-can-keep.test.ts has the whole rule), with their load.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createSession } from '../auth/sessions'
@@ -26,6 +27,7 @@ describe.each(openTestDatabases())('assignees and the member picker ($name)', (b
     m.banned = await w.member('banned', 1004, { status: 0 })
     m.nouid = await w.member('nouid', null)
     m.keeperAdmin = await w.member('keeper-admin', 1005, { role: 'admin' })
+    m.siteDisabled = await w.member('site-disabled', 1006, { siteEnabled: false })
     await w.team(1, 'CedarHD')
     await saveRules(db, { ...defaultRuleBody, officialTeams: ['CedarHD'], targetKeepers: 3 }, NOW, null)
     for (const id of [1, 2, 3]) await w.torrent(id, { team: 1, size: 4 * GIB })
@@ -40,7 +42,7 @@ describe.each(openTestDatabases())('assignees and the member picker ($name)', (b
     token = await createSession(db, admin.id, { ip: '127.0.0.1', userAgent: 'test' }, NOW)
   })
 
-  it('/task/members offers members in status 正常 with a site uid, by name, with assigned and seeding counts', async () => {
+  it('/task/members offers members in status 正常 with a usable site account, by name, with assigned and seeding counts', async () => {
     const res = await t.call('GET', '/task/members', { token })
     expect(res.status).toBe(200)
     expect(res.body.data).toEqual([

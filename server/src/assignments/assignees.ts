@@ -1,12 +1,16 @@
 /**
  * What 任务分配 shows around an assignment: who each torrent is assigned to (so one member can be
- * removed from it), and the members a torrent can be assigned to, with their load.
+ * removed from it), and the members a torrent can be assigned to, with their load — and the rule
+ * that says who those are.
  */
-import type { Kysely } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { Assignee, KeeperOption } from '@shared/entities'
 import { AccountStatus } from '@shared/enums'
 import type { DB } from '../db/schema'
 import { toIso } from '../db/time'
+import { siteAccountsMirrored } from '../domain/site-accounts'
+import { chunks } from '../util/chunks'
+import { CHUNK } from './targets'
 
 /** The assignments of these torrents, by torrent, then username. */
 export async function assigneesOf(db: Kysely<DB>, torrentIds: readonly number[]): Promise<Assignee[]> {
@@ -23,10 +27,51 @@ export async function assigneesOf(db: Kysely<DB>, torrentIds: readonly number[])
 }
 
 /**
- * Members who can be given a torrent — status 正常 with a site uid — with `a.n`, their assignments
- * now (counted live: the picker and the automatic plan run right after changes).
+ * Why a member cannot keep torrents — announce would never count their seeding — or none. The one rule
+ * behind the picker (/task/members), the automatic plan and /task/assign, so the three never disagree:
+ * - status 正常 here (a banned or deleted member keeps nothing for the team);
+ * - a site uid (an admin without one can never announce);
+ * - a site account the site's announce takes: not disabled (NexusPHP `users.enabled = no`), nor deleted
+ *   where the mirror would know (domain/site-accounts.ts — as the derivation's status 5 and the wages judge it).
  */
-export function assignableMembers(db: Kysely<DB>) {
+export const Unfit = { Inactive: 1, NoSiteUid: 2, SiteDisabled: 3, SiteDeleted: 4 } as const
+export type Unfit = (typeof Unfit)[keyof typeof Unfit]
+
+/** `Unfit` of the row `u` of users as SQL (NULL = the member can keep torrents); `mirrored` = siteAccountsMirrored(). */
+function unfitSql(mirrored: boolean): RawBuilder<Unfit | null> {
+  return sql<Unfit | null>`(case
+    when u.status <> ${sql.lit(AccountStatus.Normal)} then ${sql.lit(Unfit.Inactive)}
+    when u.site_uid is null then ${sql.lit(Unfit.NoSiteUid)}
+    when exists (select 1 from site_users su where su.id = u.site_uid and su.enabled = 0) then ${sql.lit(Unfit.SiteDisabled)}
+    ${mirrored ? sql`when not exists (select 1 from site_users su where su.id = u.site_uid) then ${sql.lit(Unfit.SiteDeleted)}` : sql``}
+  end)`
+}
+
+/** The condition "the member `u` can keep torrents" (the `Unfit` rule), for queries over users as `u`. */
+export function canKeepSql(mirrored: boolean): RawBuilder<boolean> {
+  return sql<boolean>`${unfitSql(mirrored)} is null`
+}
+
+/** Why each of these members cannot keep torrents (members who can are left out), by id. */
+export async function unfitMembers(db: Kysely<DB>, ids: readonly number[]): Promise<Map<number, Unfit>> {
+  const mirrored = await siteAccountsMirrored(db)
+  const out = new Map<number, Unfit>()
+  for (const part of chunks(ids, CHUNK)) {
+    const rows = await db
+      .selectFrom('users as u')
+      .select(['u.id', unfitSql(mirrored).as('unfit')])
+      .where('u.id', 'in', part)
+      .execute()
+    for (const r of rows) if (r.unfit !== null) out.set(r.id, Number(r.unfit) as Unfit)
+  }
+  return out
+}
+
+/**
+ * Members who can be given a torrent (the `Unfit` rule) with `a.n`, their assignments now (counted
+ * live: the picker and the automatic plan run right after changes). `mirrored` = siteAccountsMirrored().
+ */
+export function assignableMembers(db: Kysely<DB>, mirrored: boolean) {
   return db
     .selectFrom('users as u')
     .leftJoin(
@@ -38,17 +83,16 @@ export function assignableMembers(db: Kysely<DB>) {
       'a.user_id',
       'u.id',
     )
-    .where('u.status', '=', AccountStatus.Normal)
-    .where('u.site_uid', 'is not', null)
+    .where(canKeepSql(mirrored))
 }
 
 /**
- * The members who can keep a torrent — status 正常 with a site uid (an admin with a site uid
- * seeds too; one without can never announce) — with their load: assignments now (counted live,
- * the picker is opened right after changes) and torrents seeding (the derived figure).
+ * The members who can keep a torrent (the `Unfit` rule; any role: an admin with a site uid seeds too)
+ * with their load: assignments now (counted live, the picker is opened right after changes) and
+ * torrents seeding (the derived figure).
  */
 export async function keeperOptions(db: Kysely<DB>): Promise<KeeperOption[]> {
-  const rows = await assignableMembers(db)
+  const rows = await assignableMembers(db, await siteAccountsMirrored(db))
     .leftJoin('member_seed_stats as m', 'm.user_id', 'u.id')
     .select(['u.id', 'u.username', 'u.role', 'a.n', 'm.seeding_count'])
     .orderBy('u.username_lower')

@@ -7,11 +7,11 @@ import type { ExpressionBuilder, Kysely } from 'kysely'
 import type { DB } from '../db/schema'
 import { AdminLock, lockFor } from '../db/write-lock'
 import { relabel } from '../derive/relabel'
-import { keeperStatuses } from '../domain/status'
+import { siteAccountsMirrored } from '../domain/site-accounts'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { currentRules } from '../rules/rules'
 import { chunks } from '../util/chunks'
-import { assignableMembers } from './assignees'
+import { assignableMembers, canKeepSql } from './assignees'
 import { LoadHeap } from './load-heap'
 import { type Ctx, insertPairs, type Pair } from './pairs'
 import { CHUNK } from './targets'
@@ -25,18 +25,24 @@ const notBannedOnSite = (eb: ExpressionBuilder<DB & { l: DB['torrent_labels'] },
 
 /**
  * The automatic plan (deterministic: the same data gives the same plan):
- * - torrents: official (by their current label), not banned on the site (nor refused for review), no assignment yet, fewer
- *   keepers than `perTorrent`; neediest first (fewest keepers), then by id; at most MAX_AUTO_PAIRS;
- * - members: status 正常, role 保种员, with a site uid; load = their current assignments;
+ * - torrents: official (by their current label), not banned on the site (nor refused for review), not assigned
+ *   to anyone who can keep it (an assignment to a banned or deleted member, or one whose site account is
+ *   disabled, leaves it a candidate), fewer keepers than `perTorrent`; neediest first (fewest keepers),
+ *   then by id; at most MAX_AUTO_PAIRS;
+ * - members: role 保种员 who can keep torrents (assignees.ts `Unfit`: status 正常, a site uid, a site
+ *   account announce takes — the picker's rule); load = their current assignments;
  * - each torrent gets `perTorrent − keepers` members, the least loaded first (ties by id), never
- *   one who keeps it now (status 3/4); each pick adds one to that member's load;
+ *   one seeding it now: an active seeding peer of theirs (the record's `seeding`), whatever its status
+ *   says besides (3/4, 5 无工资, 6 发布者, 2 下载中 with a second client seeding); each pick adds one to
+ *   that member's load;
  * - the plan stops at MAX_AUTO_PAIRS pairs.
  */
 export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair[]> {
-  const members = await assignableMembers(db).select(['u.id', 'a.n']).where('u.role', '=', 'normal').orderBy('u.id').execute()
+  const mirrored = await siteAccountsMirrored(db)
+  const members = await assignableMembers(db, mirrored).select(['u.id', 'a.n']).where('u.role', '=', 'normal').orderBy('u.id').execute()
   if (members.length === 0) return []
 
-  const torrents = await candidates(db, perTorrent)
+  const torrents = await candidates(db, perTorrent, mirrored)
     .where(notBannedOnSite)
     .select(['l.torrent_id', 'l.keepers'])
     .orderBy('l.keepers')
@@ -45,7 +51,7 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
     .execute()
   if (torrents.length === 0) return []
 
-  const keeps = new Set<string>()
+  const seeds = new Set<string>()
   for (const part of chunks(
     torrents.map((t) => t.torrent_id),
     CHUNK,
@@ -54,9 +60,9 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
       .selectFrom('seed_records')
       .select(['user_id', 'torrent_id'])
       .where('torrent_id', 'in', part)
-      .where('status', 'in', [...keeperStatuses])
+      .where('seeding', '=', 1)
       .execute()
-    for (const r of rows) keeps.add(`${r.user_id}:${r.torrent_id}`)
+    for (const r of rows) seeds.add(`${r.user_id}:${r.torrent_id}`)
   }
 
   const heap = new LoadHeap()
@@ -73,7 +79,7 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
     while (picked < need && heap.size) {
       const m = heap.pop()!
       popped.push(m)
-      if (keeps.has(`${m.id}:${t.torrent_id}`)) continue
+      if (seeds.has(`${m.id}:${t.torrent_id}`)) continue
       plan.push({ torrentId: t.torrent_id, userId: m.id })
       m.load++
       picked++
@@ -83,18 +89,32 @@ export async function autoPlan(db: Kysely<DB>, perTorrent: number): Promise<Pair
   return plan
 }
 
-/** Official, unassigned torrents with fewer keepers than `perTorrent` (before the ban is looked at). */
-function candidates(db: Kysely<DB>, perTorrent: number) {
+/**
+ * Official torrents with fewer keepers than `perTorrent` and no assignment to a member who can keep them
+ * (before the ban is looked at). `mirrored` = siteAccountsMirrored().
+ */
+function candidates(db: Kysely<DB>, perTorrent: number, mirrored: boolean) {
   return db
     .selectFrom('torrent_labels as l')
     .where('l.seed_type', '=', 1)
     .where('l.keepers', '<', perTorrent)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('assignments as a').select('a.id').whereRef('a.torrent_id', '=', 'l.torrent_id'))))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('assignments as a')
+            .innerJoin('users as u', 'u.id', 'a.user_id')
+            .select('a.id')
+            .whereRef('a.torrent_id', '=', 'l.torrent_id')
+            .where(canKeepSql(mirrored)),
+        ),
+      ),
+    )
 }
 
 /** How many torrents the plan left out because the site banned them (an official override keeps them official). */
 async function bannedCandidates(db: Kysely<DB>, perTorrent: number): Promise<number> {
-  const row = await candidates(db, perTorrent)
+  const row = await candidates(db, perTorrent, await siteAccountsMirrored(db))
     .where((eb) => eb.not(notBannedOnSite(eb)))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow()

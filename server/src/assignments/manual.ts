@@ -5,16 +5,20 @@
  *
  * Any torrent of the mirror may be assigned (the page offers official ones) except one banned on
  * the site, or not approved by its review where the site hides unreviewed torrents (the mirror's
- * `banned` either way): its announce is refused, nobody can keep it. Members must be in status 正常 (any role:
+ * `banned` either way): its announce is refused, nobody can keep it. Members must be able to keep torrents —
+ * the picker's rule (assignees.ts `Unfit`: status 正常, a site uid, a site account announce takes; any role:
  * an admin with a site uid may keep torrents too). One call assigns at most MAX_ASSIGN_PAIRS pairs
  * (torrents × members).
  */
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/schema'
 import { queuePairs } from '../derive/queue'
 import { AdminLock, lockFor } from '../db/write-lock'
 import { relabel } from '../derive/relabel'
 import { badRequest, conflict } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { chunks } from '../util/chunks'
+import { Unfit, unfitMembers } from './assignees'
 import { type Ctx, insertPairs, type Pair } from './pairs'
 import { assertNotBanned, assertTorrentsExist, CHUNK, listIds, names, uniqueSorted, usersOf } from './targets'
 
@@ -31,8 +35,7 @@ export async function assign(ctx: Ctx, input: { torrentIds: number[]; userIds: n
     await assertTorrentsExist(trx, torrentIds)
     await assertNotBanned(trx, torrentIds)
     const users = await usersOf(trx, userIds)
-    const inactive = users.filter((u) => u.status !== 2)
-    if (inactive.length) throw conflict(`只能分配给状态正常的用户：${names(inactive)}`)
+    await assertCanKeep(trx, users)
     const pairs = torrentIds.flatMap((torrentId) => userIds.map((userId) => ({ torrentId, userId })))
     const made = await insertPairs(trx, pairs, ctx)
     if (made.length) {
@@ -53,6 +56,28 @@ export async function assign(ctx: Ctx, input: { torrentIds: number[]; userIds: n
   })
   if (created) await relabel(ctx.services, ctx.now, ctx.log)
   return { created, existed: total - created }
+}
+
+/** What /task/assign says of members who cannot keep torrents (one clause per reason, each naming them). */
+const unfitMessages: Record<Unfit, (who: string) => string> = {
+  [Unfit.Inactive]: (who) => `只能分配给状态正常的用户：${who}`,
+  [Unfit.NoSiteUid]: (who) => `${who} 没有绑定站点 UID，不能分配种子`,
+  [Unfit.SiteDisabled]: (who) => `${who} 的站点账号已被禁用，不能分配种子`,
+  [Unfit.SiteDeleted]: (who) => `${who} 的站点账号已被站点删除，不能分配种子`,
+}
+
+/** 409 naming the members of `users` who cannot keep torrents (the picker's rule), one clause per reason. */
+async function assertCanKeep(db: Kysely<DB>, users: readonly { id: number; username: string }[]): Promise<void> {
+  const unfit = await unfitMembers(
+    db,
+    users.map((u) => u.id),
+  )
+  if (unfit.size === 0) return
+  const clauses = Object.values(Unfit).flatMap((reason) => {
+    const who = users.filter((u) => unfit.get(u.id) === reason)
+    return who.length ? [unfitMessages[reason](names(who))] : []
+  })
+  throw conflict(clauses.join('；'))
 }
 
 export async function unassign(ctx: Ctx, input: { torrentIds: number[]; userIds?: number[] }): Promise<{ removed: number }> {
