@@ -38,6 +38,16 @@ beforeEach(() => {
 // The name cell is fixed on the left; with ellipsis antd wraps its text in a span.
 const rowOf = (name: string) => screen.getByText(name, { selector: 'td, td > span' }).closest('tr')!
 
+/** Opens 管理员 and its 添加管理员 dialog, once the member options have been asked for. */
+async function openAddAdmin(): Promise<HTMLElement> {
+  renderRoutes(routes, '/admin-user')
+  await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+  fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
+  const dialog = await screen.findByRole('dialog')
+  await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+  return dialog
+}
+
 describe('管理员', { timeout: 30_000 }, () => {
   it('disables 移除 on your own row and confirms before removing another admin', async () => {
     api.handle('config.delAdmin', fail(409, '不能移除最后一位管理员'))
@@ -55,11 +65,7 @@ describe('管理员', { timeout: 30_000 }, () => {
 
   it('adds a member picked from the options, leaving out current admins', async () => {
     api.handle('config.addAdmin', ok(admin({ id: 7, username: 'erin' })))
-    renderRoutes(routes, '/admin-user')
-    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
-    fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
-    const dialog = await screen.findByRole('dialog')
-    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    const dialog = await openAddAdmin()
     fireEvent.mouseDown(dialog.querySelector('.ant-select')!)
     const options = await screen.findAllByRole('option')
     await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option')).toHaveLength(1))
@@ -79,11 +85,7 @@ describe('管理员', { timeout: 30_000 }, () => {
         { id: 8, username: 'erik' },
       ]),
     )
-    renderRoutes(routes, '/admin-user')
-    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
-    fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
-    const dialog = await screen.findByRole('dialog')
-    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    const dialog = await openAddAdmin()
     const box = within(dialog).getByRole('combobox')
     const enter = () => {
       fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 })
@@ -102,11 +104,7 @@ describe('管理员', { timeout: 30_000 }, () => {
   })
 
   it('by keyboard: Enter with nobody chosen opens the list (nothing sent)', async () => {
-    renderRoutes(routes, '/admin-user')
-    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
-    fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
-    const dialog = await screen.findByRole('dialog')
-    await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+    const dialog = await openAddAdmin()
     const box = within(dialog).getByRole('combobox')
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 })
     await waitFor(() => expect(box.getAttribute('aria-expanded')).toBe('true'))
