@@ -15,6 +15,8 @@ export const AdminLock = {
   rules: 4_040_002,
   assignments: 4_040_003,
   seedTypes: 4_040_004,
+  /** An ingest push's age check and write of one entity (sources/ingest/older.ts): pushes in flight see each other's rows. */
+  ingest: 4_040_005,
 } as const
 
 export async function lockFor(trx: Kysely<DB>, dialect: DialectName, key: (typeof AdminLock)[keyof typeof AdminLock]): Promise<void> {

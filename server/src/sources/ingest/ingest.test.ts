@@ -181,8 +181,8 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
     const recreated = await push({ snatches: [snatch(77, 1, 0, NOW - HOUR)] })
     expect(recreated).toMatchObject({ accepted: { snatches: 1 }, ignoredOlder: { snatches: 0 } })
     expect(num(await mirrorSnatches())).toEqual([{ id: 77, seedtime: 3600, uploaded: 0, last_action: NOW - HOUR }])
-    // The old snatch again, even stamped later: the site's ids only grow, 41 is the deleted one.
-    const replay = await push({ snatches: [snatch(41, 1000, 10, NOW - 60_000)] })
+    // The old snatch again (a replayed push: its time is before the re-created row's): 41 is the deleted one.
+    const replay = await push({ snatches: [snatch(41, 1000, 10, NOW - 2 * HOUR)] })
     expect(replay).toMatchObject({ accepted: { snatches: 0 }, ignoredOlder: { snatches: 1 } })
     expect(num(await mirrorSnatches())).toEqual([{ id: 77, seedtime: 3600, uploaded: 0, last_action: NOW - HOUR }])
   })

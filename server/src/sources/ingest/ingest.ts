@@ -10,7 +10,9 @@ import type { Kysely } from 'kysely'
 import { fieldLabel, findLoneSurrogate, findNul, formatZodError, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '@shared/validation'
 import type { DB } from '../../db/schema'
 import { yieldToEventLoop } from '../../db/sql-fragments'
+import { AdminLock, lockFor } from '../../db/write-lock'
 import { deleteMirror, uniqueKeys, upsertMirror, type MirrorRows, type MirrorTable } from '../mirror'
+import { isSqlite } from '../mirror/upsert'
 import { inTransaction } from '../mirror/rows'
 import { checkSourceRows } from '../nexusphp/reader'
 import { defaultTuning } from '../nexusphp/sync/state'
@@ -125,20 +127,30 @@ export async function applySnapshot(
       reject({ entity, index: sameKey.index, id: sameKey.row.id, reason: `${naturalKey.join(' + ')} 与第 ${index + 1} 行相同，以后者为准` })
     }
     const rows = [...good.values()].map((entry) => entry.row)
+    // Rows whose time the checks below will not believe: their age is told by their counters alone.
+    const disbelieved = new Set(rows.filter((row) => Number((row as { last_action?: unknown }).last_action) > latest).map((row) => row.id))
     checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
     if (!agedTable(table)) {
       written[entity] = await upsertMirror(db, table, rows as never)
       accepted[entity] = rows.length
       continue
     }
-    // The older rows found first (to leave out and count), and the same rule on the conflict update
-    // as well: a concurrent push of the same rows cannot slip an older one in between.
+    // The older rows found first (to leave out and count), and the same rule on the conflict update as
+    // well; pushes of the entity take turns (PostgreSQL: a lock held to the commit), so one in flight
+    // cannot write a row the other's lookup has already judged against.
     const taken = await inTransaction(db, async (trx) => {
-      const older = await olderIds(trx, table, rows, latest)
-      const newer = rows.filter((row) => !older.has(row.id))
-      const keepStoredWhen = storedIsNewer(table, `"${table}"`, 'excluded', latest)
-      written[entity] = await upsertMirror(trx, table, newer as never, { keepStoredWhen })
-      return newer.length
+      await lockFor(trx, isSqlite(trx) ? 'sqlite' : 'postgres', AdminLock.ingest)
+      let newerCount = 0
+      for (const countersOnly of [false, true]) {
+        const group = rows.filter((row) => disbelieved.has(row.id) === countersOnly)
+        if (!group.length) continue
+        const older = await olderIds(trx, table, group, latest, countersOnly)
+        const newer = group.filter((row) => !older.has(row.id))
+        const keepStoredWhen = storedIsNewer(table, `"${table}"`, 'excluded', latest, countersOnly)
+        written[entity] += await upsertMirror(trx, table, newer as never, { keepStoredWhen })
+        newerCount += newer.length
+      }
+      return newerCount
     })
     accepted[entity] = taken
     ignoredOlder[entity] = rows.length - taken

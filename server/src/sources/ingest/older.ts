@@ -1,11 +1,12 @@
 /**
  * Pushed rows older than the mirror's: a push replayed, or two pushes arriving out of order, must
  * never roll a peer or snatch back (domain.md: counters only grow). A row of the same id is older
- * when its last_action is earlier; where the two last_actions are equal, or the stored one is not
- * believed (past the clock, written before that rule), when any of its counters is lower — for one
- * NexusPHP snatch / peer row (one id) those only grow. A row of the same natural key under another
- * id is the site's re-created row: the higher id is the newer one (NexusPHP's ids only grow), though
- * its counters may start lower.
+ * when its last_action is earlier; where the two last_actions are equal, or either is not believed
+ * (past the clock: the stored one written before that rule, the incoming one replaced by the source
+ * checks), when any of its counters is lower — for one NexusPHP snatch / peer row (one id) those only
+ * grow. A row of the same natural key under another id (the site re-created it: its counters may
+ * start lower) is older when its last_action is earlier — on a tie, when its id is lower; ids alone
+ * do not decide, they restart (a MEMORY peers table after a restart, another tracker's numbering).
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../db/schema'
@@ -28,14 +29,17 @@ export function agedTable(table: MirrorTable): boolean {
  * (`incoming`) of the same id. `latest` (epoch ms): a stored last_action past it is not believed.
  * Trusted text: names and an integer only.
  */
-export function storedIsNewer(table: MirrorTable, stored: string, incoming: string, latest: number): string {
+export function storedIsNewer(table: MirrorTable, stored: string, incoming: string, latest: number, countersOnly = false): string {
   const counters = growing[table]
   if (!counters || !Number.isSafeInteger(latest)) throw new Error(`no age rule for ${table}`)
   const s = (c: string) => `${stored}."${c}"`
   const e = (c: string) => `${incoming}."${c}"`
+  const lower = `(${counters.map((c) => `${e(c)} < ${s(c)}`).join(' or ')})`
+  // countersOnly: the incoming time was not believed (replaced by the source checks), only its counters tell.
+  if (countersOnly) return lower
   return `case when ${s('last_action')} <= ${latest} and ${s('last_action')} <> ${e('last_action')}
     then ${e('last_action')} < ${s('last_action')}
-    else (${counters.map((c) => `${e(c)} < ${s(c)}`).join(' or ')}) end`
+    else ${lower} end`
 }
 
 /** Rows per lookup statement (the peers' peer_id is its only parameter per row). */
@@ -45,26 +49,34 @@ const ROWS_PER_LOOKUP = 5_000
  * The ids of `rows` older than what the mirror holds (see above): one statement per 5,000 rows,
  * run in `db` (the transaction that then writes the rest).
  */
-export async function olderIds(db: Kysely<DB>, table: MirrorTable, rows: readonly AnyRow[], latest: number): Promise<Set<number>> {
+export async function olderIds(
+  db: Kysely<DB>,
+  table: MirrorTable,
+  rows: readonly AnyRow[],
+  latest: number,
+  countersOnly = false,
+): Promise<Set<number>> {
   const older = new Set<number>()
   const counters = growing[table]
   if (!counters) return older
   const key = uniqueKeys[table] ?? []
   const columns = ['id', 'last_action', ...counters, ...key]
   const names = sql.join(columns.map((c) => sql.ref(c)))
-  const newer = sql.raw(storedIsNewer(table, 's', 'v', latest))
+  const newer = sql.raw(storedIsNewer(table, 's', 'v', latest, countersOnly))
   for (let i = 0; i < rows.length; i += ROWS_PER_LOOKUP) {
     const chunk = rows.slice(i, i + ROWS_PER_LOOKUP)
     // Integers inline (PostgreSQL types a bare parameter in VALUES as text); text (peer_id) as a parameter.
     const values = sql.join(
       chunk.map((r) => sql`(${sql.join(columns.map((c) => (typeof r[c] === 'number' ? sql.lit(r[c]) : sql`${r[c]}`)))})`),
     )
-    const sameKey = key.length
-      ? sql`union select v.id from v join ${sql.table(table)} s on ${sql.join(
-          key.map((c) => sql`s.${sql.ref(c)} = v.${sql.ref(c)}`),
-          sql` and `,
-        )} where s.id > v.id`
-      : sql``
+    // Not for rows whose time was not believed: their last_action says nothing of which row is the later.
+    const sameKey =
+      key.length && !countersOnly
+        ? sql`union select v.id from v join ${sql.table(table)} s on ${sql.join(
+            key.map((c) => sql`s.${sql.ref(c)} = v.${sql.ref(c)}`),
+            sql` and `,
+          )} where s.id <> v.id and (s.last_action > v.last_action or (s.last_action = v.last_action and s.id > v.id))`
+        : sql``
     const { rows: found } = await sql<{ id: number | string }>`with v (${names}) as (values ${values})
       select v.id from v join ${sql.table(table)} s on s.id = v.id where ${newer} ${sameKey}`.execute(db)
     for (const r of found) older.add(Number(r.id))

@@ -48,7 +48,7 @@ export interface UpsertOptions {
 }
 
 /** SQLite's placeholders are `?`, PostgreSQL's `$n`. */
-function isSqlite(db: Kysely<DB>): boolean {
+export function isSqlite(db: Kysely<DB>): boolean {
   return sql`${0}`.compile(db).sql === '?'
 }
 
