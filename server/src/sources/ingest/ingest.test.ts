@@ -9,9 +9,10 @@ import { derive } from '../../derive'
 import { defaultRuleBody, saveRules } from '../../rules/rules'
 import { openTestDatabases } from '../../test/harness'
 import { useSeedingDb } from '../../test/seeding-db'
+import { AdminLock, lockFor } from '../../db/write-lock'
 import { upsertMirror } from '../mirror'
 import { applySnapshot } from './ingest'
-import { storedIsNewer } from './older'
+import { olderIds, storedIsNewer } from './older'
 import { ingestRowSchemas, ingestSnapshotSchema } from './schema'
 
 const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
@@ -148,6 +149,8 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
   const mirrorPeers = () => db().selectFrom('site_peers').select(['id', 'uploaded', 'last_action']).orderBy('id').execute()
   const num = <R extends Record<string, unknown>>(rows: R[]) =>
     rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])))
+  /** The mirror's snatches as numbers, without their times. */
+  const snatchesNow = async () => num(await mirrorSnatches()).map(({ id, seedtime, uploaded }) => ({ id, seedtime, uploaded }))
 
   it('an older push replayed after a newer one is ignored and counted: counters never go back', async () => {
     await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
@@ -233,5 +236,63 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
     const outcome = await push({ peers: [seeder(51, 10, NOW - 60_000)] })
     expect(outcome).toMatchObject({ accepted: { peers: 1 }, ignoredOlder: { peers: 0 } })
     expect(num(await mirrorPeers())).toEqual([{ id: 51, uploaded: 10 * GiB, last_action: NOW - 60_000 }])
+  })
+
+  it('a snatch whose site time ran past the clock still brings its grown counters (as the NexusPHP sync does)', async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    await push({ snatches: [snatch(41, 1000, 10, NOW - HOUR)] })
+    // The tracker's clock jumped ahead: its snatched.last_action is now 2 days past ours, while the
+    // member seeded 400 hours more and uploaded 30 GiB more. The time is not believed (notes) …
+    const later = await push({ snatches: [snatch(41, 1400, 40, NOW + 2 * 86_400_000)] })
+    expect(Object.keys(later.notes).length).toBeGreaterThan(0)
+    // … but the row is the newer state of snatch 41: its counters only grow, and they grew.
+    expect(later.ignoredOlder.snatches).toBe(0)
+    expect(await snatchesNow()).toEqual([{ id: 41, seedtime: 1400 * 3600, uploaded: 40 * GiB }])
+  })
+
+  it.runIf(backend.name === 'postgres')(
+    'two pushes in flight (PostgreSQL, read committed) take turns: a re-created row is never rolled back by the old one',
+    async () => {
+      await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+      await push({ snatches: [snatch(41, 1000, 10, NOW - 2 * HOUR)] })
+      // Push B (a late push of row 41, newer than the stored 41) is between its lookup and its write, holding the
+      // entity's turn as applySnapshot does …
+      const late = ingestRowSchemas.snatches.parse(snatch(41, 1100, 12, NOW - 90 * 60_000))
+      let a: Promise<unknown> | undefined
+      let aDone = false
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await lockFor(trx, 'postgres', AdminLock.ingest)
+          expect((await olderIds(trx, 'site_snatched', [late], NOW + 86_400_000)).size).toBe(0)
+          // … while push A (the site re-created the snatch as 77) arrives: it waits for B's commit.
+          a = push({ snatches: [snatch(77, 5, 1, NOW - HOUR)] }).then(() => (aDone = true))
+          await expect
+            .poll(async () => {
+              const { rows } = await sql<{
+                n: string
+              }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(db())
+              return Number(rows[0]?.n)
+            })
+            .toBeGreaterThan(0)
+          expect(aDone).toBe(false)
+          await upsertMirror(trx, 'site_snatched', [late], {
+            keepStoredWhen: storedIsNewer('site_snatched', '"site_snatched"', 'excluded', NOW + 86_400_000),
+          })
+        })
+      await a
+      // A judged against B's row and wrote after it: the re-created row is what stays.
+      expect(await snatchesNow()).toEqual([{ id: 77, seedtime: 5 * 3600, uploaded: 1 * GiB }])
+    },
+  )
+
+  it('a peer re-created under a lower id (ids restarted: MEMORY peers table, tracker restart) is not ignored when the push deletes the old row', async () => {
+    await push({ teams: [{ id: 1, name: 'CMCT' }], torrents: [torrentRow] })
+    await push({ peers: [seeder(90_000, 10, NOW - 2 * HOUR)] })
+    // The tracker restarted: its peers table begins again at id 1; the same client announces again.
+    const after = await push({ peers: [seeder(5, 1, NOW - 60_000)], deleted: { peers: [90_000] } })
+    const stored = await db().selectFrom('site_peers').select(['id', 'last_action']).execute()
+    // Taken: the newer row of that client (it replaced 90,000, which the delete then no longer finds).
+    expect({ ignored: after.ignoredOlder.peers, stored: stored.map((r) => Number(r.id)) }).toEqual({ ignored: 0, stored: [5] })
   })
 })
