@@ -290,6 +290,8 @@ export interface PayoutLedgerTable {
   credit_sent_at: EpochMs | null
   /** A MyISAM attempt sent its claims deduction (migration 0029). */
   claims_sent_at: EpochMs | null
+  /** The claim settlement a MyISAM attempt told the member, noted before its message (migration 0030; JSON). */
+  claims_plan: string | null
 }
 
 export interface PayoutWebhookDeliveriesTable {

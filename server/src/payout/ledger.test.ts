@@ -45,13 +45,18 @@ describe.each(openTestDatabases())('payout ledger on $name', (backend) => {
       const [opened] = (
         await openEntries(t.database.db, [entry(wageId, 5000 + (wageId - 9000))], { target: 'nexusphp', operator, now: 1 })
       ).values()
-      await t.database.db.updateTable('payout_ledger').set({ credit_sent_at: 2, claims_sent_at: 3 }).where('id', '=', opened!.id).execute()
+      await t.database.db
+        .updateTable('payout_ledger')
+        .set({ credit_sent_at: 2, claims_sent_at: 3, claims_plan: '{}' })
+        .where('id', '=', opened!.id)
+        .execute()
       expect(await transition(t.database.db, opened!.id, 'pending', 'failed', { now: 4 })).toBe(true)
       const reopened = (await openEntries(t.database.db, [entry(wageId, uidAfter)], { target: 'nexusphp', operator, now: 5 })).get(wageId)!
       expect(reopened).toMatchObject({ state: 'pending', site_uid: uidAfter })
       expect([reopened.credit_sent_at, reopened.claims_sent_at].map((v) => (v === null ? null : Number(v)))).toEqual(
         kept ? [2, 3] : [null, null],
       )
+      expect(reopened.claims_plan).toBe(kept ? '{}' : null)
     }
   })
 })

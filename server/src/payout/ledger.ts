@@ -77,7 +77,7 @@ export async function openEntries(
       // before the member left the site) still says what the site may hold — for the same member; a new binding
       // (the record's uid now) starts without it.
       .set((eb) => {
-        const sameMember = <C extends 'credit_sent_at' | 'claims_sent_at'>(column: C) =>
+        const sameMember = <C extends 'credit_sent_at' | 'claims_sent_at' | 'claims_plan'>(column: C) =>
           eb.case().when('site_uid', '=', e.siteUid).then(eb.ref(column)).else(null).end()
         return {
           state: 'pending',
@@ -88,6 +88,7 @@ export async function openEntries(
           updated_at: args.now,
           credit_sent_at: sameMember('credit_sent_at'),
           claims_sent_at: sameMember('claims_sent_at'),
+          claims_plan: sameMember('claims_plan'),
         }
       })
       .where('wage_id', '=', e.wageId)

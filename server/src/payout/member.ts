@@ -14,7 +14,8 @@ export function memberPayout(
   sent: SentNotes = {
     note: async () => true,
     forget: async () => {},
-    read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null }),
+    tell: async () => true,
+    read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null, told: entry.claims_plan }),
   },
 ): MemberPayout {
   const credit = creditTenths(entry.amount)

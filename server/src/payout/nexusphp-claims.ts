@@ -22,6 +22,7 @@
  * - the removed claims are deleted after the deduction, so a cut there is finished by the next run.
  */
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
+import { z } from '@shared/validation'
 import { bonusMark, changeBonusOnce, laravelNow, logValue, type LogColumns } from './nexusphp-rows'
 import { formatTenths, parseTenths } from './tenths'
 import type { ClaimSettlement } from './target'
@@ -150,6 +151,40 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
   }
 }
 
+const toldClaim = z.object({
+  id: z.number().int(),
+  torrentName: z.string(),
+  reached: z.boolean(),
+  old: z.boolean(),
+  seedtime: z.string().regex(/^\d+$/),
+  uploaded: z.string().regex(/^\d+$/),
+  from: z.string().nullable(),
+})
+const toldPlan = z.object({
+  period: z.string(),
+  restart: z.array(toldClaim),
+  remove: z.array(toldClaim),
+  gone: z.array(toldClaim),
+  deduction: z.string().regex(/^-?\d+$/),
+})
+
+/** The plan as the ledger entry keeps what the member was told (SentNotes.tell). */
+export const writeToldPlan = (plan: ClaimPlan): string => JSON.stringify({ ...plan, deduction: String(plan.deduction) })
+
+/** The plan the member was told for the month, as noted on the entry; null where none was, or it is not readable. */
+export function readToldPlan(text: string | null, period: string): ClaimPlan | null {
+  if (text === null) return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return null
+  }
+  const plan = toldPlan.safeParse(parsed)
+  if (!plan.success || plan.data.period !== period) return null
+  return { ...plan.data, deduction: BigInt(plan.data.deduction) }
+}
+
 /** A snapshot day (yyyymmdd) as the site's local DATETIME of its start. */
 const dayStart = (day: number) => `${String(day).replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3')} 00:00:00`
 /** "2026-02-01 00:00:00" → "2 月 1 日". */
@@ -179,6 +214,8 @@ export function claimsNote(plan: ClaimPlan): string | null {
  * attempt sent it (`sentBefore`), how to note that this one sends it, and the admin's settlement of 待核对.
  */
 export interface DeductionGuard {
+  /** The plan is the one the member's message told (noted on the entry): settled as it is. */
+  told: boolean
   sentBefore: boolean
   noteSent: () => Promise<void>
   rest?: 'markDone' | 'payRest'
@@ -209,7 +246,8 @@ export async function applyClaims(
   // Once an attempt has sent the deduction, what it was for is fixed: that attempt restarted every other claim first,
   // so each old claim still unsettled was unreached then — one that reached the standard since goes all the same, as
   // the member was charged (and told) for it.
-  if (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null) plan = asDeducted(plan, rule)
+  // (A plan the member was told is that attempt's own: nothing to infer.)
+  if (!guard?.told && (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null)) plan = asDeducted(plan, rule)
   for (const claim of plan.restart) {
     // Dated when its begins were taken, as the site's cron on the 1st dates it: a settlement from the 1st's counters
     // dated days later would count as begun inside the next month, and that month be judged up to its payout day

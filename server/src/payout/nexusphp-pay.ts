@@ -23,7 +23,7 @@
  */
 import type { PoolConnection } from 'mysql2/promise'
 import { ledgerKey, type Evidence } from './ledger'
-import { applyClaims, claimsNote, planClaims } from './nexusphp-claims'
+import { applyClaims, claimsNote, planClaims, readToldPlan, writeToldPlan } from './nexusphp-claims'
 import { isConnectionLost, writeErrorReason } from './nexusphp-errors'
 import { withMemberLock, type PayContext } from './nexusphp-member-lock'
 import {
@@ -141,7 +141,13 @@ export async function payMember(
     const bonusBefore = figures?.bonusBefore ? parseTenths(figures.bonusBefore) : credited ? before : before - member.credit
     const bonusAfter = figures?.bonusAfter ? parseTenths(figures.bonusAfter) : bonusBefore + member.credit
 
-    const claims = member.claims ? await planClaims(conn, uid, member.claims, transactional) : null
+    // Statement by statement the claims are settled after the message: what the message tells is noted on the entry
+    // first, so an attempt cut in between is finished as told — not planned afresh (the deduction per claim may have
+    // been changed since, a torrent deleted). A transaction leaves nothing to finish.
+    const told = transactional || !member.claims ? null : readToldPlan(sent.told, member.claims.period)
+    const claims = member.claims ? (told ?? (await planClaims(conn, uid, member.claims, transactional))) : null
+    if (claims && !told && !transactional && earlier.messageId === null && !(await member.sent.tell(writeToldPlan(claims))))
+      throw new Error(NO_LONGER_OPEN)
     const texts = member.texts(bonusBefore, bonusAfter, (claims && claimsNote(claims)) ?? undefined)
     const logId = earlier.log
       ? Number(earlier.log.id)
@@ -155,6 +161,7 @@ export async function payMember(
       const guard = transactional
         ? undefined
         : {
+            told: told !== null,
             sentBefore: sent.claims,
             noteSent: async () => {
               if (!(await member.sent.note('claims'))) throw new Error(NO_LONGER_OPEN)

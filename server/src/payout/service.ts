@@ -77,36 +77,43 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
     await recordOperation(db, { operator, action, targetType: 'wage-payout', targetId, detail, ip }, options.clock())
   }
 
-  const sentNotes = (entry: LedgerEntry): SentNotes => ({
-    async note(what) {
-      const now = options.clock()
+  const sentNotes = (entry: LedgerEntry): SentNotes => {
+    // Only while the entry is still open, and as this attempt read it: a failed entry reopened since may credit
+    // another amount or uid.
+    const noteOnEntry = async (set: Partial<Pick<LedgerEntry, 'credit_sent_at' | 'claims_sent_at' | 'claims_plan'>>) => {
       const { numUpdatedRows } = await db
         .updateTable('payout_ledger')
-        .set(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
+        .set(set)
         .where('id', '=', entry.id)
-        // Still open, and as this attempt read it: a failed entry reopened since may credit another amount or uid.
         .where('state', 'in', ['pending', 'in_doubt'])
         .where('amount', '=', entry.amount)
         .where('site_uid', '=', entry.site_uid)
         .executeTakeFirst()
       return Number(numUpdatedRows) === 1
-    },
-    async forget(what) {
-      await db
-        .updateTable('payout_ledger')
-        .set(what === 'credit' ? { credit_sent_at: null } : { claims_sent_at: null })
-        .where('id', '=', entry.id)
-        .execute()
-    },
-    async read() {
-      const row = await db
-        .selectFrom('payout_ledger')
-        .select(['credit_sent_at', 'claims_sent_at'])
-        .where('id', '=', entry.id)
-        .executeTakeFirstOrThrow()
-      return { credit: row.credit_sent_at !== null, claims: row.claims_sent_at !== null }
-    },
-  })
+    }
+    return {
+      note(what) {
+        const now = options.clock()
+        return noteOnEntry(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })
+      },
+      tell: (plan) => noteOnEntry({ claims_plan: plan }),
+      async forget(what) {
+        await db
+          .updateTable('payout_ledger')
+          .set(what === 'credit' ? { credit_sent_at: null } : { claims_sent_at: null })
+          .where('id', '=', entry.id)
+          .execute()
+      },
+      async read() {
+        const row = await db
+          .selectFrom('payout_ledger')
+          .select(['credit_sent_at', 'claims_sent_at', 'claims_plan'])
+          .where('id', '=', entry.id)
+          .executeTakeFirstOrThrow()
+        return { credit: row.credit_sent_at !== null, claims: row.claims_sent_at !== null, told: row.claims_plan }
+      },
+    }
+  }
 
   let timer: NodeJS.Timeout | null = null
   let retrying: Promise<number> | null = null

@@ -58,9 +58,17 @@ export interface SentNotes {
   note(what: SentChange): Promise<boolean>
   /** Takes this attempt's note back: the server refused the statement, so the change did not apply. */
   forget(what: SentChange): Promise<void>
+  /**
+   * Notes the claim settlement the member's message is about to tell (before it is sent; the target's own words,
+   * opaque here); false when the entry is no longer open as this attempt read it.
+   */
+  tell(plan: string): Promise<boolean>
   /** As the entry has them now — read under the member's site lock, so an attempt that held it before is seen. */
-  read(): Promise<Record<SentChange, boolean>>
+  read(): Promise<SentState>
 }
+
+/** What earlier statement-by-statement attempts noted: the changes they sent, and the claim settlement told (or null). */
+export type SentState = Record<SentChange, boolean> & { told: string | null }
 
 export interface MemberPayout {
   entry: LedgerEntry

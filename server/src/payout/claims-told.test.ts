@@ -1,0 +1,87 @@
+/**
+ * On a MyISAM site the member's message (with its claims note) is written before the claims are settled. An attempt
+ * cut in between is finished by the next one as the message told — the same claims removed, the same deduction — even
+ * when the per-claim deduction was changed meanwhile or the site deleted a claimed torrent. Runs when
+ * NEXUSPHP_TEST_DATABASE_URL is set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrateToLatest } from '../db/migrate'
+import { currentRules, saveRules } from '../rules/rules'
+import { openTestDatabases, type TestDatabase } from '../test/harness'
+import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
+import { ROLE_WORK_SALARY } from './nexusphp-rows'
+import { payoutKit } from './testing/kit'
+import { NexusSite } from './testing/nexus-site'
+import { buildWageMonth, AFTER_MONTH, type WageMonth } from './testing/wage-month'
+import { formatTenths, parseTenths } from './tenths'
+
+const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
+const operator = { id: 1, username: 'admin' }
+const H = 3600
+const GIB = 1024 ** 3
+const START = '1000.0'
+
+describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the claims as the message told', () => {
+  let site: NexusSite
+  let db: TestDatabase
+  let month: WageMonth
+  let writerUrl = ''
+  const { service, wage, credit, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
+  const unreached = {
+    size: 10 * GIB,
+    seedtime: 1010 * H,
+    uploaded: 0,
+    seedBegin: 1000 * H,
+    uploadedBegin: 0,
+    createdAt: '2025-07-01 10:00:00',
+  }
+
+  beforeAll(async () => {
+    site = await NexusSite.create(serverUrl!, 'MyISAM')
+    writerUrl = await site.writer()
+    db = await openTestDatabases()[0]!.open()
+    await migrateToLatest(db.database)
+    month = await buildWageMonth(db.database, { count: 1, operator })
+    await site.user(1001, START)
+    const { version: _v, ...rules } = await currentRules(db.database.db)
+    await saveRules(db.database.db, { ...rules, settleClaims: true, claimRemoveDeduction: 600 }, AFTER_MONTH - 1000, null)
+  })
+  afterAll(async () => {
+    await closeServices()
+    await db?.cleanup()
+    await site?.drop()
+  })
+
+  it('the deduction changed and a torrent deleted between the message and the claims: removed and deducted as told', async () => {
+    const removed = [await site.claim(1001, 501, unreached), await site.claim(1001, 502, unreached)]
+    const kept = await site.claim(1001, 503, { ...unreached, seedtime: 2000 * H })
+    const cutting = service({ onStep: async (step) => void (step === 'messaged' && (await site.killWriters())) })
+    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    const paid = parseTenths(START) + credit(1001)
+    const [message] = await site.messages(1001)
+    expect(message!.msg).toContain('2 个认领超过一个月未达标，已取消认领，共扣除 1200.0 魔力')
+    expect(await site.bonus(1001)).toBe(formatTenths(paid))
+    expect(await site.claims(1001)).toHaveLength(3)
+    expect((await entry(1001)).claims_plan).not.toBeNull()
+
+    // Meanwhile the admin raises the deduction per claim, and the site deletes the torrent of one claim to remove.
+    const { version: _v, ...rules } = await currentRules(db.database.db)
+    await saveRules(db.database.db, { ...rules, claimRemoveDeduction: 800 }, AFTER_MONTH - 900, null)
+    await site.conn.query('DELETE FROM torrents WHERE id = 502')
+
+    const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(retry!.status).toBe('already')
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    const logs = await site.logs(1001)
+    expect(logs.map((l) => [l.business_type, Number(l.value)])).toEqual([
+      [ROLE_WORK_SALARY, Number(credit(1001) / 10n)],
+      [CLAIM_REMOVE_DEDUCT_TYPE, 1200],
+    ])
+    expect(logs[1]!.comment).toContain('取消 2 个未达标认领，扣除 1200.0')
+    expect(await site.messages(1001)).toHaveLength(1)
+    const left = await site.claims(1001)
+    expect(left.map((c) => Number(c.id))).toEqual([kept])
+    expect(left.map((c) => Number(c.id))).not.toContain(removed[0])
+    expect(left[0]!.seed_time_begin).toBe(String(2000 * H))
+  })
+})
