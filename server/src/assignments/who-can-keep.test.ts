@@ -59,7 +59,7 @@ describe.each(openTestDatabases())('who can keep a torrent ($name)', (backend) =
     // 2: uploaded by uploader, who seeds it: status 6 发布者.
     await w.torrent(2, { team: 1, size: 4 * GIB, owner: 1002 })
     await w.peer(1002, 2, { seeder: true, lastAction: RECENT })
-    // 3: two-clients downloads it on one client and seeds it on another: status 2 下载中.
+    // 3: two-clients downloads it on one client and seeds it on another: a keeper, status 4 做种中（未认领）.
     await w.torrent(3, { team: 1, size: 4 * GIB })
     await w.peer(1003, 3, { seeder: false, lastAction: RECENT })
     await w.peer(1003, 3, { seeder: true, lastAction: RECENT })
@@ -86,9 +86,9 @@ describe.each(openTestDatabases())('who can keep a torrent ($name)', (backend) =
     expect(await siteAccountsMirrored(t.db.database.db)).toBe(true)
     expect(await w.record(m.noWage, 1)).toMatchObject({ status: SeedStatus.NoWage, seeding: 1 })
     expect(await w.record(m.uploader, 2)).toMatchObject({ status: SeedStatus.Uploader, seeding: 1 })
-    expect(await w.record(m.twoClients, 3)).toMatchObject({ status: SeedStatus.Downloading, seeding: 1 })
+    expect(await w.record(m.twoClients, 3)).toMatchObject({ status: SeedStatus.SeedingUnclaimed, seeding: 1 })
     expect(await w.record(m.idle, 4)).toMatchObject({ status: SeedStatus.Uploader, seeding: 0 })
-    for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) expect(await w.label(id)).toMatchObject({ seed_type: 1, keepers: 0 })
+    for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) expect(await w.label(id)).toMatchObject({ seed_type: 1, keepers: id === 3 ? 1 : 0 })
   })
 
   it('/task/members leaves out members whose site account is disabled or deleted, and those without a site uid', async () => {

@@ -109,12 +109,13 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       expect(await w.record(alice, 2)).toMatchObject({ status: SeedStatus.Uploader, seeding: 1 })
     })
 
-    it('downloading beats seeding when a member has both peers', async () => {
+    it('seeding beats downloading when a member has both peers: the site counts the member among the seeders', async () => {
       const { w, alice } = await basic()
       await w.peer(1001, 1, { seeder: true, lastAction: NOW })
       await w.peer(1001, 1, { seeder: false, toGo: 100, lastAction: NOW })
       await run()
-      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.Downloading)
+      expect((await w.record(alice, 1))?.status).toBe(SeedStatus.SeedingUnclaimed)
+      expect(await w.label(1)).toMatchObject({ keepers: 1 })
     })
 
     it('a deleted member seeding a claimed torrent is 无工资 (5), an unclaimed one still 4', async () => {

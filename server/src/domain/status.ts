@@ -67,7 +67,8 @@ export function disqualifiedSql(d: { [K in keyof Disqualification]: RawBuilder<u
 
 export function seedStatus(f: RecordFacts): SeedStatus {
   if (f.uploader) return SeedStatus.Uploader
-  if (f.activeLeeching) return SeedStatus.Downloading
+  // A seeding client wins over a second one still downloading: the site counts the member among the torrent's seeders.
+  if (f.activeLeeching && !f.activeSeeding) return SeedStatus.Downloading
   if (f.activeSeeding && f.claimed && f.disqualified) return SeedStatus.NoWage
   if (f.activeSeeding && f.claimed) return SeedStatus.Seeding
   if (f.activeSeeding) return SeedStatus.SeedingUnclaimed
@@ -90,7 +91,7 @@ export interface RecordFactsSql {
 export function seedStatusSql(f: RecordFactsSql): RawBuilder<number> {
   return sql<number>`case
     when ${f.uploader} then ${sql.lit(SeedStatus.Uploader)}
-    when ${f.activeLeeching} then ${sql.lit(SeedStatus.Downloading)}
+    when ${f.activeLeeching} and not (${f.activeSeeding}) then ${sql.lit(SeedStatus.Downloading)}
     when ${f.activeSeeding} and ${f.claimed} and ${f.disqualified} then ${sql.lit(SeedStatus.NoWage)}
     when ${f.activeSeeding} and ${f.claimed} then ${sql.lit(SeedStatus.Seeding)}
     when ${f.activeSeeding} then ${sql.lit(SeedStatus.SeedingUnclaimed)}

@@ -84,6 +84,27 @@ describe.skipIf(!serverUrl).each(siteCombinations)('NexusPHP site scenarios on $
     }
   })
 
+  it('a seeder whose second client rechecks or downloads the torrent stays 做种中 and a keeper, as the site counts it in seeders', async () => {
+    const nx = await site()
+    const now = await nx.now()
+    await nx.user({ id: 1001, username: 'alice' })
+    await nx.user({ id: 1002, username: 'bob' })
+    await nx.team(1, 'CMCT')
+    await nx.torrent({ id: 1, team: 1, seeders: 2 })
+    for (const userid of [1001, 1002]) {
+      await nx.snatch({ userid, torrent: 1, finished: true, lastAction: now - 2 * MIN })
+      await nx.peer({ userid, torrent: 1, seeder: true, lastAction: now - 2 * MIN })
+    }
+    // bob's home client joins and rechecks the same torrent: a second peer, seeder = 'no', bytes to go.
+    await nx.peer({ userid: 1002, torrent: 1, seeder: false, toGo: 2 * 1024 ** 3, lastAction: now - 1 * MIN })
+    const { db, app } = await console_({ NEXUSPHP_DATABASE_URL: nx.url })
+    await addMember(db.database, 'alice', 1001)
+    await addMember(db.database, 'bob', 1002)
+    await sync(app)
+    expect(await statuses(db.database)).toEqual({ 'alice:1': SeedingUnclaimed, 'bob:1': SeedingUnclaimed })
+    expect(await labels(db.database)).toEqual({ 1: '2/1' })
+  })
+
   it('a member whose site account the site disables shows 无工资 after the next sync, and 做种中 again once re-enabled', async () => {
     const nx = await site()
     const now = await nx.now()
