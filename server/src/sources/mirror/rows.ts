@@ -17,8 +17,11 @@ export async function inTransaction<R>(db: Kysely<DB>, work: (trx: Kysely<DB>) =
   return db.isTransaction ? work(db) : db.transaction().execute(work)
 }
 
-export /** Last row wins for a repeated id, and for a repeated unique key (as if applied one after another). */
-function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
+/**
+ * Last row wins for a repeated id, and for a repeated unique key (as if applied one after another) — except where the
+ * first row keeps its key (`firstRowKeepsKey`, UpsertOptions): there the row of the lowest id does.
+ */
+export function dedupe(table: MirrorTable, rows: readonly AnyRow[], first = false): AnyRow[] {
   const key = uniqueKeys[table]
   const byId = new Map<unknown, AnyRow>()
   const byKey = new Map<string, unknown>()
@@ -26,7 +29,10 @@ function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
     if (key) {
       const k = key.map((c) => String(row[c])).join('\u0000')
       const previous = byKey.get(k)
-      if (previous !== undefined && previous !== row.id) byId.delete(previous)
+      if (previous !== undefined && previous !== row.id) {
+        if (first && Number(previous) < Number(row.id)) continue
+        byId.delete(previous)
+      }
       byKey.set(k, row.id)
     }
     byId.delete(row.id) // re-insert: keeps "last wins" order
