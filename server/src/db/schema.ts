@@ -180,6 +180,17 @@ export interface CounterSnapshotsTable {
   uploaded: number
 }
 
+/**
+ * A torrent's seeders at a month's first counter snapshot (the previous month's end, `N` of its wage): written on
+ * that day only, for torrents with seed records (migration 0031).
+ */
+export interface TorrentSeederSnapshotsTable {
+  /** yyyymmdd in the rules' time zone: a day of counter_snapshots. */
+  day: number
+  torrent_id: number
+  seeders: number
+}
+
 /** A claim's begins from before its first settlement: the site's cron resets them (migration 0025). */
 export interface ClaimFirstBeginsTable {
   claim_id: number
@@ -343,6 +354,7 @@ export interface DB {
   seed_record_counts: SeedRecordCountsTable
   member_seed_stats: MemberSeedStatsTable
   counter_snapshots: CounterSnapshotsTable
+  torrent_seeder_snapshots: TorrentSeederSnapshotsTable
   claim_first_begins: ClaimFirstBeginsTable
   daily_member_stats: DailyMemberStatsTable
   daily_team_stats: DailyTeamStatsTable

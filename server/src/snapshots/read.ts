@@ -21,12 +21,18 @@ export interface CounterRow {
   uploaded: number
 }
 
-/** Every day that has a snapshot, ascending (a skip scan: one index probe per day). */
-export async function snapshotDays(db: Kysely<DB>): Promise<number[]> {
+/**
+ * Every day that has a snapshot, ascending (a skip scan: one index probe per day). `table`: the torrents' seeders
+ * kept with some of them (torrent_seeder_snapshots) instead of the records' counters.
+ */
+export async function snapshotDays(
+  db: Kysely<DB>,
+  table: 'counter_snapshots' | 'torrent_seeder_snapshots' = 'counter_snapshots',
+): Promise<number[]> {
   const days: number[] = []
   let after = -1
   for (;;) {
-    const { rows } = await sql<{ d: number | null }>`select min(day) as d from counter_snapshots where day > ${after}`.execute(db)
+    const { rows } = await sql<{ d: number | null }>`select min(day) as d from ${sql.table(table)} where day > ${after}`.execute(db)
     const d = rows[0]?.d
     if (d === null || d === undefined) return days
     days.push(Number(d))

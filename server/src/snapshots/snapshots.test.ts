@@ -56,6 +56,50 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
     expect(await snapshotDays(database.db)).toContain(20260311)
   })
 
+  it("keep the torrents' seeders on a month's first snapshot only, for torrents with seed records, pruned with their day", async () => {
+    const { database } = t.db
+    const { db } = database
+    const w = t.world
+    const local = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}:00+08:00`)
+    const seeders = async () =>
+      (await db.selectFrom('torrent_seeder_snapshots').selectAll().orderBy('day').orderBy('torrent_id').execute()).map((r) => [
+        r.day,
+        Number(r.torrent_id),
+        Number(r.seeders),
+      ])
+    const sync = async (wall: string) => {
+      await derive(database, { now: local(wall) })
+      return takeDailySnapshot(database, { now: local(wall), timeZone: 'Asia/Shanghai' })
+    }
+    await w.member('alice', 1001)
+    await w.torrent(1, { size: 5 * GIB, seeders: 3 })
+    await w.torrent(2, { size: 5 * GIB, seeders: 9 }) // nobody of the team has it: no seed record
+    await w.snatch(1001, 1, { finished: true, seedtime: 10 * 3600 })
+    expect((await sync('2026-03-01 00:20')).written).toBe(true)
+    await w.updateTorrent(1, { seeders: 4 })
+    expect((await sync('2026-03-02 00:20')).written).toBe(true)
+    await w.updateTorrent(1, { seeders: 5 })
+    expect((await sync('2026-04-01 00:20')).written).toBe(true)
+    expect(await seeders()).toEqual([
+      [20260301, 1, 3],
+      [20260401, 1, 5],
+    ])
+    // Seeders of a day that is not its month's first (written here by hand) go as its counters went (on April 1st).
+    await db.insertInto('torrent_seeder_snapshots').values({ day: 20260302, torrent_id: 1, seeders: 4 }).execute()
+    await db.insertInto('torrent_seeder_snapshots').values({ day: 20260415, torrent_id: 1, seeders: 4 }).execute()
+    expect(await pruneSnapshots(db, 20260420)).toEqual([])
+    expect(await seeders()).toEqual([
+      [20260301, 1, 3],
+      [20260401, 1, 5],
+      [20260415, 1, 4],
+    ])
+    expect(await pruneSnapshots(db, 20260501)).toEqual([])
+    expect(await seeders()).toEqual([
+      [20260301, 1, 3],
+      [20260401, 1, 5],
+    ])
+  })
+
   it('every sync notes the records it created and the assignments it saw, not only the first of the day', async () => {
     const { database } = t.db
     const w = t.world

@@ -6,10 +6,11 @@ import { yieldToEventLoop } from '../db/sql-fragments'
 import { addDays, localDay } from '../domain/local-day'
 import { recordBaselines } from './baselines'
 import { ROLLING_SNAPSHOT_DAYS } from './policy'
-import { snapshotDays } from './read'
+import { snapshotDayOnOrAfter, snapshotDays } from './read'
 
-// One statement per ~50,000 records: on SQLite each blocks the event loop while it runs.
+// One statement per ~50,000 records (or torrent ids): on SQLite each blocks the event loop while it runs.
 const RECORDS_PER_STATEMENT = 50_000
+const TORRENTS_PER_STATEMENT = 50_000
 
 export interface SnapshotOutcome {
   day: number
@@ -32,6 +33,9 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   // No records yet (a new install's first sync, before any member is added): no snapshot, and the day stays open
   // for the next sync's — an empty day would leave the month with no counters to compute from until tomorrow.
   if (!(await copyRecordCounters(db, day))) return { day, written: false, pruned: [] }
+  // The month's first snapshot is the previous month's end (wages/reader.ts): the torrents' seeders with it. Before
+  // the day is marked taken, so a sync cut here writes them at the next one (both copies are idempotent).
+  if ((await snapshotDayOnOrAfter(db, Math.floor(day / 100) * 100)) === day) await copyTorrentSeeders(db, day)
   await db.updateTable('sync_state').set({ last_snapshot_day: day }).where('id', '=', 1).execute()
   const pruned = await pruneSnapshots(db, day)
   return { day, written: true, pruned }
@@ -51,7 +55,29 @@ export async function copyRecordCounters(db: Kysely<DB>, day: number, counters =
   return hi >= lo
 }
 
-/** Deletes days older than the rolling window unless they are the first snapshot day of their month. */
+/**
+ * Copies the seeders of every torrent that has seed records into `day` (torrent_seeder_snapshots, migration 0031),
+ * one id range per statement. Idempotent. Only a month's first snapshot day takes them: that is the moment a closed
+ * month's wage reads `N` at (domain.md §4), and keeping them for every torrent every day would be 200,000 rows a day.
+ */
+export async function copyTorrentSeeders(db: Kysely<DB>, day: number): Promise<void> {
+  const bounds = await sql<{
+    lo: number | null
+    hi: number | null
+  }>`select min(torrent_id) as lo, max(torrent_id) as hi from torrent_labels`.execute(db)
+  const lo = Number(bounds.rows[0]?.lo ?? 0)
+  const hi = Number(bounds.rows[0]?.hi ?? -1)
+  for (let start = lo; start <= hi; start += TORRENTS_PER_STATEMENT) {
+    await sql`insert into torrent_seeder_snapshots (day, torrent_id, seeders)
+      select ${day}, l.torrent_id, l.seeders from torrent_labels l
+      where l.torrent_id between ${start} and ${start + TORRENTS_PER_STATEMENT - 1}
+        and exists (select 1 from seed_records r where r.torrent_id = l.torrent_id)
+      on conflict do nothing`.execute(db)
+    await yieldToEventLoop()
+  }
+}
+
+/** Deletes days older than the rolling window unless they are the first snapshot day of their month (counters and seeders). */
 export async function pruneSnapshots(db: Kysely<DB>, today: number): Promise<number[]> {
   const cutoff = addDays(today, -ROLLING_SNAPSHOT_DAYS)
   const days = await snapshotDays(db)
@@ -66,5 +92,9 @@ export async function pruneSnapshots(db: Kysely<DB>, today: number): Promise<num
   }
   const doomed = days.filter((day) => day < cutoff && !firstOfMonth.has(day))
   for (const day of doomed) await db.deleteFrom('counter_snapshots').where('day', '=', day).execute()
+  // The seeders are kept as long as their day's counters. They are written on a month's first day only, which stays:
+  // this deletes only what a day's counters no longer keep (say, rows written out of turn by hand or a script).
+  for (const day of await snapshotDays(db, 'torrent_seeder_snapshots'))
+    if (day < cutoff && !firstOfMonth.has(day)) await db.deleteFrom('torrent_seeder_snapshots').where('day', '=', day).execute()
   return doomed
 }

@@ -25,6 +25,7 @@ export const seedingTables = [
   'seed_record_counts',
   'member_seed_stats',
   'counter_snapshots',
+  'torrent_seeder_snapshots',
   'daily_member_stats',
   'daily_team_stats',
   'stats_cache',

@@ -5,11 +5,15 @@
  * ranges (the event loop gets a turn between them) into compact columns; see periodRecords for why.
  *
  * Approximations (what the mirror can tell; docs in routes/wages.ts and BENCHMARKS.md):
- * - Ties (claimed / assigned), the torrent's official label, name, size, age and seeders are the
- *   current ones (the mirror keeps no history of them); for the running month that is exact up to
- *   the last sync, for past months "seeders at period end" is the seeders now.
+ * - Ties (claimed / assigned), the torrent's official label, name, size and age are the current ones
+ *   (the mirror keeps no history of them); for the running month that is exact up to the last sync.
  * - End counters: the first snapshot on or after the 1st of the next month; while there is none
  *   (the running month, or the sync has not run since), the live counters of the last sync.
+ * - Seeders (`N`, "at period end", domain.md §4): the torrent's seeders kept with that same end snapshot
+ *   (torrent_seeder_snapshots, written on a month's first snapshot day: snapshots/write.ts), as NexusPHP's
+ *   cron on the 1st reads them — so a closed month pays the same whenever it is computed. Where there is
+ *   none — no end snapshot yet (the running month), an end snapshot taken before migration 0031, or a
+ *   torrent that had no seed record then (a member linked later) — the current seeders of torrent_labels.
  */
 import { AssignmentLabel, ClaimState, SeedType } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
@@ -88,6 +92,15 @@ export const RECORD_ID_RANGE = 20_000
  * preview's peak was ~250 MB above its start, with 100 ~170 MB (three runs each, same speed).
  */
 export const TORRENTS_PER_BATCH = 100
+
+interface LabelRow {
+  torrent_id: number
+  name: string
+  size: number | string
+  added: number | string
+  seeders: number | string
+  seed_type: number
+}
 
 interface PaidTorrent {
   name: string
@@ -243,10 +256,19 @@ export async function* periodRecords(
   const plan = await scanPlan(db, counters, rules)
   const banned = new Set(plan.banned)
   const torrentsInfo = new Map<number, PaidTorrent>()
-  let labels = db.selectFrom('torrent_labels').select(['torrent_id', 'name', 'size', 'added', 'seeders', 'seed_type'])
-  if (!plan.claimsOnly)
-    labels = labels.where((eb) => eb.or([eb('seed_type', '=', 1), ...(banned.size ? [eb('torrent_id', 'in', [...banned])] : [])]))
-  for (const t of await labels.execute()) {
+  // N at the period end: the seeders kept with the end snapshot; without one (the running month), or for a torrent
+  // it lacks (see the header), the current ones — the best the mirror knows.
+  const atEnd = counters.endDay !== null
+  const seeders = atEnd ? sql`coalesce(s.seeders, l.seeders)` : sql`l.seeders`
+  const seedersJoin = atEnd
+    ? sql`left join torrent_seeder_snapshots s on s.day = ${counters.endDay} and s.torrent_id = l.torrent_id`
+    : sql``
+  const paid = plan.claimsOnly
+    ? sql``
+    : sql`where l.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`l.torrent_id`, plan.banned)}`
+  const labels = await sql<LabelRow>`select l.torrent_id, l.name, l.size, l.added, ${seeders} as seeders, l.seed_type
+    from torrent_labels l ${seedersJoin} ${paid}`.execute(db)
+  for (const t of labels.rows) {
     const id = Number(t.torrent_id)
     torrentsInfo.set(id, {
       name: t.name,

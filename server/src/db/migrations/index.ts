@@ -30,6 +30,7 @@ import m0027 from './0027_payout_credit_sent'
 import m0028 from './0028_snatch_start_unknown'
 import m0029 from './0029_payout_claims_sent'
 import m0030 from './0030_payout_claims_plan'
+import m0031 from './0031_torrent_seeder_snapshots'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -59,5 +60,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0028_snatch_start_unknown': m0028(dialect),
     '0029_payout_claims_sent': m0029(dialect),
     '0030_payout_claims_plan': m0030(dialect),
+    '0031_torrent_seeder_snapshots': m0031(dialect),
   }
 }

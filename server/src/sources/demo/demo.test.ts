@@ -88,6 +88,8 @@ describe.each(openTestDatabases())('demo source on $name', (backend) => {
     const daily = await sql<{ n: number }>`select count(*) as n from daily_team_stats`.execute(kdb)
     expect(Number(daily.rows[0].n)).toBe(tiny.historyDays + 1)
     expect(await snapshotDays(kdb)).toEqual([...historicSnapshotDays(20260310, tiny.historyDays), 20260310])
+    // Each month's first day keeps the torrents' seeders too (its previous month's N), as the sync's snapshot does.
+    expect(await snapshotDays(kdb, 'torrent_seeder_snapshots')).toEqual([20260129, 20260201, 20260301])
   })
 
   it("gives each member's history uneven daily uploads that add up to a rising total", async () => {

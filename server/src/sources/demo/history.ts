@@ -2,7 +2,8 @@
  * The demo's past: a freshly generated community has only "now", but the dashboard's charts and
  * the wage engine want months of history. This synthesises it the way the sync would have kept it:
  * counter snapshots for every month start in the history window and for the rolling days (each
- * record's counters interpolated linearly from its snatch start to now), and daily aggregates per
+ * record's counters interpolated linearly from its snatch start to now; a month start keeps the
+ * torrents' seeders too, today's), and daily aggregates per
  * member and for the team (smooth trends with day-to-day noise, ending at today's real figures).
  */
 import { sql } from 'kysely'
@@ -11,6 +12,7 @@ import { bulkInsert, type BulkRow } from '../../db/bulk'
 import { int } from '../../db/sql-fragments'
 import { addDays, dayStart, localDay } from '../../domain/local-day'
 import { ROLLING_SNAPSHOT_DAYS } from '../../snapshots/policy'
+import { copyTorrentSeeders } from '../../snapshots/write'
 import { Prng } from './prng'
 
 const SNAPSHOT_RANGE = 200_000
@@ -43,7 +45,14 @@ export async function synthesiseHistory(database: AppDatabase, options: HistoryO
     .rows[0]
   const lo = Number(bounds?.lo ?? 0)
   const hi = Number(bounds?.hi ?? -1)
+  const months = new Set<number>()
   for (const day of historicSnapshotDays(today, options.days)) {
+    // Each month's first day keeps the torrents' seeders too, as the sync's snapshot does (the previous month's `N`).
+    // The demo has no history of them: today's, which is what a month computed before 0.3.4 read.
+    if (!months.has(Math.floor(day / 100))) {
+      months.add(Math.floor(day / 100))
+      await copyTorrentSeeders(db, day)
+    }
     const at = dayStart(day, timeZone)
     // Share of today's counters reached at `at`: linear from the snatch start (0) to now (1).
     const share = sql`(case when s.startdat is null or s.startdat >= ${int(at)} then 0

@@ -69,6 +69,7 @@ const generatedTables = [
   'seed_record_counts',
   'derive_queue',
   'counter_snapshots',
+  'torrent_seeder_snapshots',
   'record_first_counters',
   'assignment_counters',
   'daily_member_stats',
