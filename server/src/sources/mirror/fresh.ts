@@ -7,7 +7,6 @@ import { type BulkColumns, bulkInsert } from '../../db/bulk'
 import type { AppDatabase } from '../../db/database'
 import type { DB } from '../../db/schema'
 import { inIntegers } from '../../db/sql-fragments'
-import { chunks } from '../../util/chunks'
 import { type MirrorTable, mirrorColumnsOf } from './columns'
 import { type AnyRow, checkedArray, dedupe, type MirrorRows, uniqueKeys } from './rows'
 
@@ -34,33 +33,22 @@ export async function insertMirrorFresh<T extends MirrorTable>(
   table: T,
   rows: readonly MirrorRows[T][],
   cover: FreshCover,
-  options: { keyDeferred?: boolean; firstRowKeepsKey?: boolean } = {},
+  options: { keyDeferred?: boolean } = {},
 ): Promise<number> {
   let written = 0
   if (rows.length) {
     const columns = mirrorColumnsOf(table)
     // SQLite: no dedupe — `insert or replace` row after row already lets the last row win for an id or a
     // key. PostgreSQL: one statement may not meet a row twice, so the batch is deduplicated first, and
-    // rows holding an incoming unique key under another id (re-created at the site) go first. Where the
-    // first row keeps its key (UpsertOptions.firstRowKeepsKey), both deduplicate, and a row whose key a stored
-    // row of a lower id holds is left out.
-    const first = options.firstRowKeepsKey === true
-    const key = uniqueKeys[table]
-    let all =
-      database.dialect === 'sqlite' && !first
-        ? (rows as unknown as readonly AnyRow[])
-        : dedupe(table, rows as unknown as readonly AnyRow[], first)
-    // (`keyDeferred`: the table's unique key is dropped for a bulk load — db/bulk.ts keeps the newest row
-    // of each key when it rebuilds it; a first row's key is put right by the next upsert of its rows —
-    // so there is nothing to look them up by, and nothing to refuse them.)
-    if (key && first && !options.keyDeferred) {
-      const kept = await keptByLowerIds(trx, table, key, all)
-      if (kept.size) all = all.filter((r) => !kept.has(Number(r.id)))
-    }
+    // rows holding an incoming unique key under another id (re-created at the site) go first.
+    const all = database.dialect === 'sqlite' ? (rows as unknown as readonly AnyRow[]) : dedupe(table, rows as unknown as readonly AnyRow[])
     // One pass: each row is checked while its array (the statement's column order) is built.
     const arrays = all.map((row) => checkedArray(table, columns, row))
     const bulkColumns: BulkColumns = columns.map(({ name, sql }) => [name, sql === 'text' ? 'text' : 'bigint'] as const)
-    if (database.dialect === 'postgres' && key && !options.keyDeferred) await deleteKeyHolders(trx, table, key, all, first)
+    const key = uniqueKeys[table]
+    // (`keyDeferred`: the table's unique key is dropped for a bulk load — db/bulk.ts keeps the newest row
+    // of each key when it rebuilds it — so there is nothing to look them up by, and nothing to refuse them.)
+    if (database.dialect === 'postgres' && key && !options.keyDeferred) await deleteKeyHolders(trx, table, key, all)
     await bulkInsert(database, table, bulkColumns, arrays, trx, { replace: true, checked: true })
     written = all.length
   }
@@ -72,14 +60,8 @@ export async function insertMirrorFresh<T extends MirrorTable>(
   return written
 }
 
-/** PostgreSQL bulk path: deletes rows that hold one of the incoming rows' unique keys under another id (`first`: a higher one). */
-async function deleteKeyHolders(
-  trx: Kysely<DB>,
-  table: MirrorTable,
-  key: readonly string[],
-  rows: readonly AnyRow[],
-  first: boolean,
-): Promise<void> {
+/** PostgreSQL bulk path: deletes rows that hold one of the incoming rows' unique keys under another id. */
+async function deleteKeyHolders(trx: Kysely<DB>, table: MirrorTable, key: readonly string[], rows: readonly AnyRow[]): Promise<void> {
   const type = (column: string) =>
     mirrorColumnsOf(table).find(({ name }) => name === column)?.sql === 'text' ? sql`text[]` : sql`bigint[]`
   const arrays = key.map((k) => sql`${rows.map((r) => r[k])}::${type(k)}`)
@@ -88,23 +70,7 @@ async function deleteKeyHolders(
     where ${sql.join(
       key.map((k, i) => sql`x.${sql.ref(k)} = v.${names[i]}`),
       sql` and `,
-    )} and x.id ${first ? sql`>` : sql`<>`} v.id`.execute(trx)
-}
-
-/** Ids of incoming rows whose key a stored row of a lower id holds (firstRowKeepsKey: that one counts). */
-async function keptByLowerIds(trx: Kysely<DB>, table: MirrorTable, key: readonly string[], rows: readonly AnyRow[]): Promise<Set<number>> {
-  const kept = new Set<number>()
-  const names = key.map((_, i) => sql.raw(`k${i}`))
-  for (const part of chunks(rows, 1000)) {
-    const values = sql.join(part.map((r) => sql`(${sql.lit(Number(r.id))}, ${sql.join(key.map((c) => sql.lit(Number(r[c]))))})`))
-    const { rows: found } = await sql<{ id: number }>`with v (id, ${sql.join(names)}) as (values ${values})
-      select v.id from v join ${sql.table(table)} x on ${sql.join(
-        key.map((c, i) => sql`x.${sql.ref(c)} = v.${names[i]}`),
-        sql` and `,
-      )} where x.id < v.id`.execute(trx)
-    for (const r of found) kept.add(Number(r.id))
-  }
-  return kept
+    )} and x.id <> v.id`.execute(trx)
 }
 
 /** Whether the next derivation pass judges everything (never derived, or derived under other rules). */

@@ -171,37 +171,6 @@ describe.each(openTestDatabases())('mirror writer on $name', (backend) => {
     ])
   })
 
-  it("firstRowKeepsKey: the lowest id keeps the key, a site's duplicate of a higher id is left out — by the upsert and the bulk path", async () => {
-    await t.world.member('alice', 1001)
-    const first = { firstRowKeepsKey: true }
-    const stored = (userid: number) =>
-      db().selectFrom('site_snatched').select(['id', 'seedtime']).where('userid', '=', userid).orderBy('id').execute()
-    // Both rows of a key in one batch, the higher id last or first.
-    await upsertMirror(db(), 'site_snatched', [snatch(20, 1001, 1, { seedtime: 1 }), snatch(21, 1001, 1, { seedtime: 2 })], first)
-    expect(await stored(1001)).toEqual([{ id: 20, seedtime: 1 }])
-    await upsertMirror(db(), 'site_snatched', [snatch(21, 1001, 1, { seedtime: 3 }), snatch(20, 1001, 1, { seedtime: 4 })], first)
-    expect(await stored(1001)).toEqual([{ id: 20, seedtime: 4 }])
-    // The higher one alone; then a lower one, which takes the key.
-    await upsertMirror(db(), 'site_snatched', [snatch(21, 1001, 1, { seedtime: 5 })], first)
-    expect(await stored(1001)).toEqual([{ id: 20, seedtime: 4 }])
-    await upsertMirror(db(), 'site_snatched', [snatch(19, 1001, 1, { seedtime: 6 })], first)
-    expect(await stored(1001)).toEqual([{ id: 19, seedtime: 6 }])
-    // Without it, a new id of the key is the site's re-creation of the row.
-    await upsertMirror(db(), 'site_snatched', [snatch(30, 1001, 1, { seedtime: 7 })])
-    expect(await stored(1001)).toEqual([{ id: 30, seedtime: 7 }])
-
-    const fresh = (rows: MirrorRows['site_snatched'][]) =>
-      db()
-        .transaction()
-        .execute((trx) => insertMirrorFresh(t.db.database, trx, 'site_snatched', rows, 'full pass', first))
-    await fresh([snatch(41, 1002, 1, { seedtime: 1 }), snatch(40, 1002, 1, { seedtime: 2 })])
-    expect(await stored(1002)).toEqual([{ id: 40, seedtime: 2 }])
-    await fresh([snatch(42, 1002, 1, { seedtime: 3 })])
-    expect(await stored(1002)).toEqual([{ id: 40, seedtime: 2 }])
-    await fresh([snatch(39, 1002, 1, { seedtime: 4 })])
-    expect(await stored(1002)).toEqual([{ id: 39, seedtime: 4 }])
-  })
-
   it('a row moving to another pair queues both pairs', async () => {
     const alice = await t.world.member('alice', 1001)
     const bob = await t.world.member('bob', 1002)

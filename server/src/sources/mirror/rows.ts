@@ -17,11 +17,8 @@ export async function inTransaction<R>(db: Kysely<DB>, work: (trx: Kysely<DB>) =
   return db.isTransaction ? work(db) : db.transaction().execute(work)
 }
 
-/**
- * Last row wins for a repeated id, and for a repeated unique key (as if applied one after another) — except where the
- * first row keeps its key (`firstRowKeepsKey`, UpsertOptions): there the row of the lowest id does.
- */
-export function dedupe(table: MirrorTable, rows: readonly AnyRow[], first = false): AnyRow[] {
+export /** Last row wins for a repeated id, and for a repeated unique key (as if applied one after another). */
+function dedupe(table: MirrorTable, rows: readonly AnyRow[]): AnyRow[] {
   const key = uniqueKeys[table]
   const byId = new Map<unknown, AnyRow>()
   const byKey = new Map<string, unknown>()
@@ -29,10 +26,7 @@ export function dedupe(table: MirrorTable, rows: readonly AnyRow[], first = fals
     if (key) {
       const k = key.map((c) => String(row[c])).join('\u0000')
       const previous = byKey.get(k)
-      if (previous !== undefined && previous !== row.id) {
-        if (first && Number(previous) < Number(row.id)) continue
-        byId.delete(previous)
-      }
+      if (previous !== undefined && previous !== row.id) byId.delete(previous)
       byKey.set(k, row.id)
     }
     byId.delete(row.id) // re-insert: keeps "last wins" order

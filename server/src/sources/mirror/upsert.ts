@@ -28,7 +28,7 @@ export async function upsertMirror<T extends MirrorTable>(
 ): Promise<number> {
   if (rows.length === 0) return 0
   const columns = mirrorColumnsOf(table)
-  const unique = dedupe(table, rows as unknown as readonly AnyRow[], options.firstRowKeepsKey)
+  const unique = dedupe(table, rows as unknown as readonly AnyRow[])
   for (const row of unique) checkRow(table, columns, row)
   return inTransaction(db, async (trx) => {
     const size = Math.max(1, Math.floor(PARAMS_PER_STATEMENT / columns.length))
@@ -45,12 +45,6 @@ export interface UpsertOptions {
    * are one statement (a push replayed or arriving out of order, sources/ingest). Trusted text only.
    */
   keepStoredWhen?: string
-  /**
-   * The unique key is ours, not the source's: it may hold several live rows of a key, and the one of the lowest id is
-   * the one that counts. The mirror keeps that one; a row of a higher id holding its key is left out, not taken for a
-   * re-creation (sources/nexusphp: snatched).
-   */
-  firstRowKeepsKey?: boolean
 }
 
 /** SQLite's placeholders are `?`, PostgreSQL's `$n`. */
@@ -97,8 +91,7 @@ function upsertStatement(
   return CompiledQuery.raw(`insert into ${q(table)} (${columns.map(q).join(', ')}) values ${tuples.join(', ')} ${conflict}`, parameters)
 }
 
-async function upsertChunk(db: Kysely<DB>, table: MirrorTable, incoming: AnyRow[], options: UpsertOptions): Promise<number> {
-  let rows = incoming
+async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[], options: UpsertOptions): Promise<number> {
   const ids = rows.map((r) => r.id as number)
   const pairCols = pairColumns[table]
   const key = uniqueKeys[table]
@@ -116,7 +109,6 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, incoming: AnyRow[
 
   // Rows holding an incoming unique key under another id: the site re-created them. They go first,
   // or the insert below would violate the key. Only a row that is new or changes its key can meet one.
-  // Where the first row keeps its key, a holder of a lower id stays and the incoming row is left out.
   if (key) {
     const moving = rows.filter((r) => {
       const old = before.get(r.id as number)
@@ -125,16 +117,17 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, incoming: AnyRow[
     if (moving.length) {
       const values = sql.join(moving.map((r) => sql`(${sql.lit(r.id as number)}, ${sql.join(key.map((c) => keyValue(r[c])))})`))
       const names = key.map((_, i) => sql.raw(`k${i}`))
-      const { rows: holders } = await sql<{ id: number; incoming: number }>`with v (id, ${sql.join(names)}) as (values ${values})
-        select x.id, v.id as incoming from ${sql.table(table)} x join v on ${sql.join(
+      const { rows: stale } = await sql<{ id: number }>`with v (id, ${sql.join(names)}) as (values ${values})
+        select x.id from ${sql.table(table)} x join v on ${sql.join(
           key.map((c, i) => sql`x.${sql.ref(c)} = v.${names[i]}`),
           sql` and `,
         )} where x.id <> v.id`.execute(db)
-      const first = options.firstRowKeepsKey === true
-      const kept = new Set(holders.filter((h) => first && Number(h.id) < Number(h.incoming)).map((h) => Number(h.incoming)))
-      const stale = holders.filter((h) => !kept.has(Number(h.incoming))).map((h) => Number(h.id))
-      if (kept.size) rows = rows.filter((r) => !kept.has(Number(r.id)))
-      if (stale.length) await deleteChunk(db, table, stale)
+      if (stale.length)
+        await deleteChunk(
+          db,
+          table,
+          stale.map((r) => Number(r.id)),
+        )
     }
   }
 

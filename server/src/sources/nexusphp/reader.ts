@@ -115,15 +115,6 @@ const sources: { [T in MirrorTable]: SourceOf<T> } = {
   },
 }
 
-/**
- * NexusPHP's snatched has no unique (torrentid, userid) — a plain key, v1.6 and the Laravel migrations alike — and v1.6's
- * announce inserts a snatch after a `SELECT COUNT(*)` without a lock: two clients of one member starting together leave
- * two rows, and every later announce updates both. The site's claim notes the first (ClaimRepository::store, `first()`:
- * its snatched_id and begins) and its settlement reads that one, so the mirror keeps the row of the lowest id
- * (UpsertOptions.firstRowKeepsKey) — the other's counters would judge the claim's begins against another history.
- */
-export const firstRowKeepsKey = (table: MirrorTable): boolean => table === 'site_snatched'
-
 function tableSpec<T extends MirrorTable>(table: T): TableSpec {
   const { source, renamed, fallbacks, computed, fix }: SourceOf<T> = sources[table]
   const columns = mirrorColumnsOf(table).map(({ name, kind, default: fallback }): ColumnSpec => {

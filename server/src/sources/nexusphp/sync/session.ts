@@ -10,7 +10,7 @@ import { writeSourceState } from '../../../db/source-state'
 import { deleteMirror, insertMirrorFresh, type MirrorRows, type MirrorTable, upsertMirror } from '../../mirror'
 import type { SiteDataNote, SourceSyncContext } from '../../source'
 import type { NexusphpConnection } from '../connection'
-import { checkSourceRows, firstRowKeepsKey } from '../reader'
+import { checkSourceRows } from '../reader'
 import type { MemberIndexes, SourceEngines, SourceSchema, SourceTable } from '../schema-check'
 import { WindowPace } from './pace'
 import { ReadAhead } from './read-ahead'
@@ -168,7 +168,7 @@ export class SyncSession {
   async upsert<T extends MirrorTable>(trx: Kysely<DB>, table: T, rows: readonly MirrorRows[T][]): Promise<void> {
     this.checkRows(table, rows)
     this.note(table, rows)
-    this.count(table, await upsertMirror(trx, table, rows, { firstRowKeepsKey: firstRowKeepsKey(table) }))
+    this.count(table, await upsertMirror(trx, table, rows))
   }
 
   /** Rows that cannot be in the mirror yet (the mirror writer's `insertMirrorFresh`); `siteUids`: whose records to queue when the pass is not full. */
@@ -181,13 +181,7 @@ export class SyncSession {
     this.checkRows(table, rows)
     this.note(table, rows)
     const cover = this.fullPass ? 'full pass' : { siteUids }
-    this.count(
-      table,
-      await insertMirrorFresh(this.ctx.database, trx, table, rows, cover, {
-        keyDeferred: this.keysDeferred.has(table),
-        firstRowKeepsKey: firstRowKeepsKey(table),
-      }),
-    )
+    this.count(table, await insertMirrorFresh(this.ctx.database, trx, table, rows, cover, { keyDeferred: this.keysDeferred.has(table) }))
   }
 
   async remove(trx: Kysely<DB>, table: MirrorTable, ids: readonly number[]): Promise<void> {
