@@ -33,7 +33,7 @@ const notBannedOnSite = (eb: ExpressionBuilder<DB & { l: DB['torrent_labels'] },
  *   account announce takes — the picker's rule); load = their current assignments;
  * - each torrent gets `perTorrent − keepers` members, the least loaded first (ties by id), never
  *   one seeding it now: an active seeding peer of theirs (the record's `seeding`), whatever its status
- *   says besides (3/4, 5 无工资, 6 发布者, 2 下载中 with a second client seeding); each pick adds one to
+ *   says besides (3/4, 5 无工资, 6 发布者); each pick adds one to
  *   that member's load;
  * - the plan stops at MAX_AUTO_PAIRS pairs.
  */

@@ -30,12 +30,17 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   const day = localDay(options.now, options.timeZone)
   const state = await db.selectFrom('sync_state').select('last_snapshot_day').where('id', '=', 1).executeTakeFirst()
   if (state?.last_snapshot_day != null && state.last_snapshot_day >= day) return { day, written: false, pruned: [] }
+  // The month's first snapshot is the previous month's end (wages/reader.ts): the torrents' seeders with it, copied
+  // before its counters — a day with counters then has all its seeders, wherever a sync was cut (both copies are
+  // idempotent, and the day is marked taken last).
+  const monthEnd = await snapshotDayOnOrAfter(db, Math.floor(day / 100) * 100)
+  if (monthEnd === null || monthEnd === day) await copyTorrentSeeders(db, day)
   // No records yet (a new install's first sync, before any member is added): no snapshot, and the day stays open
   // for the next sync's — an empty day would leave the month with no counters to compute from until tomorrow.
   if (!(await copyRecordCounters(db, day))) return { day, written: false, pruned: [] }
-  // The month's first snapshot is the previous month's end (wages/reader.ts): the torrents' seeders with it. Before
-  // the day is marked taken, so a sync cut here writes them at the next one (both copies are idempotent).
-  if ((await snapshotDayOnOrAfter(db, Math.floor(day / 100) * 100)) === day) await copyTorrentSeeders(db, day)
+  // A month end without seeders (taken before 0.3.4, or counters copied by a cut sync of an earlier version's order):
+  // the seeders now, once — kept from here on, so the month pays the same whenever it is computed.
+  if (monthEnd !== null && monthEnd !== day && !(await hasSeeders(db, monthEnd))) await copyTorrentSeeders(db, monthEnd)
   await db.updateTable('sync_state').set({ last_snapshot_day: day }).where('id', '=', 1).execute()
   const pruned = await pruneSnapshots(db, day)
   return { day, written: true, pruned }
@@ -75,6 +80,10 @@ export async function copyTorrentSeeders(db: Kysely<DB>, day: number): Promise<v
       on conflict do nothing`.execute(db)
     await yieldToEventLoop()
   }
+}
+
+async function hasSeeders(db: Kysely<DB>, day: number): Promise<boolean> {
+  return (await db.selectFrom('torrent_seeder_snapshots').select('day').where('day', '=', day).limit(1).executeTakeFirst()) !== undefined
 }
 
 /** Deletes days older than the rolling window unless they are the first snapshot day of their month (counters and seeders). */

@@ -12,7 +12,7 @@
  * - Seeders (`N`, "at period end", domain.md §4): the torrent's seeders kept with that same end snapshot
  *   (torrent_seeder_snapshots, written on a month's first snapshot day: snapshots/write.ts), as NexusPHP's
  *   cron on the 1st reads them — so a closed month pays the same whenever it is computed. Where there is
- *   none — no end snapshot yet (the running month), an end snapshot taken before migration 0031, or a
+ *   none — no end snapshot yet (the running month), an older end snapshot taken before migration 0031, or a
  *   torrent that had no seed record then (a member linked later) — the current seeders of torrent_labels.
  */
 import { AssignmentLabel, ClaimState, SeedType } from '@shared/enums'
