@@ -458,7 +458,7 @@ export const endpoints = {
     method: 'POST',
     path: '/wages/pay',
     access: 'admin',
-    title: '发放工资',
+    title: '标记已发放',
     input: z.object({ ids: idList }),
     output: z.object({ paid: z.number().int().nonnegative(), alreadyPaid: z.number().int().nonnegative() }),
   }),

@@ -101,7 +101,7 @@ export const operationActionLabels = {
   'task.unassign': '取消分配',
   'task.auto-assign': '自动分配',
   'wages.compute': '生成工资',
-  'wages.pay': '发放工资',
+  'wages.pay': '标记已发放',
   'wages.payout': '发放到站点',
   'wages.payout-resolve': '处理待核对发放',
   'sync.run': '手动同步',

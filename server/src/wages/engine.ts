@@ -392,7 +392,7 @@ export async function payWages(
         action: 'wages.pay',
         targetType: 'wage-record',
         targetId: ids.length === 1 ? ids[0] : null,
-        detail: `发放工资：${paid} 条，此前已发放 ${alreadyPaid} 条（记录 ${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ' …' : ''}）`,
+        detail: `标记已发放：${paid} 条，此前已发放 ${alreadyPaid} 条（记录 ${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ' …' : ''}）`,
         ip: args.ip,
       },
       args.now,
