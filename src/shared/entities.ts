@@ -382,6 +382,11 @@ export const syncSiteSchema = z.object({
   peerLifetimeMinutes: z.number().nonnegative().nullable(),
   activeWindowMinutes: z.number().nonnegative(),
   /**
+   * Present when the rules' time zone (the wage month, its end snapshot) is not the site's (its times, its claim
+   * settlement): their UTC offsets now, `±HH:MM`.
+   */
+  zoneMismatch: z.object({ rulesTimeZone: z.string(), siteOffset: z.string(), rulesOffset: z.string() }).optional(),
+  /**
    * Under 「NexusPHP 认领结算」, once the site's settings were read: each site setting of the bonus formula or
    * the claim settlement that the rules do not match (empty: they all do) — the preset pays what NexusPHP
    * would only with the site's own values.

@@ -15,6 +15,7 @@ import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { currentRules } from '../rules/rules'
 import { siteWageDifferences } from '../rules/site-wage-differences'
+import { zoneOffset } from '../sources/nexusphp/connection'
 import type { SourceSite } from '../sources/source'
 
 type Ctx = RequestContext<AuthUser>
@@ -62,11 +63,16 @@ export async function readSyncStatus(ctx: Pick<Ctx, 'db' | 'services' | 'now'>):
 }
 
 /** The site part of the status: the source's reading of it against the current rules. */
-async function siteStatus(ctx: Pick<Ctx, 'db'>, site: SourceSite): Promise<SyncSite> {
+async function siteStatus(ctx: Pick<Ctx, 'db' | 'now'>, site: SourceSite): Promise<SyncSite> {
   const rules = await currentRules(ctx.db)
   const wageDifferences = site.wage ? siteWageDifferences(site.wage, rules) : null
+  // The wage month and its end snapshot go by the rules' zone; the site's times and its claim settlement by its own.
+  const offsets = { site: zoneOffset(site.timeZone, ctx.now), rules: zoneOffset(rules.timezone, ctx.now) }
   return {
     timeZone: site.timeZone,
+    ...(offsets.site !== offsets.rules && {
+      zoneMismatch: { rulesTimeZone: rules.timezone, siteOffset: offsets.site, rulesOffset: offsets.rules },
+    }),
     peerLifetimeMinutes: site.peerLifetimeMinutes,
     activeWindowMinutes: rules.activeWindowMinutes,
     ...(wageDifferences && { wageDifferences }),

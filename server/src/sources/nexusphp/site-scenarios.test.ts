@@ -256,6 +256,10 @@ describe.skipIf(!serverUrl).each(siteCombinations)('NexusPHP site scenarios on $
     const last = await status()
     expect(last.lastError).toBeNull()
     expect(last.site?.peerLifetimeMinutes).toBeNull()
+    // Rules in another zone than the site's: the wage month and the site's claim settlement would part at the edges.
+    const { version: _version, ...rules } = await currentRules(db.database.db)
+    await saveRules(db.database.db, { ...rules, timezone: 'UTC' }, Date.now(), null)
+    expect((await status()).site?.zoneMismatch).toEqual({ rulesTimeZone: 'UTC', siteOffset: '+08:00', rulesOffset: '+00:00' })
   })
 
   it("/data-sync names the site's bonus and claim settings that 「NexusPHP 认领结算」 does not match", async () => {

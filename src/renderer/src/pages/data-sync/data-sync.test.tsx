@@ -96,6 +96,22 @@ describe('数据同步', { timeout: 30_000 }, () => {
     expect(warning.textContent).toContain('至少 156 分钟')
   })
 
+  it("warns when the rules' time zone is not the site's, and only then", async () => {
+    const site = { timeZone: 'UTC', peerLifetimeMinutes: 78, activeWindowMinutes: 80 }
+    const zoneMismatch = { rulesTimeZone: 'Asia/Shanghai', siteOffset: '+00:00', rulesOffset: '+08:00' }
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site: { ...site, zoneMismatch } }))
+    await openPage()
+    const warning = screen.getByTestId('sync-zone-warning')
+    expect(warning.className).toContain('ant-alert-warning')
+    expect(warning.textContent).toContain('规则时区 Asia/Shanghai（UTC+08:00）')
+    expect(warning.textContent).toContain('站点时区 UTC（UTC+00:00）')
+    cleanup()
+    api.handle('sync.status', ok({ ...idle, source: 'nexusphp', site }))
+    await openPage()
+    expect(screen.getByTestId('sync-site-zone').textContent).toBe('UTC')
+    expect(screen.queryByTestId('sync-zone-warning')).toBeNull()
+  })
+
   it('names each site wage setting 「NexusPHP 认领结算」 does not match; none when all match', async () => {
     const site = {
       timeZone: 'Asia/Shanghai',

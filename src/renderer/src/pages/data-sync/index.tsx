@@ -220,6 +220,16 @@ export default function DataSyncPage() {
             data-testid="sync-site-warning"
           />
         )}
+        {status.site?.zoneMismatch && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 16 }}
+            title="规则时区与站点时区不同"
+            description={`工资按规则时区 ${status.site.zoneMismatch.rulesTimeZone}（UTC${status.site.zoneMismatch.rulesOffset}）划分月份、取月底快照；站点时间和站点的认领结算按站点时区 ${status.site.timeZone}（UTC${status.site.zoneMismatch.siteOffset}）。两者不同时，月初月末前后几个小时的做种和认领会算进不同的月份。请在「官种设置」中把规则时区设为站点时区；若站点时区不对，请改服务端的 NEXUSPHP_TIMEZONE。`}
+            data-testid="sync-zone-warning"
+          />
+        )}
         {!!status.site?.wageDifferences?.length && (
           <SiteWageSettings differences={status.site.wageDifferences} onApplied={() => void mutate()} />
         )}
