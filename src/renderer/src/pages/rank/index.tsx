@@ -87,7 +87,9 @@ export default function RankPage() {
   const columns = useMemo(() => rankColumns(user?.id, token.colorPrimaryBg), [user?.id, token.colorPrimaryBg])
   const request = useCallback<DataTableRequest<WageRankEntry>>(async (tableParams, sort) => {
     const answer = await wageRank(tableParams, sort)
-    if (answer.success) setShown({ period: answer.data[0]?.period ?? (tableParams.period as string | undefined) ?? null })
+    // A chosen month with no rows has no wages (the rank has no filters): said in the table, not 暂无数据.
+    if (answer.success)
+      setShown({ period: answer.data[0]?.period ?? (answer.total > 0 ? (tableParams.period as string | undefined) : undefined) ?? null })
     return answer
   }, [])
 

@@ -88,6 +88,24 @@ describe('工资排行', { timeout: 20_000 }, () => {
     expect(inputsOf('wages.rank').at(-1)).toEqual({ page: 2, pageSize: 20 })
   })
 
+  it('says a chosen month has no wages yet, in the table, rather than 暂无数据', async () => {
+    api.handle('wages.rank', (input) =>
+      (input as { period?: string }).period === '2025-01'
+        ? ok({ list: [], total: 0 })
+        : ok({ list: [rankEntry({ rank: 1, period: '2025-02', username: 'top' })], total: 1 }),
+    )
+    renderRoutes(routes, '/rank')
+    await screen.findByText('top')
+    const picker = screen.getByLabelText('月份')
+    fireEvent.mouseDown(picker)
+    fireEvent.click(picker)
+    await waitFor(() => expect(document.querySelector('.ant-picker-dropdown td[title="2025-01"]')).toBeTruthy())
+    fireEvent.click(document.querySelector('.ant-picker-dropdown td[title="2025-01"]')!)
+    await waitFor(() => expect(screen.getByTestId('rank-period').textContent).toBe('该月尚未生成工资'))
+    expect(screen.getByTestId('rank-empty').textContent).toContain('该月尚未生成工资')
+    expect(screen.getByRole('button', { name: /定位到我/ })).toHaveProperty('disabled', true)
+  })
+
   it('keeps the chosen month when the user goes to another screen and comes back', async () => {
     api.handle('wages.rank', (input) => {
       const period = (input as { period?: string }).period ?? '2025-02'
