@@ -15,6 +15,7 @@ export function memberPayout(
     note: async () => true,
     forget: async () => {},
     tell: async () => true,
+    stillOpen: async () => true,
     read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null, told: entry.claims_plan }),
   },
 ): MemberPayout {

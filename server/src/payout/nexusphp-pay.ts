@@ -64,6 +64,10 @@ export async function payMember(
   let committing = false
 
   const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
+    // In one transaction nothing is noted before the credit (a note would outlive a rollback): the entry is checked
+    // under the member's lock instead, so an attempt that read it before it failed and was reopened with another amount
+    // or uid (minutes earlier, at the start of a whole month's run) pays nothing. (Statement by statement: note('credit').)
+    if (transactional && !(await member.sent.stillOpen())) return { state: 'failed', reason: NO_LONGER_OPEN }
     const before = await bonusRow(conn, uid, transactional)
     if (before === null) return memberGone(uid)
     const earlier = await landed(conn, uid, key)

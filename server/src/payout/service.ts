@@ -92,6 +92,17 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       return Number(numUpdatedRows) === 1
     }
     return {
+      async stillOpen() {
+        const row = await db
+          .selectFrom('payout_ledger')
+          .select('id')
+          .where('id', '=', entry.id)
+          .where('state', 'in', ['pending', 'in_doubt'])
+          .where('amount', '=', entry.amount)
+          .where('site_uid', '=', entry.site_uid)
+          .executeTakeFirst()
+        return row !== undefined
+      },
       note(what) {
         const now = options.clock()
         return noteOnEntry(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })

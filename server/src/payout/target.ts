@@ -65,6 +65,11 @@ export interface SentNotes {
   tell(plan: string): Promise<boolean>
   /** As the entry has them now — read under the member's site lock, so an attempt that held it before is seen. */
   read(): Promise<SentState>
+  /**
+   * Whether the entry is still open as this attempt read it (pending or 待核对, the same amount and site uid): not
+   * recorded failed and reopened since with another amount or uid, which this attempt would pay instead.
+   */
+  stillOpen(): Promise<boolean>
 }
 
 /** What earlier statement-by-statement attempts noted: the changes they sent, and the claim settlement told (or null). */

@@ -1,0 +1,101 @@
+/**
+ * On InnoDB an attempt that read its entry before the entry failed and was reopened with another amount (a recompute
+ * between two attempts) or another site uid pays nothing: it checks the entry under the member's lock (nothing is noted
+ * before a transactional credit). It used to credit what it read, and its outcome marked the reopened entry done — the
+ * site credited the old amount or account, the console showed the new one 已发放. The MyISAM path refuses this through
+ * its note (failed-after-sent.test.ts "an entry reopened with another amount …"). Runs when NEXUSPHP_TEST_DATABASE_URL is set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { migrateToLatest } from '../db/migrate'
+import { openTestDatabases, type TestDatabase } from '../test/harness'
+import { wageDb } from '../wages/tables'
+import { openEntries, transition } from './ledger'
+import { payoutKit } from './testing/kit'
+import { NexusSite } from './testing/nexus-site'
+import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
+import { formatTenths, parseTenths } from './tenths'
+
+const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
+const operator = { id: 1, username: 'admin' }
+const START = '1000.0'
+
+describe.skipIf(!serverUrl)('an entry reopened with another amount while an InnoDB attempt is under way', () => {
+  let site: NexusSite
+  let db: TestDatabase
+  let month: WageMonth
+  let writerUrl = ''
+  const { service, wage, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
+
+  beforeAll(async () => {
+    site = await NexusSite.create(serverUrl!, 'InnoDB')
+    writerUrl = await site.writer()
+    db = await openTestDatabases()[0]!.open()
+    await migrateToLatest(db.database)
+    month = await buildWageMonth(db.database, { count: 2, operator })
+    for (const uid of month.wages.keys()) await site.user(uid, START)
+  }, 60_000)
+  afterAll(async () => {
+    await closeServices()
+    await db?.cleanup()
+    await site?.drop()
+  })
+
+  it('the site is credited what the entry and record say, and the stale attempt sends nothing', async () => {
+    const uid = 1001
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid) || step !== 'begin') return
+        // Meanwhile another attempt recorded it failed, a recompute changed the record to 10, and a third run reopened it.
+        expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+        await wageDb(db.database.db).updateTable('wage_records').set({ amount: 10 }).where('id', '=', wage(uid)).execute()
+        const reopened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: 10 }
+        await openEntries(db.database.db, [reopened], { target: 'nexusphp', operator, now: AFTER_MONTH })
+      },
+    })
+    const [stale] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(stale).toMatchObject({ status: 'failed', reason: expect.stringContaining('已被另一个发放处理') })
+    expect(await site.bonus(uid)).toBe(START)
+    // The third run pays the reopened entry.
+    const [third] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(third!.status).toBe('paid')
+    const e = await entry(uid)
+    const rec = await wageDb(db.database.db)
+      .selectFrom('wage_records')
+      .select(['amount', 'payment'])
+      .where('id', '=', wage(uid))
+      .executeTakeFirstOrThrow()
+    expect(e.state).toBe('done')
+    expect(Number(rec.payment)).toBe(1)
+    // Whatever was credited, it must be what the console records as paid.
+    expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + parseTenths(String(e.amount))))
+  })
+  it('an entry reopened for another site uid: the new account is paid, not the old one (shown 已到账 either way)', async () => {
+    const uid = 1002
+    const NEW_UID = 3003
+    await site.user(NEW_UID, START)
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid) || step !== 'begin') return
+        // Meanwhile another attempt recorded it failed, the admin corrected the member's site uid (allowed: nothing
+        // open), and a third run reopened the entry for the new uid.
+        expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+        await db.database.db.updateTable('users').set({ site_uid: NEW_UID }).where('id', '=', month.users.get(uid)!).execute()
+        const reopened = {
+          wageId: wage(uid),
+          period: PERIOD,
+          userId: month.users.get(uid)!,
+          siteUid: NEW_UID,
+          amount: month.amounts.get(uid)!,
+        }
+        await openEntries(db.database.db, [reopened], { target: 'nexusphp', operator, now: AFTER_MONTH })
+      },
+    })
+    await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    const [third] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(third!.status).toBe('paid')
+    const e = await entry(uid)
+    expect(e).toMatchObject({ state: 'done', site_uid: NEW_UID })
+    expect(await site.bonus(uid)).toBe(START)
+    expect(await site.bonus(NEW_UID)).not.toBe(START)
+  })
+})
