@@ -229,7 +229,8 @@ export interface DeductionGuard {
 export async function applyClaims(
   conn: PoolConnection,
   uid: number,
-  rule: ClaimSettlement,
+  /** null: the plan the member was told, settled though the rules no longer settle claims. */
+  rule: ClaimSettlement | null,
   key: string,
   plan: ClaimPlan,
   log: LogColumns,
@@ -237,7 +238,7 @@ export async function applyClaims(
   guard?: DeductionGuard,
 ): Promise<'settled' | 'unknown'> {
   if (!plan.restart.length && !plan.remove.length && !plan.gone.length) return 'settled'
-  const { end } = monthBounds(rule.period)
+  const { end } = monthBounds(plan.period)
   const tag = claimsTag(key)
   const [earlier] = await conn.query<RowDataPacket[]>(
     'SELECT id FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? LIMIT 1',
@@ -247,7 +248,8 @@ export async function applyClaims(
   // so each old claim still unsettled was unreached then — one that reached the standard since goes all the same, as
   // the member was charged (and told) for it.
   // (A plan the member was told is that attempt's own: nothing to infer.)
-  if (!guard?.told && (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null)) plan = asDeducted(plan, rule)
+  if (rule && !guard?.told && (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null))
+    plan = asDeducted(plan, rule)
   for (const claim of plan.restart) {
     // Dated when its begins were taken, as the site's cron on the 1st dates it: a settlement from the 1st's counters
     // dated days later would count as begun inside the next month, and that month be judged up to its payout day
@@ -264,7 +266,7 @@ export async function applyClaims(
   // A log row without the bonuscomment line is an earlier version's, which wrote it before the deduction: made at most
   // once there, so not made again.
   if (!earlier.length && plan.deduction > 0n) {
-    const described = (amount: bigint) => `认领结算 ${rule.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(amount)}`
+    const described = (amount: bigint) => `认领结算 ${plan.period}：取消 ${plan.remove.length} 个未达标认领，扣除 ${formatTenths(amount)}`
     const what = described(plan.deduction)
     // The admin's settlement applies to a deduction in doubt only (an entry settled for its credit deducts as usual).
     let landed = false

@@ -148,8 +148,10 @@ export async function payMember(
     // Statement by statement the claims are settled after the message: what the message tells is noted on the entry
     // first, so an attempt cut in between is finished as told — not planned afresh (the deduction per claim may have
     // been changed since, a torrent deleted). A transaction leaves nothing to finish.
-    const told = transactional || !member.claims ? null : readToldPlan(sent.told, member.claims.period)
-    const claims = member.claims ? (told ?? (await planClaims(conn, uid, member.claims, transactional))) : null
+    // A plan told is settled even where the rules have stopped settling claims since: the member was told, and a
+    // deduction it made may have been taken already.
+    const told = transactional ? null : readToldPlan(sent.told, member.wage.period)
+    const claims = told ?? (member.claims ? await planClaims(conn, uid, member.claims, transactional) : null)
     if (claims && !told && !transactional && earlier.messageId === null && !(await member.sent.tell(writeToldPlan(claims))))
       throw new Error(NO_LONGER_OPEN)
     const texts = member.texts(bonusBefore, bonusAfter, (claims && claimsNote(claims)) ?? undefined)
@@ -172,7 +174,7 @@ export async function payMember(
             },
             rest,
           }
-      const settled = await applyClaims(conn, uid, member.claims!, key, claims, site.log, (name) => step(name, member), guard)
+      const settled = await applyClaims(conn, uid, member.claims, key, claims, site.log, (name) => step(name, member), guard)
       if (settled === 'unknown')
         return {
           state: 'in_doubt',
