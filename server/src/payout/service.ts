@@ -57,6 +57,9 @@ export interface PayoutService {
   close(): Promise<void>
 }
 
+/** A webhook delivery left unrecorded this long (no retry time) was orphaned by a payout that stopped: retried. */
+const ORPHANED_DELIVERY_MS = 60 * 60_000
+
 export function createPayoutService(options: PayoutServiceOptions): PayoutService {
   const { db } = options.database
   const { target, reason: disabledReason } = chooseTarget(options)
@@ -279,18 +282,37 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
     retryDue() {
       retrying ??= (async () => {
         if (!target || target.name !== 'webhook') return 0
+        const now = options.clock()
+        // Due for a retry; or opened by a payout that stopped before it recorded the delivery (the process killed, the
+        // run failed): no retry time, untouched for an hour — longer than a run takes to reach its last member.
         const due = (await db
           .selectFrom('payout_ledger')
           .selectAll()
           .where('state', '=', 'pending')
           .where('target', '=', 'webhook')
-          .where('next_attempt_at', '<=', options.clock())
+          .where((eb) =>
+            eb.or([
+              eb('next_attempt_at', '<=', now),
+              eb.and([eb('next_attempt_at', 'is', null), eb('updated_at', '<=', now - ORPHANED_DELIVERY_MS)]),
+            ]),
+          )
           .orderBy('id')
           .limit(100)
           .execute()) as LedgerEntry[]
         let delivered = 0
         for (const entry of due) {
           if (closed) break
+          // Taken for this retry (another process polling the same database leaves it): the next retry time moves on.
+          const { numUpdatedRows } = await db
+            .updateTable('payout_ledger')
+            .set({ next_attempt_at: options.clock() + ORPHANED_DELIVERY_MS })
+            .where('id', '=', entry.id)
+            .where('state', '=', 'pending')
+            .where((eb) =>
+              entry.next_attempt_at === null ? eb('next_attempt_at', 'is', null) : eb('next_attempt_at', '=', entry.next_attempt_at),
+            )
+            .executeTakeFirst()
+          if (Number(numUpdatedRows) !== 1) continue
           const [wage] = (await selectWages(db, { ids: [entry.wage_id] })).wages
           if (!wage) continue
           // Marked 已发放 by hand while its delivery was still being retried: the admin paid it some other way.
