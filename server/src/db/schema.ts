@@ -311,6 +311,8 @@ export interface PayoutWebhookDeliveriesTable {
   at: EpochMs
   status: number | null
   error: string | null
+  /** The request sent (migration 0032; null before): a retry of the entry sends it again. */
+  body: string | null
 }
 
 export interface PayoutDemoBonusTable {

@@ -28,7 +28,7 @@ export function signature(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
 }
 
-/** The same bytes on every attempt: built from the ledger entry, not from the time of sending. */
+/** The request of a first attempt: built from the ledger entry and the wage record, not from the time of sending. */
 export function webhookBody(member: MemberPayout): string {
   const { entry, wage } = member
   const texts = member.texts(null, null)
@@ -54,8 +54,34 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
   const backoff = (attempts: number) =>
     Math.min((options.backoffMs ?? DEFAULT_BACKOFF_MS) * 2 ** Math.max(0, attempts), options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS)
 
+  /**
+   * The same bytes on every attempt of an entry: the body an earlier attempt sent, while it still pays what the entry
+   * does (a failed entry reopened with another amount or site uid is a new request). The message texts would otherwise
+   * follow a template, rank or username changed in between.
+   */
+  async function requestBody(member: MemberPayout): Promise<string> {
+    const sent = await db
+      .selectFrom('payout_webhook_deliveries')
+      .select('body')
+      .where('ledger_id', '=', member.entry.id)
+      .where('body', 'is not', null)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    if (sent?.body) {
+      const earlier = JSON.parse(sent.body) as { idempotencyKey?: unknown; credit?: unknown; siteUid?: unknown }
+      if (
+        earlier.idempotencyKey === member.entry.ledger_key &&
+        earlier.credit === formatTenths(member.credit) &&
+        earlier.siteUid === member.wage.siteUid
+      )
+        return sent.body
+    }
+    return webhookBody(member)
+  }
+
   async function deliver(member: MemberPayout): Promise<PayOutcome> {
-    const body = webhookBody(member)
+    const body = await requestBody(member)
     let status: number | null = null
     let error: string | null = null
     try {
@@ -79,7 +105,7 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
     }
     const delivery = await db
       .insertInto('payout_webhook_deliveries')
-      .values({ ledger_id: member.entry.id, at: clock(), status, error })
+      .values({ ledger_id: member.entry.id, at: clock(), status, error, body })
       .returning('id')
       .executeTakeFirstOrThrow()
     if (status !== null && status >= 200 && status < 300) return { state: 'done', already: false, evidence: { logId: delivery.id } }
