@@ -32,6 +32,9 @@ type Phase = 'closed' | 'preview' | 'paying' | 'done'
 
 export default function PayoutToSite({ period, selected, onPaid, disabledReason = null }: PayoutToSiteProps) {
   const [phase, setPhase] = useState<Phase>('closed')
+  // What this opening pays, fixed when it opened: paying clears the selection behind the open
+  // dialog, and the result must still name what was paid.
+  const [scope, setScope] = useState<PayoutSelection>({ period })
   // Each opening reads the dry run afresh (the bonus is read live from the site), for the records
   // selected when it opened: paying clears the selection behind the open dialog.
   const dryRun = useAskedLoad('wages.payoutPreview', (selection: PayoutSelection) => previewPayout(selection, { silent: true }))
@@ -44,7 +47,9 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
   function open() {
     setPhase('preview')
     setResults([])
-    dryRun.ask(selected.length ? { ids: selected } : { period })
+    const selection: PayoutSelection = selected.length ? { ids: [...selected] } : { period }
+    setScope(selection)
+    dryRun.ask(selection)
   }
 
   async function pay() {
@@ -93,7 +98,7 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
       <Modal
         {...WINDOW_FIT_MODAL}
         open={phase !== 'closed'}
-        title={`发放到站点 · ${selected.length ? `选中的 ${selected.length} 条` : `${period} 整月`}${preview ? ` · ${preview.targetLabel}` : ''}`}
+        title={`发放到站点 · ${scopeLabel(scope)}${preview ? ` · ${preview.targetLabel}` : ''}`}
         width={1180}
         footer={footer}
         closable={phase !== 'paying'}
@@ -126,4 +131,8 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
       </Modal>
     </>
   )
+}
+
+function scopeLabel(scope: PayoutSelection): string {
+  return 'ids' in scope ? `选中的 ${scope.ids.length} 条` : `${scope.period} 整月`
 }

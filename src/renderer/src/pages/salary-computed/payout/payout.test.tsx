@@ -101,6 +101,26 @@ describe('发放到站点', { timeout: 30_000 }, () => {
     await waitFor(() => expect(within(results).getAllByText('成功')).toHaveLength(2))
   })
 
+  it('paying selected records keeps naming them once the selection is cleared behind the dialog', async () => {
+    renderRoutes(routes, '/salary-computed')
+    await screen.findByText('alice', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 alice' }))
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 bob' }))
+    fireEvent.click(await screen.findByRole('button', { name: /发放到站点 \(2\)/ }))
+    await screen.findByTestId('payout-preview', undefined, { timeout: 8000 })
+    expect(inputsOf('wages.payoutPreview')).toEqual([{ ids: [7, 8] }])
+    const title = () => screen.getByTestId('payout-modal').closest('.ant-modal')?.querySelector('.ant-modal-title')?.textContent ?? ''
+    expect(title()).toContain('选中的 2 条')
+
+    fireEvent.click(screen.getByRole('button', { name: /确认发放（2 人）/ }))
+    await screen.findByTestId('payout-results', undefined, { timeout: 8000 })
+    // The page cleared its selection after paying…
+    await waitFor(() => expect(screen.getByRole('button', { name: /发放到站点（整月）/ })).toBeTruthy())
+    // …the result still names what was paid.
+    expect(title()).toContain('选中的 2 条')
+    expect(title()).not.toContain('整月')
+  })
+
   it('a month with only 待核对 left goes straight to settling, without paying anyone again', async () => {
     api.handle(
       'wages.payoutPreview',
