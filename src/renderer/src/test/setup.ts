@@ -61,5 +61,6 @@ afterEach(() => {
   bindMessageApi(null)
   bindNavigation(null)
   forgetRememberedState()
+  window.sessionStorage.clear()
   document.title = ''
 })

@@ -1,7 +1,8 @@
 /**
  * 官种规则: every rule field with its Chinese label and help text. Saving creates a new rule
  * version (the server re-labels torrents and records); a refused save shows the server's message
- * and keeps what was typed.
+ * and keeps what was typed. Unsaved edits are kept as a draft (utils/formDraft) through a login that
+ * ended, a re-login, or leaving the page by the menu, and shown again when the page returns.
  */
 import { useEffect, useRef, useState } from 'react'
 import {
@@ -26,10 +27,12 @@ import { nexusphpClaimsPreset, wageModeLabels, wageModes, type RuleBody, type Ru
 import { errorMessage } from '@renderer/components/FormModal'
 import NumberInput from '@renderer/components/NumberInput'
 import { useApi } from '@renderer/hooks/useApi'
+import { useCurrentUser } from '@renderer/stores/user'
 import { saveRules } from '@renderer/services/config'
 import { RequestError } from '@renderer/services/request'
 import { emptySiteOptions } from '@renderer/services/site'
 import { toastSuccess } from '@renderer/utils/feedback'
+import { clearDraft, readDraft, sameValues, writeDraft, type FormDraft } from '@renderer/utils/formDraft'
 import { rankFactorBounds, ruleNumberRule } from '@renderer/utils/formLimits'
 import { toAsciiNumber } from '@renderer/utils/numberText'
 import PayoutClaimsSection, { claimsToSave } from './PayoutClaimsSection'
@@ -146,6 +149,9 @@ function rulesFor(field: RuleFieldSpec) {
   return rules
 }
 
+/** Where the rules form keeps its unsaved values (utils/formDraft). */
+const DRAFT_PAGE = 'torrentManage.rules'
+
 export interface RulesFormProps {
   /** After a save (the torrent list shows the new labels). */
   onSaved?(rules: Rules): void
@@ -164,15 +170,37 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   const [saving, setSaving] = useState(false)
   // Set before the first await: a second Enter before React re-renders (or while saving) sends nothing.
   const inFlight = useRef(false)
+  // Unsaved edits from before (a save refused because the login ended, or the page left by the menu): the form
+  // opens with them, on the version they were made on.
+  const userId = useCurrentUser()?.id ?? 0
+  const [restored, setRestored] = useState<FormDraft<RuleBody> | null>(() => readDraft<RuleBody>(DRAFT_PAGE, userId))
   // The version the form's values came from (not the one a later re-read shows): a save made on it is refused once
   // another admin saved a newer one, instead of silently undoing their change.
-  const formVersion = useRef<number | null>(null)
+  const formVersion = useRef<number | null>(restored?.version ?? null)
   useEffect(() => {
     if (rules && formVersion.current === null) formVersion.current = rules.version
   }, [rules])
   // The site's team and tag names, offered by the two official-torrent lists (free typing stays;
   // a failure leaves them empty).
   const { data: names = emptySiteOptions } = useApi('site.options', undefined, { silent: true })
+
+  // What the form holds, kept as a draft while it differs from the rules (the form is shown only once they are read).
+  const keepDraft = () => {
+    if (!rules) return
+    const values = form.getFieldsValue(true) as RuleBody
+    if (sameValues(values, withoutVersion(rules))) clearDraft(DRAFT_PAGE, userId)
+    else writeDraft(DRAFT_PAGE, userId, { version: formVersion.current ?? rules.version, values })
+  }
+  const keepDraftOnLeave = useRef(keepDraft)
+  useEffect(() => {
+    keepDraftOnLeave.current = keepDraft
+  })
+  // Leaving the page (by the menu, or to the login page after a 401) keeps what was typed.
+  useEffect(() => () => keepDraftOnLeave.current(), [])
+  const forgetDraft = () => {
+    clearDraft(DRAFT_PAGE, userId)
+    setRestored(null)
+  }
 
   const save = async (values: RuleBody) => {
     if (inFlight.current) return
@@ -192,6 +220,7 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
         { silent: true },
       )
       formVersion.current = saved.version
+      forgetDraft()
       void mutateRules(saved, { revalidate: false })
       form.setFieldsValue(withoutVersion(saved))
       // The server answers the current version when nothing changed (no new version, no re-labelling).
@@ -200,6 +229,8 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
     } catch (failure) {
       const message = errorMessage(failure)
       setSaveError(message)
+      // A login that ended sends the user to the login page: what was typed waits for them there.
+      keepDraft()
       // Another admin saved a newer version: read it, so the version shown and 撤销修改 are the current ones.
       if (failure instanceof RequestError && failure.code === 409) void mutateRules()
       // The server names the field first (`时区：不是有效的时区`): show it on that field too and go there.
@@ -235,11 +266,14 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
       form={form}
       name="rules"
       layout="vertical"
-      initialValues={withoutVersion(rules)}
+      initialValues={restored?.values ?? withoutVersion(rules)}
       onFinish={save}
       scrollToFirstError={{ behavior: 'smooth', block: 'center' }}
-      // Choosing the NexusPHP preset brings NexusPHP's own parameters with it (still editable before saving).
-      onValuesChange={(changed: Partial<RuleBody>) => changed.mode === 'nexusphpClaims' && form.setFieldsValue(nexusphpClaimsPreset)}
+      onValuesChange={(changed: Partial<RuleBody>) => {
+        // Choosing the NexusPHP preset brings NexusPHP's own parameters with it (still editable before saving).
+        if (changed.mode === 'nexusphpClaims') form.setFieldsValue(nexusphpClaimsPreset)
+        keepDraft()
+      }}
       data-testid="rules-form"
     >
       <Flex justify="space-between" align="center" style={{ marginBottom: 16 }}>
@@ -250,6 +284,15 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
           </Tag>
         </Typography.Text>
       </Flex>
+      {restored && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="rules-draft"
+          title={`已恢复上次未保存的修改${restored.version !== rules.version ? `（基于规则版本 v${restored.version}）` : ''}：这些修改还没有生效，点「保存」才会生成新的规则版本；不需要时点「撤销修改」。`}
+        />
+      )}
       <Alert
         type="info"
         showIcon
@@ -309,6 +352,9 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
             cancelText="取消"
             onConfirm={() => {
               form.resetFields()
+              // The form may have opened with a draft: back to the rules themselves, and the draft is gone.
+              form.setFieldsValue(withoutVersion(rules))
+              forgetDraft()
               // Reset to the rules as last read: the current version, if another admin saved one.
               formVersion.current = rules.version
               setSaveError(null)

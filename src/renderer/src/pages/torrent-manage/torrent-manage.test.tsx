@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { Rules } from '@shared/entities'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { declaredTableWidth, TABLE_WIDTH_AT_1280 } from '@renderer/test/layout'
 import { renderRoutes } from '@renderer/test/render'
+import { useSettingsStore } from '@renderer/stores/settings'
 import { sampleRules } from '@renderer/test/rules'
 import { torrent } from '../task-assignment/fixtures'
 import { toFactors } from './RulesForm'
@@ -95,6 +96,58 @@ describe('官种设置', { timeout: 30_000 }, () => {
     api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 5 }))
     fireEvent.submit(screen.getByTestId('rules-form'))
     await waitFor(() => expect(inputs('config.saveRules').at(-1)).toMatchObject({ targetKeepers: 8, baseVersion: 4 }))
+  })
+
+  it('keeps what was typed through a save refused because the login ended, and the new login', async () => {
+    await useSettingsStore.getState().load()
+    api.handle('config.saveRules', fail(401, '登录已过期，请重新登录'))
+    const { router } = renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    expect(screen.queryByTestId('rules-draft')).toBeNull()
+    fireEvent.change(screen.getByLabelText('时区'), { target: { value: 'Asia/Tokyo' } })
+    fireEvent.change(screen.getByLabelText('最小体积（GiB）'), { target: { value: '3' } })
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+
+    api.handle('user.login', ok('token'))
+    fireEvent.change(await screen.findByLabelText('用户名'), { target: { value: 'admin' } })
+    fireEvent.change(screen.getByLabelText('密码'), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: '登录' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/torrent-manage'))
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    expect(((await screen.findByLabelText('时区')) as HTMLInputElement).value).toBe('Asia/Tokyo')
+    expect((screen.getByLabelText('最小体积（GiB）') as HTMLInputElement).value).toBe('3')
+    expect(screen.getByTestId('rules-draft').textContent).toContain('已恢复上次未保存的修改')
+
+    // Saved on the version it was made on; the draft is gone with the save.
+    api.handle('config.saveRules', (input) => ok({ ...(input as object), version: 4 }))
+    fireEvent.submit(screen.getByTestId('rules-form'))
+    expect(await screen.findByText('v4')).toBeTruthy()
+    expect(inputs('config.saveRules').at(-1)).toEqual({ ...body, timezone: 'Asia/Tokyo', minSizeGiB: 3, baseVersion: 3 })
+    expect(screen.queryByTestId('rules-draft')).toBeNull()
+    expect(window.sessionStorage.length).toBe(0)
+  })
+
+  it('keeps unsaved edits when the page is left by the menu; 撤销修改 drops them', async () => {
+    const { router } = renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    fireEvent.change(screen.getByLabelText('时区'), { target: { value: 'Asia/Tokyo' } })
+    await act(() => router.navigate('/operation-history'))
+    await waitFor(() => expect(screen.queryByTestId('rules-form')).toBeNull())
+    await act(() => router.navigate('/torrent-manage'))
+    await screen.findByTestId('rules-draft', undefined, { timeout: 8000 })
+    expect((screen.getByLabelText('时区') as HTMLInputElement).value).toBe('Asia/Tokyo')
+
+    fireEvent.click(within(screen.getByTestId('rules-actions')).getByRole('button', { name: '撤销修改' }))
+    fireEvent.click(within(await screen.findByRole('tooltip')).getByRole('button', { name: '撤销修改' }))
+    await waitFor(() => expect((screen.getByLabelText('时区') as HTMLInputElement).value).toBe(rules.timezone))
+    expect(screen.queryByTestId('rules-draft')).toBeNull()
+    await act(() => router.navigate('/operation-history'))
+    await waitFor(() => expect(screen.queryByTestId('rules-form')).toBeNull())
+    await act(() => router.navigate('/torrent-manage'))
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    expect(screen.queryByTestId('rules-draft')).toBeNull()
+    expect((screen.getByLabelText('时区') as HTMLInputElement).value).toBe(rules.timezone)
   })
 
   it('saves the rules once for a fast double Enter, and not again for an Enter while the save runs', async () => {
