@@ -138,6 +138,27 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await poll(() => tableTotal(page)).toBe(before)
   })
 
+  it('管理员: 添加管理员 offers only members whose account is 正常 (not a banned one, even searched by name)', async () => {
+    const { page } = app
+    const banned = server.sql<{ username: string }>(
+      "select username from users where role = 'normal' and status = 0 order by id limit 1",
+    )[0]!.username
+    await openMenu(page, '管理员', 'admin-user')
+    await waitForRows(page)
+    await page.getByRole('button', { name: /添加管理员/ }).click()
+    const dialog = page.getByRole('dialog')
+    const box = dialog.getByLabel('保种员')
+    await box.click()
+    await box.fill(banned)
+    const select = dialog.locator('.ant-select', { has: page.getByLabel('保种员') })
+    // The server has answered the search for that very name (the select shows loading until then).
+    await poll(() => select.evaluate((node) => node.classList.contains('ant-select-loading'))).toBe(false)
+    expect(await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${banned}"]`).count()).toBe(0)
+    // An active member is still found by name.
+    await box.fill(member)
+    await page.locator(`.ant-select-dropdown:visible .ant-select-item-option[title="${member}"]`).waitFor()
+  })
+
   it('任务分配: assigns two unassigned official torrents to a member and previews auto-assign', async () => {
     const { page } = app
     await openMenu(page, '任务分配', 'task-assignment')

@@ -17,6 +17,16 @@ const admin = (patch: Partial<User>): User => ({
   ...patch,
 })
 
+/** Members as the server has them; page-normal answers as the server does (role normal, status and name filters). */
+let members: User[]
+const member = (id: number, username: string, status: User['status'] = 2): User =>
+  admin({ id, username, status, role: 'normal', adminSince: null })
+const pageNormal = (input: unknown) => {
+  const { status, username, pageSize } = input as { status?: number; username?: string; pageSize: number }
+  const found = members.filter((m) => (status === undefined || m.status === status) && (!username || m.username.includes(username)))
+  return ok({ list: found.slice(0, pageSize), total: found.length })
+}
+
 let api: FakeApi
 const inputs = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
 
@@ -26,13 +36,10 @@ beforeEach(() => {
     handlers: {
       'user.loginInfo': ok(adminUser),
       'user.pageAdmin': ok({ list: [admin({}), admin({ id: 5, username: 'dora' })], total: 2 }),
-      'user.list': ok([
-        { id: 1, username: 'admin' },
-        { id: 5, username: 'dora' },
-        { id: 7, username: 'erin' },
-      ]),
+      'user.pageNormal': pageNormal,
     },
   })
+  members = [member(7, 'erin'), member(9, 'frank', 0), member(10, 'gina', 1)]
 })
 
 // The name cell is fixed on the left; with ellipsis antd wraps its text in a span.
@@ -44,7 +51,7 @@ async function openAddAdmin(): Promise<HTMLElement> {
   await screen.findByText('共 2 条', undefined, { timeout: 8000 })
   fireEvent.click(screen.getByRole('button', { name: /添加管理员/ }))
   const dialog = await screen.findByRole('dialog')
-  await waitFor(() => expect(inputs('user.list')).toHaveLength(1))
+  await waitFor(() => expect(inputs('user.pageNormal')).toHaveLength(1))
   return dialog
 }
 
@@ -63,9 +70,10 @@ describe('管理员', { timeout: 30_000 }, () => {
     expect(await screen.findByText('不能移除最后一位管理员')).toBeTruthy() // the server's message
   })
 
-  it('adds a member picked from the options, leaving out current admins', async () => {
+  it('adds a member picked from the options, which are only members whose account is 正常', async () => {
     api.handle('config.addAdmin', ok(admin({ id: 7, username: 'erin' })))
     const dialog = await openAddAdmin()
+    expect(inputs('user.pageNormal')[0]).toMatchObject({ status: 2 })
     fireEvent.mouseDown(dialog.querySelector('.ant-select')!)
     const options = await screen.findAllByRole('option')
     await waitFor(() => expect(document.querySelectorAll('.ant-select-item-option')).toHaveLength(1))
@@ -77,14 +85,7 @@ describe('管理员', { timeout: 30_000 }, () => {
 
   it('by keyboard: a name typed, Enter picks the member from the list, the next Enter adds them', async () => {
     api.handle('config.addAdmin', ok(admin({ id: 7, username: 'erin' })))
-    api.handle(
-      'user.list',
-      ok([
-        { id: 1, username: 'admin' },
-        { id: 7, username: 'erin' },
-        { id: 8, username: 'erik' },
-      ]),
-    )
+    members.push(member(8, 'erik'))
     const dialog = await openAddAdmin()
     const box = within(dialog).getByRole('combobox')
     const enter = () => {
@@ -101,6 +102,16 @@ describe('管理员', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('config.addAdmin')).toEqual([{ userId: 7 }]))
     expect(box.getAttribute('aria-expanded')).not.toBe('true')
     expect(await screen.findByText('erin 已成为管理员')).toBeTruthy()
+  })
+
+  it('does not offer a banned or deleted member, also when searched by name', async () => {
+    const dialog = await openAddAdmin()
+    const box = within(dialog).getByRole('combobox')
+    fireEvent.change(box, { target: { value: 'frank' } })
+    await waitFor(() => expect(inputs('user.pageNormal').at(-1)).toMatchObject({ status: 2, username: 'frank' }))
+    expect(await screen.findByText(/没有可添加的保种员/)).toBeTruthy()
+    expect(document.querySelector('.ant-select-item-option[title="frank"]')).toBeNull()
+    expect(within(dialog).getByText(/只列出账号状态正常的保种员/)).toBeTruthy()
   })
 
   it('by keyboard: Enter with nobody chosen opens the list (nothing sent)', async () => {

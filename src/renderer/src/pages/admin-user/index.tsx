@@ -1,42 +1,59 @@
 /**
- * 管理员: the admins (page-admin). `添加管理员` picks a member from the user options and makes
+ * 管理员: the admins (page-admin). `添加管理员` picks a member whose account is 正常 (page-normal with
+ * the status filter, searched by name on the server; the server refuses a banned or deleted one) and makes
  * them an admin; `移除` (confirmed) takes the role away. The server refuses the last admin and
  * yourself (409) and its message is shown; your own row's 移除 is disabled up front.
  */
-import { useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { UserAddOutlined } from '@ant-design/icons'
 import { Button, Form, Popconfirm, Select, Tooltip } from 'antd'
+import { AccountStatus } from '@shared/enums'
 import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import FormModal from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
-import { addAdmin, delAdmin, pageAdmin } from '@renderer/services/users'
-import { userOptions } from '@renderer/services/user'
+import { addAdmin, delAdmin, pageAdmin, pageNormal } from '@renderer/services/users'
 import { useCurrentUser } from '@renderer/stores/user'
 import { toastSuccess } from '@renderer/utils/feedback'
 
 export const ADMIN_USER_TABLE_KEY = 'adminUser.list'
+/** Members the picker lists at once; more are found by typing (the server searches by name). */
+export const PICKER_SIZE = 50
+export const PICKER_SEARCH_DEBOUNCE_MS = 300
+const USERNAME_MAX = 64
 
 export default function AdminUserPage() {
   const me = useCurrentUser()
   const table = useRef<DataTableActions>(null)
   const [adding, setAdding] = useState(false)
   const [addForm] = Form.useForm<{ userId: number }>()
-  // Each opening reads the members and the current admins (left out of the picker) anew.
+  // Only members whose account is 正常 can become admins (the server refuses the others): the picker asks for
+  // exactly those, anew on each opening, and by the typed name 300 ms after the last keystroke.
   const opening = useOpening(adding)
-  const { data: picker, mutate: mutatePicker } = useLoad(
+  const [search, setSearch] = useState('')
+  const [asked, setAsked] = useState('')
+  const typed = search.trim().slice(0, USERNAME_MAX)
+  useEffect(() => {
+    const timer = setTimeout(() => setAsked(typed), typed ? PICKER_SEARCH_DEBOUNCE_MS : 0)
+    return () => clearTimeout(timer)
+  }, [typed])
+  const {
+    data: picker,
+    isLoading,
+    mutate: mutatePicker,
+  } = useLoad(
     'adminUser.picker',
-    opening,
-    async () => {
-      const [all, current] = await Promise.all([userOptions(), pageAdmin({ current: 1, pageSize: 200 }, null, { silent: true })])
-      return { options: all, admins: current.data.map((user) => user.id) }
-    },
-    READ_ONCE,
+    opening === null ? null : { opening, username: asked },
+    ({ username }) => pageNormal({ current: 1, pageSize: PICKER_SIZE, status: AccountStatus.Normal, username }, { username: 'ascend' }),
+    // While a new search is read, the previous answer stays listed.
+    { ...READ_ONCE, keepPreviousData: true },
   )
-  const options = picker?.options ?? null
-  const admins = picker?.admins ?? []
+  const options = picker?.success ? picker.data : picker ? [] : null
+  // Until the typed name's answer is in, the list shown is an older one.
+  const searching = typed !== asked || isLoading
+  const more = picker && picker.total > picker.data.length ? picker.total : 0
 
   // A refusal (last admin, yourself: 409) shows the server's msg as a toast.
   const remove = async (user: User) => {
@@ -83,8 +100,6 @@ export default function AdminUserPage() {
     },
   ]
 
-  const candidates = (options ?? []).filter((option) => !admins.includes(option.id))
-
   // antd's Select takes every Enter to open its list, so a form holding only a select never submitted by keyboard
   // (product.md §5). With a member chosen and the list closed, Enter submits; it is caught before the Select sees
   // it. With the list open Enter still picks the member, and with nobody chosen it still opens the list.
@@ -118,10 +133,16 @@ export default function AdminUserPage() {
         open={adding}
         title="添加管理员"
         okText="添加"
-        onClose={() => setAdding(false)}
+        onClose={() => {
+          setAdding(false)
+          setSearch('')
+        }}
         onSubmit={async ({ userId }) => {
           const user = await addAdmin(userId, { silent: true })
-          void mutatePicker((known) => known && { ...known, admins: [...known.admins, user.id] }, { revalidate: false })
+          // Now an admin: no longer a member to pick.
+          void mutatePicker((known) => known && { ...known, data: known.data.filter((member) => member.id !== user.id) }, {
+            revalidate: false,
+          })
           toastSuccess(`${user.username} 已成为管理员`)
           table.current?.reload()
         }}
@@ -131,14 +152,15 @@ export default function AdminUserPage() {
             name="userId"
             label="保种员"
             rules={[{ required: true, message: '请选择保种员' }]}
-            extra="管理员可以进入全部管理页面；该账号下次操作时生效"
+            extra={`只列出账号状态正常的保种员${more ? `（共 ${more} 人，输入用户名查找）` : ''}；管理员可以进入全部管理页面，该账号下次操作时生效`}
           >
             <Select
-              showSearch={{ optionFilterProp: 'label' }}
-              loading={options === null}
+              // The list already holds the server's matches; filtering them here too keeps it right while the next search is read.
+              showSearch={{ optionFilterProp: 'label', onSearch: setSearch }}
+              loading={options === null || searching}
               placeholder="搜索用户名"
-              options={candidates.map((option) => ({ label: option.username, value: option.id }))}
-              notFoundContent={options === null ? '加载中…' : '没有可添加的保种员'}
+              options={(options ?? []).map((option) => ({ label: option.username, value: option.id }))}
+              notFoundContent={options === null || searching ? '加载中…' : '没有可添加的保种员（只能添加账号状态正常的保种员）'}
             />
           </Form.Item>
         </div>
