@@ -9,8 +9,9 @@ import { ThunderboltOutlined, UserAddOutlined, UserDeleteOutlined } from '@ant-d
 import { App, Button, Form } from 'antd'
 import type { Assignee, Torrent } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
-import { SeedType } from '@shared/enums'
+import { AssignmentLabel, SeedType } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
+import DisabledReason from '@renderer/components/DisabledReason'
 import FormModal from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import {
@@ -34,6 +35,10 @@ const OFFICIAL = { seedType: SeedType.Official }
 
 /** A torrent of the page with who it is assigned to (undefined when that call failed). */
 export type AssignmentRow = Torrent & { assignees?: Assignee[] }
+
+/** Whether a torrent has anyone assigned: its members when known, else its 分配状态. */
+const hasAssignment = (torrent: AssignmentRow) =>
+  torrent.assignees ? torrent.assignees.length > 0 : torrent.assigned === AssignmentLabel.Assigned
 
 /** One page of official torrents, then their members in one call. */
 async function pageWithAssignees(params: TableParams, sort: TableSort | undefined): Promise<TableData<AssignmentRow>> {
@@ -77,6 +82,23 @@ export default function TaskAssignmentPage() {
   const [selected, setSelected] = useState<number[]>([])
   const [assigning, setAssigning] = useState(false)
   const [autoOpen, setAutoOpen] = useState(false)
+  // The rows as last read (any page), so the toolbar knows whether the selection has anything to unassign.
+  const [known, setKnown] = useState<ReadonlyMap<number, AssignmentRow>>(() => new Map())
+  const request = useCallback(async (params: TableParams, sort: TableSort | undefined) => {
+    const page = await pageWithAssignees(params, sort)
+    if (page.success) setKnown((before) => new Map([...before, ...page.data.map((row) => [row.id, row] as const)]))
+    return page
+  }, [])
+  // A selected row not read (yet) may have assignments: 取消分配 stays on for it, and the server answers.
+  const unassignReason =
+    selected.length === 0
+      ? '先勾选要取消分配的种子'
+      : selected.some((id) => {
+            const row = known.get(id)
+            return !row || hasAssignment(row)
+          })
+        ? null
+        : '选中的种子都还没有分配给保种员，没有可取消的分配'
   const reload = () => {
     setSelected([])
     table.current?.reload()
@@ -144,9 +166,11 @@ export default function TaskAssignmentPage() {
       <Button icon={<UserAddOutlined />} disabled={selected.length === 0} onClick={() => setAssigning(true)}>
         分配给…
       </Button>
-      <Button icon={<UserDeleteOutlined />} danger disabled={selected.length === 0} onClick={confirmUnassign}>
-        取消分配
-      </Button>
+      <DisabledReason reason={unassignReason}>
+        <Button icon={<UserDeleteOutlined />} danger disabled={unassignReason !== null} onClick={confirmUnassign}>
+          取消分配
+        </Button>
+      </DisabledReason>
       <Button type="primary" icon={<ThunderboltOutlined />} onClick={() => setAutoOpen(true)}>
         自动分配
       </Button>
@@ -163,7 +187,7 @@ export default function TaskAssignmentPage() {
         columns={columns}
         sortableFields={sortableFields.torrentPage}
         params={OFFICIAL}
-        request={pageWithAssignees}
+        request={request}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), preserveSelectedRowKeys: true }}
         toolbar={toolbar}
       />

@@ -149,6 +149,21 @@ describe('任务分配', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('task.unassign')).toEqual([{ torrentIds: [12] }]))
   })
 
+  it('keeps 取消分配 off, saying why, until a selected torrent has an assignment', async () => {
+    await openPage()
+    const unassign = () => screen.getByRole('button', { name: /取消分配/ }) as HTMLButtonElement
+    expect(unassign().disabled).toBe(true)
+    // Only an unassigned torrent: nothing to take back.
+    fireEvent.click(within(rowOf('Planet.Earth.II.2016.2160p')).getByRole('checkbox'))
+    await waitFor(() => expect(screen.getByText(/官种（已选 1 个）/)).toBeTruthy())
+    expect(unassign().disabled).toBe(true)
+    fireEvent.mouseEnter(unassign().closest('[data-testid="disabled-reason"]')!)
+    expect(await screen.findByText('选中的种子都还没有分配给保种员，没有可取消的分配')).toBeTruthy()
+    // With an assigned one too, it is on.
+    fireEvent.click(within(rowOf('Cosmos.2019.1080p')).getByRole('checkbox'))
+    await waitFor(() => expect(unassign().disabled).toBe(false))
+  })
+
   it('previews the auto-assign plan and commits it on 确认分配', async () => {
     api.handle('task.autoAssign', (input) =>
       ok(
