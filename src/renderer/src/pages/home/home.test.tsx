@@ -175,6 +175,21 @@ describe('dashboard (首页)', () => {
     expect(router.state.location.search).toBe('?status=3')
   })
 
+  it('tells a member without a site UID why their figures are zeros and whom to ask', async () => {
+    api.handle('user.loginInfo', ok({ ...memberUser, siteUid: null }))
+    renderRoutes(routes, '/')
+    const alert = await screen.findByTestId('no-site-uid')
+    expect(alert.textContent).toContain('你的账号还没有绑定站点 UID')
+    expect(alert.textContent).toContain('请联系管理员在「保种员」中为你的账号填写站点 UID')
+  })
+
+  it('says nothing of a site UID to a member who has one', async () => {
+    api.handle('user.loginInfo', ok(memberUser))
+    renderRoutes(routes, '/')
+    await within(await screen.findByTestId('my-stats')).findByText('我的做种数')
+    expect(screen.queryByTestId('no-site-uid')).toBeNull()
+  })
+
   it('says 暂无排名 when the member has no rank this month', async () => {
     api.handle('user.loginInfo', ok(memberUser))
     api.handle('statistics.user', ok({ ...myStats, rank: null }))

@@ -7,6 +7,7 @@ import { useState } from 'react'
 import { ReloadOutlined } from '@ant-design/icons'
 import { Button, Flex, Space, Typography } from 'antd'
 import type { LoginInfo } from '@shared/entities'
+import NoSiteUidAlert from '@renderer/components/NoSiteUidAlert'
 import { useApi } from '@renderer/hooks/useApi'
 import { refreshStatistics } from '@renderer/services/statistics'
 import { RequestError } from '@renderer/services/request'
@@ -106,6 +107,7 @@ function Dashboard({ user }: { user: LoginInfo }) {
   return (
     <Flex vertical gap={16}>
       <GreetingBar user={user} computedAt={stats?.computedAt} onRefresh={isAdmin ? refresh : undefined} />
+      <NoSiteUidAlert user={user} />
       {!isAdmin && <MyStats />}
       {team}
     </Flex>

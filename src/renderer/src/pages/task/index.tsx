@@ -5,10 +5,12 @@
  */
 import { useMemo } from 'react'
 import { useSearchParams } from 'react-router-dom'
+import { Empty, Flex } from 'antd'
 import type { SeedRecord } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import { seedStatusValues, type SeedStatus } from '@shared/enums'
 import DataTable from '@renderer/components/DataTable'
+import NoSiteUidAlert, { lacksSiteUid } from '@renderer/components/NoSiteUidAlert'
 import { seedRecordColumns } from '@renderer/components/seedRecordColumns'
 import { pageSeed } from '@renderer/services/user'
 import { useCurrentUser } from '@renderer/stores/user'
@@ -32,18 +34,31 @@ export default function TaskPage() {
   const initialSearch = useMemo(() => (initialStatus ? { status: initialStatus } : {}), [initialStatus])
   const params = useMemo(() => ({ userId: user?.id }), [user?.id])
   if (!user) return null
+  // Without a site UID there can be no records: the table says why rather than 暂无数据.
+  const noUid = lacksSiteUid(user)
   return (
-    <DataTable<SeedRecord>
-      // A new ?status= (a dashboard link while this page is open) starts a fresh table.
-      key={initialStatus ?? 'all'}
-      tableKey={TASK_TABLE_KEY}
-      title="我的做种记录"
-      rowKey="id"
-      columns={columns}
-      sortableFields={sortableFields.pageSeed}
-      params={params}
-      initialSearch={initialSearch}
-      request={pageSeed}
-    />
+    <Flex vertical gap={16}>
+      <NoSiteUidAlert user={user} />
+      <DataTable<SeedRecord>
+        // A new ?status= (a dashboard link while this page is open) starts a fresh table.
+        key={initialStatus ?? 'all'}
+        tableKey={TASK_TABLE_KEY}
+        title="我的做种记录"
+        rowKey="id"
+        columns={columns}
+        sortableFields={sortableFields.pageSeed}
+        params={params}
+        initialSearch={initialSearch}
+        request={pageSeed}
+        empty={
+          noUid
+            ? (search) =>
+                Object.keys(search).length > 0 ? undefined : (
+                  <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="账号未绑定站点 UID，暂时没有做种记录" />
+                )
+            : undefined
+        }
+      />
+    </Flex>
   )
 }

@@ -159,6 +159,24 @@ describe('我的任务', () => {
     api.handle('user.pageSeed', ok({ list: [], total: 0 }))
     renderRoutes(routes, '/task')
     expect(await screen.findByText('暂无数据', { selector: '.ant-empty-description' })).toBeTruthy()
+    expect(screen.queryByTestId('no-site-uid')).toBeNull()
+  })
+
+  it('tells a member without a site UID why there are no records and whom to ask', async () => {
+    api.handle('user.loginInfo', ok({ ...memberUser, siteUid: null }))
+    api.handle('user.pageSeed', ok({ list: [], total: 0 }))
+    renderRoutes(routes, '/task')
+    const alert = await screen.findByTestId('no-site-uid')
+    expect(alert.textContent).toContain('你的账号还没有绑定站点 UID')
+    expect(alert.textContent).toContain('请联系管理员')
+    expect(await screen.findByText('账号未绑定站点 UID，暂时没有做种记录', { selector: '.ant-empty-description' })).toBeTruthy()
+  })
+
+  it('says nothing of a site UID to an admin without one', async () => {
+    api.handle('user.loginInfo', ok(adminUser))
+    renderRoutes(routes, '/task')
+    await screen.findByText('共 3 条')
+    expect(screen.queryByTestId('no-site-uid')).toBeNull()
   })
 })
 
