@@ -8,7 +8,7 @@ import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { logIn, logOut, submitLogin } from './harness/session'
-import { poll, waitForTitle } from './harness/ui'
+import { poll, waitForMotionEnd, waitForTitle } from './harness/ui'
 
 /** Relative luminance of an element's background: dark theme < 0.2, light theme > 0.8. */
 async function backgroundLuminance(page: Page, selector: string): Promise<number> {
@@ -21,6 +21,45 @@ async function backgroundLuminance(page: Page, selector: string): Promise<number
         .map(Number)
       return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255
     })
+}
+
+/**
+ * WCAG contrast of the selected side-menu entry's text against its highlight (the item's background over
+ * whatever is below it), once the pointer is away and its colour transition has ended. AA for 14 px text: 4.5.
+ */
+async function selectedMenuContrast(page: Page, title: string): Promise<number> {
+  const selected = page.locator('.ant-menu-item-selected', { hasText: title })
+  await selected.waitFor()
+  await page.mouse.move(900, 500)
+  await waitForMotionEnd(page)
+  return selected.evaluate((item) => {
+    const rgba = (css: string) => {
+      const parts = css.match(/[\d.]+/g)!.map(Number)
+      return { r: parts[0]!, g: parts[1]!, b: parts[2]!, a: parts[3] ?? 1 }
+    }
+    type Rgba = ReturnType<typeof rgba>
+    const over = (top: Rgba, under: Rgba): Rgba => ({
+      r: top.r * top.a + under.r * (1 - top.a),
+      g: top.g * top.a + under.g * (1 - top.a),
+      b: top.b * top.a + under.b * (1 - top.a),
+      a: 1,
+    })
+    const layers: Rgba[] = []
+    for (let node: Element | null = item; node; node = node.parentElement) {
+      const bg = rgba(getComputedStyle(node).backgroundColor)
+      if (bg.a > 0) layers.push(bg)
+      if (bg.a === 1) break
+    }
+    let background: Rgba = { r: 0, g: 0, b: 0, a: 1 }
+    for (const layer of layers.reverse()) background = over(layer, background)
+    const text = over(rgba(getComputedStyle(item.querySelector('.ant-menu-title-content')!).color), background)
+    const luminance = ({ r, g, b }: Rgba) => {
+      const channel = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+    }
+    const [light, dark] = [luminance(text), luminance(background)].sort((a, b) => b - a)
+    return (light! + 0.05) / (dark! + 0.05)
+  })
 }
 
 describe.skipIf(!browserAvailable())('logged in end to end', () => {
@@ -57,6 +96,10 @@ describe.skipIf(!browserAvailable())('logged in end to end', () => {
     await app.screenshot('03-home-dark')
   })
 
+  it('dark theme: the selected menu entry is readable against its highlight (contrast ≥ 4.5:1)', async () => {
+    expect(await selectedMenuContrast(app.page, '首页')).toBeGreaterThanOrEqual(4.5)
+  })
+
   it('switches to the light theme and keeps it after a reload', async () => {
     await app.page.getByTestId('theme-switch').click()
     await expect.poll(() => backgroundLuminance(app.page, '.ant-layout')).toBeGreaterThan(0.8)
@@ -64,6 +107,10 @@ describe.skipIf(!browserAvailable())('logged in end to end', () => {
     await app.page.getByRole('menuitem', { name: /首页/ }).waitFor()
     expect(await backgroundLuminance(app.page, '.ant-layout')).toBeGreaterThan(0.8)
     await app.screenshot('04-home-light')
+  })
+
+  it('light theme: the selected menu entry is readable against its highlight (contrast ≥ 4.5:1)', async () => {
+    expect(await selectedMenuContrast(app.page, '首页')).toBeGreaterThanOrEqual(4.5)
   })
 
   it('shows the 404 page for an unknown route', async () => {
