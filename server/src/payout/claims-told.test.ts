@@ -1,15 +1,18 @@
 /**
- * On a MyISAM site the member's message (with its claims note) is written before the claims are settled. An attempt
- * cut in between is finished by the next one as the message told — the same claims removed, the same deduction — even
- * when the per-claim deduction was changed meanwhile or the site deleted a claimed torrent. Runs when
+ * On a MyISAM site the member's message (with its claims note) is written before the claims are settled, and what it
+ * tells is noted on the ledger entry first (payout_ledger.claims_plan). An attempt cut after the message is finished by
+ * the next one as the message told — the same claims removed, the same deduction, once — even when the per-claim
+ * deduction was changed meanwhile, the site deleted a claimed torrent, or 发放时结算认领 was switched off (which used
+ * to leave the deduction never taken, or taken with the claims left to be charged again). Runs when
  * NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrateToLatest } from '../db/migrate'
-import { currentRules, saveRules } from '../rules/rules'
+import { currentRules, saveRules, type RuleBody } from '../rules/rules'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
+import { wageDb } from '../wages/tables'
 import { payoutKit } from './testing/kit'
 import { NexusSite } from './testing/nexus-site'
 import { buildWageMonth, AFTER_MONTH, type WageMonth } from './testing/wage-month'
@@ -52,6 +55,23 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
     await site?.drop()
   })
 
+  /** 1001 from a clean slate: its site rows, ledger entry and payment undone; settleClaims on, 600 per claim. */
+  async function freshMember(): Promise<void> {
+    for (const table of ['claims', 'bonus_logs', 'messages']) await site.conn.query(`DELETE FROM ${table}`)
+    await site.conn.query('UPDATE users SET seedbonus = ?, bonuscomment = NULL WHERE id = 1001', [START])
+    await db.database.db.deleteFrom('payout_ledger').execute()
+    await wageDb(db.database.db)
+      .updateTable('wage_records')
+      .set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null })
+      .execute()
+    await setRules({ settleClaims: true, claimRemoveDeduction: 600 })
+  }
+  let rulesAt = AFTER_MONTH - 900
+  async function setRules(change: Partial<RuleBody>): Promise<void> {
+    const { version: _v, ...rules } = await currentRules(db.database.db)
+    await saveRules(db.database.db, { ...rules, ...change }, rulesAt++, null)
+  }
+
   it('the deduction changed and a torrent deleted between the message and the claims: removed and deducted as told', async () => {
     const removed = [await site.claim(1001, 501, unreached), await site.claim(1001, 502, unreached)]
     const kept = await site.claim(1001, 503, { ...unreached, seedtime: 2000 * H })
@@ -65,8 +85,7 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
     expect((await entry(1001)).claims_plan).not.toBeNull()
 
     // Meanwhile the admin raises the deduction per claim, and the site deletes the torrent of one claim to remove.
-    const { version: _v, ...rules } = await currentRules(db.database.db)
-    await saveRules(db.database.db, { ...rules, claimRemoveDeduction: 800 }, AFTER_MONTH - 900, null)
+    await setRules({ claimRemoveDeduction: 800 })
     await site.conn.query('DELETE FROM torrents WHERE id = 502')
 
     const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
@@ -83,5 +102,44 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
     expect(left.map((c) => Number(c.id))).toEqual([kept])
     expect(left.map((c) => Number(c.id))).not.toContain(removed[0])
     expect(left[0]!.seed_time_begin).toBe(String(2000 * H))
+  })
+
+  it('settleClaims switched off after the message: still removed and deducted as told', async () => {
+    await freshMember()
+    await site.claim(1001, 501, unreached)
+    await site.claim(1001, 502, unreached)
+    const cutting = service({ onStep: async (step) => void (step === 'messaged' && (await site.killWriters())) })
+    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    const paid = parseTenths(START) + credit(1001)
+    const [message] = await site.messages(1001)
+    expect(message!.msg).toContain('共扣除 1200.0 魔力')
+    expect((await entry(1001)).claims_plan).not.toBeNull()
+
+    // The admin switches 发放时结算认领 off, then pays again.
+    await setRules({ settleClaims: false })
+    const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(retry!.status).toBe('already')
+    expect((await entry(1001)).state).toBe('done')
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    expect(await site.claims(1001)).toHaveLength(0)
+    expect(await site.messages(1001)).toHaveLength(1)
+  })
+
+  it('settleClaims switched off after the deduction: the claims it was taken for are removed, not left to be charged again', async () => {
+    await freshMember()
+    await site.claim(1001, 601, unreached)
+    await site.claim(1001, 602, unreached)
+    const cutting = service({ onStep: async (step) => void (step === 'claims-deducted' && (await site.killWriters())) })
+    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    const paid = parseTenths(START) + credit(1001)
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    await setRules({ settleClaims: false })
+    const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(retry!.status).toBe('already')
+    expect((await entry(1001)).state).toBe('done')
+    // Charged 1200 for these two claims, once: they are gone (else the next settlement charges them again), and logged.
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    expect(await site.claims(1001)).toHaveLength(0)
+    expect((await site.logs(1001)).map((l) => [Number(l.business_type), Number(l.value)])).toContainEqual([20, 1200])
   })
 })

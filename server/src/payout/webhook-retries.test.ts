@@ -1,0 +1,136 @@
+/**
+ * Webhook retries as a receiver that follows the IETF Idempotency-Key draft sees them:
+ * - a receiver that applied a delivery and answered 500 gets the retry with the same key and the same bytes
+ *   (payout_webhook_deliveries.body), though the message template changed in between — the texts used to be rebuilt,
+ *   and such a receiver answers 422 to a reused key with another payload: the entry retried for ever, never 已发放;
+ * - entries opened by a server killed before it recorded their deliveries (pending, no retry time) used to be left
+ *   待处理 for ever (`next_attempt_at <= now` is never true for NULL): untouched for an hour, they are delivered again.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { migrateToLatest } from '../db/migrate'
+import { currentRules, saveRules } from '../rules/rules'
+import { openTestDatabases, type TestDatabase } from '../test/harness'
+import { wageDb } from '../wages/tables'
+import { openEntries } from './ledger'
+import { createPayoutService, type PayoutService } from './service'
+import { buildWageMonth, PERIOD, AFTER_MONTH, type WageMonth } from './testing/wage-month'
+
+const SECRET = 'webhook-secret-0123456789'
+const operator = { id: 1, username: 'admin' }
+
+describe('webhook retries', () => {
+  let db: TestDatabase
+  let month: WageMonth
+  let now = AFTER_MONTH
+  const services: PayoutService[] = []
+  /** The bodies each Idempotency-Key was sent with, in order; the first one applied (credited). */
+  const bodies = new Map<string, string[]>()
+  let failAfterApplying = false
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      const key = String(req.headers['idempotency-key'])
+      const seen = bodies.get(key)
+      if (seen) {
+        seen.push(body)
+        // Same key, other payload: 422 (draft-ietf-httpapi-idempotency-key-header §2.7).
+        return res.writeHead(seen[0] === body ? 200 : 422).end()
+      }
+      bodies.set(key, [body])
+      return res.writeHead(failAfterApplying ? 500 : 200).end()
+    })
+  })
+  const service = () => {
+    const config = {
+      ...db.config,
+      source: 'ingest' as const,
+      payout: {
+        writeDatabaseUrl: undefined,
+        webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/p`,
+        webhookSecret: SECRET,
+      },
+    }
+    const s = createPayoutService({ database: db.database, config, clock: () => now, webhookBackoffMs: 1_000 })
+    services.push(s)
+    return s
+  }
+  const states = async () => (await db.database.db.selectFrom('payout_ledger').select('state').orderBy('id').execute()).map((e) => e.state)
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    db = await openTestDatabases()[0]!.open()
+    await migrateToLatest(db.database)
+    month = await buildWageMonth(db.database, { count: 2, operator })
+  }, 60_000)
+  beforeEach(async () => {
+    await db.database.db.deleteFrom('payout_webhook_deliveries').execute()
+    await db.database.db.deleteFrom('payout_ledger').execute()
+    await wageDb(db.database.db)
+      .updateTable('wage_records')
+      .set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null })
+      .execute()
+    bodies.clear()
+    failAfterApplying = false
+  })
+  afterAll(async () => {
+    for (const s of services) await s.close()
+    await db?.cleanup()
+    await new Promise((r) => server.close(r))
+  })
+
+  it('a retry carries the bytes of the first delivery, though the template changed, and the entry ends done', async () => {
+    failAfterApplying = true
+    const s = service()
+    const results = await s.run({ period: PERIOD }, operator, '127.0.0.1')
+    expect(results.map((r) => r.status)).toEqual(['pending', 'pending'])
+    // Between the attempts the admin edits the message template (官种设置 → 站内信模板).
+    const { version: _v, ...rules } = await currentRules(db.database.db)
+    await saveRules(
+      db.database.db,
+      { ...rules, payoutMessageTemplate: { subject: '{月份} 工资', body: '{用户名}：{金额}' } },
+      now + 1,
+      null,
+    )
+    failAfterApplying = false
+    now += 5_000
+    await s.retryDue()
+    expect(bodies.size).toBe(2)
+    for (const [key, sent] of bodies) {
+      expect(sent.length, key).toBe(2)
+      expect(sent[1], `retry of ${key} is the same request`).toBe(sent[0])
+    }
+    expect(await states()).toEqual(['done', 'done'])
+  })
+
+  it('entries a killed server opened and never recorded are delivered again after an hour, once', async () => {
+    // What run() had done when it was SIGKILLed: the month's entries opened, nothing recorded of the deliveries.
+    await openEntries(
+      db.database.db,
+      [...month.wages].map(([uid, wageId]) => ({
+        wageId,
+        period: PERIOD,
+        userId: month.users.get(uid)!,
+        siteUid: uid,
+        amount: month.amounts.get(uid)!,
+      })),
+      { target: 'webhook', operator, now },
+    )
+    const restarted = service()
+    // Not while a run may still be reaching them.
+    now += 30 * 60_000
+    expect(await restarted.retryDue()).toBe(0)
+    expect(bodies.size).toBe(0)
+    now += 31 * 60_000
+    expect(await restarted.retryDue()).toBe(2)
+    expect(await states()).toEqual(['done', 'done'])
+    const keys = (await db.database.db.selectFrom('payout_ledger').select('ledger_key').execute()).map((e) => e.ledger_key)
+    expect([...bodies.keys()].sort()).toEqual(keys.sort())
+    // Delivered once: nothing is due after.
+    now += 24 * 3600_000
+    expect(await restarted.retryDue()).toBe(0)
+    expect([...bodies.values()].map((sent) => sent.length)).toEqual([1, 1])
+  })
+})
