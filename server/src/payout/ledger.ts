@@ -129,6 +129,8 @@ export async function transition(
     attempted?: boolean
     /** Only while no attempt has noted a change as sent (checked by the move itself). */
     unnoted?: boolean
+    /** Only while the entry pays what it did when the attempt read it (not reopened since with another amount or uid). */
+    asRead?: Pick<LedgerEntry, 'amount' | 'site_uid'>
   },
 ): Promise<boolean> {
   const e = args.evidence ?? {}
@@ -150,6 +152,11 @@ export async function transition(
     .where('id', '=', entryId)
     .where('state', '=', from)
     .$if(args.unnoted === true, (qb) => qb.where('credit_sent_at', 'is', null).where('claims_sent_at', 'is', null))
+    .$if(args.asRead !== undefined, (qb) =>
+      qb
+        .where('amount', '=', args.asRead!.amount)
+        .where((eb) => (args.asRead!.site_uid === null ? eb('site_uid', 'is', null) : eb('site_uid', '=', args.asRead!.site_uid))),
+    )
     .executeTakeFirst()
   return Number(result.numUpdatedRows ?? 0) === 1
 }

@@ -76,8 +76,11 @@ export async function recordOutcome(
     // deduction is noted as sent (by an earlier attempt, or a concurrent one — checked by the move itself), the entry
     // stays as it was, unfinished or 待核对, and POST /wages/pay refuses it — unless the site has no such member.
     const guarded = outcome.state === 'failed' && !outcome.memberGone
+    // Every move is of the entry as this attempt read it: one recorded failed and reopened since with another amount
+    // or uid is another payment, which this attempt's outcome must not settle.
+    const asRead = { amount: entry.amount, site_uid: entry.site_uid }
     let to: PayoutState = outcome.state
-    let moved = await transition(trx, entry.id, from, to, { ...args, unnoted: guarded })
+    let moved = await transition(trx, entry.id, from, to, { ...args, unnoted: guarded, asRead })
     if (!moved && guarded) {
       to = from
       // A 待核对 kept shows why it is 待核对, not why this attempt failed (the result does).
@@ -85,9 +88,25 @@ export async function recordOutcome(
         ...args,
         reason: from === 'in_doubt' ? entry.reason : args.reason,
         settledBy: undefined,
+        asRead,
       })
     }
     let after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
+    const reopened = after.amount !== entry.amount || after.site_uid !== entry.site_uid
+    if (!moved && outcome.state === 'done' && after.state !== 'done' && reopened) {
+      // This attempt paid (or found paid) the entry as it read it, and it has been reopened since to pay another
+      // amount or uid: which one the site holds is the admin's to check — never settled as the other.
+      const reason = `这次发放按 ${formatTenths(creditTenths(entry.amount))} 魔力写入站点 UID ${entry.site_uid ?? '—'}，其间这条记录被重新打开为 ${formatTenths(creditTenths(after.amount))} 魔力（站点 UID ${after.site_uid ?? '—'}）：请核对站点上的魔力后处理`
+      await transition(trx, entry.id, after.state, 'in_doubt', {
+        reason,
+        evidence: outcome.evidence,
+        now,
+        attempted: true,
+        nextAttemptAt: null,
+      })
+      after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
+      return resultOf(wage, statusOf(after), after.reason, after)
+    }
     if (!moved && outcome.state === 'done' && after.state !== 'done') {
       // A concurrent attempt (its lock wait timed out, its connection failed) recorded failed or pending while this
       // one was writing: what this one read from or wrote to the site settles it, or the record would show 失败
@@ -101,7 +120,7 @@ export async function recordOutcome(
     if (!moved)
       return outcome.state === 'done' && !outcome.already && after.state === 'done'
         ? resultOf(wage, 'paid', null, after)
-        : resultOf(wage, statusOf(after), after.reason, after)
+        : resultOf(wage, statusOf(after), after.reason ?? ('reason' in outcome ? outcome.reason : null), after)
     if (to === 'done') await markWagePaid(trx, wage.id, now, paidBy)
     // A pending site write (the outcome of a cut commit is unknown) is a failure to the admin; the next payout checks the site first.
     const status: PayoutResult['status'] =

@@ -13,7 +13,7 @@ import { openEntries, transition } from './ledger'
 import { payoutKit } from './testing/kit'
 import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
-import { formatTenths, parseTenths } from './tenths'
+import { creditTenths, formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
@@ -31,7 +31,7 @@ describe.skipIf(!serverUrl)('an entry reopened with another amount while an Inno
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 2, operator })
+    month = await buildWageMonth(db.database, { count: 4, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -97,5 +97,32 @@ describe.skipIf(!serverUrl)('an entry reopened with another amount while an Inno
     expect(e).toMatchObject({ state: 'done', site_uid: NEW_UID })
     expect(await site.bonus(uid)).toBe(START)
     expect(await site.bonus(NEW_UID)).not.toBe(START)
+  })
+
+  const failAndReopen = async (uid: number) => {
+    expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+    await wageDb(db.database.db).updateTable('wage_records').set({ amount: 10 }).where('id', '=', wage(uid)).execute()
+    const reopened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: 10 }
+    await openEntries(db.database.db, [reopened], { target: 'nexusphp', operator, now: AFTER_MONTH })
+  }
+
+  it('reopened between the check and the commit: the credit it wrote is 待核对 for the admin, never settled as the new amount', async () => {
+    const uid = 1003
+    const a = service({ onStep: async (step, e) => void (e.wage_id === wage(uid) && step === 'written' && (await failAndReopen(uid))) })
+    const [result] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(result).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('其间这条记录被重新打开为 10.0 魔力') })
+    expect(await entry(uid)).toMatchObject({ state: 'in_doubt', amount: 10 })
+    const credited = parseTenths(START) + creditTenths(month.amounts.get(uid)!)
+    expect(await site.bonus(uid)).toBe(formatTenths(credited))
+  })
+
+  it("a stale attempt's 失败 is not recorded on the entry another run reopened: that run pays it", async () => {
+    const uid = 1004
+    const a = service({ onStep: async (step, e) => void (e.wage_id === wage(uid) && step === 'begin' && (await failAndReopen(uid))) })
+    await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(await entry(uid)).toMatchObject({ state: 'pending', amount: 10 })
+    const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(paid!.status).toBe('paid')
+    expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + 100n))
   })
 })
