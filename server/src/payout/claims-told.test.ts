@@ -2,8 +2,9 @@
  * On a MyISAM site the member's message (with its claims note) is written before the claims are settled, and what it
  * tells is noted on the ledger entry first (payout_ledger.claims_plan). An attempt cut after the message is finished by
  * the next one as the message told — the same claims removed, the same deduction, once — even when the per-claim
- * deduction was changed meanwhile, the site deleted a claimed torrent, or 发放时结算认领 was switched off (which used
- * to leave the deduction never taken, or taken with the claims left to be charged again). Runs when
+ * deduction was changed meanwhile, the site deleted a claimed torrent, 发放时结算认领 was switched off (which used
+ * to leave the deduction never taken, or taken with the claims left to be charged again), or the site's tables were
+ * converted to InnoDB since. Runs when
  * NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -141,5 +142,26 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
     expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
     expect(await site.claims(1001)).toHaveLength(0)
     expect((await site.logs(1001)).map((l) => [Number(l.business_type), Number(l.value)])).toContainEqual([20, 1200])
+  })
+
+  // Last: it converts the site's payout tables.
+  it('tables converted to InnoDB since, claims settled no more: the plan told is still finished', async () => {
+    await freshMember()
+    await site.claim(1001, 701, unreached)
+    await site.claim(1001, 702, unreached)
+    const cutting = service({ onStep: async (step) => void (step === 'claims-deducted' && (await site.killWriters())) })
+    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    const paid = parseTenths(START) + credit(1001)
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    expect((await entry(1001)).claims_plan).not.toBeNull()
+    // The site's users, bonus_logs and messages are InnoDB now (the claims table is not counted with settleClaims off):
+    // the retry runs in a transaction, and still settles what the member was told.
+    for (const table of ['users', 'bonus_logs', 'messages']) await site.conn.query(`ALTER TABLE ${table} ENGINE=InnoDB`)
+    await setRules({ settleClaims: false })
+    const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    expect(retry!.status).toBe('already')
+    expect((await entry(1001)).state).toBe('done')
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    expect(await site.claims(1001)).toHaveLength(0)
   })
 })

@@ -214,8 +214,6 @@ export function claimsNote(plan: ClaimPlan): string | null {
  * attempt sent it (`sentBefore`), how to note that this one sends it, and the admin's settlement of 待核对.
  */
 export interface DeductionGuard {
-  /** The plan is the one the member's message told (noted on the entry): settled as it is. */
-  told: boolean
   sentBefore: boolean
   noteSent: () => Promise<void>
   rest?: 'markDone' | 'payRest'
@@ -229,7 +227,7 @@ export interface DeductionGuard {
 export async function applyClaims(
   conn: PoolConnection,
   uid: number,
-  /** null: the plan the member was told, settled though the rules no longer settle claims. */
+  /** null: the plan the member was told (noted on the entry), settled as it is — whatever the rules say now. */
   rule: ClaimSettlement | null,
   key: string,
   plan: ClaimPlan,
@@ -247,9 +245,8 @@ export async function applyClaims(
   // Once an attempt has sent the deduction, what it was for is fixed: that attempt restarted every other claim first,
   // so each old claim still unsettled was unreached then — one that reached the standard since goes all the same, as
   // the member was charged (and told) for it.
-  // (A plan the member was told is that attempt's own: nothing to infer.)
-  if (rule && !guard?.told && (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null))
-    plan = asDeducted(plan, rule)
+  // (A plan the member was told, `rule` null, is that attempt's own: nothing to infer.)
+  if (rule && (earlier.length || guard?.sentBefore || (await bonusMark(conn, uid, tag)) !== null)) plan = asDeducted(plan, rule)
   for (const claim of plan.restart) {
     // Dated when its begins were taken, as the site's cron on the 1st dates it: a settlement from the 1st's counters
     // dated days later would count as begun inside the next month, and that month be judged up to its payout day

@@ -149,8 +149,10 @@ export async function payMember(
     // first, so an attempt cut in between is finished as told — not planned afresh (the deduction per claim may have
     // been changed since, a torrent deleted). A transaction leaves nothing to finish.
     // A plan told is settled even where the rules have stopped settling claims since: the member was told, and a
-    // deduction it made may have been taken already.
-    const told = transactional ? null : readToldPlan(sent.told, member.wage.period)
+    // deduction it made may have been taken already. Whatever the engines now: only a statement-by-statement attempt
+    // notes one, and a site's tables converted to InnoDB since (or counted without the claims table, settleClaims off)
+    // still hold what it left.
+    const told = readToldPlan(sent.told, member.wage.period)
     const claims = told ?? (member.claims ? await planClaims(conn, uid, member.claims, transactional) : null)
     if (claims && !told && !transactional && earlier.messageId === null && !(await member.sent.tell(writeToldPlan(claims))))
       throw new Error(NO_LONGER_OPEN)
@@ -167,14 +169,14 @@ export async function payMember(
       const guard = transactional
         ? undefined
         : {
-            told: told !== null,
             sentBefore: sent.claims,
             noteSent: async () => {
               if (!(await member.sent.note('claims'))) throw new Error(NO_LONGER_OPEN)
             },
             rest,
           }
-      const settled = await applyClaims(conn, uid, member.claims, key, claims, site.log, (name) => step(name, member), guard)
+      // A told plan is settled as it is: no rule to re-plan it by (applyClaims' `rule: null`).
+      const settled = await applyClaims(conn, uid, told ? null : member.claims, key, claims, site.log, (name) => step(name, member), guard)
       if (settled === 'unknown')
         return {
           state: 'in_doubt',
