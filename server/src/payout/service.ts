@@ -59,6 +59,11 @@ export interface PayoutService {
 
 /** A webhook delivery left unrecorded this long (no retry time) was orphaned by a payout that stopped: retried. */
 const ORPHANED_DELIVERY_MS = 60 * 60_000
+/**
+ * How long a delivery taken stays its taker's (a delivery times out in seconds): a run's entries not yet reached count
+ * as orphaned sooner, so a retry that takes one of them is never racing the delivery the run has in flight.
+ */
+const DELIVERY_LEASE_MS = 2 * ORPHANED_DELIVERY_MS
 
 export function createPayoutService(options: PayoutServiceOptions): PayoutService {
   const { db } = options.database
@@ -127,6 +132,23 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         return { credit: row.credit_sent_at !== null, claims: row.claims_sent_at !== null, told: row.claims_plan }
       },
     }
+  }
+
+  /**
+   * Takes a webhook entry for one delivery, as read (another process, or this one's retry loop, that read it too then
+   * finds it moved): its retry time moves a lease on, so a delivery cut with its process is retried then.
+   */
+  const takeDelivery = async (entry: LedgerEntry): Promise<boolean> => {
+    const { numUpdatedRows } = await db
+      .updateTable('payout_ledger')
+      .set({ next_attempt_at: options.clock() + DELIVERY_LEASE_MS })
+      .where('id', '=', entry.id)
+      .where('state', '=', 'pending')
+      .where((eb) =>
+        entry.next_attempt_at === null ? eb('next_attempt_at', 'is', null) : eb('next_attempt_at', '=', entry.next_attempt_at),
+      )
+      .executeTakeFirst()
+    return Number(numUpdatedRows) === 1
   }
 
   let timer: NodeJS.Timeout | null = null
@@ -227,6 +249,11 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           results.push(resultOf(wage, statusOf(entry), entry.state === 'done' ? '此前已发放到站点' : entry.reason, entry))
           continue
         }
+        // A webhook delivery is taken first: a retry (of this process or another) may be sending it already.
+        if (site.name === 'webhook' && !(await takeDelivery(entry))) {
+          results.push(resultOf(wage, 'pending', '这条记录正在由另一次推送处理，稍后刷新查看结果', entry))
+          continue
+        }
         const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, sentNotes(entry)))
         results.push(await recordOutcome(options.database, options.clock(), entry, wage, outcome, 'pending', operator))
       }
@@ -302,17 +329,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         let delivered = 0
         for (const entry of due) {
           if (closed) break
-          // Taken for this retry (another process polling the same database leaves it): the next retry time moves on.
-          const { numUpdatedRows } = await db
-            .updateTable('payout_ledger')
-            .set({ next_attempt_at: options.clock() + ORPHANED_DELIVERY_MS })
-            .where('id', '=', entry.id)
-            .where('state', '=', 'pending')
-            .where((eb) =>
-              entry.next_attempt_at === null ? eb('next_attempt_at', 'is', null) : eb('next_attempt_at', '=', entry.next_attempt_at),
-            )
-            .executeTakeFirst()
-          if (Number(numUpdatedRows) !== 1) continue
+          if (!(await takeDelivery(entry))) continue
           const [wage] = (await selectWages(db, { ids: [entry.wage_id] })).wages
           if (!wage) continue
           // Marked 已发放 by hand while its delivery was still being retried: the admin paid it some other way.

@@ -4,7 +4,9 @@
  *   (payout_webhook_deliveries.body), though the message template changed in between — the texts used to be rebuilt,
  *   and such a receiver answers 422 to a reused key with another payload: the entry retried for ever, never 已发放;
  * - entries opened by a server killed before it recorded their deliveries (pending, no retry time) used to be left
- *   待处理 for ever (`next_attempt_at <= now` is never true for NULL): untouched for an hour, they are delivered again.
+ *   待处理 for ever (`next_attempt_at <= now` is never true for NULL): untouched for an hour, they are delivered again;
+ * - and a run that takes longer than that (a slow receiver, many members) is not raced by that retry: each delivery is
+ *   taken first, by the run or the retry, and the other leaves it.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -28,11 +30,19 @@ describe('webhook retries', () => {
   /** The bodies each Idempotency-Key was sent with, in order; the first one applied (credited). */
   const bodies = new Map<string, string[]>()
   let failAfterApplying = false
+  /** Set: the next new key's answer waits for `release` (a slow receiver); `reached` is called when it arrives. */
+  let slow: { reached: () => void; released: Promise<void> } | null = null
   const server: Server = createServer((req, res) => {
     let body = ''
     req.on('data', (c) => (body += c))
-    req.on('end', () => {
+    req.on('end', async () => {
       const key = String(req.headers['idempotency-key'])
+      if (slow && !bodies.has(key)) {
+        const { reached, released } = slow
+        slow = null
+        reached()
+        await released
+      }
       const seen = bodies.get(key)
       if (seen) {
         seen.push(body)
@@ -132,5 +142,22 @@ describe('webhook retries', () => {
     now += 24 * 3600_000
     expect(await restarted.retryDue()).toBe(0)
     expect([...bodies.values()].map((sent) => sent.length)).toEqual([1, 1])
+  })
+
+  it('a run slower than an hour and the orphaned-delivery retry deliver each entry once', async () => {
+    let release = () => {}
+    const released = new Promise<void>((r) => (release = r))
+    const reached = new Promise<void>((r) => (slow = { reached: r, released }))
+    const s = service()
+    const running = s.run({ period: PERIOD }, operator, '127.0.0.1')
+    await reached
+    // The run has taken over an hour to get here; the background loop polls: it takes the member not yet reached.
+    now += 61 * 60_000
+    expect(await s.retryDue()).toBe(1)
+    release()
+    const results = await running
+    expect(results.map((r) => r.status)).toEqual(['paid', 'pending'])
+    expect([...bodies.values()].map((sent) => sent.length)).toEqual([1, 1])
+    expect(await states()).toEqual(['done', 'done'])
   })
 })

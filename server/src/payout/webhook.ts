@@ -69,9 +69,10 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
       .limit(1)
       .executeTakeFirst()
     if (sent?.body) {
-      const earlier = JSON.parse(sent.body) as { idempotencyKey?: unknown; credit?: unknown; siteUid?: unknown }
+      const earlier = JSON.parse(sent.body) as { idempotencyKey?: unknown; amount?: unknown; credit?: unknown; siteUid?: unknown }
       if (
         earlier.idempotencyKey === member.entry.ledger_key &&
+        earlier.amount === member.wage.amount &&
         earlier.credit === formatTenths(member.credit) &&
         earlier.siteUid === member.wage.siteUid
       )
