@@ -383,7 +383,7 @@ export const syncSiteSchema = z.object({
   activeWindowMinutes: z.number().nonnegative(),
   /**
    * Present when the rules' time zone (the wage month, its end snapshot) is not the site's (its times, its claim
-   * settlement): their UTC offsets now, `±HH:MM`.
+   * settlement) at some time of the year: their UTC offsets now, `±HH:MM` (equal now where only daylight saving differs).
    */
   zoneMismatch: z.object({ rulesTimeZone: z.string(), siteOffset: z.string(), rulesOffset: z.string() }).optional(),
   /**

@@ -67,10 +67,15 @@ async function siteStatus(ctx: Pick<Ctx, 'db' | 'now'>, site: SourceSite): Promi
   const rules = await currentRules(ctx.db)
   const wageDifferences = site.wage ? siteWageDifferences(site.wage, rules) : null
   // The wage month and its end snapshot go by the rules' zone; the site's times and its claim settlement by its own.
+  // Compared now and in both halves of the year: zones that differ only under daylight saving differ all the same.
   const offsets = { site: zoneOffset(site.timeZone, ctx.now), rules: zoneOffset(rules.timezone, ctx.now) }
+  const year = new Date(ctx.now).getUTCFullYear()
+  const differ = [ctx.now, Date.UTC(year, 0, 15), Date.UTC(year, 6, 15)].some(
+    (at) => zoneOffset(site.timeZone, at) !== zoneOffset(rules.timezone, at),
+  )
   return {
     timeZone: site.timeZone,
-    ...(offsets.site !== offsets.rules && {
+    ...(differ && {
       zoneMismatch: { rulesTimeZone: rules.timezone, siteOffset: offsets.site, rulesOffset: offsets.rules },
     }),
     peerLifetimeMinutes: site.peerLifetimeMinutes,
