@@ -188,7 +188,9 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   const keepDraft = () => {
     if (!rules) return
     const values = form.getFieldsValue(true) as RuleBody
-    if (sameValues(values, withoutVersion(rules))) clearDraft(DRAFT_PAGE, userId)
+    // settleClaims absent is off: a switch turned on and off again is no edit.
+    const asSaved = (body: RuleBody) => ({ ...body, settleClaims: body.settleClaims ?? false })
+    if (sameValues(asSaved(values), asSaved(withoutVersion(rules)))) clearDraft(DRAFT_PAGE, userId)
     else writeDraft(DRAFT_PAGE, userId, { version: formVersion.current ?? rules.version, values })
   }
   const keepDraftOnLeave = useRef(keepDraft)

@@ -150,6 +150,22 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect((screen.getByLabelText('时区') as HTMLInputElement).value).toBe(rules.timezone)
   })
 
+  it('keeps no draft of a switch turned on and off again (发放时结算认领 absent is off)', async () => {
+    const { router } = renderRoutes(routes, '/torrent-manage')
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    const toggle = screen.getByRole('switch', { name: '发放时结算认领' })
+    fireEvent.click(toggle)
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('true'))
+    fireEvent.click(toggle)
+    await waitFor(() => expect(toggle.getAttribute('aria-checked')).toBe('false'))
+    await act(() => router.navigate('/operation-history'))
+    await waitFor(() => expect(screen.queryByTestId('rules-form')).toBeNull())
+    await act(() => router.navigate('/torrent-manage'))
+    await screen.findByText('v3', undefined, { timeout: 8000 })
+    expect(screen.queryByTestId('rules-draft')).toBeNull()
+    expect(window.sessionStorage.length).toBe(0)
+  })
+
   it('saves the rules once for a fast double Enter, and not again for an Enter while the save runs', async () => {
     let answer!: () => void
     api.handle('config.saveRules', (input) => new Promise((resolve) => (answer = () => resolve(ok({ ...(input as object), version: 4 })))))
