@@ -144,7 +144,32 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
     expect((await site.logs(1001)).map((l) => [Number(l.business_type), Number(l.value)])).toContainEqual([20, 1200])
   })
 
-  // Last: it converts the site's payout tables.
+  // Last two: they convert the site's tables.
+  it('a deduction noted as sent, its line overwritten, the tables InnoDB since: 待核对, never deducted twice', async () => {
+    await freshMember()
+    await site.claim(1001, 801, unreached)
+    await site.claim(1001, 802, unreached)
+    const cutting = service({ onStep: async (step) => void (step === 'claims-deducted' && (await site.killWriters())) })
+    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    const paid = parseTenths(START) + credit(1001)
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    expect(await entry(1001)).toMatchObject({ claims_plan: expect.any(String), claims_sent_at: expect.anything() })
+    // NexusPHP writes back a bonuscomment read earlier: the claims line is gone (the credit's line kept).
+    const comment = (await site.bonusComment(1001)) ?? ''
+    const kept = comment
+      .split('\n')
+      .filter((line) => !line.includes(':claims]'))
+      .join('\n')
+    expect(kept).not.toBe(comment)
+    await site.conn.query('UPDATE users SET bonuscomment = ? WHERE id = 1001', [kept])
+    for (const table of ['users', 'bonus_logs', 'messages', 'claims']) await site.conn.query(`ALTER TABLE ${table} ENGINE=InnoDB`)
+    const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    // In a transaction as statement by statement: the note says it was sent, nothing on the site says it landed.
+    expect(retry).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('无法确认是否已扣除 1200.0 魔力') })
+    expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
+    for (const table of ['users', 'bonus_logs', 'messages', 'claims']) await site.conn.query(`ALTER TABLE ${table} ENGINE=MyISAM`)
+  })
+
   it('tables converted to InnoDB since, claims settled no more: the plan told is still finished', async () => {
     await freshMember()
     await site.claim(1001, 701, unreached)

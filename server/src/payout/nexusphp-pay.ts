@@ -73,6 +73,16 @@ export async function payMember(
     const earlier = await landed(conn, uid, key)
     const sent = await member.sent.read()
     let mark = earlier.mark
+    // The key's credit line says what was credited. Another amount: written by an attempt on the entry before it was
+    // reopened with a new amount (its process gone before it could record so) — which one the site should hold is
+    // the admin's call, never settled as this one.
+    const lineCredit = mark?.bonusBefore && mark.bonusAfter ? parseTenths(mark.bonusAfter) - parseTenths(mark.bonusBefore) : null
+    if (lineCredit !== null && lineCredit !== member.credit && !rest)
+      return {
+        state: 'in_doubt',
+        reason: `站点上这笔发放的魔力备注记的是 ${formatTenths(lineCredit)} 魔力，这条记录现在是 ${formatTenths(member.credit)} 魔力（记录在发放途中被重新打开过）：请核对站点上的魔力后处理`,
+        evidence: { bonusBefore: mark!.bonusBefore, bonusAfter: mark!.bonusAfter },
+      }
     // Entries opened since 0.3.0 (their key names the month) write the log row only after the credit: their log row
     // proves the credit landed, even when its bonuscomment line has been overwritten since.
     // An attempt that got as far as the claims deduction had its credit, log row and message in before it.
@@ -166,8 +176,12 @@ export async function payMember(
     const evidence: Evidence = { bonusBefore: formatTenths(bonusBefore), bonusAfter: formatTenths(bonusAfter), logId, messageId }
     if (claims) {
       progress = 'settling'
+      // In a transaction nothing is noted (a note would outlive a rollback); a note a statement-by-statement attempt left
+      // (the site's tables converted since) still stops a deduction whose proof is gone at 待核对.
       const guard = transactional
-        ? undefined
+        ? sent.claims
+          ? { sentBefore: true, noteSent: async () => {}, rest }
+          : undefined
         : {
             sentBefore: sent.claims,
             noteSent: async () => {

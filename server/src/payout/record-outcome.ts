@@ -111,7 +111,14 @@ export async function recordOutcome(
       // A concurrent attempt (its lock wait timed out, its connection failed) recorded failed or pending while this
       // one was writing: what this one read from or wrote to the site settles it, or the record would show 失败
       // though the site was paid — and invite paying it again by hand.
-      await transition(trx, entry.id, after.state, 'done', { reason: null, evidence: outcome.evidence, now, settledBy, attempted: true })
+      await transition(trx, entry.id, after.state, 'done', {
+        reason: null,
+        evidence: outcome.evidence,
+        now,
+        settledBy,
+        attempted: true,
+        asRead,
+      })
       await markWagePaid(trx, wage.id, now, paidBy)
       after = (await trx.selectFrom('payout_ledger').selectAll().where('id', '=', entry.id).executeTakeFirstOrThrow()) as LedgerEntry
       return resultOf(wage, outcome.already ? 'already' : 'paid', null, after)

@@ -2,7 +2,8 @@
  * On InnoDB an attempt that read its entry before the entry failed and was reopened with another amount (a recompute
  * between two attempts) or another site uid pays nothing: it checks the entry under the member's lock (nothing is noted
  * before a transactional credit). It used to credit what it read, and its outcome marked the reopened entry done — the
- * site credited the old amount or account, the console showed the new one 已发放. The MyISAM path refuses this through
+ * site credited the old amount or account, the console showed the new one 已发放. An old credit the site holds under the
+ * key is 待核对 wherever it is found (its line names what was credited). The MyISAM path refuses this through
  * its note (failed-after-sent.test.ts "an entry reopened with another amount …"). Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -31,7 +32,7 @@ describe.skipIf(!serverUrl)('an entry reopened with another amount while an Inno
     writerUrl = await site.writer()
     db = await openTestDatabases()[0]!.open()
     await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 4, operator })
+    month = await buildWageMonth(db.database, { count: 5, operator })
     for (const uid of month.wages.keys()) await site.user(uid, START)
   }, 60_000)
   afterAll(async () => {
@@ -124,5 +125,24 @@ describe.skipIf(!serverUrl)('an entry reopened with another amount while an Inno
     const [paid] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(paid!.status).toBe('paid')
     expect(await site.bonus(uid)).toBe(formatTenths(parseTenths(START) + 100n))
+  })
+
+  it('an old credit whose attempt died before recording is 待核对 at the next run, never done at the new amount', async () => {
+    const uid = 1005
+    const a = service({
+      onStep: async (step, e) => {
+        if (e.wage_id !== wage(uid)) return
+        if (step === 'written') await failAndReopen(uid)
+        if (step === 'committed') throw new Error('process died after its commit')
+      },
+    })
+    await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1').catch(() => undefined)
+    const credited = parseTenths(START) + creditTenths(month.amounts.get(uid)!)
+    expect(await site.bonus(uid)).toBe(formatTenths(credited))
+    // The next run finds the key's credit line: another amount than the entry's now.
+    const [next] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(next).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('这条记录现在是 10.0 魔力') })
+    expect(await entry(uid)).toMatchObject({ state: 'in_doubt', amount: 10 })
+    expect(await site.bonus(uid)).toBe(formatTenths(credited))
   })
 })

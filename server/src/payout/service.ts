@@ -135,13 +135,17 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
   }
 
   /**
-   * Takes a webhook entry for one delivery, as read (another process, or this one's retry loop, that read it too then
-   * finds it moved): its retry time moves a lease on, so a delivery cut with its process is retried then.
+   * Takes a webhook entry for one delivery, as read and only while nobody holds it — no retry time, or one that is due
+   * (a delivery in flight holds a lease; a failed one waits for its retry time): another process, or this one's retry
+   * loop, that read it too then finds it moved. Its retry time moves a lease on, so a delivery cut with its process is
+   * retried then.
    */
   const takeDelivery = async (entry: LedgerEntry): Promise<boolean> => {
+    const now = options.clock()
+    if (entry.next_attempt_at !== null && entry.next_attempt_at > now) return false
     const { numUpdatedRows } = await db
       .updateTable('payout_ledger')
-      .set({ next_attempt_at: options.clock() + DELIVERY_LEASE_MS })
+      .set({ next_attempt_at: now + DELIVERY_LEASE_MS })
       .where('id', '=', entry.id)
       .where('state', '=', 'pending')
       .where((eb) =>
@@ -251,7 +255,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         }
         // A webhook delivery is taken first: a retry (of this process or another) may be sending it already.
         if (site.name === 'webhook' && !(await takeDelivery(entry))) {
-          results.push(resultOf(wage, 'pending', '这条记录正在由另一次推送处理，稍后刷新查看结果', entry))
+          results.push(resultOf(wage, 'pending', '这条记录正在推送中或等待自动重试，稍后刷新查看结果', entry))
           continue
         }
         const outcome = await site.pay(memberPayout(entry, wage, facts.get(wage.id), rules, sentNotes(entry)))

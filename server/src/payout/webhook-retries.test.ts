@@ -5,8 +5,9 @@
  *   and such a receiver answers 422 to a reused key with another payload: the entry retried for ever, never 已发放;
  * - entries opened by a server killed before it recorded their deliveries (pending, no retry time) used to be left
  *   待处理 for ever (`next_attempt_at <= now` is never true for NULL): untouched for an hour, they are delivered again;
- * - and a run that takes longer than that (a slow receiver, many members) is not raced by that retry: each delivery is
- *   taken first, by the run or the retry, and the other leaves it.
+ * - and a run that takes longer than that (a slow receiver, many members) is not raced by that retry, nor a retry in
+ *   flight by a run the admin starts meanwhile: each delivery is taken first, by the run or the retry, and the other
+ *   leaves it while it is held (a lease) or waits for its retry time.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -30,14 +31,14 @@ describe('webhook retries', () => {
   /** The bodies each Idempotency-Key was sent with, in order; the first one applied (credited). */
   const bodies = new Map<string, string[]>()
   let failAfterApplying = false
-  /** Set: the next new key's answer waits for `release` (a slow receiver); `reached` is called when it arrives. */
+  /** Set: the next request's answer waits for `released` (a slow receiver); `reached` is called when it arrives. */
   let slow: { reached: () => void; released: Promise<void> } | null = null
   const server: Server = createServer((req, res) => {
     let body = ''
     req.on('data', (c) => (body += c))
     req.on('end', async () => {
       const key = String(req.headers['idempotency-key'])
-      if (slow && !bodies.has(key)) {
+      if (slow) {
         const { reached, released } = slow
         slow = null
         reached()
@@ -158,6 +159,29 @@ describe('webhook retries', () => {
     const results = await running
     expect(results.map((r) => r.status)).toEqual(['paid', 'pending'])
     expect([...bodies.values()].map((sent) => sent.length)).toEqual([1, 1])
+    expect(await states()).toEqual(['done', 'done'])
+  })
+
+  it('a run started while the retry loop is delivering an entry leaves it to that delivery', async () => {
+    failAfterApplying = true
+    const first = service()
+    expect((await first.run({ period: PERIOD }, operator, '127.0.0.1')).map((r) => r.status)).toEqual(['pending', 'pending'])
+    failAfterApplying = false
+    now += 5_000
+    let release = () => {}
+    const released = new Promise<void>((r) => (release = r))
+    const reached = new Promise<void>((r) => (slow = { reached: r, released }))
+    // The background loop takes the due entries; its first POST is held by the receiver.
+    const retrying = first.retryDue()
+    await reached
+    // Meanwhile the admin (this process or another) pays the month again: the run leaves the entry in flight, and
+    // delivers the other, which the retry loop has not taken yet (and then finds taken).
+    const again = await service().run({ period: PERIOD }, operator, '127.0.0.1')
+    expect(again.map((r) => r.status)).toEqual(['pending', 'paid'])
+    expect(again[0]!.reason).toContain('正在推送中或等待自动重试')
+    release()
+    expect(await retrying).toBe(1)
+    expect([...bodies.values()].map((sent) => sent.length)).toEqual([2, 2])
     expect(await states()).toEqual(['done', 'done'])
   })
 })
