@@ -56,6 +56,14 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
     await site?.drop()
   })
 
+  /** A payout of 1001 cut at `step` (its writer's connections killed), after old unreached claims of `torrents`: the bonus it credited. */
+  async function paidAndCutAt(step: string, torrents: number[]): Promise<bigint> {
+    for (const torrent of torrents) await site.claim(1001, torrent, unreached)
+    const cutting = service({ onStep: async (at) => void (at === step && (await site.killWriters())) })
+    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
+    return parseTenths(START) + credit(1001)
+  }
+
   /** 1001 from a clean slate: its site rows, ledger entry and payment undone; settleClaims on, 600 per claim. */
   async function freshMember(): Promise<void> {
     for (const table of ['claims', 'bonus_logs', 'messages']) await site.conn.query(`DELETE FROM ${table}`)
@@ -107,11 +115,7 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
 
   it('settleClaims switched off after the message: still removed and deducted as told', async () => {
     await freshMember()
-    await site.claim(1001, 501, unreached)
-    await site.claim(1001, 502, unreached)
-    const cutting = service({ onStep: async (step) => void (step === 'messaged' && (await site.killWriters())) })
-    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    const paid = parseTenths(START) + credit(1001)
+    const paid = await paidAndCutAt('messaged', [501, 502])
     const [message] = await site.messages(1001)
     expect(message!.msg).toContain('共扣除 1200.0 魔力')
     expect((await entry(1001)).claims_plan).not.toBeNull()
@@ -128,11 +132,7 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
 
   it('settleClaims switched off after the deduction: the claims it was taken for are removed, not left to be charged again', async () => {
     await freshMember()
-    await site.claim(1001, 601, unreached)
-    await site.claim(1001, 602, unreached)
-    const cutting = service({ onStep: async (step) => void (step === 'claims-deducted' && (await site.killWriters())) })
-    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    const paid = parseTenths(START) + credit(1001)
+    const paid = await paidAndCutAt('claims-deducted', [601, 602])
     expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
     await setRules({ settleClaims: false })
     const [retry] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
@@ -147,11 +147,7 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
   // Last two: they convert the site's tables.
   it('a deduction noted as sent, its line overwritten, the tables InnoDB since: 待核对, never deducted twice', async () => {
     await freshMember()
-    await site.claim(1001, 801, unreached)
-    await site.claim(1001, 802, unreached)
-    const cutting = service({ onStep: async (step) => void (step === 'claims-deducted' && (await site.killWriters())) })
-    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    const paid = parseTenths(START) + credit(1001)
+    const paid = await paidAndCutAt('claims-deducted', [801, 802])
     expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
     expect(await entry(1001)).toMatchObject({ claims_plan: expect.any(String), claims_sent_at: expect.anything() })
     // NexusPHP writes back a bonuscomment read earlier: the claims line is gone (the credit's line kept).
@@ -172,11 +168,7 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
 
   it('tables converted to InnoDB since, claims settled no more: the plan told is still finished', async () => {
     await freshMember()
-    await site.claim(1001, 701, unreached)
-    await site.claim(1001, 702, unreached)
-    const cutting = service({ onStep: async (step) => void (step === 'claims-deducted' && (await site.killWriters())) })
-    await cutting.run({ ids: [wage(1001)] }, operator, '127.0.0.1')
-    const paid = parseTenths(START) + credit(1001)
+    const paid = await paidAndCutAt('claims-deducted', [701, 702])
     expect(await site.bonus(1001)).toBe(formatTenths(paid - 12000n))
     expect((await entry(1001)).claims_plan).not.toBeNull()
     // The site's users, bonus_logs and messages are InnoDB now (the claims table is not counted with settleClaims off):
