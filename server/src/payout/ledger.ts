@@ -3,10 +3,15 @@
  * Every change of state is conditional on the state it leaves, so concurrent payouts of the same
  * records cannot both move an entry: the second finds nothing to update.
  */
-import type { Kysely, Selectable } from 'kysely'
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely'
 import type { DB, PayoutLedgerTable, PayoutState, PayoutTargetName } from '../db/schema'
 
 export type LedgerEntry = Selectable<PayoutLedgerTable>
+
+/** The entry still pays what it did when an attempt read it: not reopened since with another amount or site uid. */
+export function paysAsRead(eb: ExpressionBuilder<DB, 'payout_ledger'>, read: Pick<LedgerEntry, 'amount' | 'site_uid'>) {
+  return eb.and([eb('amount', '=', read.amount), read.site_uid === null ? eb('site_uid', 'is', null) : eb('site_uid', '=', read.site_uid)])
+}
 
 /**
  * The key the site's rows carry (the bonuscomment line, the bonus log comment, the message, the webhook
@@ -152,11 +157,7 @@ export async function transition(
     .where('id', '=', entryId)
     .where('state', '=', from)
     .$if(args.unnoted === true, (qb) => qb.where('credit_sent_at', 'is', null).where('claims_sent_at', 'is', null))
-    .$if(args.asRead !== undefined, (qb) =>
-      qb
-        .where('amount', '=', args.asRead!.amount)
-        .where((eb) => (args.asRead!.site_uid === null ? eb('site_uid', 'is', null) : eb('site_uid', '=', args.asRead!.site_uid))),
-    )
+    .$if(args.asRead !== undefined, (qb) => qb.where((eb) => paysAsRead(eb, args.asRead!)))
     .executeTakeFirst()
   return Number(result.numUpdatedRows ?? 0) === 1
 }

@@ -5,12 +5,14 @@
  * Which site is paid: choose-target.ts; the dry run: preview.ts.
  */
 import type { FastifyBaseLogger } from 'fastify'
+import type { ExpressionBuilder } from 'kysely'
 import type { PayoutPreview, PayoutResult } from '@shared/payout'
 import { payoutStatusLabels, payoutTargetLabels } from '@shared/payout'
+import type { DB } from '../db/schema'
 import { conflict } from '../errors'
 import { type OperationAction, recordOperation } from '../operation-log/record'
 import { chooseTarget, type TargetOptions } from './choose-target'
-import { entriesOf, openEntries, transition, type LedgerEntry } from './ledger'
+import { entriesOf, openEntries, paysAsRead, transition, type LedgerEntry } from './ledger'
 import { memberPayout } from './member'
 import { previewPayout } from './preview'
 import { lockPeriods } from '../wages/engine'
@@ -88,28 +90,15 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
   const sentNotes = (entry: LedgerEntry): SentNotes => {
     // Only while the entry is still open, and as this attempt read it: a failed entry reopened since may credit
     // another amount or uid.
+    const openAsRead = (eb: ExpressionBuilder<DB, 'payout_ledger'>) =>
+      eb.and([eb('id', '=', entry.id), eb('state', 'in', ['pending', 'in_doubt']), paysAsRead(eb, entry)])
     const noteOnEntry = async (set: Partial<Pick<LedgerEntry, 'credit_sent_at' | 'claims_sent_at' | 'claims_plan'>>) => {
-      const { numUpdatedRows } = await db
-        .updateTable('payout_ledger')
-        .set(set)
-        .where('id', '=', entry.id)
-        .where('state', 'in', ['pending', 'in_doubt'])
-        .where('amount', '=', entry.amount)
-        .where('site_uid', '=', entry.site_uid)
-        .executeTakeFirst()
+      const { numUpdatedRows } = await db.updateTable('payout_ledger').set(set).where(openAsRead).executeTakeFirst()
       return Number(numUpdatedRows) === 1
     }
     return {
       async stillOpen() {
-        const row = await db
-          .selectFrom('payout_ledger')
-          .select('id')
-          .where('id', '=', entry.id)
-          .where('state', 'in', ['pending', 'in_doubt'])
-          .where('amount', '=', entry.amount)
-          .where('site_uid', '=', entry.site_uid)
-          .executeTakeFirst()
-        return row !== undefined
+        return (await db.selectFrom('payout_ledger').select('id').where(openAsRead).executeTakeFirst()) !== undefined
       },
       note(what) {
         const now = options.clock()
