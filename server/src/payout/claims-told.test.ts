@@ -8,15 +8,15 @@
  * NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules, type RuleBody } from '../rules/rules'
-import { openTestDatabases, type TestDatabase } from '../test/harness'
+import type { TestDatabase } from '../test/harness'
 import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
 import { ROLE_WORK_SALARY } from './nexusphp-rows'
 import { wageDb } from '../wages/tables'
 import { payoutKit } from './testing/kit'
+import { openSiteMonth } from './testing/site-month'
 import { NexusSite } from './testing/nexus-site'
-import { buildWageMonth, AFTER_MONTH, type WageMonth } from './testing/wage-month'
+import { AFTER_MONTH, type WageMonth } from './testing/wage-month'
 import { formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -41,12 +41,7 @@ describe.skipIf(!serverUrl)('a MyISAM payout cut after its message settles the c
   }
 
   beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, 'MyISAM')
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 1, operator })
-    await site.user(1001, START)
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'MyISAM', { count: 1, bonus: () => START, operator }))
     const { version: _v, ...rules } = await currentRules(db.database.db)
     await saveRules(db.database.db, { ...rules, settleClaims: true, claimRemoveDeduction: 600 }, AFTER_MONTH - 1000, null)
   })

@@ -10,12 +10,12 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PayoutResult } from '@shared/payout'
-import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules } from '../rules/rules'
-import { openTestDatabases, type TestDatabase } from '../test/harness'
+import type { TestDatabase } from '../test/harness'
 import { CLAIM_REMOVE_DEDUCT_TYPE } from './nexusphp-claims'
-import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-month'
+import { AFTER_MONTH, type WageMonth } from './testing/wage-month'
 import { NexusSite, type SiteEngine } from './testing/nexus-site'
+import { openSiteMonth } from './testing/site-month'
 import { nexusphpPayoutService } from './testing/nexusphp-service'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
@@ -54,16 +54,6 @@ function runChild(file: string, writeUrl: string, pauseAt?: string): Promise<Pay
 }
 
 /** A NexusPHP site (its write account) and a database of ours holding a computed month of `count` members, each a site user. */
-async function paidMonthSetup(engine: SiteEngine, count: number) {
-  const site = await NexusSite.create(serverUrl!, engine)
-  const writerUrl = await site.writer()
-  const db = await openTestDatabases()[0]!.open()
-  await migrateToLatest(db.database)
-  const month = await buildWageMonth(db.database, { count, operator: admin })
-  for (const uid of month.wages.keys()) await site.user(uid, startBonus(uid))
-  return { site, writerUrl, db, month }
-}
-
 const stepsOf: Record<SiteEngine, string[]> = {
   InnoDB: ['begin', 'written', 'committed'],
   MyISAM: ['begin', 'noted', 'credited', 'logged', 'messaged'],
@@ -88,7 +78,7 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
   let writerUrl = ''
 
   beforeAll(async () => {
-    ;({ site, writerUrl, db, month } = await paidMonthSetup(engine, MEMBERS))
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, engine, { count: MEMBERS, bonus: startBonus, operator: admin }))
   }, 180_000)
   afterAll(async () => {
     for (const proc of running) proc.kill('SIGKILL')
@@ -154,7 +144,11 @@ describe.skipIf(!serverUrl).each(['InnoDB', 'MyISAM'] as SiteEngine[])('a payout
   const unreached = new Map<number, number>()
 
   beforeAll(async () => {
-    ;({ site, writerUrl, db, month } = await paidMonthSetup(engine, CLAIM_MEMBERS))
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, engine, {
+      count: CLAIM_MEMBERS,
+      bonus: startBonus,
+      operator: admin,
+    }))
     const { version: _version, ...rules } = await currentRules(db.database.db)
     await saveRules(db.database.db, { ...rules, settleClaims: true }, AFTER_MONTH - 1000, null)
     for (const uid of month.wages.keys()) {

@@ -6,14 +6,14 @@
  * MyISAM, on MariaDB (NEXUSPHP_TEST_DATABASE_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrateToLatest } from '../db/migrate'
-import { openTestDatabases, type TestDatabase } from '../test/harness'
+import type { TestDatabase } from '../test/harness'
 import { payWages } from '../wages/engine'
 import { wageDb } from '../wages/tables'
 import type { PayoutService } from './service'
 import { payoutKit } from './testing/kit'
+import { openSiteMonth } from './testing/site-month'
 import { NexusSite } from './testing/nexus-site'
-import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
+import { AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
 import { openEntries, transition } from './ledger'
 import type { PayoutResult } from '@shared/payout'
 import mysql, { type RowDataPacket } from 'mysql2/promise'
@@ -80,12 +80,7 @@ describe.skipIf(!serverUrl)('a failed attempt after an earlier one sent a bonus 
   }
 
   beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, 'MyISAM')
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 13, operator })
-    for (const uid of month.wages.keys()) await site.user(uid, START)
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'MyISAM', { count: 13, bonus: () => START, operator }))
   }, 60_000)
   afterAll(async () => {
     await closeServices()

@@ -5,13 +5,13 @@
  * MariaDB (NEXUSPHP_TEST_DATABASE_URL); the uid guard through the API on every database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrateToLatest } from '../db/migrate'
 import { currentRules, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp, type TestDatabase } from '../test/harness'
 import { computeAndSave, payWages } from '../wages/engine'
 import { wageDb } from '../wages/tables'
 import { openEntries, transition } from './ledger'
 import { payoutKit } from './testing/kit'
+import { openSiteMonth } from './testing/site-month'
 import { NexusSite } from './testing/nexus-site'
 import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
@@ -41,12 +41,7 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
   }
 
   beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, 'InnoDB')
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 8, operator })
-    for (const uid of month.wages.keys()) await site.user(uid, start(uid))
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 8, bonus: start, operator }))
   })
   afterAll(async () => {
     await closeServices()

@@ -7,13 +7,13 @@
  * its note (failed-after-sent.test.ts "an entry reopened with another amount …"). Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrateToLatest } from '../db/migrate'
-import { openTestDatabases, type TestDatabase } from '../test/harness'
+import type { TestDatabase } from '../test/harness'
 import { wageDb } from '../wages/tables'
 import { openEntries, transition } from './ledger'
 import { payoutKit } from './testing/kit'
+import { openSiteMonth } from './testing/site-month'
 import { NexusSite } from './testing/nexus-site'
-import { AFTER_MONTH, buildWageMonth, PERIOD, type WageMonth } from './testing/wage-month'
+import { AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -28,12 +28,7 @@ describe.skipIf(!serverUrl)('an entry reopened with another amount while an Inno
   const { service, wage, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
 
   beforeAll(async () => {
-    site = await NexusSite.create(serverUrl!, 'InnoDB')
-    writerUrl = await site.writer()
-    db = await openTestDatabases()[0]!.open()
-    await migrateToLatest(db.database)
-    month = await buildWageMonth(db.database, { count: 5, operator })
-    for (const uid of month.wages.keys()) await site.user(uid, START)
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 5, bonus: () => START, operator }))
   }, 60_000)
   afterAll(async () => {
     await closeServices()
