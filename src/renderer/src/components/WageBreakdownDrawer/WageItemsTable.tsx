@@ -35,6 +35,19 @@ function QualifiedCell({ item }: { item: WageItem }) {
 /** Unqualified torrents have no keeper rank (the engine stores 0). */
 export const keeperRankText = (item: WageItem) => (item.qualified && item.keeperRank > 0 ? String(item.keeperRank) : '-')
 
+type FigureKey = 'size' | 'seeders' | 'seedHours' | 'uploaded' | 'value'
+
+/** A right-aligned number column, sortable by the number. */
+const figureColumn = (title: string, key: FigureKey, width: number, format: (n: number) => string): TableColumnsType<WageItem>[number] => ({
+  title,
+  dataIndex: key,
+  width,
+  align: 'right',
+  onCell: figureCell,
+  render: (n: number) => format(n),
+  sorter: (a, b) => a[key] - b[key],
+})
+
 // The widths add up to what the drawer (1080 px, 24 px padding each side) shows, so the table does
 // not scroll sideways and 达标's filter is not cut off.
 const columns: TableColumnsType<WageItem> = [
@@ -51,53 +64,15 @@ const columns: TableColumnsType<WageItem> = [
       </>
     ),
   },
-  {
-    title: '体积',
-    dataIndex: 'size',
-    width: 100,
-    align: 'right',
-    onCell: figureCell,
-    render: (size: number) => formatBytes(size),
-    sorter: (a, b) => a.size - b.size,
-  },
-  {
-    title: '做种人数',
-    dataIndex: 'seeders',
-    width: 90,
-    align: 'right',
-    onCell: figureCell,
-    render: (seeders: number) => formatCount(seeders),
-    sorter: (a, b) => a.seeders - b.seeders,
-  },
-  {
-    title: '做种时长',
-    dataIndex: 'seedHours',
-    width: 110,
-    align: 'right',
-    onCell: figureCell,
-    render: (hours: number) => formatSeedHours(hours),
-    sorter: (a, b) => a.seedHours - b.seedHours,
-  },
-  {
-    title: '上传量',
-    dataIndex: 'uploaded',
-    width: 100,
-    align: 'right',
-    onCell: figureCell,
-    render: (uploaded: number) => formatBytes(uploaded),
-    sorter: (a, b) => a.uploaded - b.uploaded,
-  },
+  figureColumn('体积', 'size', 100, formatBytes),
+  figureColumn('做种人数', 'seeders', 90, formatCount),
+  figureColumn('做种时长', 'seedHours', 110, formatSeedHours),
+  figureColumn('上传量', 'uploaded', 100, formatBytes),
   { title: '保种排名', dataIndex: 'keeperRank', width: 80, align: 'right', onCell: figureCell, render: (_, item) => keeperRankText(item) },
   {
-    title: '价值',
+    ...figureColumn('价值', 'value', 100, formatAmount),
     // A bare number beside amounts in 魔力: say what it is.
     onHeaderCell: () => ({ title: '种子价值（NexusPHP 做种公式，无单位）：达标种子的价值之和决定每小时魔力' }),
-    dataIndex: 'value',
-    width: 100,
-    align: 'right',
-    onCell: figureCell,
-    render: (value: number) => formatAmount(value),
-    sorter: (a, b) => a.value - b.value,
   },
   {
     title: '达标',
