@@ -465,7 +465,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     expect(await health(missing.app)).toBe(200)
   })
 
-  it("the README's GRANT (SELECT on the nine tables) is enough, and the session cannot write", async () => {
+  it("the README's GRANT (SELECT on the nine tables) is enough, the session cannot write, a column it cannot read is named", async () => {
     const site = await fixture()
     const now = await site.now()
     await site.user({ id: 1001, username: 'alice' })
@@ -495,6 +495,15 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
     const [session] = await connection.query<{ ro: number }>('SELECT @@session.tx_read_only AS ro')
     expect(Number(session.ro)).toBe(1)
     await expect(connection.query('DELETE FROM peers')).rejects.toThrow(/READ ONLY|read.only/i)
+
+    // A grant of some columns hides the others, from information_schema too: a seed time the account cannot read is
+    // named, never read as 0 hours for everyone (the month would pay nothing without a word).
+    await site.exec(`REVOKE SELECT ON \`${site.database}\`.snatched FROM '${user}'@'%'`)
+    await site.exec(
+      `GRANT SELECT (id, torrentid, userid, finished, last_action, startdat, completedat, to_go, uploaded, downloaded) ON \`${site.database}\`.snatched TO '${user}'@'%'`,
+    )
+    await expect(app.services.sync.runOnce()).rejects.toThrow(/NexusPHP 数据表缺少列 snatched\.seedtime（或读取账号没有这些列的权限/)
+    expect((await syncState(db.database)).last_error).toContain('snatched.seedtime')
   })
 
   it('a source that hangs fails the sync on time and never stalls the API', async () => {

@@ -10,17 +10,21 @@ import { NexusphpError } from './connection'
 export const sourceTables = ['users', 'teams', 'categories', 'tags', 'torrents', 'torrent_tags', 'peers', 'snatched', 'claims'] as const
 export type SourceTable = (typeof sourceTables)[number]
 
-/** Columns the connector cannot do without (everything else it reads has a default). */
+/**
+ * Columns the connector cannot do without: the keys, and every column a status, an official label or a wage is made
+ * of — read as its default, a renamed or ungranted seed time would pay every member 0 hours without a word. Every
+ * NexusPHP version has them all; everything else read has a default.
+ */
 const required: Record<SourceTable, readonly string[]> = {
-  users: ['id', 'username'],
+  users: ['id', 'username', 'enabled'],
   teams: ['id', 'name'],
   categories: ['id', 'name'],
   tags: ['id', 'name'],
-  torrents: ['id', 'info_hash', 'name', 'size'],
+  torrents: ['id', 'info_hash', 'name', 'size', 'owner', 'team', 'banned', 'seeders'],
   torrent_tags: ['id', 'torrent_id', 'tag_id'],
   peers: ['id', 'torrent', 'peer_id', 'userid', 'seeder', 'to_go', 'last_action'],
-  snatched: ['id', 'torrentid', 'userid', 'finished', 'last_action'],
-  claims: ['id', 'uid', 'torrent_id'],
+  snatched: ['id', 'torrentid', 'userid', 'finished', 'last_action', 'to_go', 'seedtime', 'uploaded'],
+  claims: ['id', 'uid', 'torrent_id', 'seed_time_begin', 'uploaded_begin', 'created_at'],
 }
 
 type SourceColumns = Record<SourceTable, Map<string, string>>
@@ -51,7 +55,10 @@ export async function readSourceSchema(connection: NexusphpConnection): Promise<
     throw new NexusphpError(`缺少数据表 ${missingTables.join('、')}（或没有读取它们的权限：GRANT SELECT，见 README）`)
   }
   const missingColumns = sourceTables.flatMap((t) => required[t].filter((c) => !schema[t].has(c)).map((c) => `${t}.${c}`))
-  if (missingColumns.length) throw new NexusphpError(`NexusPHP 数据表缺少列 ${missingColumns.join('、')}`)
+  if (missingColumns.length)
+    throw new NexusphpError(
+      `NexusPHP 数据表缺少列 ${missingColumns.join('、')}（或读取账号没有这些列的权限：GRANT SELECT 整张表，见 README）`,
+    )
   return schema
 }
 
