@@ -16,6 +16,7 @@ export function memberPayout(
     forget: async () => {},
     tell: async () => true,
     stillOpen: async () => true,
+    othersKeys: async () => new Set(),
     read: async () => ({ credit: entry.credit_sent_at !== null, claims: entry.claims_sent_at !== null, told: entry.claims_plan }),
   },
 ): MemberPayout {

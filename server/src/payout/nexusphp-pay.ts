@@ -97,7 +97,7 @@ export async function payMember(
       }
     if (!rest && mark === null && earlier.log === null && earlier.messageId === null) {
       // Nothing of this entry on the site; the member's month may still have been paid under another record's key.
-      const other = await paidForMonth(conn, uid, member.wage.period)
+      const other = await paidForMonth(conn, uid, member.wage.period, member.sent.othersKeys)
       if (other) return { state: 'done', already: true, evidence: other.log ? logEvidence(other.log, null) : {} }
     }
     // An earlier attempt sent its credit, and neither its line nor a log row is there: the credit may have landed and

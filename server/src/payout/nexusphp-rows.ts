@@ -49,19 +49,35 @@ export async function landed(
  * The member's wage of `period` paid under another key: a console set up afresh or restored from a backup pays the
  * same member and month under another record id. Found by the month in the log comment (every version writes
  * `保种工资 <month>…[seeding-console:wage:…]`) or in a bonuscomment line's key (`…:<month>]`); the log row, if any.
+ * `othersKeys`: keys this console opened for other wage records on this uid (asked only when the month has rows) —
+ * their rows are those records' payments (bindings of two members swapped and corrected since), never this one's.
  */
-export async function paidForMonth(conn: PoolConnection, uid: number, period: string): Promise<{ log: RowDataPacket | null } | null> {
+export async function paidForMonth(
+  conn: PoolConnection,
+  uid: number,
+  period: string,
+  othersKeys: () => Promise<ReadonlySet<string>>,
+): Promise<{ log: RowDataPacket | null } | null> {
   const [logs] = await conn.query<RowDataPacket[]>(
-    'SELECT id, old_total_value, new_total_value, comment FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? ORDER BY id LIMIT 1',
+    'SELECT id, old_total_value, new_total_value, comment FROM bonus_logs WHERE uid = ? AND business_type = ? AND comment LIKE ? ORDER BY id LIMIT 100',
     [uid, ROLE_WORK_SALARY, `保种工资 ${period}%[seeding-console:wage:%`],
   )
-  if (logs[0]) return { log: logs[0] }
-  const [marked] = await conn.query<RowDataPacket[]>('SELECT id FROM users WHERE id = ? AND bonuscomment LIKE ?', [
+  const [marked] = await conn.query<RowDataPacket[]>('SELECT bonuscomment FROM users WHERE id = ? AND bonuscomment LIKE ?', [
     uid,
     `%[seeding-console:wage:%:${period}]%`,
   ])
-  return marked[0] ? { log: null } : null
+  if (logs.length === 0 && marked.length === 0) return null
+  const others = await othersKeys()
+  // A comment cut short before its key is no proof of another record's: taken as this member's month.
+  const notOthers = (keys: string[]) => keys.length === 0 || keys.some((key) => !others.has(key))
+  const log = logs.find((row) => notOthers(keysIn(String(row.comment ?? ''))))
+  if (log) return { log }
+  const monthKeys = marked[0] ? keysIn(String(marked[0].bonuscomment)).filter((key) => key.endsWith(`:${period}`)) : []
+  return marked[0] && notOthers(monthKeys) ? { log: null } : null
 }
+
+/** The ledger keys a site text carries (keyTag). */
+const keysIn = (text: string) => [...text.matchAll(/\[(seeding-console:wage:[^\]]+)\]/g)].map((match) => match[1])
 
 /** The bonus before and after a change, as its bonuscomment line recorded them (null: that line cannot be read). */
 export interface BonusMark {

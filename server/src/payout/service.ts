@@ -100,6 +100,16 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
       async stillOpen() {
         return (await db.selectFrom('payout_ledger').select('id').where(openAsRead).executeTakeFirst()) !== undefined
       },
+      async othersKeys() {
+        if (entry.site_uid === null) return new Set()
+        const rows = await db
+          .selectFrom('payout_ledger')
+          .select('ledger_key')
+          .where('site_uid', '=', entry.site_uid)
+          .where('wage_id', '!=', entry.wage_id)
+          .execute()
+        return new Set(rows.map((row) => row.ledger_key))
+      },
       note(what) {
         const now = options.clock()
         return noteOnEntry(what === 'credit' ? { credit_sent_at: now } : { claims_sent_at: now })

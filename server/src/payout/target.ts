@@ -70,6 +70,11 @@ export interface SentNotes {
    * recorded failed and reopened since with another amount or uid, which this attempt would pay instead.
    */
   stillOpen(): Promise<boolean>
+  /**
+   * The keys this console's ledger opened for other wage records on the entry's site uid: their rows on the site are
+   * those records' payments, never this one's under another key.
+   */
+  othersKeys(): Promise<ReadonlySet<string>>
 }
 
 /** What earlier statement-by-statement attempts noted: the changes they sent, and the claim settlement told (or null). */
