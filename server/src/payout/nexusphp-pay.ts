@@ -76,11 +76,16 @@ export async function payMember(
     // The key's credit line says what was credited. Another amount: written by an attempt on the entry before it was
     // reopened with a new amount (its process gone before it could record so) — which one the site should hold is
     // the admin's call, never settled as this one.
+    // 补发剩余部分 credits nothing then (the key's line is there) and must not report this amount paid; 确认已到账 is
+    // the admin's word that the site now holds what the record says (the bonus adjusted there by hand).
     const lineCredit = mark?.bonusBefore && mark.bonusAfter ? parseTenths(mark.bonusAfter) - parseTenths(mark.bonusBefore) : null
-    if (lineCredit !== null && lineCredit !== member.credit && !rest)
+    if (lineCredit !== null && lineCredit !== member.credit && rest !== 'markDone')
       return {
         state: 'in_doubt',
-        reason: `站点上这笔发放的魔力备注记的是 ${formatTenths(lineCredit)} 魔力，这条记录现在是 ${formatTenths(member.credit)} 魔力（记录在发放途中被重新打开过）：请核对站点上的魔力后处理`,
+        reason:
+          rest === 'payRest'
+            ? `站点上这笔发放已入账 ${formatTenths(lineCredit)} 魔力（魔力备注），这条记录是 ${formatTenths(member.credit)} 魔力：「补发剩余部分」不会再入账。请在站点上把魔力按记录调整（多退少补）后选「确认已到账」`
+            : `站点上这笔发放的魔力备注记的是 ${formatTenths(lineCredit)} 魔力，这条记录现在是 ${formatTenths(member.credit)} 魔力（记录在发放途中被重新打开过）：请核对站点上的魔力后处理`,
         evidence: { bonusBefore: mark!.bonusBefore, bonusAfter: mark!.bonusAfter },
       }
     // Entries opened since 0.3.0 (their key names the month) write the log row only after the credit: their log row
@@ -169,7 +174,8 @@ export async function payMember(
     const texts = member.texts(bonusBefore, bonusAfter, (claims && claimsNote(claims)) ?? undefined)
     const logId = earlier.log
       ? Number(earlier.log.id)
-      : await insertLog(conn, uid, bonusBefore, member.credit, bonusAfter, texts.comment, site.log)
+      : // The change the figures show: the credit, or what an attempt before a reopen credited (确认已到账 of such a line).
+        await insertLog(conn, uid, bonusBefore, bonusAfter - bonusBefore, bonusAfter, texts.comment, site.log)
     await step('logged', member)
     const messageId = earlier.messageId ?? (await insertMessage(conn, uid, texts.subject, texts.message))
     await step('messaged', member)

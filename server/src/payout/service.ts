@@ -302,7 +302,8 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         ip,
         'wages.payout-resolve',
         wageId,
-        `待核对处理（${what}）：${wage!.username} ${wage!.period}，结果 ${payoutStatusLabels[result.status]}${result.reason ? `：${result.reason}` : ''}`,
+        // What the admin confirmed or settled, as the entry said it: the log is where that is found again.
+        `待核对处理（${what}）：${wage!.username} ${wage!.period}，结果 ${payoutStatusLabels[result.status]}${result.reason ? `：${result.reason}` : ''}（待核对原因：${entry.reason ?? '无'}）`,
       )
       return result
     },
