@@ -16,6 +16,8 @@ import {
   HAND_PAID,
   HAND_PAID_WHILE_OPEN,
   handPaidWhileOpen,
+  openForAnotherTarget,
+  openForAnotherTargetReason,
   loadWages,
   monthOptions,
   paidByHand,
@@ -76,6 +78,8 @@ export async function previewPayout(
     let note: string | null = null
     if (entry?.state === 'done') [status, note] = ['already', '已发放到站点']
     else if (entry?.state === 'in_doubt') [status, note] = ['in_doubt', entry.reason]
+    else if (target && openForAnotherTarget(entry, target.name))
+      [status, note] = ['in_doubt', openForAnotherTargetReason(entry!, target.name)]
     else if (handPaidWhileOpen(wage, entry)) [status, note] = ['in_doubt', HAND_PAID_WHILE_OPEN]
     else if (paidByHand(wage, entry)) [status, note] = ['already', HAND_PAID]
     else if (notOver.has(wage.period)) [status, note] = ['blocked', monthNotOverReason(wage.period)]

@@ -24,6 +24,8 @@ import {
   HAND_PAID,
   HAND_PAID_WHILE_OPEN,
   handPaidWhileOpen,
+  openForAnotherTarget,
+  openForAnotherTargetReason,
   loadWages,
   monthOptions,
   paidByHand,
@@ -216,10 +218,12 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           toOpen.map((w) => ({ wageId: w.id, period: w.period, userId: w.userId, siteUid: w.siteUid, amount: w.amount })),
           { target: site.name, operator, now: options.clock() },
         )
-        const stuck = current.filter((w) => handPaidWhileOpen(w, known.get(w.id))).map((w) => known.get(w.id)!)
+        const stuck = current
+          .filter((w) => handPaidWhileOpen(w, known.get(w.id)) || openForAnotherTarget(known.get(w.id), site.name))
+          .map((w) => known.get(w.id)!)
         for (const entry of stuck)
           await transition(trx, entry.id, 'pending', 'in_doubt', {
-            reason: HAND_PAID_WHILE_OPEN,
+            reason: entry.target === site.name ? HAND_PAID_WHILE_OPEN : openForAnotherTargetReason(entry, site.name),
             now: options.clock(),
             nextAttemptAt: null,
           })

@@ -3,9 +3,10 @@
  * paid at/by, conditional like POST /wages/pay (a record already paid is left as it is).
  */
 import { WagePayment } from '@shared/enums'
+import { payoutTargetLabels } from '@shared/payout'
 import type { Kysely } from 'kysely'
 import type { WageItem } from '@shared/entities'
-import type { DB } from '../db/schema'
+import type { DB, PayoutTargetName } from '../db/schema'
 import { notFound } from '../errors'
 import { readItemSet } from '../wages/item-sets'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
@@ -116,6 +117,16 @@ export const handPaidWhileOpen = (wage: PayoutWage, entry: LedgerEntry | undefin
   wage.payment === WagePayment.Paid && entry?.state === 'pending' && entry.target !== 'webhook'
 export const HAND_PAID_WHILE_OPEN =
   '上次发放到站点中断后，这条记录又在控制台被标记为已发放，站点可能已入账：请在站点上核对，已到账请选「确认已到账」（只补写魔力记录和站内信）'
+
+/**
+ * An unfinished entry opened for another payout target (the configuration changed since: PAYOUT_WEBHOOK_URL then
+ * NEXUSPHP_WRITE_DATABASE_URL, or back): the other may have credited it — a delivery whose answer was lost, a site
+ * write cut — so this one never pays it as if nothing had happened. It goes to 待核对.
+ */
+export const openForAnotherTarget = (entry: LedgerEntry | undefined, target: PayoutTargetName) =>
+  entry?.state === 'pending' && entry.target !== target
+export const openForAnotherTargetReason = (entry: LedgerEntry, current: PayoutTargetName) =>
+  `这条记录上次通过「${payoutTargetLabels[entry.target]}」发放，尚未完成，对方可能已入账；现在的发放方式是「${payoutTargetLabels[current]}」：请先在原处核对，已到账请选「确认已到账」，未到账请选「补发剩余部分」`
 
 /** What the member's message tells besides the amount. */
 export interface WageFacts {

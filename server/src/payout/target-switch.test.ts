@@ -1,0 +1,66 @@
+/**
+ * The payout target changed while an entry was unfinished (PAYOUT_WEBHOOK_URL first, NEXUSPHP_WRITE_DATABASE_URL
+ * since): a webhook delivery whose answer was lost may have been credited by its receiver, so paying the entry into
+ * the NexusPHP site as if nothing had happened could pay the member twice. It goes to 待核对 (the dry run says so
+ * first); 补发剩余部分 there finds nothing of it on this site, so it is 失败 and the next payout pays it — once.
+ * Runs when NEXUSPHP_TEST_DATABASE_URL is set.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TestDatabase } from '../test/harness'
+import { openEntries } from './ledger'
+import { payoutKit } from './testing/kit'
+import type { NexusSite } from './testing/nexus-site'
+import { openSiteMonth } from './testing/site-month'
+import { AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
+import { formatTenths, parseTenths } from './tenths'
+
+const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
+const operator = { id: 1, username: 'admin' }
+const START = '1000.0'
+
+describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid after switching to the NexusPHP site', () => {
+  let site: NexusSite
+  let db: TestDatabase
+  let month: WageMonth
+  let writerUrl = ''
+  const { service, wage, credit, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
+
+  beforeAll(async () => {
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 1, bonus: () => START, operator }))
+  }, 60_000)
+  afterAll(async () => {
+    await closeServices()
+    await db?.cleanup()
+    await site?.drop()
+  })
+
+  it('is 待核对, never credited as if nothing had happened; 补发剩余部分 and a payout then pay it once', async () => {
+    const uid = 1001
+    // What a webhook run leaves when its receiver's answer is lost: the entry pending, waiting for a retry.
+    const opened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: month.amounts.get(uid)! }
+    await openEntries(db.database.db, [opened], { target: 'webhook', operator, now: AFTER_MONTH })
+
+    const payout = service()
+    const preview = await payout.preview({ ids: [wage(uid)] })
+    expect(preview.list[0]).toMatchObject({
+      status: 'in_doubt',
+      note: expect.stringContaining('上次通过「推送接入站点（Webhook）」发放，尚未完成'),
+    })
+    const [run] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(run).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('现在的发放方式是「NexusPHP 站点」') })
+    expect(await entry(uid)).toMatchObject({ state: 'in_doubt', target: 'webhook' })
+    expect(await site.bonus(uid)).toBe(START)
+
+    // The admin checked the receiver: not credited.
+    const rest = await payout.resolve(wage(uid), 'payRest', operator, '127.0.0.1')
+    expect(rest.status).toBe('failed')
+    const [paid] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(paid!.status).toBe('paid')
+    expect(await entry(uid)).toMatchObject({ state: 'done', target: 'nexusphp' })
+    const once = formatTenths(parseTenths(START) + credit(uid))
+    expect(await site.bonus(uid)).toBe(once)
+    const [again] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(again!.status).toBe('already')
+    expect(await site.bonus(uid)).toBe(once)
+  })
+})
