@@ -48,6 +48,28 @@ export function roundingNote(amount: number, credit: bigint): string | null {
   return Number(exact) === Number(formatTenths(credit)) ? null : `${exact} → ${formatTenths(credit)}`
 }
 
+/**
+ * NexusPHP's messages.msg is TEXT (65,535 bytes). A template of 5,000 characters that repeats a long placeholder (the
+ * unqualified list) renders past it: a strict site refuses the message — nobody paid until the template changes, or on
+ * MyISAM an entry left unfinished after its credit — and a lax one cuts it, key and all.
+ */
+const MESSAGE_BODY_MAX_BYTES = 60_000
+const CUT_NOTE = '\n……（内容过长，以下从略）'
+
+/** `text` within `max` UTF-8 bytes, cut at a character and marked as cut. */
+export function cutToBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text) <= max) return text
+  const room = max - Buffer.byteLength(CUT_NOTE)
+  let bytes = 0
+  let end = 0
+  for (const char of text) {
+    bytes += Buffer.byteLength(char)
+    if (bytes > room) break
+    end += char.length
+  }
+  return text.slice(0, end) + CUT_NOTE
+}
+
 /** The placeholders' values for one member (the message of the rules' template). */
 export function templateValues(
   wage: PayoutWage,
@@ -87,7 +109,8 @@ export function payoutTexts(
   const values = templateValues(wage, facts, args)
   const comment = `保种工资 ${wage.period}（工资记录 #${wage.id}${values.魔力变化}）${keyTag(args.key)}`
   const subject = renderPayoutTemplate(template.subject, values).replace(/\s+/g, ' ').trim()
-  const message = `${renderPayoutTemplate(template.body, values)}${args.note ? `\n\n${args.note}` : ''}\n${keyTag(args.key)}`
+  const body = `${renderPayoutTemplate(template.body, values)}${args.note ? `\n\n${args.note}` : ''}`
+  const message = `${cutToBytes(body, MESSAGE_BODY_MAX_BYTES)}\n${keyTag(args.key)}`
   return {
     comment: comment.length > 255 ? `保种工资 ${wage.period} #${wage.id} ${keyTag(args.key)}` : comment,
     subject: [...subject].slice(0, PAYOUT_SUBJECT_MAX).join(''),
