@@ -13,6 +13,11 @@
  * - The pass runs where the sync job runs its steps (`derivePass`: on SQLite the sync thread, not the
  *   server's event loop).
  *
+ * - After a pass that ran, the dashboard's figures are refreshed in the background, as a sync refreshes them after its
+ *   pass: 首页 must not contradict 任务分配 after the admin's own change until the next sync. The answer does not
+ *   wait for them (with the month's wage estimates they take seconds at 2 M records), and changes made meanwhile are
+ *   taken by one more refresh, not one each.
+ *
  * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for
  * the next sync.
  */
@@ -20,6 +25,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { AppDatabase } from '../db/database'
 import type { DeriveOptions, DeriveOutcome } from './index'
 import { acquireLease } from '../db/lease'
+import { refreshAllStats } from '../stats/cache'
+import type { WageEstimates } from '../wages/estimates'
 
 export interface RelabelOutcome {
   /** Whether this call ran a pass (false: a sync held the lease; it or the next applies the queue). */
@@ -30,16 +37,47 @@ export interface RelabelOutcome {
 export interface RelabelServices {
   database: AppDatabase
   sync: { derivePass(options: Pick<DeriveOptions, 'now'>): Promise<DeriveOutcome> }
+  /** Without: the figures wait for the next sync or 刷新统计. */
+  wages?: WageEstimates
 }
 
 const chains = new WeakMap<AppDatabase, Promise<unknown>>()
+/** A background refresh of the figures per database, and the time of a change made while it ran (to refresh again). */
+const refreshes = new WeakMap<AppDatabase, { again: number | null }>()
+
+function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: number, log?: FastifyBaseLogger): void {
+  const running = refreshes.get(database)
+  if (running) {
+    running.again = now
+    return
+  }
+  const state: { again: number | null } = { again: now }
+  refreshes.set(database, state)
+  void (async () => {
+    try {
+      while (state.again !== null) {
+        const at = state.again
+        state.again = null
+        await refreshAllStats(database.db, { now: at, wages })
+      }
+    } catch (error) {
+      log?.error({ err: error }, 'statistics refresh after an admin change failed; the next sync refreshes them')
+    } finally {
+      refreshes.delete(database)
+    }
+  })()
+}
 
 export function relabel(services: RelabelServices, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
   const { database } = services
   const previous = chains.get(database) ?? Promise.resolve()
   const run = previous
     .catch(() => {})
-    .then(() => relabelOnce(services, now, log))
+    .then(async () => {
+      const outcome = await relabelOnce(services, now, log)
+      if (outcome.ran && services.wages) refreshStatsAfter(database, services.wages, now, log)
+      return outcome
+    })
     .catch((error: unknown) => {
       log?.error({ err: error }, 'relabel after an admin change failed; the next sync applies it')
       return { ran: false }

@@ -3,7 +3,7 @@
  * each re-labelling torrents and records; bad input writes nothing; one log row per mutation.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { rulesSchema, type Rules } from '@shared/entities'
+import { allSeedingStatsSchema, rulesSchema, type Rules } from '@shared/entities'
 import { createSession } from '../auth/sessions'
 import { derive } from '../derive'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
@@ -62,6 +62,11 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
 
   describe('rules', () => {
     it('GET answers the current version; POST saves a new one, logs what changed and re-labels torrents and records', async () => {
+      const figures = async () => {
+        const stats = allSeedingStatsSchema.parse((await t.call<unknown>('GET', '/statistics/all-seeding-sta', { token })).body.data)
+        return { official: stats.officialTorrents, completed: stats.completedOfficial }
+      }
+      expect(await figures()).toEqual({ official: 0, completed: 0 })
       const cur = await t.call<Rules>('GET', '/config/rules', { token })
       expect(cur.status).toBe(200)
       expect(rulesSchema.parse(cur.body.data)).toEqual({ version: 1, ...defaultRuleBody })
@@ -85,6 +90,10 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       expect(await label(8)).toMatchObject({ seed_type: 2 }) // below minSizeGiB
       expect((await record(m.m1, 1))!.seed_type).toBe(1)
       expect((await record(m.m3, 2))!.seed_type).toBe(1)
+
+      // 首页's figures (cached since they were read above) follow, refreshed in the background after the pass.
+      await expect.poll(figures, { timeout: 30_000 }).toMatchObject({ completed: 1 })
+      expect((await figures()).official).toBeGreaterThanOrEqual(2)
     })
 
     it('refuses bad rules with the field named in Chinese, and saves nothing', async () => {
