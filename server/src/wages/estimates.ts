@@ -115,7 +115,9 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     // Too little of the month seen to judge anyone below the minimums: nobody is 无工资 for it.
     if (observedMs < MIN_OBSERVED_MS) members = members.map((m) => ({ ...m, belowMinimum: false }))
     const ranked = members.filter((m) => m.amount > 0).sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
-    const rankOf = new Map(ranked.map((m, i) => [m.userId, i + 1]))
+    // Equal amounts share a rank, as in 工资排行 (wages/queries.ts periodRank).
+    const rankOf = new Map<number, number>()
+    ranked.forEach((m, i) => rankOf.set(m.userId, i > 0 && m.amount === ranked[i - 1].amount ? rankOf.get(ranked[i - 1].userId)! : i + 1))
     const meta: Meta = { period, ruleVersion: rules.version, dataVersion: version, total: sum2(members.map((m) => m.amount)) }
 
     const row = { payload: JSON.stringify(meta), computed_at: now, data_version: version }

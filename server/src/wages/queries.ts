@@ -24,7 +24,10 @@ export async function lastComputedPeriod(db: Kysely<DB>): Promise<string | null>
 /** Byte-order comparison of usernames, the same on both databases and in JS. */
 export const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** The whole rank of a period (≤ a few thousand members): amount desc, ties by username. */
+/**
+ * The whole rank of a period (≤ a few thousand members): amount desc, listed by username within a tie. Equal amounts
+ * share a rank (1, 2, 2, 4): two members paid the same are not first and second, nor the many at 0 ranked 184th–198th.
+ */
 export async function periodRank(db: Kysely<DB>, period: string): Promise<WageRankEntry[]> {
   const rows = await wageDb(db)
     .selectFrom('wage_records as w')
@@ -32,7 +35,7 @@ export async function periodRank(db: Kysely<DB>, period: string): Promise<WageRa
     .select(['w.user_id', 'u.username', 'w.amount', 'w.torrent_count', 'w.total_size'])
     .where('w.period', '=', period)
     .execute()
-  return rows
+  const sorted = rows
     .map((r) => ({
       userId: r.user_id,
       username: r.username,
@@ -42,7 +45,11 @@ export async function periodRank(db: Kysely<DB>, period: string): Promise<WageRa
       totalSize: Number(r.total_size),
     }))
     .sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
-    .map((r, index) => ({ rank: index + 1, ...r }))
+  let rank = 0
+  return sorted.map((r, index) => {
+    if (index === 0 || r.amount !== sorted[index - 1].amount) rank = index + 1
+    return { rank, ...r }
+  })
 }
 
 export async function rankPage(db: Kysely<DB>, input: ParsedInput<'wages.rank'>): Promise<{ list: WageRankEntry[]; total: number }> {
