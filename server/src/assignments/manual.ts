@@ -20,7 +20,7 @@ import { OperationAction, recordOperation } from '../operation-log/record'
 import { chunks } from '../util/chunks'
 import { Unfit, unfitMembers } from './assignees'
 import { type Ctx, insertPairs, type Pair } from './pairs'
-import { assertNotBanned, assertTorrentsExist, CHUNK, listIds, names, uniqueSorted, usersOf } from './targets'
+import { assertNotBanned, assertTorrentsExist, CHUNK, names, torrentList, uniqueSorted, usersOf } from './targets'
 
 export const MAX_ASSIGN_PAIRS = 20_000
 
@@ -46,7 +46,7 @@ export async function assign(ctx: Ctx, input: { torrentIds: number[]; userIds: n
           action: OperationAction.Assign,
           targetType: 'torrent',
           targetId: torrentIds.length === 1 ? torrentIds[0] : null,
-          detail: `分配种子 ${listIds(torrentIds)} 给 ${names(users)}：新增 ${made.length} 条，已存在 ${total - made.length} 条`,
+          detail: `分配种子 ${await torrentList(trx, torrentIds)} 给 ${names(users)}：新增 ${made.length} 条，已存在 ${total - made.length} 条`,
           ip: ctx.ip,
         },
         ctx.now,
@@ -104,7 +104,7 @@ export async function unassign(ctx: Ctx, input: { torrentIds: number[]; userIds?
           action: OperationAction.Unassign,
           targetType: 'torrent',
           targetId: torrentIds.length === 1 ? torrentIds[0] : null,
-          detail: `取消分配种子 ${listIds(torrentIds)}（${users ? names(users) : '全部用户'}）：移除 ${gone.length} 条`,
+          detail: `取消分配种子 ${await torrentList(trx, torrentIds)}（${users ? names(users) : '全部用户'}）：移除 ${gone.length} 条`,
           ip: ctx.ip,
         },
         ctx.now,

@@ -20,6 +20,18 @@ export function listIds(ids: readonly number[], max = 20): string {
   return ids.length > max ? `${shown} 等 ${ids.length} 个` : shown
 }
 
+/**
+ * `#3《name》、#4《name》 等 12 个`: the torrents as the operation log names them — the screens show names, not ids.
+ * The first `max` are named (a name too long is cut); an id the mirror no longer has is given alone.
+ */
+export async function torrentList(db: Kysely<DB>, ids: readonly number[], max = 5): Promise<string> {
+  const shown = ids.slice(0, max)
+  const rows = shown.length ? await db.selectFrom('site_torrents').select(['id', 'name']).where('id', 'in', shown).execute() : []
+  const nameOf = new Map(rows.map((r) => [r.id, r.name.length > 60 ? `${r.name.slice(0, 59)}…` : r.name]))
+  const listed = shown.map((id) => (nameOf.has(id) ? `#${id}《${nameOf.get(id)}》` : `#${id}`)).join('、')
+  return ids.length > max ? `${listed} 等 ${ids.length} 个` : listed
+}
+
 /** 404 naming the torrents of `ids` that are not in the mirror (or, with `orAssigned`, not assigned either). */
 export async function assertTorrentsExist(db: Kysely<DB>, ids: readonly number[], orAssigned = false): Promise<void> {
   const found = new Set<number>()

@@ -220,7 +220,9 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       expect(res.body.data).toEqual({ created: 4, existed: 0 })
       const log = await lastLog(t)
       expect(log).toMatchObject({ action: 'task.assign', operatorId: admin })
-      expect(log.detail).toBe('分配种子 3, 4 给 m1、m2：新增 4 条，已存在 0 条')
+      expect(log.detail).toBe(
+        '分配种子 #3《Torrent.3.2024.1080p.WEB-DL.x264-Test》、#4《Torrent.4.2024.1080p.WEB-DL.x264-Test》 给 m1、m2：新增 4 条，已存在 0 条',
+      )
       expect(await label(4)).toMatchObject({ assigned: 1 })
       expect(await record(m.m1, 3)).toMatchObject({ assigned: 1, status: 7, assigned_at: NOW })
       expect(await record(m.m2, 4)).toMatchObject({ assigned: 1, status: 1 })
@@ -244,7 +246,9 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       expect(await record(m.m1, 3)).toMatchObject({ assigned: 1 })
       const all = await t.call('POST', '/task/unassign', { token, body: { torrentIds: [3, 4] } })
       expect(all.body.data).toEqual({ removed: 4 })
-      expect((await lastLog(t)).detail).toBe('取消分配种子 3, 4（全部用户）：移除 4 条')
+      expect((await lastLog(t)).detail).toBe(
+        '取消分配种子 #3《Torrent.3.2024.1080p.WEB-DL.x264-Test》、#4《Torrent.4.2024.1080p.WEB-DL.x264-Test》（全部用户）：移除 4 条',
+      )
       expect(await record(m.m1, 3)).toMatchObject({ assigned: 2, status: 7 })
       expect(await label(3)).toMatchObject({ assigned: 2 })
       expect(await label(4)).toMatchObject({ assigned: 2 })
