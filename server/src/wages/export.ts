@@ -33,9 +33,9 @@ const gib = (bytes: number) => round2(bytes / GIB)
 /** Local time text in the rules' zone, e.g. "2026-02-03 10:00:00". */
 const localTime = (iso: string | null, timeZone: string) => (iso ? localDateTime(Date.parse(iso), timeZone) : '')
 
-export function exportRow(rank: number, r: ExportRecord, timeZone: string): (string | number)[] {
+export function exportRow(r: ExportRecord, timeZone: string): (string | number)[] {
   return [
-    rank,
+    r.rank,
     r.username,
     r.siteUid ?? '',
     r.period,
@@ -57,7 +57,7 @@ export async function wagesXlsx(period: string, records: readonly ExportRecord[]
   workbook.creator = '保种管理台'
   const sheet = workbook.addWorksheet(`工资 ${period}`, { views: [{ state: 'frozen', ySplit: 1 }] })
   sheet.addRow([...exportHeaders]).font = { bold: true }
-  records.forEach((r, i) => sheet.addRow(exportRow(i + 1, r, timeZone)))
+  records.forEach((r) => sheet.addRow(exportRow(r, timeZone)))
   const widths = [6, 18, 10, 9, 12, 11, 14, 19, 17, 9, 20, 12, 9, 20]
   widths.forEach((w, i) => (sheet.getColumn(i + 1).width = w))
   for (const header of ['工资', '达标体积（GiB）', '平均做种时长（小时）', '累计做种时长（天）'] as const) {
@@ -79,13 +79,7 @@ function csvField(value: string | number): string {
 
 export function wagesCsv(records: readonly ExportRecord[], timeZone: string): Buffer {
   const lines = [exportHeaders.map(csvField).join(',')]
-  records.forEach((r, i) =>
-    lines.push(
-      exportRow(i + 1, r, timeZone)
-        .map(csvField)
-        .join(','),
-    ),
-  )
+  records.forEach((r) => lines.push(exportRow(r, timeZone).map(csvField).join(',')))
   return Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8')
 }
 

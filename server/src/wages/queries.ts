@@ -45,10 +45,15 @@ export async function periodRank(db: Kysely<DB>, period: string): Promise<WageRa
       totalSize: Number(r.total_size),
     }))
     .sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
+  return sharedRanks(sorted)
+}
+
+/** A list sorted by amount desc, ranked: equal amounts share one rank (1, 2, 2, 4). */
+export function sharedRanks<T extends { amount: number }>(sorted: readonly T[]): (T & { rank: number })[] {
   let rank = 0
   return sorted.map((r, index) => {
     if (index === 0 || r.amount !== sorted[index - 1].amount) rank = index + 1
-    return { rank, ...r }
+    return { ...r, rank }
   })
 }
 
@@ -231,8 +236,8 @@ export function histogram(sorted: readonly number[], bins: number): WageStats['d
   return out
 }
 
-/** A record as exported: with the member's site UID (null when none is bound). */
-export type ExportRecord = WageRecord & { siteUid: number | null }
+/** A record as exported: with the member's site UID (null when none is bound) and rank (as 工资排行 has it). */
+export type ExportRecord = WageRecord & { siteUid: number | null; rank: number }
 
 /** The rows of one period's export, in rank order. */
 export async function exportRows(db: Kysely<DB>, period: string): Promise<ExportRecord[]> {
@@ -242,7 +247,9 @@ export async function exportRows(db: Kysely<DB>, period: string): Promise<Export
     .select([...recordColumns, 'u.site_uid'])
     .where('w.period', '=', period)
     .execute()
-  return rows
-    .map((r) => ({ ...recordOut(r as RecordRow), siteUid: r.site_uid === null ? null : Number(r.site_uid) }))
-    .sort((a, b) => b.amount - a.amount || byName(a.username, b.username))
+  return sharedRanks(
+    rows
+      .map((r) => ({ ...recordOut(r as RecordRow), siteUid: r.site_uid === null ? null : Number(r.site_uid) }))
+      .sort((a, b) => b.amount - a.amount || byName(a.username, b.username)),
+  )
 }
