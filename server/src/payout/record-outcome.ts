@@ -74,8 +74,9 @@ export async function recordOutcome(
     }
     // 失败 says this attempt sent nothing that could have landed — not that another did not: while a credit or a
     // deduction is noted as sent (by an earlier attempt, or a concurrent one — checked by the move itself), the entry
-    // stays as it was, unfinished or 待核对, and POST /wages/pay refuses it — unless the site has no such member.
-    const guarded = outcome.state === 'failed' && !outcome.memberGone
+    // stays as it was, unfinished or 待核对, and POST /wages/pay refuses it — unless the site has no such member, or the
+    // admin found it unpaid where it may have landed.
+    const guarded = outcome.state === 'failed' && !outcome.memberGone && !outcome.confirmedUnpaid
     // Every move is of the entry as this attempt read it: one recorded failed and reopened since with another amount
     // or uid is another payment, which this attempt's outcome must not settle.
     const asRead = { amount: entry.amount, site_uid: entry.site_uid }

@@ -19,13 +19,14 @@ import { lockPeriods } from '../wages/engine'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
 import { monthNotOverReason, monthsNotOver } from './month-over'
 import { payoutRules } from './rules'
-import { PayoutError, type PayoutTarget, type SentNotes } from './target'
+import { type PayOutcome, PayoutError, type PayoutTarget, type SentNotes } from './target'
 import {
   HAND_PAID,
   HAND_PAID_WHILE_OPEN,
   handPaidWhileOpen,
   openForAnotherTarget,
   openForAnotherTargetReason,
+  otherTargetUnpaid,
   loadWages,
   monthOptions,
   paidByHand,
@@ -298,8 +299,24 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         await logRun(operator, ip, 'wages.payout-resolve', wageId, `待核对处理（${what}）未进行：${wage!.username} ${wage!.period}，${why}`)
         return resultOf(wage!, 'failed', why, entry)
       }
-      const facts = await wageFacts(db, [wage!], { claims: rules.settleClaims !== null })
-      const outcome = await site.settle(memberPayout(entry, wage!, facts.get(wageId), rules, sentNotes(entry)), action)
+      // Opened for another target (the configuration changed since): that target holds what may have landed, and this
+      // one can neither read nor finish it. 确认已到账 records the admin's word without touching either; 补发剩余部分
+      // leaves the entry 失败, so that the next payout pays it through this target, whole.
+      const outcome: PayOutcome =
+        entry.target !== site.name
+          ? action === 'markDone'
+            ? { state: 'done', already: false, evidence: {} }
+            : { state: 'failed', reason: otherTargetUnpaid(entry, site.name, wage!), confirmedUnpaid: true }
+          : await site.settle(
+              memberPayout(
+                entry,
+                wage!,
+                (await wageFacts(db, [wage!], { claims: rules.settleClaims !== null })).get(wageId),
+                rules,
+                sentNotes(entry),
+              ),
+              action,
+            )
       const result = await recordOutcome(options.database, options.clock(), entry, wage!, outcome, 'in_doubt', operator, operator.username)
       await logRun(
         operator,

@@ -2,7 +2,9 @@
  * The payout target changed while an entry was unfinished (PAYOUT_WEBHOOK_URL first, NEXUSPHP_WRITE_DATABASE_URL
  * since): a webhook delivery whose answer was lost may have been credited by its receiver, so paying the entry into
  * the NexusPHP site as if nothing had happened could pay the member twice. It goes to 待核对 (the dry run says so
- * first); 补发剩余部分 there finds nothing of it on this site, so it is 失败 and the next payout pays it — once.
+ * first). 补发剩余部分 leaves it 失败, and the next payout pays it into the site — once; 确认已到账 (the receiver has it)
+ * records it 已发放 and touches neither side — it used to look for the key on the site, find nothing and leave it 失败,
+ * for the next payout to credit it a second time.
  * Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -26,7 +28,7 @@ describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid aft
   const { service, wage, credit, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
 
   beforeAll(async () => {
-    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 1, bonus: () => START, operator }))
+    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 2, bonus: () => START, operator }))
   }, 60_000)
   afterAll(async () => {
     await closeServices()
@@ -53,7 +55,8 @@ describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid aft
 
     // The admin checked the receiver: not credited.
     const rest = await payout.resolve(wage(uid), 'payRest', operator, '127.0.0.1')
-    expect(rest.status).toBe('failed')
+    expect(rest).toMatchObject({ status: 'failed', reason: expect.stringContaining('再次「发放到站点」时将通过「NexusPHP 站点」发放') })
+    expect(await site.bonus(uid)).toBe(START)
     const [paid] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(paid!.status).toBe('paid')
     expect(await entry(uid)).toMatchObject({ state: 'done', target: 'nexusphp' })
@@ -62,5 +65,23 @@ describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid aft
     const [again] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(again!.status).toBe('already')
     expect(await site.bonus(uid)).toBe(once)
+  })
+
+  it('确认已到账 (the receiver has it) records it paid and credits the site nothing, now or at the next payout', async () => {
+    const uid = 1002
+    const opened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: month.amounts.get(uid)! }
+    await openEntries(db.database.db, [opened], { target: 'webhook', operator, now: AFTER_MONTH })
+    const payout = service()
+    const [run] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(run).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('已到账请选「确认已到账」（只记为已发放') })
+
+    const confirmed = await payout.resolve(wage(uid), 'markDone', operator, '127.0.0.1')
+    expect(confirmed.status).toBe('paid')
+    expect(await entry(uid)).toMatchObject({ state: 'done', target: 'webhook' })
+    const [again] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
+    expect(again!.status).toBe('already')
+    expect(await site.bonus(uid)).toBe(START)
+    expect(await site.logs(uid)).toHaveLength(0)
+    expect(await site.messages(uid)).toHaveLength(0)
   })
 })

@@ -102,8 +102,12 @@ export interface MemberPayout {
  */
 export type PayOutcome =
   | { state: 'done'; already: boolean; evidence: Evidence }
-  /** `memberGone`: the site has no such member — every attempt would fail alike, nothing can be paid there twice. */
-  | { state: 'failed'; reason: string; memberGone?: true }
+  /**
+   * `memberGone`: the site has no such member — every attempt would fail alike, nothing can be paid there twice.
+   * `confirmedUnpaid`: the admin checked where it may have landed and found it unpaid (补发剩余部分 of an entry opened
+   * for another target, which this one can neither read nor finish) — 失败 whatever an attempt noted as sent there.
+   */
+  | { state: 'failed'; reason: string; memberGone?: true; confirmedUnpaid?: true }
   | { state: 'in_doubt'; reason: string; evidence: Evidence }
   | { state: 'pending'; reason: string; evidence?: Evidence; retryAt?: number }
 

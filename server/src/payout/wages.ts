@@ -126,7 +126,10 @@ export const HAND_PAID_WHILE_OPEN =
 export const openForAnotherTarget = (entry: LedgerEntry | undefined, target: PayoutTargetName) =>
   entry?.state === 'pending' && entry.target !== target
 export const openForAnotherTargetReason = (entry: LedgerEntry, current: PayoutTargetName) =>
-  `这条记录上次通过「${payoutTargetLabels[entry.target]}」发放，尚未完成，对方可能已入账；现在的发放方式是「${payoutTargetLabels[current]}」：请先在原处核对，已到账请选「确认已到账」，未到账请选「补发剩余部分」`
+  `这条记录上次通过「${payoutTargetLabels[entry.target]}」发放，尚未完成，对方可能已入账；现在的发放方式是「${payoutTargetLabels[current]}」：请先在原处核对，已到账请选「确认已到账」（只记为已发放，不再写入任何一方），未到账请选「补发剩余部分」（下次发放时按现在的方式发放）`
+/** 补发剩余部分 of an entry opened for another target: nothing is sent now; the next payout pays it here. */
+export const otherTargetUnpaid = (entry: LedgerEntry, current: PayoutTargetName, wage: PayoutWage) =>
+  `已按「未到账」处理：这条记录原通过「${payoutTargetLabels[entry.target]}」发放，再次「发放到站点」时将通过「${payoutTargetLabels[current]}」发放 ${wage.amount} 魔力`
 
 /** What the member's message tells besides the amount. */
 export interface WageFacts {
