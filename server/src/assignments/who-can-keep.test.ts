@@ -88,7 +88,10 @@ describe.each(openTestDatabases())('who can keep a torrent ($name)', (backend) =
     expect(await w.record(m.uploader, 2)).toMatchObject({ status: SeedStatus.Uploader, seeding: 1 })
     expect(await w.record(m.twoClients, 3)).toMatchObject({ status: SeedStatus.SeedingUnclaimed, seeding: 1 })
     expect(await w.record(m.idle, 4)).toMatchObject({ status: SeedStatus.Uploader, seeding: 0 })
-    for (const id of [1, 2, 3, 4, 5, 6, 7, 8]) expect(await w.label(id)).toMatchObject({ seed_type: 1, keepers: id === 3 ? 1 : 0 })
+    // Keepers (docs/domain.md §3): two-clients on 3 and the uploader seeding 2; not no-wage (5) on 1,
+    // nor idle, who uploaded 4 but does not seed it.
+    for (const id of [1, 2, 3, 4, 5, 6, 7, 8])
+      expect(await w.label(id)).toMatchObject({ seed_type: 1, keepers: id === 2 || id === 3 ? 1 : 0 })
   })
 
   it('/task/members leaves out members whose site account is disabled or deleted, and those without a site uid', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { SeedStatus } from '@shared/enums'
-import { disqualified, seedStatus, type RecordFacts, type SnatchFacts } from '../domain/status'
+import { disqualified, isKeeper, seedStatus, type RecordFacts, type SnatchFacts } from '../domain/status'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases } from '../test/harness'
 import { useSeedingDb } from '../test/seeding-db'
@@ -186,6 +186,8 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
         { finished: false, toGo: 0 },
       ]
       const expected = new Map<string, SeedStatus>()
+      // Each torrent has its one record: keepers 1 when that record keeps it (status and seeding flag), else 0.
+      const expectedKeepers = new Map<number, number>()
       let torrent = 100
       for (const uploader of [false, true])
         for (const activeLeeching of [false, true])
@@ -221,10 +223,17 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
                   if (snatch) await w.snatch(uid, torrent, snatch)
                   if (!uploader && !activeLeeching && !activeSeeding && !claimed && !snatch) await w.assign(members[uid], torrent)
                   expected.set(`${members[uid]}:${torrent}`, seedStatus(facts))
+                  expectedKeepers.set(torrent, isKeeper(seedStatus(facts), activeSeeding) ? 1 : 0)
                 }
       await run()
       const rows = await t.db.database.db.selectFrom('seed_records').select(['user_id', 'torrent_id', 'status']).execute()
       expect(new Map(rows.map((r) => [`${r.user_id}:${r.torrent_id}`, r.status]))).toEqual(expected)
+      const labels = await t.db.database.db
+        .selectFrom('torrent_labels')
+        .select(['torrent_id', 'keepers'])
+        .where('torrent_id', '>', 100)
+        .execute()
+      expect(new Map(labels.map((l) => [l.torrent_id, Number(l.keepers)]))).toEqual(expectedKeepers)
     })
   })
 

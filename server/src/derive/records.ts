@@ -6,9 +6,9 @@
 import { AccountStatus } from '@shared/enums'
 import { type RawBuilder, sql } from 'kysely'
 import type { DialectName } from '../db/database'
-import { greatest, inIntegers, int } from '../db/sql-fragments'
+import { greatest, int } from '../db/sql-fragments'
 import { completionLabelSql } from '../domain/labels'
-import { disqualifiedSql, keeperStatuses, seedStatusSql } from '../domain/status'
+import { disqualifiedSql, keeperSql, seedStatusSql } from '../domain/status'
 import type { PassContext } from './context'
 import { addRangeToCounts, refreshMemberStats, subtractRangeFromCounts } from './counts'
 import { analyzeScratch } from './scope'
@@ -181,10 +181,10 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
   await sql`delete from derive_batch where user_id between ${a} and ${b} and not exists (
       select 1 from derive_work w where w.user_id = derive_batch.user_id and w.torrent_id = derive_batch.torrent_id)`.execute(db)
 
-  // Each torrent's record and keeper counts move with the records that appear, go or change status,
-  // in this transaction: an incremental pass then never recounts a torrent's records.
-  // (A missing row's status is null: not a keeper.)
-  const isKeeper = (status: RawBuilder<unknown>) => sql`case when ${inIntegers(status, keeperStatuses)} then 1 else 0 end`
+  // Each torrent's record and keeper counts move with the records that appear, go or change status or
+  // seeding flag (an uploader's peer starting or stopping), in this transaction: an incremental pass
+  // then never recounts a torrent's records. (A missing row's status is null: not a keeper.)
+  const isKeeper = (row: 'x' | 'r') => sql`case when ${keeperSql(sql.ref(`${row}.status`), sql.ref(`${row}.seeding`))} then 1 else 0 end`
   // The completion label moves with the keepers in the same write (a second one would cost PostgreSQL
   // a second copy of the row in every index of torrent_labels, its name trigrams included).
   const completion = completionLabelSql(sql`torrent_labels.seed_type`, sql`torrent_labels.keepers + d.keepers`, ctx.rules.targetKeepers)
@@ -192,7 +192,7 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
       completion = ${completion}
     from (select w.torrent_id,
             sum((case when x.user_id is null then 0 else 1 end) - (case when r.id is null then 0 else 1 end)) as records,
-            sum(${isKeeper(sql`x.status`)} - ${isKeeper(sql`r.status`)}) as keepers
+            sum(${isKeeper('x')} - ${isKeeper('r')}) as keepers
           from derive_work w
             left join derive_batch x on x.user_id = w.user_id and x.torrent_id = w.torrent_id
             left join seed_records r on r.user_id = w.user_id and r.torrent_id = w.torrent_id

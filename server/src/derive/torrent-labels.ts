@@ -8,7 +8,7 @@ import { SeedType } from '@shared/enums'
 import type { DB } from '../db/schema'
 import { inIntegers, int } from '../db/sql-fragments'
 import { completionLabelSql } from '../domain/labels'
-import { keeperStatuses } from '../domain/status'
+import { keeperSql } from '../domain/status'
 import type { PassContext } from './context'
 
 /**
@@ -106,7 +106,7 @@ export async function countKeepers(ctx: PassContext, [a, b]: [number, number], r
         and (torrent_labels.assigned <> ${assigned} or torrent_labels.completion <> ${completion})`.execute(ctx.db)
     return
   }
-  const keepers = sql`(select count(*) from seed_records r where r.torrent_id = d.torrent_id and ${inIntegers(sql`r.status`, keeperStatuses)})`
+  const keepers = sql`(select count(*) from seed_records r where r.torrent_id = d.torrent_id and ${keeperSql(sql`r.status`, sql`r.seeding`)})`
   const records = sql`(select count(*) from seed_records r where r.torrent_id = d.torrent_id)`
   const completion = completionLabelSql(sql`torrent_labels.seed_type`, sql`k.keepers`, ctx.rules.targetKeepers)
   await sql`update torrent_labels set keepers = k.keepers, assigned = k.assigned, records = k.records, completion = ${completion}, derived_at = ${int(ctx.now)}

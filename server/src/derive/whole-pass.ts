@@ -10,9 +10,8 @@
  */
 import { sql } from 'kysely'
 import { int } from '../db/sql-fragments'
-import { keeperStatuses } from '../domain/status'
+import { keeperSql } from '../domain/status'
 import { completionLabelSql } from '../domain/labels'
-import { inIntegers } from '../db/sql-fragments'
 import type { PassContext } from './context'
 import { rebuildCounts } from './counts'
 import { clearScratch, inTransaction, type PassRun } from './pass'
@@ -140,7 +139,7 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
             case when a.torrent_id is null then 2 else 1 end as assigned
           from torrent_labels l
             left join (select torrent_id, count(*) as records,
-                         sum(case when ${inIntegers(sql`status`, keeperStatuses)} then 1 else 0 end) as keepers
+                         sum(case when ${keeperSql(sql`status`, sql`seeding`)} then 1 else 0 end) as keepers
                        from seed_records group by torrent_id) r on r.torrent_id = l.torrent_id
             left join (select distinct torrent_id from assignments) a on a.torrent_id = l.torrent_id) k
     where torrent_labels.torrent_id = k.torrent_id

@@ -101,5 +101,22 @@ export function seedStatusSql(f: RecordFactsSql): RawBuilder<number> {
   end`
 }
 
-/** Keepers of a torrent are members whose record says they seed it now (docs/domain.md §3). */
-export const keeperStatuses = [SeedStatus.Seeding, SeedStatus.SeedingUnclaimed] as const
+/**
+ * Keepers of a torrent (docs/domain.md §3): the members seeding it now — status 3 or 4, or its uploader
+ * (6) with an active seeding peer (the record's `seeding`), whom the site counts in `seeders` like any
+ * other peer. 5 无工资 never keeps: the record is disqualified. The one definition of "keeper": the
+ * derivation counts torrent_labels.keepers with `keeperSql`, and auto-assign, the completion label and
+ * the torrent views read that count.
+ */
+export function isKeeper(status: SeedStatus, seeding: boolean): boolean {
+  return status === SeedStatus.Seeding || status === SeedStatus.SeedingUnclaimed || (status === SeedStatus.Uploader && seeding)
+}
+
+/**
+ * `isKeeper` as SQL over a record's `status` and `seeding` (0/1) columns. A missing row (NULL status) is
+ * not a keeper: the condition is then NULL, which `case when` takes as false.
+ */
+export function keeperSql(status: RawBuilder<unknown>, seeding: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`(${status} in (${sql.lit(SeedStatus.Seeding)}, ${sql.lit(SeedStatus.SeedingUnclaimed)})
+    or (${status} = ${sql.lit(SeedStatus.Uploader)} and ${seeding} = 1))`
+}

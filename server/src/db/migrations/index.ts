@@ -32,6 +32,7 @@ import m0029 from './0029_payout_claims_sent'
 import m0030 from './0030_payout_claims_plan'
 import m0031 from './0031_torrent_seeder_snapshots'
 import m0032 from './0032_webhook_delivery_body'
+import m0033 from './0033_uploader_keepers'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -63,5 +64,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0030_payout_claims_plan': m0030(dialect),
     '0031_torrent_seeder_snapshots': m0031(dialect),
     '0032_webhook_delivery_body': m0032(dialect),
+    '0033_uploader_keepers': m0033(dialect),
   }
 }

@@ -249,7 +249,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
       1: '1/1/2',
       2: '1/0/2',
       3: '2/1/3',
-      4: '2/0/4',
+      4: '2/1/3', // bob uploaded it and seeds it: a keeper (docs/domain.md §3)
       5: '2/0/4',
       6: '2/0/4',
       7: '1/0/2',
@@ -359,7 +359,7 @@ describe.skipIf(!serverUrl).each(combinations)('NexusPHP source on $name', ({ ba
       1: '1/2/2',
       2: '1/0/2',
       3: '1/0/2',
-      4: '2/0/4',
+      4: '2/1/3', // bob's peer still announces
       5: '2/0/4',
       6: '2/0/4',
       7: '1/0/2',

@@ -24,8 +24,8 @@ export function torrentNameColumn<T extends Torrent>(width: number): DataTableCo
   }
 }
 
-/** 保种人数 reads `2 / 3`: said on the header, as the other figures' help is. */
-export const KEEPERS_HELP = '正在保种的保种员人数 / 目标保种人数（目标只对官种）'
+/** 保种人数 reads `2 / 3`: said on the header, as the other figures' help is. Who counts: docs/domain.md §3 (domain/status.ts isKeeper). */
+export const KEEPERS_HELP = '正在保种的保种员人数（做种中的，及正在做种的发布者；无工资的不计）/ 目标保种人数（目标只对官种）'
 
 export function torrentSizeColumn<T extends Torrent>(width: number): DataTableColumn<T> {
   return { title: '体积', dataIndex: 'size', width, align: 'right', render: (size: number) => formatBytes(size) }

@@ -1,0 +1,32 @@
+import { Migrator } from 'kysely/migration'
+import { afterEach, describe, expect, it } from 'vitest'
+import { openTestDatabases, type TestDatabase } from '../../test/harness'
+import { migrateToLatest } from '../migrate'
+import { migrationsFor } from './index'
+
+const THEN = Date.UTC(2026, 10, 1)
+
+describe.each(openTestDatabases())('migration 0033 on $name', (backend) => {
+  let opened: TestDatabase | undefined
+  afterEach(async () => {
+    await opened?.cleanup()
+    opened = undefined
+  })
+
+  it('the next derivation judges everything (stored keepers are recounted with seeding uploaders among them)', async () => {
+    opened = await backend.open()
+    const migrations = migrationsFor(backend.name)
+    const before = Object.keys(migrations)
+      .sort()
+      .filter((name) => name < '0033')
+      .at(-1)!
+    const migrator = new Migrator({ db: opened.database.db, provider: { getMigrations: async () => migrations } })
+    expect((await migrator.migrateTo(before)).error).toBeUndefined()
+    const { db } = opened.database
+    await db.insertInto('sync_state').values({ id: 1, source: 'nexusphp', derived_at: THEN, derived_rules_version: 2 }).execute()
+    await migrateToLatest(opened.database)
+    expect(await db.selectFrom('sync_state').select('derived_rules_version').executeTakeFirstOrThrow()).toEqual({
+      derived_rules_version: null,
+    })
+  })
+})
