@@ -1,6 +1,6 @@
 /**
  * The admin pages end to end on the demo community: 保种员 (create, ban → cannot log in),
- * 管理员 (add, remove), 任务分配 (assign, auto-assign preview), 官种设置 (a rule change re-labels
+ * 管理员 (add, remove), 任务分配 (assign, auto-assign preview, an inactive assignee marked), 官种设置 (a rule change re-labels
  * torrents), 操作日志 (every action above is logged). One server, one browser, steps in order.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -203,6 +203,35 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await poll(() => preview.getByTestId('auto-assign-summary').textContent()).not.toContain('正在计算')
     expect(await preview.getByTestId('auto-assign-summary').textContent()).toMatch(/共 \d+ 项分配|没有需要分配/)
     await preview.getByRole('button', { name: spaced('取消') }).click()
+  })
+
+  it('任务分配: an assignee whose account is 已删除 is marked as such, so the torrent reads as having no active keeper', async () => {
+    const { page } = app
+    // An official torrent with exactly one assignment, to a member whose account is 已删除 (status 1).
+    const target = server.sql<{ name: string; username: string }>(
+      `select t.name, u.username from assignments a
+         join users u on u.id = a.user_id
+         join site_torrents t on t.id = a.torrent_id
+         join torrent_labels l on l.torrent_id = a.torrent_id
+       where u.status = 1 and l.seed_type = 1
+         and (select count(*) from assignments b where b.torrent_id = a.torrent_id) = 1
+       order by t.id limit 1`,
+    )[0]!
+    expect(target).toBeDefined()
+
+    await openMenu(page, '任务分配', 'task-assignment')
+    await waitForRows(page)
+    await searchTable(page, { 名称包含的文字: target.name })
+    await poll(() => tableTotal(page)).toBe(1)
+    const tag = page.locator('.ant-table-tbody tr.ant-table-row').first().getByTestId('assignees').locator('.ant-tag').first()
+    await tag.waitFor()
+    expect(await tag.textContent()).toBe(`${target.username}（已删除）`)
+    // The tooltip names the state and what it means.
+    await tag.hover()
+    await poll(() => page.locator('.ant-tooltip:visible').allTextContents()).toEqual([
+      expect.stringMatching(/^账号已删除，不再为本组保种：这项分配不算有人保种/),
+    ])
+    await page.mouse.move(0, 0)
   })
 
   it('官种设置: removing an official team re-labels its torrents in 种子列表', async () => {

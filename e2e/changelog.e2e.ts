@@ -1,6 +1,7 @@
 /**
  * 更新日志 shows the bundled CHANGELOG.md with the current version's notes on top, and the 设置
- * dialog shows main's refusal of a bad server address on the field. Screenshots 34–35.
+ * dialog shows main's refusals (a bad server address, an update address that is not https) on the field, in
+ * Chinese and naming the field by its label. Screenshots 34–35.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -9,7 +10,7 @@ import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { logIn } from './harness/session'
-import { waitForTitle } from './harness/ui'
+import { poll, spaced, waitForTitle } from './harness/ui'
 
 const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
 
@@ -58,6 +59,25 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
     await dialog.waitFor({ state: 'hidden' })
     // Still logged in: nothing was saved.
     expect(page.url()).toMatch(/#\/changelog/)
+  })
+
+  it('refuses an update address that is not https in Chinese, naming the field 更新服务器地址 (not `updateUrl`)', async () => {
+    const { page } = app
+    await page.getByTestId('user-menu').click()
+    await page.locator('.ant-dropdown').getByText('设置', { exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: '设置' })
+    await dialog.waitFor()
+    await dialog.getByLabel('更新服务器地址').fill('http://updates.example.com/console/')
+    await dialog.getByRole('button', { name: spaced('保存') }).click()
+    const error = dialog.locator('.ant-form-item-explain-error')
+    await poll(() => error.count()).toBeGreaterThan(0)
+    const text = (await error.first().textContent()) ?? ''
+    expect(text).toContain('更新服务器地址')
+    expect(text).toContain('https://')
+    // What the user reads is Chinese: no internal field key.
+    expect(text).not.toMatch(/updateUrl|[A-Za-z]+Url/)
+    await dialog.getByRole('button', { name: spaced('取消') }).click()
+    await dialog.waitFor({ state: 'hidden' })
   })
 })
 

@@ -139,8 +139,14 @@ export const usernameSchema = z
   .min(2)
   .max(32)
   .regex(/^[\p{L}\p{N}_.-]+$/u, { message: '只能包含文字、数字、下划线、点和短横线' })
-/** New passwords: 8–128 characters (login accepts whatever was set before). */
-export const newPasswordSchema = z.string().min(8).max(128)
+/** A new password of spaces only (eight spaces pass the length): refused, on the server and in the forms. */
+export const BLANK_PASSWORD_MESSAGE = '不能只包含空格'
+/** New passwords: 8–128 characters, not all of them spaces (login accepts whatever was set before). */
+export const newPasswordSchema = z
+  .string()
+  .min(8)
+  .max(128)
+  .refine((value) => /\S/.test(value), { message: BLANK_PASSWORD_MESSAGE })
 const remarkSchema = z.string().trim().max(500)
 const siteUidSchema = z.number().int().positive().max(2_147_483_647)
 

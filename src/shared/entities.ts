@@ -80,8 +80,17 @@ export type UserOption = z.infer<typeof userOptionSchema>
 export const keeperOptionSchema = userOptionSchema.extend({ role: roleSchema, assignedCount: count, seedingCount: count })
 export type KeeperOption = z.infer<typeof keeperOptionSchema>
 
-/** One member a torrent is assigned to. */
-export const assigneeSchema = z.object({ torrentId: id, userId: id, username: z.string(), assignedAt: isoTime })
+/**
+ * One member a torrent is assigned to. `status`: their account's (封禁 and 已删除 keep nothing for the team: the
+ * torrent has no active keeper through them, and 自动分配 assigns it again).
+ */
+export const assigneeSchema = z.object({
+  torrentId: id,
+  userId: id,
+  username: z.string(),
+  status: accountStatusSchema,
+  assignedAt: isoTime,
+})
 export type Assignee = z.infer<typeof assigneeSchema>
 
 export const seedRecordSchema = z.object({
@@ -433,6 +442,8 @@ export const siteUserOptionSchema = z.object({
   username: z.string(),
   /** The console member already tied to this site user, if any. */
   memberId: id.nullable(),
+  /** That account's role (管理员 or 保种员), so the form names who holds the uid; null when no account holds it. */
+  memberRole: roleSchema.nullable(),
 })
 export type SiteUserOption = z.infer<typeof siteUserOptionSchema>
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { loginInputSchema } from './endpoints'
-import { formatZodError, parseWith, z } from './validation'
+import { endpoints, loginInputSchema } from './endpoints'
+import { apiCallRequestSchema, settingsPatchSchema, settingsSchema } from './ipc'
+import { fieldLabels, formatZodError, parseWith, z } from './validation'
 
 describe('Chinese validation messages', () => {
   it('names a missing field as 请输入<label>', () => {
@@ -65,5 +66,73 @@ describe('text the databases cannot hold, and messages without English', () => {
       // Values the caller sent or may send stay as they are; zod's own English words do not appear.
       if (!result.ok) expect(result.msg).not.toMatch(/\b(array|string|number|int|set|key|expected)\b/)
     }
+  })
+})
+
+/**
+ * Every field name a validation message can name (endpoint inputs, the settings and IPC payloads): the list is
+ * walked from the schemas themselves, so a new field without a Chinese label fails here rather than showing
+ * its internal key to a user.
+ */
+function objectKeys(schema: z.ZodType, seen = new Set<unknown>()): string[] {
+  if (seen.has(schema)) return []
+  seen.add(schema)
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def
+  const walk = (inner: unknown) => (inner ? objectKeys(inner as z.ZodType, seen) : [])
+  switch (def.type) {
+    case 'object': {
+      const shape = def.shape as Record<string, z.ZodType>
+      return [...Object.keys(shape), ...Object.values(shape).flatMap((field) => walk(field))]
+    }
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      return walk(def.innerType)
+    case 'pipe':
+      return [...walk(def.in), ...walk(def.out)]
+    case 'array':
+      return walk(def.element)
+    case 'union':
+      return (def.options as z.ZodType[]).flatMap((option) => walk(option))
+    case 'intersection':
+      return [...walk(def.left), ...walk(def.right)]
+    case 'lazy':
+      return walk((def.getter as () => z.ZodType)())
+    default:
+      return []
+  }
+}
+
+describe('Chinese labels for every field a message can name', () => {
+  it('labels each field of the endpoint inputs and of the settings and IPC payloads', () => {
+    const schemas: [string, z.ZodType][] = [
+      ...Object.entries(endpoints).map(([name, endpoint]): [string, z.ZodType] => [name, endpoint.input]),
+      ['settings', settingsSchema],
+      ['settingsPatch', settingsPatchSchema],
+      ['apiCall', apiCallRequestSchema],
+    ]
+    const missing = schemas.flatMap(([name, schema]) =>
+      objectKeys(schema)
+        .filter((key) => !Object.hasOwn(fieldLabels, key))
+        .map((key) => `${name}.${key}`),
+    )
+    expect(missing).toEqual([])
+    // The walk does reach nested and optional fields (a broken walk would pass with nothing found).
+    expect(objectKeys(settingsPatchSchema)).toContain('updateUrl')
+    expect(objectKeys(endpoints['config.saveRules'].input)).toEqual(expect.arrayContaining(['subject', 'body', 'baseVersion']))
+  })
+
+  it('names a refused update address 更新服务器地址, not updateUrl', () => {
+    const result = parseWith(settingsPatchSchema, { updateUrl: 'http://updates.example.com/console/' })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.msg).toMatch(/^更新服务器地址：请输入 https:\/\//)
+  })
+
+  it('labels are Chinese text', () => {
+    for (const [key, label] of Object.entries(fieldLabels)) expect(label, key).toMatch(/[\u4e00-\u9fff]/)
   })
 })

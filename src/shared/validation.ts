@@ -74,6 +74,7 @@ export const fieldLabels: Record<string, string> = {
   period: '月份',
   serverAddress: '服务器地址',
   navTheme: '主题',
+  updateUrl: '更新服务器地址',
   endpoint: '接口',
   seedType: '种子类型',
   claimState: '认领状态',
@@ -118,6 +119,8 @@ export const fieldLabels: Record<string, string> = {
   body: '站内信正文',
   settleClaims: '发放时结算认领',
   claimRemoveDeduction: '移除未达标认领扣除魔力',
+  baseVersion: '规则版本',
+  wageId: '工资记录',
   input: '参数',
 }
 

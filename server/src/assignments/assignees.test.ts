@@ -37,6 +37,10 @@ describe.each(openTestDatabases())('assignees and the member picker ($name)', (b
     await w.assign(m.alice, 1, Date.UTC(2026, 0, 3))
     await w.assign(m.Bob, 1, Date.UTC(2026, 0, 4))
     await w.assign(m.alice, 2, Date.UTC(2026, 0, 5))
+    // Assigned before the account was banned (or deleted): the assignment stays, the status says so.
+    await w.assign(m.banned, 3, Date.UTC(2026, 0, 6))
+    m.deleted = await w.member('deleted', 1007, { status: 1 })
+    await w.assign(m.deleted, 3, Date.UTC(2026, 0, 7))
     await derive(t.db.database, { now: NOW })
     const admin = await db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()
     token = await createSession(db, admin.id, { ip: '127.0.0.1', userAgent: 'test' }, NOW)
@@ -55,11 +59,15 @@ describe.each(openTestDatabases())('assignees and the member picker ($name)', (b
 
   it("/task/assignees names each torrent's members; removing one member leaves the others", async () => {
     const before = await t.call('POST', '/task/assignees', { token, body: { torrentIds: [2, 1, 3] } })
+    const at = (day: number) => new Date(Date.UTC(2026, 0, day)).toISOString()
     expect(before.body.data).toEqual([
-      { torrentId: 1, userId: m.alice, username: 'alice', assignedAt: new Date(Date.UTC(2026, 0, 3)).toISOString() },
-      { torrentId: 1, userId: m.Bob, username: 'Bob', assignedAt: new Date(Date.UTC(2026, 0, 4)).toISOString() },
-      { torrentId: 1, userId: m.carol, username: 'carol', assignedAt: new Date(Date.UTC(2026, 0, 2)).toISOString() },
-      { torrentId: 2, userId: m.alice, username: 'alice', assignedAt: new Date(Date.UTC(2026, 0, 5)).toISOString() },
+      { torrentId: 1, userId: m.alice, username: 'alice', status: 2, assignedAt: at(3) },
+      { torrentId: 1, userId: m.Bob, username: 'Bob', status: 2, assignedAt: at(4) },
+      { torrentId: 1, userId: m.carol, username: 'carol', status: 2, assignedAt: at(2) },
+      { torrentId: 2, userId: m.alice, username: 'alice', status: 2, assignedAt: at(5) },
+      // A banned (0) and a deleted (1) member: named with their status, so 任务分配 can show the torrent has no keeper.
+      { torrentId: 3, userId: m.banned, username: 'banned', status: 0, assignedAt: at(6) },
+      { torrentId: 3, userId: m.deleted, username: 'deleted', status: 1, assignedAt: at(7) },
     ])
     const one = await t.call('POST', '/task/unassign', { token, body: { torrentIds: [1], userIds: [m.Bob] } })
     expect(one.body.data).toEqual({ removed: 1 })

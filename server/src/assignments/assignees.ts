@@ -12,18 +12,24 @@ import { siteAccountsMirrored } from '../domain/site-accounts'
 import { chunks } from '../util/chunks'
 import { CHUNK } from './targets'
 
-/** The assignments of these torrents, by torrent, then username. */
+/** The assignments of these torrents, by torrent, then username, with each member's account status (封禁, 已删除 shown as such). */
 export async function assigneesOf(db: Kysely<DB>, torrentIds: readonly number[]): Promise<Assignee[]> {
   const rows = await db
     .selectFrom('assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select(['a.torrent_id', 'a.user_id', 'u.username', 'a.assigned_at'])
+    .select(['a.torrent_id', 'a.user_id', 'u.username', 'u.status', 'a.assigned_at'])
     .where('a.torrent_id', 'in', [...torrentIds])
     .orderBy('a.torrent_id')
     .orderBy('u.username_lower')
     .orderBy('a.user_id')
     .execute()
-  return rows.map((r) => ({ torrentId: r.torrent_id, userId: r.user_id, username: r.username, assignedAt: toIso(Number(r.assigned_at)) }))
+  return rows.map((r) => ({
+    torrentId: r.torrent_id,
+    userId: r.user_id,
+    username: r.username,
+    status: r.status,
+    assignedAt: toIso(Number(r.assigned_at)),
+  }))
 }
 
 /**

@@ -149,6 +149,10 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
       ['POST', '/user/set-status', { id: ids.admin, status: 0 }, 409, '不能封禁或删除自己'],
       ['POST', '/user/set-status', { id: ids.admin, status: 1 }, 409, '不能封禁或删除自己'],
       ['POST', '/user/reset-password', { id: ids.alice, password: 'short' }, 400, /^密码：/],
+      // Eight spaces pass the length: a password of spaces only is refused anyway.
+      ['POST', '/user/reset-password', { id: ids.alice, password: ' '.repeat(8) }, 400, '密码：不能只包含空格'],
+      ['POST', '/user/reset-password', { id: ids.alice, password: '\u3000'.repeat(8) }, 400, '密码：不能只包含空格'],
+      ['POST', '/user/create', { username: 'ok_name', password: ' '.repeat(12) }, 400, '密码：不能只包含空格'],
       ['POST', '/user/reset-password', { id: ids.alice }, 400, '请输入密码'],
       ['POST', '/user/reset-password', { id: 999_999, password: 'Long-enough-1' }, 404, '用户不存在'],
       ['GET', '/config/add-admin?userId=abc', undefined, 400, /^用户：/],
@@ -285,6 +289,11 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
       expect(missing.body.msg).toBe('请输入新密码')
       const short = await t.call('POST', '/user/change-password', { token: t1, body: { oldPassword: PASSWORD, newPassword: 'x' } })
       expect(short.body.msg).toMatch(/^新密码：/)
+      const blank = await t.call('POST', '/user/change-password', {
+        token: t1,
+        body: { oldPassword: PASSWORD, newPassword: ' '.repeat(9) },
+      })
+      expect(blank.body).toEqual({ code: 400, msg: '新密码：不能只包含空格', data: null })
       const ok = await t.call('POST', '/user/change-password', { token: t1, body: { oldPassword: PASSWORD, newPassword: 'Carol-pass-2' } })
       expect(ok.status, ok.body.msg).toBe(200)
       expect((await t.call('GET', '/user/login-info', { token: t1 })).status).toBe(200)

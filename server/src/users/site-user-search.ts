@@ -1,9 +1,10 @@
 /**
  * The member form's site-user picker: site users (the synced mirror's site_users) by uid or name,
- * each with the console member already tied to it.
+ * each with the console account already tied to it (and its role: an admin's uid is named as such).
  */
 import { type Kysely, sql } from 'kysely'
 import type { SiteUserOption } from '@shared/entities'
+import type { Role } from '@shared/enums'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { escapeLike } from '../db/sql-fragments'
@@ -84,7 +85,7 @@ export async function searchSiteUsers(
   // The console member tied to each site user (site uids are unique among members, deleted ones included).
   const members = await db
     .selectFrom('users')
-    .select(['id', 'site_uid'])
+    .select(['id', 'site_uid', 'role'])
     .where(
       'site_uid',
       'in',
@@ -92,7 +93,11 @@ export async function searchSiteUsers(
     )
     .orderBy('id')
     .execute()
-  const memberOf = new Map<number, number>()
-  for (const m of members) if (m.site_uid !== null && !memberOf.has(Number(m.site_uid))) memberOf.set(Number(m.site_uid), m.id)
-  return found.map((u) => ({ uid: u.id, username: u.username, memberId: memberOf.get(u.id) ?? null }))
+  const memberOf = new Map<number, { id: number; role: Role }>()
+  for (const m of members)
+    if (m.site_uid !== null && !memberOf.has(Number(m.site_uid))) memberOf.set(Number(m.site_uid), { id: m.id, role: m.role })
+  return found.map((u) => {
+    const member = memberOf.get(u.id)
+    return { uid: u.id, username: u.username, memberId: member?.id ?? null, memberRole: member?.role ?? null }
+  })
 }

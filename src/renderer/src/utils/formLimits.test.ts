@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   passwordLength,
+  passwordNotBlank,
   rankFactorBounds,
   remarkMaxLength,
   ruleNumberRule,
@@ -17,6 +18,19 @@ describe('form limits from the contract', () => {
     expect(remarkMaxLength).toBe(500)
     expect(siteUidMax).toBe(2_147_483_647)
     expect(siteUserKeywordMax).toBe(64)
+  })
+
+  it('refuses a new password of spaces only (as the server does), and nothing else', async () => {
+    const check = (value: unknown) =>
+      (passwordNotBlank as { validator: (rule: unknown, value: unknown) => Promise<void> }).validator({}, value).then(
+        () => 'ok',
+        (error: Error) => error.message,
+      )
+    expect(await check(' '.repeat(8))).toBe('密码不能只包含空格')
+    expect(await check('\u3000'.repeat(8))).toBe('密码不能只包含空格') // full-width spaces too
+    expect(await check(' pass word ')).toBe('ok')
+    expect(await check('')).toBe('ok') // left to required
+    expect(await check(undefined)).toBe('ok')
   })
 
   it('refuses what the rules contract refuses, with its message; an empty box is left to required', async () => {

@@ -3,7 +3,7 @@
  * a changed limit reaches the form without being copied by hand.
  */
 import type { FormRule } from 'antd'
-import { endpoints, newPasswordSchema, userCreateInputSchema, usernameSchema } from '@shared/endpoints'
+import { BLANK_PASSWORD_MESSAGE, endpoints, newPasswordSchema, userCreateInputSchema, usernameSchema } from '@shared/endpoints'
 import { ruleBodySchema, type RuleBody } from '@shared/entities'
 import { z } from '@shared/validation'
 
@@ -15,6 +15,12 @@ const lengths = (schema: z.ZodString) => ({ min: schema.minLength ?? undefined, 
 /** `{ min, max }` of a Form.Item length rule. */
 export const usernameLength = lengths(usernameSchema)
 export const passwordLength = lengths(newPasswordSchema)
+/** A new password of spaces only is refused (as the server does), with its Chinese message. */
+export const passwordNotBlank: FormRule = {
+  validator: async (_rule, value: unknown) => {
+    if (typeof value === 'string' && value !== '' && !/\S/.test(value)) throw new Error(`密码${BLANK_PASSWORD_MESSAGE}`)
+  },
+}
 export const remarkMaxLength = userCreateInputSchema.shape.remark.unwrap().maxLength ?? undefined
 
 /**

@@ -85,4 +85,17 @@ describe('FormModal', () => {
     await waitFor(() => expect(screen.getByTestId('dialog-state').textContent).toBe('已关闭'))
     expect((screen.getByLabelText('页面上的搜索') as HTMLInputElement).value).toBe('页面上的字')
   })
+
+  it('drops the server message once the field it names is changed, not when another field is', async () => {
+    const { dialog, field } = await open(async () => {
+      throw new RequestError(409, '名称已存在')
+    })
+    fireEvent.change(field('名称'), { target: { value: '甲' } })
+    fireEvent.submit(field('名称').closest('form')!)
+    expect(await within(dialog).findByText('名称已存在')).toBeTruthy()
+    fireEvent.change(field('备注'), { target: { value: '乙' } })
+    expect(within(dialog).getByTestId('form-error')).toBeTruthy()
+    fireEvent.change(field('名称'), { target: { value: '丙' } })
+    await waitFor(() => expect(within(dialog).queryByTestId('form-error')).toBeNull())
+  })
 })

@@ -2,11 +2,13 @@
  * A modal with one form: it opens with the focus in its first field; OK (or Enter in a field)
  * submits, once: while the save runs the OK button spins and another Enter or click sends nothing;
  * a failed save keeps the modal open with everything the user typed and shows the server's message
- * above the fields; a successful one closes it.
+ * above the fields — until the user changes the field the message names (`用户名：…`, `站点 UID … 已被 … 使用`):
+ * that message is about a value no longer there; a successful save closes it.
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { Alert, Form, Modal, type FormInstance } from 'antd'
 import { messages } from '@shared/messages'
+import { fieldLabels } from '@shared/validation'
 import { RequestError } from '@renderer/services/request'
 
 export interface FormModalProps<V> {
@@ -25,6 +27,19 @@ export interface FormModalProps<V> {
   /** Prefixes the fields' ids (`<name>_<field>`); unique by default, so a field never shares its id
    * (and its label) with a search box of the page behind the modal. */
   name?: string
+  /** Each change of the values (a dialog keeping a draft of them). */
+  onValuesChange?(changed: Partial<V>, values: V): void
+  /** Shown above the fields (e.g. that unsaved values were restored). */
+  notice?: ReactNode
+}
+
+/**
+ * Whether a server message is about this field: it starts with the field's Chinese label (the server's
+ * `fieldLabels`, as in `用户名：只能包含…`, `用户名已存在`, `站点 UID 1001 已被 alice 使用`).
+ */
+export function messageNamesField(message: string, field: string): boolean {
+  const label = Object.hasOwn(fieldLabels, field) ? fieldLabels[field] : undefined
+  return label !== undefined && message.startsWith(label)
 }
 
 /** The message of a failed call (RequestError: the server's msg). */
@@ -61,6 +76,8 @@ export default function FormModal<V extends object>({
   width,
   form: outerForm,
   name,
+  onValuesChange,
+  notice,
 }: FormModalProps<V>) {
   const uniqueId = useId()
   const formName = name ?? `modal${uniqueId.replace(/[^a-zA-Z0-9]/g, '')}`
@@ -118,10 +135,16 @@ export default function FormModal<V extends object>({
           layout="vertical"
           initialValues={initialValues}
           onFinish={finish}
+          onValuesChange={(changed: Partial<V>, values: V) => {
+            // The user corrected the field the server refused: its message no longer describes what is there.
+            if (error && Object.keys(changed).some((field) => messageNamesField(error, field))) setError(null)
+            onValuesChange?.(changed, values)
+          }}
           preserve={false}
           style={{ marginTop: 16 }}
         >
           {error && <Alert type="error" showIcon title={error} role="alert" data-testid="form-error" style={{ marginBottom: 16 }} />}
+          {notice}
           {children}
           {/* Enter in any field submits the form (implicit submission needs a submit button). */}
           <button type="submit" hidden aria-hidden tabIndex={-1} />

@@ -128,6 +128,8 @@ export default function AdminUserPage() {
           </Button>
         }
       />
+      {/* No draft (utils/formDraft) through a login that ended, unlike 新建保种员: it holds one pick from the list and
+          nothing typed, and by the next login the member picked may no longer be one who can become an admin. */}
       <FormModal<{ userId: number }>
         form={addForm}
         open={adding}

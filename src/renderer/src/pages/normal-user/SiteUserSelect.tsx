@@ -1,12 +1,13 @@
 /**
  * The 站点 UID field of the member form: a search over the synced site users by name or uid
- * (site.users, asked 300 ms after the last keystroke). A site user already tied to another member
- * is shown but cannot be picked. A typed number is always offered as a uid of its own, so a
+ * (site.users, asked 300 ms after the last keystroke). A site user already tied to another account
+ * is shown but cannot be picked, marked 已是保种员 or 已是管理员 by that account's role. A typed number is always offered as a uid of its own, so a
  * console without synced site users (demo, a fresh push-ingest setup) still takes a uid.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Flex, Select, Spin, Tag } from 'antd'
 import type { SiteUserOption } from '@shared/entities'
+import { roleLabels } from '@shared/enums'
 import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
 import { siteUsers } from '@renderer/services/site'
 import { siteUidMax, siteUserKeywordMax } from '@renderer/utils/formLimits'
@@ -88,15 +89,17 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
     const list: Option[] = (found ?? []).map((user) => {
       const label = siteUserLabel(user)
       const taken = user.memberId !== null && user.memberId !== memberId
+      // Who holds it: an admin's account is a 管理员, not a 保种员.
+      const holder = `已是${roleLabels[user.memberRole ?? 'normal']}`
       return taken
         ? {
             value: user.uid,
-            title: `${label} 已是保种员`,
+            title: `${label} ${holder}`,
             disabled: true,
             label: (
               <Flex justify="space-between" gap={8}>
                 <span>{label}</span>
-                <Tag>已是保种员</Tag>
+                <Tag>{holder}</Tag>
               </Flex>
             ),
           }

@@ -12,6 +12,7 @@ import DataTable, { type DataTableActions, type DataTableColumn } from '@rendere
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { AccountStatusTag } from '@renderer/components/StatusTags'
 import { pageNormal, setUserStatus } from '@renderer/services/users'
+import { useCurrentUser } from '@renderer/stores/user'
 import { enumOptions } from '@renderer/utils/enumOptions'
 import { searchLimits } from '@renderer/utils/formLimits'
 import { toastSuccess } from '@renderer/utils/feedback'
@@ -19,7 +20,7 @@ import { formatBytes, formatCount } from '@renderer/utils/format'
 import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import MemberActions from './MemberActions'
 import MemberDetail from './MemberDetail'
-import { CreateMemberModal, EditMemberModal, ResetPasswordModal } from './MemberForms'
+import { CreateMemberModal, EditMemberModal, readMemberDrafts, ResetPasswordModal, type EditedMember } from './MemberForms'
 
 export const NORMAL_USER_TABLE_KEY = 'normalUser.list'
 
@@ -74,8 +75,11 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
 
 export default function NormalUserPage() {
   const table = useRef<DataTableActions>(null)
-  const [creating, setCreating] = useState(false)
-  const [editing, setEditing] = useState<User | null>(null)
+  // A dialog left with a draft (its save refused because the login ended) opens again with it after the new login.
+  const userId = useCurrentUser()?.id ?? 0
+  const [drafts] = useState(() => readMemberDrafts(userId))
+  const [creating, setCreating] = useState(drafts.create && drafts.edit === null)
+  const [editing, setEditing] = useState<EditedMember | null>(drafts.edit)
   const [resetting, setResetting] = useState<User | null>(null)
   const [detailId, setDetailId] = useState<number | null>(null)
   const reload = useCallback(() => table.current?.reload(), [])

@@ -5,6 +5,7 @@ import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
 import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
+import { useSettingsStore } from '@renderer/stores/settings'
 
 const GiB = 1024 ** 3
 
@@ -99,7 +100,7 @@ describe('保种员', { timeout: 30_000 }, () => {
 
   it('takes a uid typed in full-width digits in the 站点 UID picker', async () => {
     api.handle('site.users', (input) =>
-      ok((input as { keyword: string }).keyword === '12345' ? [{ uid: 12345, username: 'erin', memberId: null }] : []),
+      ok((input as { keyword: string }).keyword === '12345' ? [{ uid: 12345, username: 'erin', memberId: null, memberRole: null }] : []),
     )
     await openPage()
     fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
@@ -180,7 +181,7 @@ describe('保种员', { timeout: 30_000 }, () => {
   it('edits the site uid and remark, and resets a password', async () => {
     api.handle('user.update', ok(member()))
     api.handle('user.resetPassword', ok(null))
-    api.handle('site.users', ok([{ uid: 10086, username: 'alice_site', memberId: 2 }]))
+    api.handle('site.users', ok([{ uid: 10086, username: 'alice_site', memberId: 2, memberRole: 'normal' }]))
     await openPage()
     fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
     let dialog = await screen.findByRole('dialog')
@@ -200,13 +201,14 @@ describe('保种员', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('user.resetPassword')).toEqual([{ id: 3, password: 'New-pass-123' }]))
   })
 
-  it('picks the site uid from the synced site users by name; one tied to another member cannot be picked', async () => {
+  it('picks the site uid from the synced site users by name; one tied to another account cannot be picked and names its role', async () => {
     api.handle('site.users', (input) =>
       ok(
         (input as { keyword: string }).keyword === 'dor'
           ? [
-              { uid: 501, username: 'dora', memberId: null },
-              { uid: 502, username: 'doris', memberId: 7 },
+              { uid: 501, username: 'dora', memberId: null, memberRole: null },
+              { uid: 502, username: 'doris', memberId: 7, memberRole: 'normal' },
+              { uid: 503, username: 'dorothy', memberId: 1, memberRole: 'admin' },
             ]
           : [],
       ),
@@ -225,6 +227,10 @@ describe('保种员', { timeout: 30_000 }, () => {
     const doris = await findOption('doris (UID 502) 已是保种员')
     expect(doris.className).toContain('ant-select-item-option-disabled')
     expect(within(doris).getByText('已是保种员')).toBeTruthy()
+    // An admin's uid names the admin's role, not 保种员.
+    const dorothy = await findOption('dorothy (UID 503) 已是管理员')
+    expect(dorothy.className).toContain('ant-select-item-option-disabled')
+    expect(within(dorothy).queryByText('已是保种员')).toBeNull()
     expect(document.querySelector('.ant-select-item-option[title^="使用 UID"]')).toBeNull() // not a number
 
     fireEvent.click(dora)
@@ -235,7 +241,7 @@ describe('保种员', { timeout: 30_000 }, () => {
 
   it('finds a site user by uid without offering the same uid twice; a number too large is not a uid', async () => {
     api.handle('site.users', (input) =>
-      ok((input as { keyword: string }).keyword === '501' ? [{ uid: 501, username: 'dora', memberId: null }] : []),
+      ok((input as { keyword: string }).keyword === '501' ? [{ uid: 501, username: 'dora', memberId: null, memberRole: null }] : []),
     )
     await openPage()
     fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
@@ -250,7 +256,7 @@ describe('保种员', { timeout: 30_000 }, () => {
   })
 
   it('keeps a member’s own site user pickable when editing them', async () => {
-    api.handle('site.users', ok([{ uid: 10086, username: 'alice_site', memberId: 2 }]))
+    api.handle('site.users', ok([{ uid: 10086, username: 'alice_site', memberId: 2, memberRole: 'normal' }]))
     await openPage()
     fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
     const dialog = await screen.findByRole('dialog')
@@ -311,5 +317,103 @@ describe('保种员', { timeout: 30_000 }, () => {
     renderRoutes(routes, '/normal-user')
     expect(await screen.findByText('抱歉，你无权访问该页面。')).toBeTruthy()
     expect(inputs('user.pageNormal')).toEqual([])
+  })
+})
+
+describe('保种员 dialogs: drafts through a re-login, messages, limits', { timeout: 30_000 }, () => {
+  /** The save meets an ended login: the app goes to the login page; the admin logs in again and comes back. */
+  async function saveIntoEndedLoginAndComeBack(router: { state: { location: { pathname: string } } }, button: string) {
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: spaced(button) }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    api.handle('user.login', ok('token'))
+    fireEvent.change(await screen.findByLabelText('用户名'), { target: { value: 'admin' } })
+    fireEvent.change(screen.getByLabelText('密码'), { target: { value: 'secret' } })
+    fireEvent.click(screen.getByRole('button', { name: '登录' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/normal-user'))
+  }
+
+  it('编辑保种员: what was typed comes back in the dialog after a save refused because the login ended', async () => {
+    await useSettingsStore.getState().load()
+    api.handle('user.update', fail(401, '登录已过期，请重新登录'))
+    const { router } = renderRoutes(routes, '/normal-user')
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '周末换硬盘' } })
+    await saveIntoEndedLoginAndComeBack(router, '保存')
+
+    // The dialog opens again by itself, for the same member, with the draft and a word that it was restored.
+    const again = await screen.findByRole('dialog', undefined, { timeout: 8000 })
+    expect(within(again).getByText('编辑保种员 · alice')).toBeTruthy()
+    expect((within(again).getByLabelText('备注') as HTMLTextAreaElement).value).toBe('周末换硬盘')
+    expect(within(again).getByTestId('member-draft').textContent).toContain('已恢复上次未保存的修改')
+
+    api.handle('user.update', ok(member({ remark: '周末换硬盘' })))
+    fireEvent.click(within(again).getByRole('button', { name: spaced('保存') }))
+    await waitFor(() => expect(inputs('user.update').at(-1)).toEqual({ id: 2, siteUid: 10086, remark: '周末换硬盘' }))
+    // Saved: the draft is gone, and the next opening shows the member as they are.
+    await waitFor(() => expect(window.sessionStorage.length).toBe(0))
+  })
+
+  it('新建保种员: the username and remark come back after the login ended, the initial password does not', async () => {
+    await useSettingsStore.getState().load()
+    api.handle('user.create', fail(401, '登录已过期，请重新登录'))
+    const { router } = renderRoutes(routes, '/normal-user')
+    await screen.findByText('共 2 条', undefined, { timeout: 8000 })
+    fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'newbie' } })
+    fireEvent.change(within(dialog).getByLabelText('初始密码'), { target: { value: 'Draft-newbie-pass-1' } })
+    fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '外测草稿' } })
+    // The password is never written down.
+    expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('Draft-newbie-pass-1')
+    await saveIntoEndedLoginAndComeBack(router, '创建')
+
+    const again = await screen.findByRole('dialog', undefined, { timeout: 8000 })
+    expect((within(again).getByLabelText('用户名') as HTMLInputElement).value).toBe('newbie')
+    expect((within(again).getByLabelText('备注') as HTMLTextAreaElement).value).toBe('外测草稿')
+    expect((within(again).getByLabelText('初始密码') as HTMLInputElement).value).toBe('')
+    expect(within(again).getByTestId('member-draft').textContent).toContain('初始密码不会保留')
+    expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('Draft-newbie-pass-1')
+
+    // 取消 drops the draft.
+    fireEvent.click(within(again).getByRole('button', { name: spaced('取消') }))
+    await waitFor(() => expect(window.sessionStorage.length).toBe(0))
+  })
+
+  it('a server message about the username goes once the username is changed (not when another field is)', async () => {
+    api.handle('user.create', fail(400, '用户名：只能包含文字、数字、下划线、点和短横线'))
+    await openPage()
+    fireEvent.click(screen.getByRole('button', { name: /新建保种员/ }))
+    const dialog = await screen.findByRole('dialog')
+    fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'test user' } })
+    fireEvent.change(within(dialog).getByLabelText('初始密码'), { target: { value: 'Secret-pass-1' } })
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('创建') }))
+    expect((await within(dialog).findByTestId('form-error')).textContent).toContain('用户名：只能包含')
+
+    fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '与用户名无关' } })
+    expect(within(dialog).getByTestId('form-error')).toBeTruthy()
+    fireEvent.change(within(dialog).getByLabelText('用户名'), { target: { value: 'valid_user_1' } })
+    await waitFor(() => expect(within(dialog).queryByTestId('form-error')).toBeNull())
+  })
+
+  it('重置密码 refuses a password of spaces only, in Chinese, without asking the server', async () => {
+    await openPage()
+    fireEvent.click(within(rowOf('bob')).getByRole('button', { name: '重置密码' }))
+    const dialog = (await screen.findByText('重置密码 · bob')).closest('[role="dialog"]') as HTMLElement
+    fireEvent.change(within(dialog).getByLabelText('新密码'), { target: { value: ' '.repeat(8) } })
+    fireEvent.click(within(dialog).getByRole('button', { name: spaced('重置') }))
+    expect(await within(dialog).findByText('密码不能只包含空格')).toBeTruthy()
+    expect(inputs('user.resetPassword')).toEqual([])
+  })
+
+  it('备注 shows how much of its 500 characters is used, so a pasted text cut at the limit is not cut silently', async () => {
+    await openPage()
+    fireEvent.click(within(rowOf('alice')).getByRole('button', { name: spaced('编辑') }))
+    const dialog = await screen.findByRole('dialog')
+    expect(dialog.querySelector('.ant-input-data-count')?.textContent).toBe('0 / 500')
+    // (The browser cuts a longer paste at the limit: the count then reads 500 / 500.)
+    fireEvent.change(within(dialog).getByLabelText('备注'), { target: { value: '长'.repeat(12) } })
+    await waitFor(() => expect(dialog.querySelector('.ant-input-data-count')?.textContent).toBe('12 / 500'))
   })
 })

@@ -1,16 +1,38 @@
 /**
  * The 保种员 cell of 任务分配: who a torrent is assigned to, each name removable on its own (the
  * toolbar's 取消分配 removes every member of the selected torrents). A torrent kept by many shows the
- * first few and 「+N」, which shows the rest (a row of 10+ names was five lines tall).
+ * first few and 「+N」, which shows the rest (a row of 10+ names was five lines tall). A member whose account is
+ * 封禁 or 已删除 keeps nothing for the team: their name is struck through and says so (「（已删除）」, and the tooltip),
+ * so a torrent assigned only to them reads as having no active keeper — as 自动分配 treats it.
  */
 import { useState } from 'react'
 import { CloseOutlined } from '@ant-design/icons'
 import { Flex, Tag, Tooltip } from 'antd'
 import type { Assignee } from '@shared/entities'
+import { AccountStatus } from '@shared/enums'
 import { formatDateTime } from '@renderer/utils/format'
 
 /** Names shown before 「+N」. */
 export const SHOWN_ASSIGNEES = 4
+
+/** What an assignee's account state is called on their tag, when it is not 正常. */
+const inactiveStates: Partial<Record<AccountStatus, string>> = { [AccountStatus.Banned]: '已封禁', [AccountStatus.Deleted]: '已删除' }
+
+function AssigneeName({ assignee }: { assignee: Assignee }) {
+  const state = inactiveStates[assignee.status]
+  if (!state) return <>{assignee.username}</>
+  return (
+    <>
+      <span style={{ textDecoration: 'line-through' }}>{assignee.username}</span>（{state}）
+    </>
+  )
+}
+
+function tooltipOf(assignee: Assignee): string {
+  const assigned = `分配于 ${formatDateTime(assignee.assignedAt)}`
+  const state = inactiveStates[assignee.status]
+  return state ? `账号${state}，不再为本组保种：这项分配不算有人保种（自动分配会另派保种员）。${assigned}` : assigned
+}
 
 export interface AssigneeTagsProps {
   /** undefined: not loaded (the call failed). */
@@ -27,9 +49,10 @@ export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps)
   return (
     <Flex wrap gap={4} data-testid="assignees">
       {shown.map((assignee) => (
-        <Tooltip key={assignee.userId} title={`分配于 ${formatDateTime(assignee.assignedAt)}`}>
+        <Tooltip key={assignee.userId} title={tooltipOf(assignee)}>
           <Tag
             style={{ marginInlineEnd: 0 }}
+            data-inactive={inactiveStates[assignee.status] ? true : undefined}
             closable
             closeIcon={<CloseOutlined aria-label={`移除 ${assignee.username} 的分配`} />}
             onClose={(event) => {
@@ -38,7 +61,7 @@ export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps)
               onRemove(assignee)
             }}
           >
-            {assignee.username}
+            <AssigneeName assignee={assignee} />
           </Tag>
         </Tooltip>
       ))}
@@ -48,7 +71,7 @@ export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps)
             collapsed
               ? assignees
                   .slice(SHOWN_ASSIGNEES)
-                  .map((a) => a.username)
+                  .map((a) => (inactiveStates[a.status] ? `${a.username}（${inactiveStates[a.status]}）` : a.username))
                   .join('、')
               : undefined
           }

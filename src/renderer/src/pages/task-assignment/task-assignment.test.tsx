@@ -29,8 +29,8 @@ beforeEach(() => {
         { id: 3, username: 'bob' },
       ]),
       'task.assignees': ok([
-        { torrentId: 12, userId: 2, username: 'alice', assignedAt: '2026-11-01T02:00:00Z' },
-        { torrentId: 12, userId: 3, username: 'bob', assignedAt: '2026-11-02T02:00:00Z' },
+        { torrentId: 12, userId: 2, username: 'alice', status: 2, assignedAt: '2026-11-01T02:00:00Z' },
+        { torrentId: 12, userId: 3, username: 'bob', status: 2, assignedAt: '2026-11-02T02:00:00Z' },
       ]),
     },
   })
@@ -74,11 +74,32 @@ describe('任务分配', { timeout: 30_000 }, () => {
     expect(within(rowOf('Planet.Earth.II.2016.2160p')).queryByTestId('assignees')).toBeNull()
   })
 
+  it('marks an assignee whose account is 已删除 or 封禁: struck through, the state named on the tag and in its tooltip', async () => {
+    api.handle(
+      'task.assignees',
+      ok([
+        { torrentId: 12, userId: 2, username: 'alice', status: 2, assignedAt: '2026-11-01T02:00:00Z' },
+        { torrentId: 12, userId: 4, username: 'gone', status: 1, assignedAt: '2026-11-02T02:00:00Z' },
+        { torrentId: 12, userId: 5, username: 'banned', status: 0, assignedAt: '2026-11-03T02:00:00Z' },
+      ]),
+    )
+    await openPage()
+    const tags = [...within(rowOf('Cosmos.2019.1080p')).getByTestId('assignees').querySelectorAll<HTMLElement>('.ant-tag')]
+    expect(tags.map((tag) => tag.textContent)).toEqual(['alice', 'gone（已删除）', 'banned（已封禁）'])
+    expect(tags.map((tag) => tag.dataset.inactive ?? null)).toEqual([null, 'true', 'true'])
+    expect(within(tags[1]!).getByText('gone').style.textDecoration).toBe('line-through')
+    fireEvent.mouseEnter(tags[1]!)
+    expect((await screen.findByRole('tooltip')).textContent).toMatch(/^账号已删除，不再为本组保种：这项分配不算有人保种/)
+    // Still removable like any other.
+    expect(within(rowOf('Cosmos.2019.1080p')).getByLabelText('移除 gone 的分配')).toBeTruthy()
+  })
+
   it('shows the first four of many names and 「+N」, which shows the rest (and 收起 again)', async () => {
     const many = Array.from({ length: 10 }, (_, i) => ({
       torrentId: 12,
       userId: 10 + i,
       username: `keeper${i}`,
+      status: 2 as const,
       assignedAt: '2026-11-01T02:00:00Z',
     }))
     api.handle('task.assignees', ok(many))

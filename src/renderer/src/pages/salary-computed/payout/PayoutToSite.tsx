@@ -92,7 +92,7 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
     <>
       <DisabledReason reason={disabledReason}>
         <Button icon={<CloudUploadOutlined />} disabled={disabledReason !== null} onClick={open}>
-          发放到站点{selected.length ? ` (${selected.length})` : '（整月）'}
+          发放到站点{selected.length ? `（${selected.length}）` : '（整月）'}
         </Button>
       </DisabledReason>
       <Modal

@@ -106,7 +106,7 @@ describe('发放到站点', { timeout: 30_000 }, () => {
     await screen.findByText('alice', undefined, { timeout: 8000 })
     fireEvent.click(screen.getByRole('checkbox', { name: '选择 alice' }))
     fireEvent.click(screen.getByRole('checkbox', { name: '选择 bob' }))
-    fireEvent.click(await screen.findByRole('button', { name: /发放到站点 \(2\)/ }))
+    fireEvent.click(await screen.findByRole('button', { name: /发放到站点（2）/ }))
     await screen.findByTestId('payout-preview', undefined, { timeout: 8000 })
     expect(inputsOf('wages.payoutPreview')).toEqual([{ ids: [7, 8] }])
     const title = () => screen.getByTestId('payout-modal').closest('.ant-modal')?.querySelector('.ant-modal-title')?.textContent ?? ''
