@@ -23,6 +23,7 @@ import { productVersion } from './version'
 import { hashPassword, randomPassword } from './auth/password'
 import { prepareSeedingState } from './jobs/sync-state'
 import { SyncRunner } from './jobs/sync'
+import { statsRefreshSettled } from './derive/relabel'
 import { bootstrapDemo } from './sources/demo'
 import { demoScales } from './sources/demo/scale'
 import { createSource } from './sources/create'
@@ -232,6 +233,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       clearInterval(pruneTimer)
       await pruning
       await sync.stop()
+      await statsRefreshSettled(database)
       if (ownsDatabase) await database.close()
     })
     await app.ready()

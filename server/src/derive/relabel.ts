@@ -42,8 +42,8 @@ export interface RelabelServices {
 }
 
 const chains = new WeakMap<AppDatabase, Promise<unknown>>()
-/** A background refresh of the figures per database, and the time of a change made while it ran (to refresh again). */
-const refreshes = new WeakMap<AppDatabase, { again: number | null }>()
+/** A background refresh of the figures per database: the time of a change made while it ran (to refresh again), its end. */
+const refreshes = new WeakMap<AppDatabase, { again: number | null; done: Promise<void> }>()
 
 function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: number, log?: FastifyBaseLogger): void {
   const running = refreshes.get(database)
@@ -51,9 +51,9 @@ function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: num
     running.again = now
     return
   }
-  const state: { again: number | null } = { again: now }
+  const state: { again: number | null; done: Promise<void> } = { again: now, done: Promise.resolve() }
   refreshes.set(database, state)
-  void (async () => {
+  state.done = (async () => {
     try {
       while (state.again !== null) {
         const at = state.again
@@ -66,6 +66,11 @@ function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: num
       refreshes.delete(database)
     }
   })()
+}
+
+/** Resolves once no background refresh of the figures runs for this database (the app waits for it before closing it). */
+export async function statsRefreshSettled(database: AppDatabase): Promise<void> {
+  for (let state = refreshes.get(database); state; state = refreshes.get(database)) await state.done
 }
 
 export function relabel(services: RelabelServices, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {

@@ -19,10 +19,18 @@ export async function refreshAllStats(db: Kysely<DB>, options: { now: number; wa
   const version = await dataVersion(db)
   const stats = await computeAllStats(db, { now: options.now, rules: await currentRules(db), wages: options.wages })
   const row = { payload: JSON.stringify(stats), computed_at: options.now, data_version: version }
+  // Refreshes are not ordered (a sync's under its lease, 刷新统计, the one after an admin change in the background): one
+  // that read older data never replaces the figures of a newer data version. (Of the same version: the last written —
+  // the clocks of a sync and a request may differ.)
   await db
     .insertInto('stats_cache')
     .values({ key: ALL_KEY, ...row })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ ...row, revision: sql`stats_cache.revision + 1` }))
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ ...row, revision: sql`stats_cache.revision + 1` })
+        .where('stats_cache.data_version', '<=', version),
+    )
     .execute()
   return stats
 }
