@@ -27,7 +27,8 @@ export function listIds(ids: readonly number[], max = 20): string {
 export async function torrentList(db: Kysely<DB>, ids: readonly number[], max = 5): Promise<string> {
   const shown = ids.slice(0, max)
   const rows = shown.length ? await db.selectFrom('site_torrents').select(['id', 'name']).where('id', 'in', shown).execute() : []
-  const nameOf = new Map(rows.map((r) => [r.id, r.name.length > 60 ? `${r.name.slice(0, 59)}…` : r.name]))
+  // Cut by characters, not UTF-16 units: an emoji is never split.
+  const nameOf = new Map(rows.map((r) => [r.id, [...r.name].length > 60 ? `${[...r.name].slice(0, 59).join('')}…` : r.name]))
   const listed = shown.map((id) => (nameOf.has(id) ? `#${id}《${nameOf.get(id)}》` : `#${id}`)).join('、')
   return ids.length > max ? `${listed} 等 ${ids.length} 个` : listed
 }

@@ -15,11 +15,14 @@
  * Otherwise (v1.6's MyISAM) statement by statement: an attempt cut after its credit stays pending, and the
  * next one looks the key up and writes only what is missing.
  *
- * 待核对 — a log row and nothing saying whether the bonus moved — is left only by entries begun by versions before
- * the bonuscomment line (their MyISAM payouts wrote the log row first), and by a MyISAM attempt that sent its credit
- * (noted on the entry first, `sent.note`) when a retry finds neither its line nor its log row: the site may have
- * overwritten the line. They stay so until the admin settles them (`rest`): 确认已到账 writes what is missing but the
- * credit, 补发剩余部分 makes the credit — itself once only — then the rest.
+ * 待核对 here — what the site's rows cannot settle — is left by entries begun by versions before the bonuscomment line
+ * (their MyISAM payouts wrote the log row first); by a MyISAM attempt that sent its credit (noted on the entry first,
+ * `sent.note`) when a retry finds neither its line nor its log row (the site may have overwritten the line); by a
+ * deduction sent whose proof is gone; and by a key's credit line of another amount than the entry's (an attempt before
+ * the entry was reopened). (Others come from the service: an entry reopened under a running attempt, marked 已发放 by
+ * hand while open, or opened for another target.) They stay so until the admin settles them (`rest`): 确认已到账
+ * writes what is missing but the credit, 补发剩余部分 makes the credit — itself once only — then the rest (never over
+ * a credit line of another amount).
  */
 import type { PoolConnection } from 'mysql2/promise'
 import { ledgerKey, type Evidence } from './ledger'

@@ -219,8 +219,9 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           toOpen.map((w) => ({ wageId: w.id, period: w.period, userId: w.userId, siteUid: w.siteUid, amount: w.amount })),
           { target: site.name, operator, now: options.clock() },
         )
+        // (A month not over waits as it is: nothing of it moves.)
         const stuck = current
-          .filter((w) => handPaidWhileOpen(w, known.get(w.id)) || openForAnotherTarget(known.get(w.id), site.name))
+          .filter((w) => !waiting.has(w.id) && (handPaidWhileOpen(w, known.get(w.id)) || openForAnotherTarget(known.get(w.id), site.name)))
           .map((w) => known.get(w.id)!)
         for (const entry of stuck)
           await transition(trx, entry.id, 'pending', 'in_doubt', {

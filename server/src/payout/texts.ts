@@ -109,8 +109,10 @@ export function payoutTexts(
   const values = templateValues(wage, facts, args)
   const comment = `保种工资 ${wage.period}（工资记录 #${wage.id}${values.魔力变化}）${keyTag(args.key)}`
   const subject = renderPayoutTemplate(template.subject, values).replace(/\s+/g, ' ').trim()
-  const body = `${renderPayoutTemplate(template.body, values)}${args.note ? `\n\n${args.note}` : ''}`
-  const message = `${cutToBytes(body, MESSAGE_BODY_MAX_BYTES)}\n${keyTag(args.key)}`
+  // What the template renders is cut, never the claim settlement's note (a deduction taken is always told).
+  const note = args.note ? `\n\n${args.note}` : ''
+  const body = cutToBytes(renderPayoutTemplate(template.body, values), MESSAGE_BODY_MAX_BYTES - Buffer.byteLength(note))
+  const message = `${body}${note}\n${keyTag(args.key)}`
   return {
     comment: comment.length > 255 ? `保种工资 ${wage.period} #${wage.id} ${keyTag(args.key)}` : comment,
     subject: [...subject].slice(0, PAYOUT_SUBJECT_MAX).join(''),

@@ -187,6 +187,9 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
         .select(['e.user_id', 'u.username', 'e.period', 'e.amount', 'e.torrent_count', 'e.total_size', 'e.rank'])
         .where('e.rank', 'is not', null)
         .orderBy('e.rank')
+        // A tie shares its rank: listed by name, as 工资排行 lists it.
+        .orderBy('u.username')
+        .orderBy('e.user_id')
         .limit(limit)
         .execute()
       return rows.map((r) => ({
