@@ -7,14 +7,11 @@
  * the 待核对 reason it was confirmed over. Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
 import type { RowDataPacket } from 'mysql2/promise'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestDatabase } from '../test/harness'
+import { describe, expect, it } from 'vitest'
 import { wageDb } from '../wages/tables'
 import { openEntries, transition } from './ledger'
-import { payoutKit } from './testing/kit'
-import { openSiteMonth } from './testing/site-month'
-import type { NexusSite } from './testing/nexus-site'
-import { AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
+import { useSiteMonth } from './testing/site-month'
+import { AFTER_MONTH, PERIOD } from './testing/wage-month'
 import { creditTenths, formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -22,41 +19,28 @@ const operator = { id: 1, username: 'admin' }
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)('settling a 待核对 whose site credit is of another amount (NexusPHP, InnoDB)', () => {
-  let site: NexusSite
-  let db: TestDatabase
-  let month: WageMonth
-  let writerUrl = ''
-  const { service, wage, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
-
-  beforeAll(async () => {
-    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 2, bonus: () => START, operator }))
-  }, 60_000)
-  afterAll(async () => {
-    await closeServices()
-    await db?.cleanup()
-    await site?.drop()
-  })
+  const { t, service, wage, entry } = useSiteMonth(serverUrl, 'InnoDB', { count: 2, bonus: () => START, operator })
 
   /** As reopened-innodb.test.ts: meanwhile another attempt recorded it failed, a recompute made it 10, a run reopened it. */
   const failAndReopen = async (uid: number) => {
-    expect(await transition(db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
-    await wageDb(db.database.db).updateTable('wage_records').set({ amount: 10 }).where('id', '=', wage(uid)).execute()
-    const reopened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: 10 }
-    await openEntries(db.database.db, [reopened], { target: 'nexusphp', operator, now: AFTER_MONTH })
+    expect(await transition(t.db.database.db, (await entry(uid)).id, 'pending', 'failed', { now: AFTER_MONTH })).toBe(true)
+    await wageDb(t.db.database.db).updateTable('wage_records').set({ amount: 10 }).where('id', '=', wage(uid)).execute()
+    const reopened = { wageId: wage(uid), period: PERIOD, userId: t.month.users.get(uid)!, siteUid: uid, amount: 10 }
+    await openEntries(t.db.database.db, [reopened], { target: 'nexusphp', operator, now: AFTER_MONTH })
   }
 
   const settleAfterReopen = async (uid: number) => {
     const a = service({ onStep: async (step, e) => void (e.wage_id === wage(uid) && step === 'written' && (await failAndReopen(uid))) })
     const [first] = await a.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(first).toMatchObject({ status: 'in_doubt' })
-    const old = creditTenths(month.amounts.get(uid)!)
+    const old = creditTenths(t.month.amounts.get(uid)!)
     expect(old).not.toBe(100n)
     const credited = formatTenths(parseTenths(START) + old)
-    expect(await site.bonus(uid)).toBe(credited)
+    expect(await t.site.bonus(uid)).toBe(credited)
     return { old, credited }
   }
   const record = (uid: number) =>
-    wageDb(db.database.db).selectFrom('wage_records').select('payment').where('id', '=', wage(uid)).executeTakeFirstOrThrow()
+    wageDb(t.db.database.db).selectFrom('wage_records').select('payment').where('id', '=', wage(uid)).executeTakeFirstOrThrow()
 
   it('补发剩余部分 credits nothing and stays 待核对, saying the site holds the old credit', async () => {
     const { old, credited } = await settleAfterReopen(1001)
@@ -65,7 +49,7 @@ describe.skipIf(!serverUrl)('settling a 待核对 whose site credit is of anothe
     expect(result.reason).toContain('这条记录是 10.0 魔力')
     expect(await entry(1001)).toMatchObject({ state: 'in_doubt', amount: 10 })
     expect(Number((await record(1001)).payment)).toBe(0)
-    expect(await site.bonus(1001)).toBe(credited)
+    expect(await t.site.bonus(1001)).toBe(credited)
   })
 
   it("确认已到账 is the admin's word: done, nothing credited, the log keeping what was confirmed over", async () => {
@@ -74,10 +58,10 @@ describe.skipIf(!serverUrl)('settling a 待核对 whose site credit is of anothe
     expect(result.status).toBe('paid')
     expect(await entry(1002)).toMatchObject({ state: 'done', amount: 10 })
     expect(Number((await record(1002)).payment)).toBe(1)
-    expect(await site.bonus(1002)).toBe(credited)
-    const [logs] = await site.conn.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM bonus_logs WHERE uid = ?', [1002])
+    expect(await t.site.bonus(1002)).toBe(credited)
+    const [logs] = await t.site.conn.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM bonus_logs WHERE uid = ?', [1002])
     expect(Number(logs[0]!.n)).toBe(1)
-    const detail = await db.database.db
+    const detail = await t.db.database.db
       .selectFrom('operation_log')
       .select('detail')
       .where('action', '=', 'wages.payout-resolve')

@@ -8,13 +8,9 @@
  * B → 1001. Paying B's January record finds A's January log row on uid 1001 — it used to record B's record 已发放
  * (「站点上已有这笔发放」) with nothing credited. Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestDatabase } from '../test/harness'
+import { describe, expect, it } from 'vitest'
 import { wageDb } from '../wages/tables'
-import { payoutKit } from './testing/kit'
-import { openSiteMonth } from './testing/site-month'
-import type { NexusSite } from './testing/nexus-site'
-import type { WageMonth } from './testing/wage-month'
+import { useSiteMonth } from './testing/site-month'
 import { formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -22,32 +18,19 @@ const operator = { id: 1, username: 'admin' }
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)("a member's month paid under another member's record on the same site uid (NexusPHP, InnoDB)", () => {
-  let site: NexusSite
-  let db: TestDatabase
-  let month: WageMonth
-  let writerUrl = ''
-  const { service, wage, credit, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
-
-  beforeAll(async () => {
-    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 2, bonus: () => START, operator }))
-  }, 60_000)
-  afterAll(async () => {
-    await closeServices()
-    await db?.cleanup()
-    await site?.drop()
-  })
+  const { t, service, wage, credit, entry } = useSiteMonth(serverUrl, 'InnoDB', { count: 2, bonus: () => START, operator })
 
   it("B's record is paid into uid 1001, on top of A's payment there", async () => {
-    const a = month.users.get(1001)!
-    const b = month.users.get(1002)!
+    const a = t.month.users.get(1001)!
+    const b = t.month.users.get(1002)!
     expect(credit(1001)).not.toBe(credit(1002))
     const [paidA] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
     expect(paidA!.status).toBe('paid')
     const afterA = formatTenths(parseTenths(START) + credit(1001))
-    expect(await site.bonus(1001)).toBe(afterA)
+    expect(await t.site.bonus(1001)).toBe(afterA)
 
     // The admin corrects swapped bindings (users.updateUser allows it: A's only entry is done, B has none).
-    const users = db.database.db
+    const users = t.db.database.db
     await users.updateTable('users').set({ site_uid: null }).where('id', '=', a).execute()
     await users.updateTable('users').set({ site_uid: 1001 }).where('id', '=', b).execute()
     await users.updateTable('users').set({ site_uid: 1002 }).where('id', '=', a).execute()
@@ -57,9 +40,9 @@ describe.skipIf(!serverUrl)("a member's month paid under another member's record
 
     const [paidB] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
     expect(paidB).toMatchObject({ status: 'paid', bonusBefore: afterA })
-    expect(await site.bonus(1001)).toBe(formatTenths(parseTenths(afterA) + credit(1002)))
+    expect(await t.site.bonus(1001)).toBe(formatTenths(parseTenths(afterA) + credit(1002)))
     expect(await entry(1002)).toMatchObject({ state: 'done', site_uid: 1001 })
-    const record = await wageDb(db.database.db)
+    const record = await wageDb(t.db.database.db)
       .selectFrom('wage_records')
       .select('payment')
       .where('id', '=', wage(1002))
@@ -68,6 +51,6 @@ describe.skipIf(!serverUrl)("a member's month paid under another member's record
     // Paying again is 'already': B's own key is on the site now.
     const [again] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')
     expect(again!.status).toBe('already')
-    expect(await site.bonus(1001)).toBe(formatTenths(parseTenths(afterA) + credit(1002)))
+    expect(await t.site.bonus(1001)).toBe(formatTenths(parseTenths(afterA) + credit(1002)))
   })
 })

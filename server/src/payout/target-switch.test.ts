@@ -7,13 +7,10 @@
  * for the next payout to credit it a second time.
  * Runs when NEXUSPHP_TEST_DATABASE_URL is set.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestDatabase } from '../test/harness'
+import { describe, expect, it } from 'vitest'
 import { openEntries } from './ledger'
-import { payoutKit } from './testing/kit'
-import type { NexusSite } from './testing/nexus-site'
-import { openSiteMonth } from './testing/site-month'
-import { AFTER_MONTH, PERIOD, type WageMonth } from './testing/wage-month'
+import { useSiteMonth } from './testing/site-month'
+import { AFTER_MONTH, PERIOD } from './testing/wage-month'
 import { formatTenths, parseTenths } from './tenths'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
@@ -21,26 +18,13 @@ const operator = { id: 1, username: 'admin' }
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid after switching to the NexusPHP site', () => {
-  let site: NexusSite
-  let db: TestDatabase
-  let month: WageMonth
-  let writerUrl = ''
-  const { service, wage, credit, entry, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
-
-  beforeAll(async () => {
-    ;({ site, writerUrl, db, month } = await openSiteMonth(serverUrl!, 'InnoDB', { count: 2, bonus: () => START, operator }))
-  }, 60_000)
-  afterAll(async () => {
-    await closeServices()
-    await db?.cleanup()
-    await site?.drop()
-  })
+  const { t, service, wage, credit, entry } = useSiteMonth(serverUrl, 'InnoDB', { count: 2, bonus: () => START, operator })
 
   it('is 待核对, never credited as if nothing had happened; 补发剩余部分 and a payout then pay it once', async () => {
     const uid = 1001
     // What a webhook run leaves when its receiver's answer is lost: the entry pending, waiting for a retry.
-    const opened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: month.amounts.get(uid)! }
-    await openEntries(db.database.db, [opened], { target: 'webhook', operator, now: AFTER_MONTH })
+    const opened = { wageId: wage(uid), period: PERIOD, userId: t.month.users.get(uid)!, siteUid: uid, amount: t.month.amounts.get(uid)! }
+    await openEntries(t.db.database.db, [opened], { target: 'webhook', operator, now: AFTER_MONTH })
 
     const payout = service()
     const preview = await payout.preview({ ids: [wage(uid)] })
@@ -51,26 +35,26 @@ describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid aft
     const [run] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(run).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('现在的发放方式是「NexusPHP 站点」') })
     expect(await entry(uid)).toMatchObject({ state: 'in_doubt', target: 'webhook' })
-    expect(await site.bonus(uid)).toBe(START)
+    expect(await t.site.bonus(uid)).toBe(START)
 
     // The admin checked the receiver: not credited.
     const rest = await payout.resolve(wage(uid), 'payRest', operator, '127.0.0.1')
     expect(rest).toMatchObject({ status: 'failed', reason: expect.stringContaining('再次「发放到站点」时将通过「NexusPHP 站点」发放') })
-    expect(await site.bonus(uid)).toBe(START)
+    expect(await t.site.bonus(uid)).toBe(START)
     const [paid] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(paid!.status).toBe('paid')
     expect(await entry(uid)).toMatchObject({ state: 'done', target: 'nexusphp' })
     const once = formatTenths(parseTenths(START) + credit(uid))
-    expect(await site.bonus(uid)).toBe(once)
+    expect(await t.site.bonus(uid)).toBe(once)
     const [again] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(again!.status).toBe('already')
-    expect(await site.bonus(uid)).toBe(once)
+    expect(await t.site.bonus(uid)).toBe(once)
   })
 
   it('确认已到账 (the receiver has it) records it paid and credits the site nothing, now or at the next payout', async () => {
     const uid = 1002
-    const opened = { wageId: wage(uid), period: PERIOD, userId: month.users.get(uid)!, siteUid: uid, amount: month.amounts.get(uid)! }
-    await openEntries(db.database.db, [opened], { target: 'webhook', operator, now: AFTER_MONTH })
+    const opened = { wageId: wage(uid), period: PERIOD, userId: t.month.users.get(uid)!, siteUid: uid, amount: t.month.amounts.get(uid)! }
+    await openEntries(t.db.database.db, [opened], { target: 'webhook', operator, now: AFTER_MONTH })
     const payout = service()
     const [run] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(run).toMatchObject({ status: 'in_doubt', reason: expect.stringContaining('已到账请选「确认已到账」（只记为已发放') })
@@ -80,8 +64,8 @@ describe.skipIf(!serverUrl)('an entry a webhook payout left unfinished, paid aft
     expect(await entry(uid)).toMatchObject({ state: 'done', target: 'webhook' })
     const [again] = await payout.run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     expect(again!.status).toBe('already')
-    expect(await site.bonus(uid)).toBe(START)
-    expect(await site.logs(uid)).toHaveLength(0)
-    expect(await site.messages(uid)).toHaveLength(0)
+    expect(await t.site.bonus(uid)).toBe(START)
+    expect(await t.site.logs(uid)).toHaveLength(0)
+    expect(await t.site.messages(uid)).toHaveLength(0)
   })
 })
