@@ -1,8 +1,11 @@
 /**
- * A form's unsaved values, kept per page and user for the window's session (sessionStorage): a save
+ * A form's unsaved values, kept per server, page and user for the window's session (sessionStorage): a save
  * refused because the login ended, a re-login, or leaving the page by the menu loses nothing typed.
- * Cleared by a successful save or 撤销修改.
+ * Cleared by a successful save or 撤销修改. The server address is part of the key: user and member ids are the
+ * server's own (the first admin is 1 everywhere), so a draft made on one server never opens — nor saves into
+ * whoever has that id — on another the login page was pointed at since.
  */
+import { useSettingsStore } from '@renderer/stores/settings'
 
 export interface FormDraft<T> {
   /** The saved version the values were edited from (a save made on it is refused once a newer one exists). */
@@ -10,7 +13,7 @@ export interface FormDraft<T> {
   values: T
 }
 
-const keyOf = (page: string, userId: number) => `formDraft:${page}:${userId}`
+const keyOf = (page: string, userId: number) => `formDraft:${useSettingsStore.getState().serverAddress}:${page}:${userId}`
 
 export function readDraft<T>(page: string, userId: number): FormDraft<T> | null {
   try {
