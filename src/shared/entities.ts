@@ -88,7 +88,8 @@ export const assigneeSchema = z.object({
   torrentId: id,
   userId: id,
   username: z.string(),
-  status: accountStatusSchema,
+  /** The member's account status (封禁 and 已删除 are marked); optional: a server before 0.3.5 does not send it. */
+  status: accountStatusSchema.optional(),
   assignedAt: isoTime,
 })
 export type Assignee = z.infer<typeof assigneeSchema>
@@ -442,8 +443,11 @@ export const siteUserOptionSchema = z.object({
   username: z.string(),
   /** The console member already tied to this site user, if any. */
   memberId: id.nullable(),
-  /** That account's role (管理员 or 保种员), so the form names who holds the uid; null when no account holds it. */
-  memberRole: roleSchema.nullable(),
+  /**
+   * That account's role (管理员 or 保种员), so the form names who holds the uid; null when no account holds it.
+   * Optional: a server before 0.3.5 does not send it (the form then says 已是保种员, as it did).
+   */
+  memberRole: roleSchema.nullable().optional(),
 })
 export type SiteUserOption = z.infer<typeof siteUserOptionSchema>
 

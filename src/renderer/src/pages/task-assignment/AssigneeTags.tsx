@@ -16,10 +16,12 @@ import { formatDateTime } from '@renderer/utils/format'
 export const SHOWN_ASSIGNEES = 4
 
 /** What an assignee's account state is called on their tag, when it is not 正常. */
-const inactiveStates: Partial<Record<AccountStatus, string>> = { [AccountStatus.Banned]: '已封禁', [AccountStatus.Deleted]: '已删除' }
+const inactiveNames: Partial<Record<AccountStatus, string>> = { [AccountStatus.Banned]: '已封禁', [AccountStatus.Deleted]: '已删除' }
+/** An assignee's inactive state's name (undefined: 正常, or a server that does not send it). */
+const inactiveState = (assignee: Pick<Assignee, 'status'>) => (assignee.status === undefined ? undefined : inactiveNames[assignee.status])
 
 function AssigneeName({ assignee }: { assignee: Assignee }) {
-  const state = inactiveStates[assignee.status]
+  const state = inactiveState(assignee)
   if (!state) return <>{assignee.username}</>
   return (
     <>
@@ -30,7 +32,7 @@ function AssigneeName({ assignee }: { assignee: Assignee }) {
 
 function tooltipOf(assignee: Assignee): string {
   const assigned = `分配于 ${formatDateTime(assignee.assignedAt)}`
-  const state = inactiveStates[assignee.status]
+  const state = inactiveState(assignee)
   return state ? `账号${state}，不再为本组保种：这项分配不算有人保种（自动分配会另派保种员）。${assigned}` : assigned
 }
 
@@ -52,7 +54,7 @@ export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps)
         <Tooltip key={assignee.userId} title={tooltipOf(assignee)}>
           <Tag
             style={{ marginInlineEnd: 0 }}
-            data-inactive={inactiveStates[assignee.status] ? true : undefined}
+            data-inactive={inactiveState(assignee) ? true : undefined}
             closable
             closeIcon={<CloseOutlined aria-label={`移除 ${assignee.username} 的分配`} />}
             onClose={(event) => {
@@ -71,7 +73,7 @@ export default function AssigneeTags({ assignees, onRemove }: AssigneeTagsProps)
             collapsed
               ? assignees
                   .slice(SHOWN_ASSIGNEES)
-                  .map((a) => (inactiveStates[a.status] ? `${a.username}（${inactiveStates[a.status]}）` : a.username))
+                  .map((a) => (inactiveState(a) ? `${a.username}（${inactiveState(a)}）` : a.username))
                   .join('、')
               : undefined
           }
