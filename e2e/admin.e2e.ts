@@ -9,6 +9,7 @@ import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart, logOut, submitLogin } from './harness/session'
 import {
+  buttonIn,
   confirmPopover,
   openMenu,
   pick,
@@ -72,11 +73,11 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await page.getByRole('button', { name: /新建保种员/ }).click()
     await dialog.getByLabel('用户名').fill(NEW_MEMBER.toUpperCase())
     await dialog.getByLabel('初始密码').fill(NEW_MEMBER_PASSWORD)
-    await dialog.getByRole('button', { name: spaced('创建') }).click()
+    await buttonIn(dialog, '创建').click()
     await dialog.getByTestId('form-error').waitFor()
     expect(await dialog.getByTestId('form-error').textContent()).toMatch(/已存在|已被/)
     expect(await dialog.getByLabel('用户名').inputValue()).toBe(NEW_MEMBER.toUpperCase())
-    await dialog.getByRole('button', { name: spaced('取消') }).click()
+    await buttonIn(dialog, '取消').click()
 
     await searchTable(page, { 用户名包含的文字: NEW_MEMBER })
     await poll(() => tableTotal(page)).toBe(1)
@@ -124,7 +125,7 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await page.getByRole('button', { name: /添加管理员/ }).click()
     const dialog = page.getByRole('dialog')
     await pick(dialog, page, '保种员', member)
-    await dialog.getByRole('button', { name: spaced('添加') }).click()
+    await buttonIn(dialog, '添加').click()
     await toast(page, `${member} 已成为管理员`)
     await poll(() => tableTotal(page)).toBe(before + 1)
     const added = page.locator('.ant-table-tbody tr.ant-table-row', { hasText: member })
@@ -184,7 +185,7 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     const dialog = page.getByRole('dialog')
     await pick(dialog, page, '保种员', member)
     await dialog.getByText('分配 2 个种子').click() // closes the multi-select's dropdown
-    await dialog.getByRole('button', { name: spaced('分配') }).click()
+    await buttonIn(dialog, '分配').click()
     await toast(page, '已新建 2 项分配')
     await poll(() => tableTotal(page)).toBe(unassigned - 2)
     expect(await page.locator('.ant-table-tbody').textContent()).not.toContain(names[0])
@@ -202,7 +203,7 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     const preview = page.getByRole('dialog')
     await poll(() => preview.getByTestId('auto-assign-summary').textContent()).not.toContain('正在计算')
     expect(await preview.getByTestId('auto-assign-summary').textContent()).toMatch(/共 \d+ 项分配|没有需要分配/)
-    await preview.getByRole('button', { name: spaced('取消') }).click()
+    await buttonIn(preview, '取消').click()
   })
 
   it('任务分配: an assignee whose account is 已删除 is marked as such, so the torrent reads as having no active keeper', async () => {

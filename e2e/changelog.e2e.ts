@@ -10,7 +10,7 @@ import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { logIn } from './harness/session'
-import { poll, spaced, waitForTitle } from './harness/ui'
+import { buttonIn, poll, waitForTitle } from './harness/ui'
 
 const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
 
@@ -51,11 +51,11 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
     const address = dialog.getByLabel('服务器地址', { exact: true })
     expect(await address.inputValue()).toBe(`${server.url}/api/v1`)
     await address.fill('ftp://example.org')
-    await dialog.getByRole('button', { name: '保存' }).click()
+    await buttonIn(dialog, '保存').click()
     await dialog.getByText('请输入 http:// 或 https:// 开头的地址').waitFor()
     expect(await address.inputValue()).toBe('ftp://example.org')
     await app.screenshot('35-settings')
-    await dialog.getByRole('button', { name: '取消' }).click()
+    await buttonIn(dialog, '取消').click()
     await dialog.waitFor({ state: 'hidden' })
     // Still logged in: nothing was saved.
     expect(page.url()).toMatch(/#\/changelog/)
@@ -68,7 +68,7 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
     const dialog = page.getByRole('dialog', { name: '设置' })
     await dialog.waitFor()
     await dialog.getByLabel('更新服务器地址').fill('http://updates.example.com/console/')
-    await dialog.getByRole('button', { name: spaced('保存') }).click()
+    await buttonIn(dialog, '保存').click()
     const error = dialog.locator('.ant-form-item-explain-error')
     await poll(() => error.count()).toBeGreaterThan(0)
     const text = (await error.first().textContent()) ?? ''
@@ -76,7 +76,7 @@ describe.skipIf(!browserAvailable())('更新日志 and 设置', () => {
     expect(text).toContain('https://')
     // What the user reads is Chinese: no internal field key.
     expect(text).not.toMatch(/updateUrl|[A-Za-z]+Url/)
-    await dialog.getByRole('button', { name: spaced('取消') }).click()
+    await buttonIn(dialog, '取消').click()
     await dialog.waitFor({ state: 'hidden' })
   })
 })

@@ -14,7 +14,7 @@ import { browserAvailable, screenshotDir, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
-import { openMenu, poll, spaced, toast, waitForMotionEnd, waitForRows, waitForTableSettled } from './harness/ui'
+import { buttonIn, openMenu, poll, spaced, toast, waitForMotionEnd, waitForRows, waitForTableSettled } from './harness/ui'
 
 const MEMBER_PASSWORD = 'E2e-member-pass-9'
 
@@ -252,7 +252,7 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
     // Each option names the member's load.
     expect(await options.first().textContent()).toMatch(/已分配 \d+ · 做种 \d+$/)
     await page.screenshot({ path: join(screenshotDir, 'layout-admin-assign-picker.png') })
-    const button = dialog.getByRole('button', { name: spaced('分配') })
+    const button = buttonIn(dialog, '分配')
     const covered = await button.evaluate((element) => {
       const box = element.getBoundingClientRect()
       const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
@@ -360,7 +360,7 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
           expect(box!.y + box!.height, `${name} 的下边缘`).toBeLessThanOrEqual(720)
           expect(box!.y, `${name} 的上边缘`).toBeGreaterThanOrEqual(0)
         }
-        await dialog.getByRole('button', { name: spaced('取消') }).click()
+        await buttonIn(dialog, '取消').click()
         await poll(() => page.getByRole('dialog').count()).toBe(0)
       } finally {
         await page.setViewportSize({ width: 1280, height: 800 })

@@ -10,7 +10,7 @@ import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
-import { openMenu, poll, searchTable, spaced, tableTotal, waitForRows } from './harness/ui'
+import { buttonIn, openMenu, poll, searchTable, spaced, tableTotal, waitForRows } from './harness/ui'
 
 const REMARK = '周末换硬盘，下周一恢复做种（草稿）'
 
@@ -77,7 +77,7 @@ describe.skipIf(!browserAvailable())('保种员 dialogs', () => {
     await dialog.getByLabel('备注').fill(REMARK)
 
     await endSession()
-    await dialog.getByRole('button', { name: spaced('保存') }).click()
+    await buttonIn(dialog, '保存').click()
     await logInAgain()
     // Nothing was saved: the server refused the call.
     expect(server.sql<{ remark: string }>('select remark from users where username = ?', member)[0]!.remark).toBe('')
@@ -88,7 +88,7 @@ describe.skipIf(!browserAvailable())('保种员 dialogs', () => {
     expect(await again.getByLabel('备注').inputValue()).toBe(REMARK)
     await app.screenshot('member-edit-draft')
     // 取消 drops it.
-    await again.getByRole('button', { name: spaced('取消') }).click()
+    await buttonIn(again, '取消').click()
     await again.waitFor({ state: 'hidden' })
     await poll(() => page.evaluate(() => window.sessionStorage.length)).toBe(0)
   })
@@ -102,7 +102,7 @@ describe.skipIf(!browserAvailable())('保种员 dialogs', () => {
     await dialog.getByLabel('备注').fill(REMARK)
 
     await endSession()
-    await dialog.getByRole('button', { name: spaced('创建') }).click()
+    await buttonIn(dialog, '创建').click()
     await logInAgain()
     expect(server.sql("select id from users where username = 'draft_newbie'")).toHaveLength(0)
 
@@ -112,7 +112,7 @@ describe.skipIf(!browserAvailable())('保种员 dialogs', () => {
     expect(await dialog.getByLabel('初始密码').inputValue()).toBe('')
     // The password was never written down.
     expect(await page.evaluate(() => JSON.stringify({ ...window.sessionStorage }))).not.toContain('Draft-newbie-pass-1')
-    await dialog.getByRole('button', { name: spaced('取消') }).click()
+    await buttonIn(dialog, '取消').click()
     await dialog.waitFor({ state: 'hidden' })
   })
 
@@ -139,7 +139,7 @@ describe.skipIf(!browserAvailable())('保种员 dialogs', () => {
     const dialog = page.getByRole('dialog', { name: /新建保种员/ })
     await dialog.getByLabel('用户名').fill('test user 空格')
     await dialog.getByLabel('初始密码').fill('Outside-test-pass-1')
-    await dialog.getByRole('button', { name: spaced('创建') }).click()
+    await buttonIn(dialog, '创建').click()
     const refusal = dialog.getByTestId('form-error')
     await refusal.waitFor()
     expect(await refusal.textContent()).toContain('用户名：只能包含')

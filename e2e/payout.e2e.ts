@@ -10,7 +10,7 @@ import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
 import type { RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
-import { openMenu } from './harness/ui'
+import { buttonIn, openMenu } from './harness/ui'
 
 const MEMBER_PASSWORD = 'E2e-member-pass-9'
 const PERIOD = dayjs().subtract(1, 'month').format('YYYY-MM')
@@ -35,7 +35,7 @@ describe.skipIf(!browserAvailable())('发放到站点 on demo data', () => {
     await page.getByTestId('wage-preview').getByTestId('preview-rule-version').waitFor({ timeout: 60_000 })
     await page.getByRole('button', { name: /确认生成/ }).click()
     const confirm = page.locator('.ant-modal-confirm')
-    await confirm.getByRole('button', { name: '确认生成' }).click()
+    await buttonIn(confirm, '确认生成').click()
     await page.getByText(/已生成 \d+ 条工资记录/).waitFor({ timeout: 60_000 })
     const toPay = server.sql<{ n: number }>('select count(*) as n from wage_records where period = ? and amount > 0', PERIOD)[0]!.n
     expect(toPay).toBeGreaterThan(0)
@@ -68,14 +68,14 @@ describe.skipIf(!browserAvailable())('发放到站点 on demo data', () => {
     )[0]!.username
     await app.screenshot('37-payout-results')
     const footer = page.locator('.ant-modal-footer')
-    await footer.getByRole('button', { name: '关闭' }).click()
+    await buttonIn(footer, '关闭').click()
 
     // Again: everything is 已发放过 and nothing can be confirmed.
     await page.getByRole('button', { name: /发放到站点（整月）/ }).click()
     await preview.locator('.ant-table-tbody tr.ant-table-row').first().waitFor({ timeout: 60_000 })
     await expect.poll(() => preview.locator('.ant-tag', { hasText: '已发放过' }).count()).toBe(toPay)
     expect(await footer.getByRole('button', { name: /确认发放/ }).isDisabled()).toBe(true)
-    await footer.getByRole('button', { name: '取消' }).click()
+    await buttonIn(footer, '取消').click()
     expect(server.sql<{ n: number }>('select count(*) as n from payout_demo_logs')[0]!.n).toBe(toPay)
   }, 300_000)
 

@@ -14,6 +14,16 @@ export function poll<T>(read: () => T | Promise<T>, timeout = 20_000): ReturnTyp
 /** antd may put a space between two Chinese characters of a button. */
 export const spaced = (text: string) => new RegExp(`^\\s*${[...text].join('\\s*')}\\s*$`)
 
+/**
+ * A button by the text the user reads. Not by its accessible name: antd leaves a finished loading
+ * icon (aria-label "loading") in a button when its dialog closes during the icon's leave motion, so a
+ * 设置 dialog reopened after a refused save has a 保存 button named "loading 保存" until the next save.
+ */
+export function buttonIn(scope: Page | Locator, text: string): Locator {
+  // Visible ones only, as a role query would: a closed dialog kept rendered has the same buttons.
+  return scope.locator('button', { hasText: spaced(text) }).filter({ visible: true })
+}
+
 /** Waits until the route has set `document.title` to `<title> - 保种管理台`. */
 export async function waitForTitle(page: Page, title: string): Promise<void> {
   const expected = `${title} - 保种管理台`
