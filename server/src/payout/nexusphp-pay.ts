@@ -216,8 +216,9 @@ export async function payMember(
     uid,
     async (conn) => {
       if (!transactional) return attempt(conn)
-      // READ COMMITTED: the key lookups after the row lock see what a payout that held it committed.
-      await conn.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+      // The server's own isolation level, as NexusPHP writes (a statement-based binlog refuses InnoDB writes at
+      // READ COMMITTED). REPEATABLE READ is enough: the transaction begins after the member's lock and its first read
+      // locks the member's row, so the snapshot of the key lookups holds what a payout that held the lock committed.
       await conn.beginTransaction()
       try {
         const outcome = await attempt(conn)
