@@ -74,6 +74,7 @@ describe('loadConfig', () => {
   it('keeps ADMIN_PASSWORD exactly as given', () => {
     expect(loadConfig({ ADMIN_PASSWORD: ' spaced pass ' }).adminPassword).toBe(' spaced pass ')
     expect(() => loadConfig({ ADMIN_PASSWORD: 'x'.repeat(129) })).toThrow(/ADMIN_PASSWORD/)
+    expect(() => loadConfig({ ADMIN_PASSWORD: '        ' })).toThrow('ADMIN_PASSWORD 不能只包含空格')
   })
 
   it('reads TRUST_PROXY as a list of balancer addresses and refuses anything else, naming it', () => {

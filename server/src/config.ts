@@ -139,6 +139,8 @@ export function loadConfig(env: Env = process.env): Config {
   // The password is taken as typed (no trim): leading or trailing spaces may be intended.
   const adminPassword = env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : undefined
   if (adminPassword !== undefined && adminPassword.length > 128) throw new ConfigError('ADMIN_PASSWORD 不能超过 128 个字符')
+  // Spaces only: a quoting slip in a service file, never a password anyone meant (the forms refuse it too).
+  if (adminPassword !== undefined && !/\S/.test(adminPassword)) throw new ConfigError('ADMIN_PASSWORD 不能只包含空格')
 
   const source = oneOf(env, 'SOURCE', sourceKinds, 'demo')
 
