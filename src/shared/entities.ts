@@ -448,6 +448,8 @@ export const siteUserOptionSchema = z.object({
    * Optional: a server before 0.3.5 does not send it (the form then says 已是保种员, as it did).
    */
   memberRole: roleSchema.nullable().optional(),
+  /** That account's status: a uid held by a 已删除 or 封禁 account is named so (restore it rather than look for it). Optional as memberRole (0.3.6). */
+  memberStatus: accountStatusSchema.nullable().optional(),
 })
 export type SiteUserOption = z.infer<typeof siteUserOptionSchema>
 

@@ -48,6 +48,8 @@ export const claimStateLabels: Record<ClaimState, string> = { 1: '未认领', 2:
 export const AccountStatus = { Banned: 0, Deleted: 1, Normal: 2 } as const
 export type AccountStatus = (typeof AccountStatus)[keyof typeof AccountStatus]
 export const accountStatusLabels: Record<AccountStatus, string> = { 0: '封禁', 1: '已删除', 2: '正常' }
+/** An account that is not 正常, as the suffix of its name calls it (「alice（已删除）」). */
+export const inactiveAccountNames: Partial<Record<AccountStatus, string>> = { 0: '已封禁', 1: '已删除' }
 
 export const WagePayment = { Unpaid: 0, Paid: 1 } as const
 export type WagePayment = (typeof WagePayment)[keyof typeof WagePayment]

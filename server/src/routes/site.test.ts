@@ -87,10 +87,10 @@ describe.each(openTestDatabases())('site lookups on $name', (backend) => {
 
   it('finds site users by name: prefix matches first (in name order), then names containing it, any case', async () => {
     expect(await users('ali')).toEqual([
-      { uid: 101, username: 'Alice', memberId: ids.alice, memberRole: 'normal' },
-      { uid: 102, username: 'alice2', memberId: null, memberRole: null },
-      // A deleted member still holds the uid: the server would refuse it, so it is shown as taken.
-      { uid: 103, username: 'malice', memberId: ids.deleted, memberRole: 'normal' },
+      { uid: 101, username: 'Alice', memberId: ids.alice, memberRole: 'normal', memberStatus: 2 },
+      { uid: 102, username: 'alice2', memberId: null, memberRole: null, memberStatus: null },
+      // A deleted member still holds the uid: the server would refuse it, so it is shown as taken, and by whom.
+      { uid: 103, username: 'malice', memberId: ids.deleted, memberRole: 'normal', memberStatus: 1 },
     ])
     expect(await users('ALI')).toEqual(await users('ali'))
     expect((await users('张')).map((u) => u.username)).toEqual(['张三'])
@@ -98,7 +98,7 @@ describe.each(openTestDatabases())('site lookups on $name', (backend) => {
   })
 
   it('finds a site user by uid first, then names containing the digits', async () => {
-    expect(await users('104')).toEqual([{ uid: 104, username: 'Bob_x', memberId: null, memberRole: null }])
+    expect(await users('104')).toEqual([{ uid: 104, username: 'Bob_x', memberId: null, memberRole: null, memberStatus: null }])
     expect((await users('filler0')).map((u) => u.uid)).toEqual([200, 201, 202, 203, 204, 205, 206, 207, 208, 209])
     expect((await users(' 101 ')).map((u) => u.username)).toEqual(['Alice'])
     // Not a uid (too large for one): only a name search.
@@ -114,7 +114,7 @@ describe.each(openTestDatabases())('site lookups on $name', (backend) => {
     await db.updateTable('users').set({ site_uid: 108 }).where('username', '=', 'admin').execute()
     try {
       const admin = await db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()
-      expect(await users('108')).toEqual([{ uid: 108, username: 'chief', memberId: admin.id, memberRole: 'admin' }])
+      expect(await users('108')).toEqual([{ uid: 108, username: 'chief', memberId: admin.id, memberRole: 'admin', memberStatus: 2 }])
     } finally {
       await db.updateTable('users').set({ site_uid: null }).where('username', '=', 'admin').execute()
     }

@@ -4,7 +4,7 @@
  */
 import { type Kysely, sql } from 'kysely'
 import type { SiteUserOption } from '@shared/entities'
-import type { Role } from '@shared/enums'
+import type { AccountStatus, Role } from '@shared/enums'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { escapeLike } from '../db/sql-fragments'
@@ -85,7 +85,7 @@ export async function searchSiteUsers(
   // The console member tied to each site user (site uids are unique among members, deleted ones included).
   const members = await db
     .selectFrom('users')
-    .select(['id', 'site_uid', 'role'])
+    .select(['id', 'site_uid', 'role', 'status'])
     .where(
       'site_uid',
       'in',
@@ -93,11 +93,18 @@ export async function searchSiteUsers(
     )
     .orderBy('id')
     .execute()
-  const memberOf = new Map<number, { id: number; role: Role }>()
+  const memberOf = new Map<number, { id: number; role: Role; status: AccountStatus }>()
   for (const m of members)
-    if (m.site_uid !== null && !memberOf.has(Number(m.site_uid))) memberOf.set(Number(m.site_uid), { id: m.id, role: m.role })
+    if (m.site_uid !== null && !memberOf.has(Number(m.site_uid)))
+      memberOf.set(Number(m.site_uid), { id: m.id, role: m.role, status: m.status as AccountStatus })
   return found.map((u) => {
     const member = memberOf.get(u.id)
-    return { uid: u.id, username: u.username, memberId: member?.id ?? null, memberRole: member?.role ?? null }
+    return {
+      uid: u.id,
+      username: u.username,
+      memberId: member?.id ?? null,
+      memberRole: member?.role ?? null,
+      memberStatus: member?.status ?? null,
+    }
   })
 }

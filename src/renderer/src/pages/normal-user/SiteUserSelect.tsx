@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react'
 import { Flex, Select, Spin, Tag } from 'antd'
 import type { SiteUserOption } from '@shared/entities'
-import { roleLabels } from '@shared/enums'
+import { inactiveAccountNames, roleLabels } from '@shared/enums'
 import { READ_ONCE, useLoad } from '@renderer/hooks/useApi'
 import { siteUsers } from '@renderer/services/site'
 import { siteUidMax, siteUserKeywordMax } from '@renderer/utils/formLimits'
@@ -89,8 +89,9 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
     const list: Option[] = (found ?? []).map((user) => {
       const label = siteUserLabel(user)
       const taken = user.memberId !== null && user.memberId !== memberId
-      // Who holds it: an admin's account is a 管理员, not a 保种员.
-      const holder = `已是${roleLabels[user.memberRole ?? 'normal']}`
+      // Who holds it: an admin's account is a 管理员, not a 保种员; a 已删除 or 封禁 one says so (restore it instead).
+      const state = user.memberStatus == null ? undefined : inactiveAccountNames[user.memberStatus]
+      const holder = `已是${roleLabels[user.memberRole ?? 'normal']}${state ? `（${state}）` : ''}`
       return taken
         ? {
             value: user.uid,

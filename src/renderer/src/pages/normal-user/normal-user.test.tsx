@@ -209,6 +209,7 @@ describe('保种员', { timeout: 30_000 }, () => {
               { uid: 501, username: 'dora', memberId: null, memberRole: null },
               { uid: 502, username: 'doris', memberId: 7, memberRole: 'normal' },
               { uid: 503, username: 'dorothy', memberId: 1, memberRole: 'admin' },
+              { uid: 504, username: 'dorian', memberId: 8, memberRole: 'normal', memberStatus: 1 },
             ]
           : [],
       ),
@@ -231,6 +232,9 @@ describe('保种员', { timeout: 30_000 }, () => {
     const dorothy = await findOption('dorothy (UID 503) 已是管理员')
     expect(dorothy.className).toContain('ant-select-item-option-disabled')
     expect(within(dorothy).queryByText('已是保种员')).toBeNull()
+    // A uid held by a deleted account says so: the admin restores that account rather than looks for it.
+    const dorian = await findOption('dorian (UID 504) 已是保种员（已删除）')
+    expect(dorian.className).toContain('ant-select-item-option-disabled')
     expect(document.querySelector('.ant-select-item-option[title^="使用 UID"]')).toBeNull() // not a number
 
     fireEvent.click(dora)

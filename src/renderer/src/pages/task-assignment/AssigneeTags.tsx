@@ -9,16 +9,15 @@ import { useState } from 'react'
 import { CloseOutlined } from '@ant-design/icons'
 import { Flex, Tag, Tooltip } from 'antd'
 import type { Assignee } from '@shared/entities'
-import { AccountStatus } from '@shared/enums'
+import { inactiveAccountNames } from '@shared/enums'
 import { formatDateTime } from '@renderer/utils/format'
 
 /** Names shown before 「+N」. */
 export const SHOWN_ASSIGNEES = 4
 
-/** What an assignee's account state is called on their tag, when it is not 正常. */
-const inactiveNames: Partial<Record<AccountStatus, string>> = { [AccountStatus.Banned]: '已封禁', [AccountStatus.Deleted]: '已删除' }
 /** An assignee's inactive state's name (undefined: 正常, or a server that does not send it). */
-const inactiveState = (assignee: Pick<Assignee, 'status'>) => (assignee.status === undefined ? undefined : inactiveNames[assignee.status])
+const inactiveState = (assignee: Pick<Assignee, 'status'>) =>
+  assignee.status === undefined ? undefined : inactiveAccountNames[assignee.status]
 
 function AssigneeName({ assignee }: { assignee: Assignee }) {
   const state = inactiveState(assignee)
