@@ -13,7 +13,7 @@ import Database from 'better-sqlite3'
 import { API_PREFIX, TOKEN_HEADER } from '@shared/endpoints'
 import { migrationsFor } from './db/migrations'
 import { defaultRuleBody } from './rules/rules'
-import { periodOf } from './wages/period'
+import { periodOf, shiftPeriod } from './wages/period'
 
 const serverDir = resolve(import.meta.dirname, '..')
 const rootVersion = (JSON.parse(readFileSync(resolve(serverDir, '../package.json'), 'utf8')) as { version: string }).version
@@ -80,7 +80,8 @@ afterAll(async () => {
 })
 
 let token = ''
-const period = periodOf(Date.now(), defaultRuleBody.timezone)
+// Last month: a month's wages are generated once it is over.
+const period = shiftPeriod(periodOf(Date.now(), defaultRuleBody.timezone), 1)
 
 async function call<T>(path: string, body: unknown): Promise<{ status: number; code: number; msg: string; data: T }> {
   const res = await fetch(`${apiBase}${path}`, {

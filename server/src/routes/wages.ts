@@ -5,10 +5,11 @@
 import type { FastifyInstance } from 'fastify'
 import { endpoints } from '@shared/endpoints'
 import { parseWith } from '@shared/validation'
-import { AppError, forbidden, notFound } from '../errors'
+import { AppError, conflict, forbidden, notFound } from '../errors'
 import { accessHooks, registerEndpoint, routeUrl } from '../http/endpoint'
 import { currentRules } from '../rules/rules'
 import { computeAndSave, payWages, previewWages } from '../wages/engine'
+import { monthNotOverMessage, periodBounds } from '../wages/period'
 import { contentDisposition, contentTypes, wagesCsv, wagesXlsx } from '../wages/export'
 import { exportRows, rankPage, wageDetail, wagePage, wageRecord, wageStats } from '../wages/queries'
 
@@ -37,10 +38,13 @@ export function wageRoutes(app: FastifyInstance): void {
   // POST /wages/preview — nothing saved.
   registerEndpoint(app, 'wages.preview', (input, ctx) => previewWages(ctx.db, input.period, ctx.now, input.userId))
 
-  // POST /wages/compute — one transaction; paid records kept.
-  registerEndpoint(app, 'wages.compute', (input, ctx) =>
-    computeAndSave(ctx.services.database, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip }),
-  )
+  // POST /wages/compute — one transaction; paid records kept. Only a month that is over: its wage reads the counters
+  // at its end, and a record paid mid-month would never be changed again (the rest of the month never paid).
+  registerEndpoint(app, 'wages.compute', async (input, ctx) => {
+    const { timezone } = await currentRules(ctx.db)
+    if (ctx.now < periodBounds(input.period, timezone).endMs) throw conflict(monthNotOverMessage(input.period))
+    return computeAndSave(ctx.services.database, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip })
+  })
 
   // POST /wages/pay — each record once; unknown ids → 404 and nothing paid.
   registerEndpoint(app, 'wages.pay', async (input, ctx) => {

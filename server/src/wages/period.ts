@@ -11,6 +11,9 @@ export interface PeriodBounds {
   endMs: number
 }
 
+/** Why a month's wages cannot be generated yet (the preview can). */
+export const monthNotOverMessage = (period: string) => `${period} 尚未结束，月底之后才能生成工资（现在可以先预览计算）`
+
 export function periodBounds(period: string, timeZone: string): PeriodBounds {
   const { startDay, nextStartDay } = periodDays(period)
   return { period, startDay, nextStartDay, startMs: dayStart(startDay, timeZone), endMs: dayStart(nextStartDay, timeZone) }

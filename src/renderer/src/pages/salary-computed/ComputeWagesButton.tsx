@@ -4,7 +4,7 @@
  */
 import { useState } from 'react'
 import { SaveOutlined } from '@ant-design/icons'
-import { App, Button, Flex, Statistic, Typography } from 'antd'
+import { App, Button, Flex, Statistic, Tooltip, Typography } from 'antd'
 import { computeWages } from '@renderer/services/wages'
 import { toastSuccess } from '@renderer/utils/feedback'
 import { formatAmount } from '@renderer/utils/format'
@@ -15,11 +15,13 @@ export interface ComputeWagesButtonProps {
   /** The month's preview: what the confirmation summarizes. None: nothing to confirm yet. */
   preview: WagePreview | null
   previewing: boolean
+  /** The month is not over: nothing to generate yet (the server would refuse). */
+  notOver?: boolean
   /** After the month was saved. */
   onSaved(): void
 }
 
-export default function ComputeWagesButton({ period, preview, previewing, onSaved }: ComputeWagesButtonProps) {
+export default function ComputeWagesButton({ period, preview, previewing, notOver = false, onSaved }: ComputeWagesButtonProps) {
   const { modal } = App.useApp()
   const [computing, setComputing] = useState(false)
 
@@ -63,8 +65,10 @@ export default function ComputeWagesButton({ period, preview, previewing, onSave
   }
 
   return (
-    <Button icon={<SaveOutlined />} disabled={!preview || previewing} loading={computing} onClick={confirmCompute}>
-      确认生成
-    </Button>
+    <Tooltip title={notOver ? '月份结束后才能生成工资' : undefined}>
+      <Button icon={<SaveOutlined />} disabled={notOver || !preview || previewing} loading={computing} onClick={confirmCompute}>
+        确认生成
+      </Button>
+    </Tooltip>
   )
 }

@@ -20,14 +20,14 @@ export const PERIOD_FORMAT = 'YYYY-MM'
 export const lastMonth = (now: Dayjs = dayjs()) => now.subtract(1, 'month').startOf('month')
 
 /**
- * What to know before generating or paying a month not over yet (by this computer's clock): its wages count only
- * up to now, and a record once paid never changes — the rest of the month would go unpaid. Allowed (a team may pay
- * early on purpose), said plainly.
+ * A month not over yet (by this computer's clock) can be previewed, not generated: its wage reads the counters at
+ * the month's end, and a record paid early would never change — the rest of the month unpaid. The server refuses
+ * too (by the rules' time zone); this says so before the admin tries.
  */
 export function monthInProgressNotice(period: string, now: Dayjs = dayjs()): string | null {
   if (period !== now.format(PERIOD_FORMAT)) return null
   const left = now.endOf('month').diff(now, 'day') + 1
-  return `${period} 还没有结束（还剩 ${left} 天）：现在生成的工资只计到此刻，重算会更新未发放的记录；一旦标记已发放或发放到站点，这些记录就不会再变，本月余下的时间不会计入。通常在月份结束后再生成和发放。`
+  return `${period} 还没有结束（还剩 ${left} 天）：可以「预览计算」看到此刻为止的工资；月份结束后才能生成工资和发放。`
 }
 
 export default function SalaryComputedPage() {
@@ -39,6 +39,7 @@ export default function SalaryComputedPage() {
   const saved = useRef<SavedWagesActions>(null)
   const [breakdown, setBreakdown] = useState<BreakdownSource | null>(null)
   const openRecord = useCallback((id: number) => setBreakdown({ kind: 'record', id }), [])
+  const inProgress = monthInProgressNotice(period)
 
   function changeMonth(value: Dayjs | null) {
     if (!value) return
@@ -66,12 +67,13 @@ export default function SalaryComputedPage() {
             period={period}
             preview={preview.preview}
             previewing={preview.previewing}
+            notOver={inProgress !== null}
             onSaved={() => saved.current?.reload()}
           />
           <Typography.Text type="secondary">预览不会保存任何数据；确认生成后才写入工资记录。</Typography.Text>
         </Flex>
       </Card>
-      {monthInProgressNotice(period) && <Alert type="warning" showIcon title={monthInProgressNotice(period)} />}
+      {inProgress && <Alert type="info" showIcon title={inProgress} />}
       <WagePreviewCard period={period} state={preview} onOpen={(userId) => setBreakdown({ kind: 'preview', period, userId })} />
       <SavedWages ref={saved} period={period} onOpen={openRecord} />
       <WageBreakdownDrawer source={breakdown} onClose={() => setBreakdown(null)} />

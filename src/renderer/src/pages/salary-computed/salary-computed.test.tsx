@@ -70,9 +70,9 @@ describe('工资计算', { timeout: 30_000 }, () => {
     expect(inputsOf('wages.preview')).toEqual([])
   })
 
-  it('warns that a month not over yet counts only up to now and is frozen once paid; a finished month has no warning', async () => {
+  it('a month not over yet can be previewed, not generated; a finished month has no notice', async () => {
     const now = dayjs('2026-11-27T10:00:00')
-    expect(monthInProgressNotice('2026-11', now)).toMatch(/^2026-11 还没有结束（还剩 4 天）：现在生成的工资只计到此刻.*不会再变/)
+    expect(monthInProgressNotice('2026-11', now)).toMatch(/^2026-11 还没有结束（还剩 4 天）：可以「预览计算」.*月份结束后才能生成工资/)
     expect(monthInProgressNotice('2026-11', dayjs('2026-11-30T23:00:00'))).toContain('还剩 1 天')
     expect(monthInProgressNotice('2026-10', now)).toBeNull()
     await openPage()
@@ -85,6 +85,11 @@ describe('工资计算', { timeout: 30_000 }, () => {
     fireEvent.keyDown(picker, { key: 'Enter', code: 'Enter' })
     await screen.findByText(`${current} 已生成的工资`)
     expect(screen.getByText(new RegExp(`^${current} 还没有结束`))).toBeTruthy()
+    // Previewed, still nothing to generate: the month is not over.
+    fireEvent.click(screen.getByRole('button', { name: /预览计算/ }))
+    await waitFor(() => expect(inputsOf('wages.preview')).toEqual([{ period: current }]))
+    await screen.findAllByText('alice', { selector: 'td *, td' })
+    expect(screen.getByRole('button', { name: /确认生成/ }).hasAttribute('disabled')).toBe(true)
   })
 
   it('keeps the chosen month when the admin goes to another screen and comes back', async () => {
