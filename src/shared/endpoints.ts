@@ -399,7 +399,11 @@ export const endpoints = {
     access: 'admin',
     title: '自动分配',
     input: z.object({ preview: z.boolean(), perTorrent: z.number().int().min(1).max(20).optional() }),
-    output: z.object({ plan: z.array(z.object({ torrentId: bodyId, userId: bodyId })), created: z.number().int().nonnegative() }),
+    output: z.object({
+      // The names the preview shows (the torrent's '' when the mirror lacks it). Optional: a server before 0.3.6 sends ids only.
+      plan: z.array(z.object({ torrentId: bodyId, userId: bodyId, torrentName: z.string().optional(), username: z.string().optional() })),
+      created: z.number().int().nonnegative(),
+    }),
   }),
   'operationLog.page': endpoint({
     method: 'POST',

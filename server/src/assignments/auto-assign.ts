@@ -121,9 +121,27 @@ async function bannedCandidates(db: Kysely<DB>, perTorrent: number): Promise<num
   return Number(row.n)
 }
 
-export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent?: number }): Promise<{ plan: Pair[]; created: number }> {
+/** A plan pair with the names the preview shows (a torrent name from the mirror, '' when it is not there). */
+export type NamedPair = Pair & { torrentName: string; username: string }
+
+async function named(db: Kysely<DB>, plan: Pair[]): Promise<NamedPair[]> {
+  const torrentNames = new Map<number, string>()
+  for (const part of chunks([...new Set(plan.map((p) => p.torrentId))], CHUNK))
+    for (const row of await db.selectFrom('site_torrents').select(['id', 'name']).where('id', 'in', part).execute())
+      torrentNames.set(row.id, row.name)
+  const usernames = new Map<number, string>()
+  for (const part of chunks([...new Set(plan.map((p) => p.userId))], CHUNK))
+    for (const row of await db.selectFrom('users').select(['id', 'username']).where('id', 'in', part).execute())
+      usernames.set(row.id, row.username)
+  return plan.map((p) => ({ ...p, torrentName: torrentNames.get(p.torrentId) ?? '', username: usernames.get(p.userId) ?? '' }))
+}
+
+export async function autoAssign(
+  ctx: Ctx,
+  input: { preview: boolean; perTorrent?: number },
+): Promise<{ plan: NamedPair[]; created: number }> {
   const perTorrent = input.perTorrent ?? (await currentRules(ctx.db)).targetKeepers
-  if (input.preview) return { plan: await autoPlan(ctx.db, perTorrent), created: 0 }
+  if (input.preview) return { plan: await named(ctx.db, await autoPlan(ctx.db, perTorrent)), created: 0 }
 
   const result = await ctx.db.transaction().execute(async (trx) => {
     await lockFor(trx, ctx.services.database.dialect, AdminLock.assignments)
@@ -149,5 +167,5 @@ export async function autoAssign(ctx: Ctx, input: { preview: boolean; perTorrent
     return { plan, created: made.length }
   })
   if (result.created) await relabel(ctx.services, ctx.now, ctx.log)
-  return result
+  return { plan: await named(ctx.db, result.plan), created: result.created }
 }

@@ -282,6 +282,16 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       expect([...load.values()].sort()).toEqual([2, 2, 2, 2])
       // Neediest first: torrents with no keepers come before torrent 2.
       expect(plan[0].torrentId).toBe(3)
+      // Each pair named as the preview shows it (a torrent assigned only to an inactive member is not in the 未分配 list).
+      const torrentNames = new Map(
+        (await t.db.database.db.selectFrom('site_torrents').select(['id', 'name']).execute()).map((r) => [r.id, r.name]),
+      )
+      const usernames = new Map(
+        (await t.db.database.db.selectFrom('users').select(['id', 'username']).execute()).map((r) => [r.id, r.username]),
+      )
+      for (const p of plan as (Pair & { torrentName: string; username: string })[])
+        expect([p.torrentName, p.username]).toEqual([torrentNames.get(p.torrentId), usernames.get(p.userId)])
+      expect((plan[0] as Pair & { torrentName: string }).torrentName).toBe('Torrent.3.2024.1080p.WEB-DL.x264-Test')
 
       const committed = await t.call<{ plan: Pair[]; created: number }>('POST', '/task/auto-assign', { token, body: { preview: false } })
       expect(committed.body.data).toEqual({ plan, created: plan.length })

@@ -25,32 +25,37 @@ export interface PlanRow {
 /** Most pages of unassigned official torrents read to name the plan's torrents. */
 const NAME_PAGES = 5
 
-/** The plan with names: members from the user options, torrents from the unassigned official list. */
+/**
+ * The plan with names: as the server names each pair (0.3.6 on); from an older server, members from the user
+ * options and torrents from the unassigned official list (which misses those assigned only to inactive members).
+ */
 async function namePlan(plan: AutoAssignResult['plan']): Promise<PlanRow[]> {
-  const [users, torrentNames] = await Promise.all([
-    userOptions(),
-    (async () => {
-      const names = new Map<number, string>()
-      const wanted = new Set(plan.map((item) => item.torrentId))
-      for (let page = 1; page <= NAME_PAGES && [...wanted].some((id) => !names.has(id)); page += 1) {
-        const answer = await pageTorrents(
-          { current: page, pageSize: 200, seedType: SeedType.Official, assigned: AssignmentLabel.Unassigned },
-          null,
-          { silent: true },
-        )
-        for (const torrent of answer.data) names.set(torrent.id, torrent.name)
-        if (!answer.success || answer.data.length < 200) break
-      }
-      return names
-    })(),
-  ])
+  const named = plan.every((item) => item.torrentName !== undefined && item.username !== undefined)
+  const [users, torrentNames] = named ? [[], new Map<number, string>()] : await Promise.all([userOptions(), unassignedNames(plan)])
   const usernames = new Map(users.map((user) => [user.id, user.username]))
   return plan.map((item) => ({
     key: `${item.torrentId}-${item.userId}`,
-    ...item,
-    torrentName: torrentNames.get(item.torrentId) ?? `种子 #${item.torrentId}`,
-    username: usernames.get(item.userId) ?? `用户 #${item.userId}`,
+    torrentId: item.torrentId,
+    userId: item.userId,
+    torrentName: item.torrentName || torrentNames.get(item.torrentId) || `种子 #${item.torrentId}`,
+    username: item.username || usernames.get(item.userId) || `用户 #${item.userId}`,
   }))
+}
+
+/** The names of the plan's torrents among the unassigned official ones (at most NAME_PAGES pages). */
+async function unassignedNames(plan: AutoAssignResult['plan']): Promise<Map<number, string>> {
+  const names = new Map<number, string>()
+  const wanted = new Set(plan.map((item) => item.torrentId))
+  for (let page = 1; page <= NAME_PAGES && [...wanted].some((id) => !names.has(id)); page += 1) {
+    const answer = await pageTorrents(
+      { current: page, pageSize: 200, seedType: SeedType.Official, assigned: AssignmentLabel.Unassigned },
+      null,
+      { silent: true },
+    )
+    for (const torrent of answer.data) names.set(torrent.id, torrent.name)
+    if (!answer.success || answer.data.length < 200) break
+  }
+  return names
 }
 
 export interface AutoAssignModalProps {

@@ -208,4 +208,19 @@ describe('任务分配', { timeout: 30_000 }, () => {
     await waitFor(() => expect(inputs('task.autoAssign')).toEqual([{ preview: true }, { preview: false }]))
     expect(await screen.findByText('已自动分配 1 项任务')).toBeTruthy()
   })
+
+  it("shows the names the server gives each pair, a torrent assigned only to an inactive member's included", async () => {
+    // Torrent 99 is not among the 未分配 official torrents (it is 已分配, to a deleted member): the server names it.
+    const plan = [{ torrentId: 99, userId: 3, torrentName: 'Orphaned.2021.1080p', username: 'bob' }]
+    api.handle('task.autoAssign', ok({ plan, created: 0 }))
+    await openPage()
+    const pagesBefore = inputs('torrent.page').length
+    fireEvent.click(screen.getByRole('button', { name: /自动分配/ }))
+    const dialog = await screen.findByRole('dialog')
+    expect(await within(dialog).findByText('Orphaned.2021.1080p')).toBeTruthy()
+    expect(within(dialog).queryByText('种子 #99')).toBeNull()
+    expect(within(dialog).getByText('bob')).toBeTruthy()
+    // Named by the server: no list read to name them.
+    expect(inputs('torrent.page').length).toBe(pagesBefore)
+  })
 })
