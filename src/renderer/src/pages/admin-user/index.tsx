@@ -4,7 +4,7 @@
  * them an admin; `移除` (confirmed) takes the role away. The server refuses the last admin and
  * yourself (409) and its message is shown; your own row's 移除 is disabled up front.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { UserAddOutlined } from '@ant-design/icons'
 import { Button, Form, Popconfirm, Select, Tooltip } from 'antd'
 import { AccountStatus } from '@shared/enums'
@@ -12,7 +12,7 @@ import type { User } from '@shared/entities'
 import { sortableFields } from '@shared/endpoints'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
-import FormModal from '@renderer/components/FormModal'
+import FormModal, { submitOnEnter } from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import { addAdmin, delAdmin, pageAdmin, pageNormal } from '@renderer/services/users'
 import { useCurrentUser } from '@renderer/stores/user'
@@ -100,18 +100,6 @@ export default function AdminUserPage() {
     },
   ]
 
-  // antd's Select takes every Enter to open its list, so a form holding only a select never submitted by keyboard
-  // (product.md §5). With a member chosen and the list closed, Enter submits; it is caught before the Select sees
-  // it. With the list open Enter still picks the member, and with nobody chosen it still opens the list.
-  const submitOnEnter = (event: KeyboardEvent<HTMLDivElement>) => {
-    const box = event.target as HTMLElement
-    if (event.key !== 'Enter' || event.nativeEvent.isComposing || box.getAttribute('role') !== 'combobox') return
-    if (box.getAttribute('aria-expanded') === 'true' || addForm.getFieldValue('userId') === undefined) return
-    event.preventDefault()
-    event.stopPropagation()
-    addForm.submit()
-  }
-
   return (
     <>
       <DataTable<User>
@@ -149,7 +137,7 @@ export default function AdminUserPage() {
           table.current?.reload()
         }}
       >
-        <div onKeyDownCapture={submitOnEnter}>
+        <div onKeyDownCapture={submitOnEnter(addForm, 'userId')}>
           <Form.Item
             name="userId"
             label="保种员"

@@ -12,7 +12,7 @@ import { sortableFields } from '@shared/endpoints'
 import { AssignmentLabel, SeedType } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import DisabledReason from '@renderer/components/DisabledReason'
-import FormModal from '@renderer/components/FormModal'
+import FormModal, { submitOnEnter } from '@renderer/components/FormModal'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import {
   assignmentColumn,
@@ -82,6 +82,7 @@ export default function TaskAssignmentPage() {
   const [selected, setSelected] = useState<number[]>([])
   const [assigning, setAssigning] = useState(false)
   const [autoOpen, setAutoOpen] = useState(false)
+  const [assignForm] = Form.useForm<{ userIds: number[] }>()
   // The rows as last read (any page), so the toolbar knows whether the selection has anything to unassign.
   const [known, setKnown] = useState<ReadonlyMap<number, AssignmentRow>>(() => new Map())
   const request = useCallback(async (params: TableParams, sort: TableSort | undefined) => {
@@ -192,6 +193,7 @@ export default function TaskAssignmentPage() {
         toolbar={toolbar}
       />
       <FormModal<{ userIds: number[] }>
+        form={assignForm}
         open={assigning}
         title={`分配 ${selected.length} 个种子`}
         okText="分配"
@@ -202,14 +204,16 @@ export default function TaskAssignmentPage() {
           reload()
         }}
       >
-        <Form.Item
-          name="userIds"
-          label="保种员"
-          rules={[{ required: true, message: '请选择保种员' }]}
-          extra="只列出状态正常且绑定了站点 UID 的保种员；每个选中的种子都会分配给每位选中的保种员"
-        >
-          <MemberPicker members={members} />
-        </Form.Item>
+        <div onKeyDownCapture={submitOnEnter(assignForm, 'userIds')}>
+          <Form.Item
+            name="userIds"
+            label="保种员"
+            rules={[{ required: true, message: '请选择保种员' }]}
+            extra="只列出状态正常且绑定了站点 UID 的保种员；每个选中的种子都会分配给每位选中的保种员"
+          >
+            <MemberPicker members={members} />
+          </Form.Item>
+        </div>
       </FormModal>
       <AutoAssignModal open={autoOpen} onClose={() => setAutoOpen(false)} onAssigned={reload} />
     </>
