@@ -163,11 +163,13 @@ export const changePasswordInputSchema = z.object({ oldPassword: z.string().min(
 export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>
 export const adminTargetInputSchema = z.object({ userId: queryId })
 
+/** zod's own message here is 「无效ISO日期时间」: said in full, with an example. */
+const logTime = z.iso.datetime({ offset: true, message: '应为带时区的日期时间，如 2026-11-01T00:00:00+08:00' })
 export const operationLogPageInputSchema = pagedRequest(['at'], {
   operatorId: bodyId.optional(),
   action: z.enum(operationActionNames).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: logTime.optional(),
+  to: logTime.optional(),
 })
 
 export const sortableWageFields = {

@@ -422,7 +422,7 @@ describe.each(openTestDatabases())('admin actions on members and admins ($name)'
         [{ page: 1, pageSize: 1000 }, /^每页条数：/],
         [{ page: 0, pageSize: 10 }, /^页码：/],
         [{ page: 1, pageSize: 10, action: 'nope' }, /^操作：/],
-        [{ page: 1, pageSize: 10, from: 'yesterday' }, /^开始时间：/],
+        [{ page: 1, pageSize: 10, from: 'yesterday' }, /^开始时间：应为带时区的日期时间，如 2026-11-01T00:00:00\+08:00$/],
         [{ page: 1, pageSize: 10, to: 'x'.repeat(10_000) }, /^结束时间：/],
         [{ page: 1, pageSize: 10, from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }, /^开始时间：/],
         [{ page: 1, pageSize: 10, orderBy: 'id DESC' }, /^排序：/],
