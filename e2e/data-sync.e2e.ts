@@ -108,7 +108,8 @@ describe.skipIf(!browserAvailable())('数据同步 on demo data', () => {
       'select id, username from site_users where id not in (select site_uid from users where site_uid is not null) order by id limit 1',
     )
     const [taken] = server.sql<{ id: number; username: string }>(
-      'select s.id, s.username from site_users s join users u on u.site_uid = s.id order by s.id limit 1',
+      // An active 保种员's (a deleted or banned one's is marked so: 已是保种员（已删除）).
+      "select s.id, s.username from site_users s join users u on u.site_uid = s.id where u.status = 2 and u.role = 'normal' order by s.id limit 1",
     )
     await openMenu(page, '保种员', 'normal-user')
     await page.getByRole('button', { name: /新建保种员/ }).click()
