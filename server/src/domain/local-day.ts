@@ -59,7 +59,17 @@ export function dayStart(day: number, timeZone: string): number {
     const asUtc = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s)
     ms = utcGuess - (asUtc - ms)
   }
-  return ms
+  if (localDay(ms, timeZone) >= day) return ms
+  // No midnight that day (DST starts at 00:00: Asunción, Havana…): ms is 23:00 the day before, and the day starts
+  // at the change. The first instant of the day, to the second, within the hour or two after.
+  let before = ms
+  let after = ms + 3 * 3_600_000
+  while (after - before > 1000) {
+    const mid = before + Math.floor((after - before) / 2000) * 1000
+    if (localDay(mid, timeZone) < day) before = mid
+    else after = mid
+  }
+  return after
 }
 
 /** `day` plus `n` calendar days (n may be negative). */
