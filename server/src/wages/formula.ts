@@ -91,6 +91,12 @@ export const round2 = (n: number): number => Math.round((n + Number.EPSILON) * 1
 const round4 = (n: number): number => Math.round((n + Number.EPSILON) * 10_000) / 10_000
 const hours = (sec: number): number => sec / 3600
 const fmt = (n: number): string => String(round2(n))
+/**
+ * `n` to 2 places beside a standard it failed: never rounded up to meet it (299.999 h shows 299.99, not 300 — a
+ * breakdown reading 「300 小时 < 300 小时」 is a dispute). toPrecision first: 0.29 × 100 is 28.999….
+ */
+export const belowStandard = (n: number, standard: number): number =>
+  round2(n) < standard ? round2(n) : Math.floor(Number((n * 100).toPrecision(12))) / 100
 
 /** Why a record does not earn: the first that applies, in this order. */
 export const Unqualified = {
@@ -142,10 +148,10 @@ export function reasonText(kind: UnqualifiedKind, item: { size: number; seedHour
     case Unqualified.NotOfficial:
       return '非官种'
     case Unqualified.TooSmall:
-      return `体积不足（${fmt(item.size / GIB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
+      return `体积不足（${belowStandard(item.size / GIB, rules.minSizeGiB)} GiB < ${fmt(rules.minSizeGiB)} GiB）`
     case Unqualified.BelowStandards: {
       const uploadedTimes = item.size > 0 ? item.uploaded / item.size : 0
-      return `做种时长不足（${fmt(item.seedHours)} 小时 < ${fmt(rules.standardSeedHours)} 小时），上传量也不足（${fmt(uploadedTimes)} 倍 < ${fmt(rules.standardUploadedTimes)} 倍体积）`
+      return `做种时长不足（${belowStandard(item.seedHours, rules.standardSeedHours)} 小时 < ${fmt(rules.standardSeedHours)} 小时），上传量也不足（${belowStandard(uploadedTimes, rules.standardUploadedTimes)} 倍 < ${fmt(rules.standardUploadedTimes)} 倍体积）`
     }
   }
 }
@@ -155,7 +161,7 @@ export function disqualification(input: WageInput, member: WageMember, rules: Ru
   const kind = unqualifiedKind(input, member, rules)
   return kind === null
     ? null
-    : reasonText(kind, { size: input.size, seedHours: round2(hours(input.seedTimeGainSec)), uploaded: input.uploadedGain }, rules)
+    : reasonText(kind, { size: input.size, seedHours: hours(input.seedTimeGainSec), uploaded: input.uploadedGain }, rules)
 }
 
 /**
@@ -244,7 +250,8 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           torrentName: record.torrentName,
           size: record.size,
           seeders: record.seeders,
-          seedHours: round2(seedHours),
+          // Below the standard it failed by: never shown as meeting it.
+          seedHours: kind === Unqualified.BelowStandards ? belowStandard(seedHours, rules.standardSeedHours) : round2(seedHours),
           uploaded: record.uploadedGain,
           keeperRank,
           value: round4(value),
