@@ -3,13 +3,13 @@
  * its lease) or 刷新统计: one that read the labels before a sync's pass committed, and writes after that sync's refresh,
  * must not put the older figures back (stats/cache.ts writes only over figures of the same or an older data version).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { migrateToLatest } from '../db/migrate'
 import { openTestDatabases, type TestDatabase } from '../test/harness'
 import { cachedAllStats, refreshAllStats } from '../stats/cache'
 import { pendingWageEstimates, type WageEstimates } from '../wages/estimates'
 import type { DeriveOutcome } from './index'
-import { relabel, statsRefreshSettled } from './relabel'
+import { relabel, STATS_REFRESH_QUIET_MS, statsRefreshSettled } from './relabel'
 
 const T1 = Date.UTC(2026, 0, 15, 4, 0, 0)
 const T2 = T1 + 60_000
@@ -85,5 +85,22 @@ describe.each(openTestDatabases())('the background stats refresh after a relabel
       .executeTakeFirstOrThrow()
     const shown = await cachedAllStats(database.db, { now: T2, wages: pendingWageEstimates })
     expect({ official: shown.officialTorrents, computedAt: Number(row.computed_at) }).toEqual({ official: 2, computedAt: T2 })
+  })
+
+  it('takes a burst of changes in one refresh once they pause; closing runs a waiting one', async () => {
+    const database = db.database
+    let refreshes = 0
+    const counting: WageEstimates = { ...pendingWageEstimates, catchUp: async () => void refreshes++ }
+    const sync = { derivePass: async () => ({}) as DeriveOutcome }
+    const burst = Date.now()
+    for (let i = 0; i < 3; i++) expect((await relabel({ database, sync, wages: counting }, T2 + i)).ran).toBe(true)
+    expect(refreshes).toBe(0)
+    await vi.waitFor(() => expect(refreshes).toBe(1), { timeout: 10_000, interval: 20 })
+    expect(Date.now() - burst).toBeGreaterThanOrEqual(STATS_REFRESH_QUIET_MS)
+
+    // Closing does not leave a waiting refresh behind: it has run when statsRefreshSettled resolves.
+    expect((await relabel({ database, sync, wages: counting }, T2 + 10)).ran).toBe(true)
+    await statsRefreshSettled(database)
+    expect(refreshes).toBe(2)
   })
 })

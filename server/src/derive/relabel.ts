@@ -17,6 +17,10 @@
  *   pass: 首页 must not contradict 任务分配 after the admin's own change until the next sync. The answer does not
  *   wait for them (with the month's wage estimates they take seconds at 2 M records), and changes made meanwhile are
  *   taken by one more refresh, not one each.
+ * - A refresh starts once the changes have paused for STATS_REFRESH_QUIET_MS (at most STATS_REFRESH_MAX_WAIT_MS after
+ *   the first): a burst of changes (an admin working down a list, a script) is one refresh. Each refresh reads the
+ *   estimates in the wage thread, which ends the idle sync thread (util/job-thread.ts), so one per change also
+ *   restarted the sync thread for the next change's pass: two thread starts per change.
  *
  * Failures are logged and swallowed: the admin change has committed, and its queue rows stay for
  * the next sync.
@@ -42,20 +46,58 @@ export interface RelabelServices {
 }
 
 const chains = new WeakMap<AppDatabase, Promise<unknown>>()
-/** A background refresh of the figures per database: the time of a change made while it ran (to refresh again), its end. */
-const refreshes = new WeakMap<AppDatabase, { again: number | null; done: Promise<void> }>()
+
+/** How long the changes must pause before the figures are refreshed (see the header). */
+export const STATS_REFRESH_QUIET_MS = 1_000
+/** A steady stream of changes holds the refresh back at most this long after its first change. */
+export const STATS_REFRESH_MAX_WAIT_MS = 10_000
+
+/**
+ * A background refresh of the figures per database: the time of the newest change not yet taken (null: none), when
+ * (wall clock) the first and the last of those came, whether it must start at once (closing), its wake-up and its end.
+ */
+interface StatsRefresh {
+  again: number | null
+  firstAt: number
+  lastAt: number
+  flush: boolean
+  wake: () => void
+  done: Promise<void>
+}
+const refreshes = new WeakMap<AppDatabase, StatsRefresh>()
+
+/** Resolves once the changes have paused (or waited long enough, or a close asks for the refresh now). */
+async function quiet(state: StatsRefresh): Promise<void> {
+  for (;;) {
+    const now = Date.now()
+    const due = Math.min(state.lastAt + STATS_REFRESH_QUIET_MS, state.firstAt + STATS_REFRESH_MAX_WAIT_MS)
+    if (state.flush || now >= due) return
+    await new Promise<void>((resolve) => {
+      // unref: a pending refresh alone does not keep the process up (closing the app runs it at once).
+      const timer = setTimeout(resolve, due - now).unref()
+      state.wake = () => {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  }
+}
 
 function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: number, log?: FastifyBaseLogger): void {
+  const wall = Date.now()
   const running = refreshes.get(database)
   if (running) {
+    if (running.again === null) running.firstAt = wall
     running.again = now
+    running.lastAt = wall
     return
   }
-  const state: { again: number | null; done: Promise<void> } = { again: now, done: Promise.resolve() }
+  const state: StatsRefresh = { again: now, firstAt: wall, lastAt: wall, flush: false, wake: () => {}, done: Promise.resolve() }
   refreshes.set(database, state)
   state.done = (async () => {
     try {
       while (state.again !== null) {
+        await quiet(state)
         const at = state.again
         state.again = null
         await refreshAllStats(database.db, { now: at, wages })
@@ -68,9 +110,16 @@ function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: num
   })()
 }
 
-/** Resolves once no background refresh of the figures runs for this database (the app waits for it before closing it). */
+/**
+ * Resolves once no background refresh of the figures runs for this database (the app waits for it before closing it);
+ * one still waiting for the changes to pause starts at once.
+ */
 export async function statsRefreshSettled(database: AppDatabase): Promise<void> {
-  for (let state = refreshes.get(database); state; state = refreshes.get(database)) await state.done
+  for (let state = refreshes.get(database); state; state = refreshes.get(database)) {
+    state.flush = true
+    state.wake()
+    await state.done
+  }
 }
 
 export function relabel(services: RelabelServices, now: number, log?: FastifyBaseLogger): Promise<RelabelOutcome> {
