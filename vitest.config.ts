@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
@@ -19,6 +20,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: reporters('unit') as never,
+    // Vitest's default is one worker less than the cores: one file at a time on CI's 2 cores. The server files
+    // mostly wait (PostgreSQL, MariaDB, child servers, worker threads), so two overlap well (25 → 20 min there).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { resolve: { alias }, test: { name: 'shared', environment: 'node', include: ['src/shared/**/*.test.ts'] } },
       {
