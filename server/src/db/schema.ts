@@ -184,6 +184,15 @@ export interface CounterSnapshotsTable {
  * A torrent's seeders at a month's first counter snapshot (the previous month's end, `N` of its wage): written on
  * that day only, for torrents with seed records (migration 0031).
  */
+/** A peer or claim a push deleted (sources/ingest/deletions.ts), kept a week. */
+export interface IngestDeletionsTable {
+  table_name: 'site_peers' | 'site_claims'
+  row_id: number
+  /** The deleted row's last_action (peer) or updated_at (claim), else the deletion's time; epoch ms. */
+  stamp: number
+  deleted_at: number
+}
+
 export interface TorrentSeederSnapshotsTable {
   /** yyyymmdd in the rules' time zone: a day of counter_snapshots. */
   day: number
@@ -357,6 +366,7 @@ export interface DB {
   member_seed_stats: MemberSeedStatsTable
   counter_snapshots: CounterSnapshotsTable
   torrent_seeder_snapshots: TorrentSeederSnapshotsTable
+  ingest_deletions: IngestDeletionsTable
   claim_first_begins: ClaimFirstBeginsTable
   daily_member_stats: DailyMemberStatsTable
   daily_team_stats: DailyTeamStatsTable

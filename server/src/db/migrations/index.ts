@@ -33,6 +33,7 @@ import m0030 from './0030_payout_claims_plan'
 import m0031 from './0031_torrent_seeder_snapshots'
 import m0032 from './0032_webhook_delivery_body'
 import m0033 from './0033_uploader_keepers'
+import m0034 from './0034_ingest_deletions'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -65,5 +66,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0031_torrent_seeder_snapshots': m0031(dialect),
     '0032_webhook_delivery_body': m0032(dialect),
     '0033_uploader_keepers': m0033(dialect),
+    '0034_ingest_deletions': m0034(dialect),
   }
 }

@@ -16,6 +16,7 @@ import { isSqlite } from '../mirror/upsert'
 import { inTransaction } from '../mirror/rows'
 import { checkSourceRows } from '../nexusphp/reader'
 import { defaultTuning } from '../nexusphp/sync/state'
+import { deletedMatches, forgetDeletions, rememberDeletions, remembersDeletions } from './deletions'
 import { agedTable, olderIds, storedIsNewer } from './older'
 import { deletableEntities, ingestEntities, ingestRowSchemas, type IngestEntity, type IngestSnapshot } from './schema'
 
@@ -126,13 +127,18 @@ export async function applySnapshot(
       good.delete(sameKey.row.id)
       reject({ entity, index: sameKey.index, id: sameKey.row.id, reason: `${naturalKey.join(' + ')} 与第 ${index + 1} 行相同，以后者为准` })
     }
-    const rows = [...good.values()].map((entry) => entry.row)
+    const pushed = [...good.values()].map((entry) => entry.row)
+    // A peer or claim a later push deleted, sent again (a retry, a late batch): left out and counted (deletions.ts).
+    const matches = remembersDeletions(table) ? await deletedMatches(db, table, pushed) : null
+    const rows = matches?.replayed.size ? pushed.filter((row) => !matches.replayed.has(row.id)) : pushed
+    ignoredOlder[entity] = pushed.length - rows.length
     // Rows whose time the checks below will not believe: their age is told by their counters alone.
     const disbelieved = new Set(rows.filter((row) => Number((row as { last_action?: unknown }).last_action) > latest).map((row) => row.id))
     checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
     if (!agedTable(table)) {
       written[entity] = await upsertMirror(db, table, rows as never)
       accepted[entity] = rows.length
+      if (matches?.revived.length && remembersDeletions(table)) await forgetDeletions(db, table, matches.revived)
       continue
     }
     // The older rows found first (to leave out and count), and the same rule on the conflict update as
@@ -153,13 +159,20 @@ export async function applySnapshot(
       return newerCount
     })
     accepted[entity] = taken
-    ignoredOlder[entity] = rows.length - taken
+    ignoredOlder[entity] += rows.length - taken
+    if (matches?.revived.length && remembersDeletions(table)) await forgetDeletions(db, table, matches.revived)
   }
 
   const deleted = {} as IngestOutcome['deleted']
   for (const entity of deletableEntities) {
-    const ids = snapshot.deleted?.[entity] ?? []
-    deleted[entity] = ids.length ? await deleteMirror(db, deletableTables[entity], [...new Set(ids)]) : 0
+    const ids = [...new Set(snapshot.deleted?.[entity] ?? [])]
+    const table = deletableTables[entity]
+    deleted[entity] = ids.length
+      ? await inTransaction(db, async (trx) => {
+          if (remembersDeletions(table)) await rememberDeletions(trx, table, ids, now)
+          return deleteMirror(trx, table, ids)
+        })
+      : 0
   }
   return { accepted, ignoredOlder, written, deleted, rejected, rejectedTotal, notes }
 }

@@ -1,0 +1,147 @@
+/**
+ * A retried (replayed) or late push must not bring back a peer or claim that a later push deleted — an un-claim, a
+ * stopped client, an old claim over the member's re-claim (sources/ingest/deletions.ts). Found by an outside tester:
+ * the age rules (older.ts) compared only with a row still in the mirror, so a deleted row came back as new.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../config'
+import { openTestDatabases, testClock, useTestApp } from '../test/harness'
+import { SeedingWorld } from '../test/seeding-world'
+import { DELETION_MEMORY_MS, rememberDeletions } from '../sources/ingest/deletions'
+
+const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
+const KEY = 'ingest-key-0123456789abcdef'
+const iso = (ms: number) => new Date(ms).toISOString()
+const hash = (n: number) => n.toString(16).padStart(40, '0')
+
+const torrent = (id: number) => ({
+  id,
+  info_hash: hash(id),
+  name: `Torrent ${id} 1080p`,
+  size: 8 * 1024 ** 3,
+  team: 1,
+  added: iso(NOW - 30 * 86_400_000),
+  seeders: 3,
+})
+const peer = (id: number, torrentId: number, userid: number, lastAction: number) => ({
+  id,
+  torrent: torrentId,
+  peer_id: hash(1000 + id),
+  seeder: 'yes',
+  started: iso(NOW - 3_600_000),
+  last_action: iso(lastAction),
+  userid,
+})
+
+describe.each(openTestDatabases())('ingest replay after a delete on $name', (backend) => {
+  const clock = testClock(NOW)
+  const config = loadConfig({ DATA_DIR: '/tmp/seeding-test-unused', SOURCE: 'ingest', INGEST_KEYS: KEY })
+  const t = useTestApp(backend, { adminPassword: 'Admin-pass-1', clock, config })
+  let admin = ''
+
+  beforeAll(async () => {
+    const w = new SeedingWorld(t.db.database.db)
+    await w.member('alice', 501)
+    admin = await t.login('admin', 'Admin-pass-1')
+  })
+
+  const push = (body: unknown) =>
+    t.call<{ accepted: Record<string, number>; ignoredOlder: Record<string, number>; deleted: Record<string, number> }>(
+      'POST',
+      '/ingest/snapshot',
+      {
+        body,
+        headers: { 'X-Ingest-Key': KEY },
+      },
+    )
+  async function settled(): Promise<void> {
+    for (let i = 0; i < 200 && t.app.services.sync.busy; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+    await t.app.services.sync.runOnce(NOW)
+  }
+  const statusOf = async (torrentId: number) => {
+    const { body } = await t.call<{ list: { username: string; torrentId: number; status: number }[] }>('POST', '/user/page-seed', {
+      token: admin,
+      body: { page: 1, pageSize: 100 },
+    })
+    return body.data.list.find((r) => r.username === 'alice' && r.torrentId === torrentId)?.status
+  }
+
+  it('an un-claim is not undone by a retry of the push that came before it', async () => {
+    // 10:00 push (the cron's batch A): alice seeds torrent 1 and has claimed it.
+    const batchA = {
+      teams: [{ id: 1, name: 'FRDS' }],
+      torrents: [torrent(1)],
+      peers: [peer(11, 1, 501, NOW - 5 * 60_000)],
+      claims: [{ id: 31, uid: 501, torrent_id: 1, created_at: iso(NOW - 86_400_000), updated_at: iso(NOW - 86_400_000) }],
+    }
+    expect((await push(batchA)).status).toBe(200)
+    await settled()
+    expect(await statusOf(1)).toBe(3) // 做种中 (claimed)
+
+    // 10:05 push (batch B): alice un-claimed torrent 1 on the site.
+    const batchB = { peers: [peer(11, 1, 501, NOW - 60_000)], deleted: { claims: [31] } }
+    expect((await push(batchB)).body.data.deleted.claims).toBe(1)
+    await settled()
+    expect(await statusOf(1)).toBe(4) // 做种中（未认领）
+
+    // The cron's retry of batch A (its first attempt timed out on the client side) arrives afterwards.
+    expect((await push(batchA)).status).toBe(200)
+    await settled()
+    // The claim alice removed must stay removed: she is not paid for a torrent she gave up.
+    expect(await statusOf(1)).toBe(4) // 做种中（未认领）, as after batch B
+    const claims = await t.db.database.db.selectFrom('site_claims').select('id').execute()
+    expect(claims.map((r) => Number(r.id))).toEqual([])
+  })
+
+  it('a stopped client is not brought back to seeding by a late push of its last announce', async () => {
+    await push({ torrents: [torrent(2)], peers: [peer(21, 2, 501, NOW - 10 * 60_000)] })
+    // The client stopped: the tracker deleted peer 21, the next push says so.
+    await push({ deleted: { peers: [21] } })
+    await settled()
+    expect(await statusOf(2)).toBeUndefined() // no peer, snatch or claim: no record, nobody keeps it
+    // The earlier push, retried, arrives late.
+    await push({ torrents: [torrent(2)], peers: [peer(21, 2, 501, NOW - 10 * 60_000)] })
+    await settled()
+    expect(await statusOf(2)).toBeUndefined() // not 4 做种中（未认领）: the client stopped
+    const peers = await t.db.database.db.selectFrom('site_peers').select('id').where('torrent', '=', 2).execute()
+    expect(peers.map((r) => Number(r.id))).toEqual([])
+  })
+
+  it('a re-claim (new claim id for the same member and torrent) is not replaced by a late push of the old claim', async () => {
+    const claim = (id: number, createdAt: number) => ({
+      id,
+      uid: 501,
+      torrent_id: 3,
+      created_at: iso(createdAt),
+      updated_at: iso(createdAt),
+    })
+    const batchA = { torrents: [torrent(3)], peers: [peer(31, 3, 501, NOW - 5 * 60_000)], claims: [claim(301, NOW - 30 * 86_400_000)] }
+    await push(batchA)
+    // alice un-claimed and claimed again: the site's claim is now row 302, made an hour ago.
+    await push({ claims: [claim(302, NOW - 3_600_000)], deleted: { claims: [301] } })
+    // The earlier push again (retry / late delivery).
+    await push(batchA)
+    const claims = await t.db.database.db.selectFrom('site_claims').select(['id', 'created_at']).where('torrent_id', '=', 3).execute()
+    expect(claims.map((r) => [Number(r.id), Number(r.created_at)])).toEqual([[302, NOW - 3_600_000]])
+  })
+
+  it("takes the site's later row of a deleted id (a MEMORY peers table reuses ids after a restart), and forgets the deletion", async () => {
+    await push({ torrents: [torrent(4)], peers: [peer(41, 4, 501, NOW - 20 * 60_000)] })
+    await push({ deleted: { peers: [41] } })
+    const replay = await push({ peers: [peer(41, 4, 501, NOW - 20 * 60_000)] })
+    expect([replay.body.data.accepted.peers, replay.body.data.ignoredOlder.peers]).toEqual([0, 1])
+    const later = await push({ peers: [peer(41, 4, 501, NOW - 60_000)] })
+    expect([later.body.data.accepted.peers, later.body.data.ignoredOlder.peers]).toEqual([1, 0])
+    const kept = await t.db.database.db.selectFrom('ingest_deletions').select('row_id').where('table_name', '=', 'site_peers').execute()
+    expect(kept.map((r) => Number(r.row_id))).not.toContain(41)
+  })
+
+  it('keeps a deletion a week', async () => {
+    const { db } = t.db.database
+    await rememberDeletions(db, 'site_claims', [90_001], NOW)
+    await rememberDeletions(db, 'site_claims', [90_002], NOW + DELETION_MEMORY_MS + 1)
+    const kept = await db.selectFrom('ingest_deletions').select('row_id').where('table_name', '=', 'site_claims').execute()
+    expect(kept.map((r) => Number(r.row_id))).toContain(90_002)
+    expect(kept.map((r) => Number(r.row_id))).not.toContain(90_001)
+  })
+})

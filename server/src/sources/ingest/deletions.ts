@@ -1,0 +1,93 @@
+/**
+ * What a push deleted, kept a week: a retried or late push — sent before the delete — must not write back a peer or
+ * claim a later push deleted (an un-claim undone for good; a stopped client seeding again until it ages out; an old
+ * claim replacing the member's re-claim of the torrent). A pushed row of a deleted id is a replay when its own time
+ * (a peer's last_action, a claim's updated_at) is not after the deleted row's; a later one is the site's and taken
+ * (a MEMORY peers table reuses ids after a restart). Torrent tags carry no time to judge by, and are not kept.
+ */
+import { type Kysely, sql } from 'kysely'
+import type { DB } from '../../db/schema'
+import type { AnyRow } from '../mirror/rows'
+import type { MirrorTable } from '../mirror'
+
+/** The column that dates a row, per table whose deletions are kept. */
+const stampColumn = { site_peers: 'last_action', site_claims: 'updated_at' } as const
+type Remembered = keyof typeof stampColumn
+
+/** How long a deletion is kept: far longer than a push is ever retried. */
+export const DELETION_MEMORY_MS = 7 * 86_400_000
+const CHUNK = 1_000
+
+export function remembersDeletions(table: MirrorTable): table is Remembered {
+  return Object.hasOwn(stampColumn, table)
+}
+
+/** Notes the deletion of `ids` (before they are deleted: a stored row's own time is kept), and forgets old ones. */
+export async function rememberDeletions(trx: Kysely<DB>, table: Remembered, ids: readonly number[], now: number): Promise<void> {
+  await trx
+    .deleteFrom('ingest_deletions')
+    .where('deleted_at', '<', now - DELETION_MEMORY_MS)
+    .execute()
+  const column = stampColumn[table]
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const part = ids.slice(i, i + CHUNK)
+    const { rows } = await sql<{ id: number | string; stamp: number | string }>`select id, ${sql.ref(column)} as stamp from ${sql.table(
+      table,
+    )} where id in (${sql.join(part.map((id) => sql.lit(id)))})`.execute(trx)
+    const stamps = new Map(rows.map((r) => [Number(r.id), Number(r.stamp)]))
+    await trx
+      .insertInto('ingest_deletions')
+      .values(part.map((id) => ({ table_name: table, row_id: id, stamp: stamps.get(id) ?? now, deleted_at: now })))
+      .onConflict((oc) =>
+        oc
+          .columns(['table_name', 'row_id'])
+          .doUpdateSet((eb) => ({ stamp: eb.ref('excluded.stamp'), deleted_at: eb.ref('excluded.deleted_at') })),
+      )
+      .execute()
+  }
+}
+
+/**
+ * Splits pushed rows of a deleted id: `replayed` (not after the deletion: left out) and `revived` (the site's later
+ * row of that id: taken, and its deletion forgotten by forgetDeletions).
+ */
+export async function deletedMatches(
+  db: Kysely<DB>,
+  table: Remembered,
+  rows: readonly AnyRow[],
+): Promise<{ replayed: Set<number>; revived: number[] }> {
+  const replayed = new Set<number>()
+  const revived: number[] = []
+  const column = stampColumn[table]
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const part = rows.slice(i, i + CHUNK)
+    const found = await db
+      .selectFrom('ingest_deletions')
+      .select(['row_id', 'stamp'])
+      .where('table_name', '=', table)
+      .where(
+        'row_id',
+        'in',
+        part.map((row) => row.id as number),
+      )
+      .execute()
+    if (!found.length) continue
+    const stampOf = new Map(found.map((r) => [Number(r.row_id), Number(r.stamp)]))
+    for (const row of part) {
+      const stamp = stampOf.get(row.id as number)
+      if (stamp === undefined) continue
+      if (Number(row[column]) <= stamp) replayed.add(row.id as number)
+      else revived.push(row.id as number)
+    }
+  }
+  return { replayed, revived }
+}
+
+export async function forgetDeletions(db: Kysely<DB>, table: Remembered, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += CHUNK)
+    await db
+      .deleteFrom('ingest_deletions')
+      .where('table_name', '=', table)
+      .where('row_id', 'in', ids.slice(i, i + CHUNK))
+      .execute()
+}
