@@ -3,7 +3,8 @@
  * entity written in one transaction (all of that entity's good rows or none), the derivation queued
  * with them (mirror/). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
  * …) in one request: the last row wins, the earlier one is reported as rejected. A peer or snatch
- * older than the mirror's (older.ts) is left out and counted; a time more than a day past the
+ * older than the mirror's (older.ts), or a peer or claim a later push deleted (deletions.ts), is left
+ * out and counted; a time more than a day past the
  * server's clock is not believed, as from NexusPHP (its reader's checkSourceRows).
  */
 import type { Kysely } from 'kysely'
