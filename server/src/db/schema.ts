@@ -186,9 +186,9 @@ export interface CounterSnapshotsTable {
  */
 /** A peer or claim a push deleted (sources/ingest/deletions.ts), kept a week. */
 export interface IngestDeletionsTable {
-  table_name: 'site_peers' | 'site_claims'
+  table_name: 'site_peers' | 'site_claims' | 'site_torrent_tags'
   row_id: number
-  /** The deleted row's last_action (peer) or updated_at (claim), else the deletion's time; epoch ms. */
+  /** The deleted row's last_action (peer) or updated_at (claim; epoch ms) or torrent_id (torrent tag), else the deletion's time. */
   stamp: number
   deleted_at: number
 }

@@ -1,37 +1,21 @@
 /**
- * A retried (replayed) or late push must not bring back a peer or claim that a later push deleted — an un-claim, a
- * stopped client, an old claim over the member's re-claim (sources/ingest/deletions.ts). Found by an outside tester:
- * the age rules (older.ts) compared only with a row still in the mirror, so a deleted row came back as new.
+ * A retried (replayed) or late push must not bring back a peer, claim or torrent tag that a later push deleted — an
+ * un-claim, a stopped client, a removed tag, an old claim over the member's re-claim (sources/ingest/deletions.ts). Found by an outside tester:
+ * the age rules (older.ts) compared only with a row still in the mirror, so a deleted row came back as new; and claims
+ * had no age rule at all (a late old claim replaced the member's re-claim of the torrent).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
 import { DELETION_MEMORY_MS, rememberDeletions } from '../sources/ingest/deletions'
+import { pushedClaim, pushedPeer, pushedTorrent } from '../sources/ingest/testing'
 
 const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
 const KEY = 'ingest-key-0123456789abcdef'
-const iso = (ms: number) => new Date(ms).toISOString()
-const hash = (n: number) => n.toString(16).padStart(40, '0')
-
-const torrent = (id: number) => ({
-  id,
-  info_hash: hash(id),
-  name: `Torrent ${id} 1080p`,
-  size: 8 * 1024 ** 3,
-  team: 1,
-  added: iso(NOW - 30 * 86_400_000),
-  seeders: 3,
-})
-const peer = (id: number, torrentId: number, userid: number, lastAction: number) => ({
-  id,
-  torrent: torrentId,
-  peer_id: hash(1000 + id),
-  seeder: 'yes',
-  started: iso(NOW - 3_600_000),
-  last_action: iso(lastAction),
-  userid,
-})
+const torrent = (id: number) => pushedTorrent(id, NOW - 30 * 86_400_000, { seeders: 3 })
+const peer = (id: number, torrentId: number, userid: number, lastAction: number) =>
+  pushedPeer({ id, torrent: torrentId, userid, started: NOW - 3_600_000, lastAction })
 
 describe.each(openTestDatabases())('ingest replay after a delete on $name', (backend) => {
   const clock = testClock(NOW)
@@ -72,7 +56,7 @@ describe.each(openTestDatabases())('ingest replay after a delete on $name', (bac
       teams: [{ id: 1, name: 'FRDS' }],
       torrents: [torrent(1)],
       peers: [peer(11, 1, 501, NOW - 5 * 60_000)],
-      claims: [{ id: 31, uid: 501, torrent_id: 1, created_at: iso(NOW - 86_400_000), updated_at: iso(NOW - 86_400_000) }],
+      claims: [pushedClaim({ id: 31, uid: 501, torrent: 1, createdAt: NOW - 86_400_000 })],
     }
     expect((await push(batchA)).status).toBe(200)
     await settled()
@@ -108,13 +92,7 @@ describe.each(openTestDatabases())('ingest replay after a delete on $name', (bac
   })
 
   it('a re-claim (new claim id for the same member and torrent) is not replaced by a late push of the old claim', async () => {
-    const claim = (id: number, createdAt: number) => ({
-      id,
-      uid: 501,
-      torrent_id: 3,
-      created_at: iso(createdAt),
-      updated_at: iso(createdAt),
-    })
+    const claim = (id: number, createdAt: number) => pushedClaim({ id, uid: 501, torrent: 3, createdAt })
     const batchA = { torrents: [torrent(3)], peers: [peer(31, 3, 501, NOW - 5 * 60_000)], claims: [claim(301, NOW - 30 * 86_400_000)] }
     await push(batchA)
     // alice un-claimed and claimed again: the site's claim is now row 302, made an hour ago.
@@ -123,6 +101,44 @@ describe.each(openTestDatabases())('ingest replay after a delete on $name', (bac
     await push(batchA)
     const claims = await t.db.database.db.selectFrom('site_claims').select(['id', 'created_at']).where('torrent_id', '=', 3).execute()
     expect(claims.map((r) => [Number(r.id), Number(r.created_at)])).toEqual([[302, NOW - 3_600_000]])
+  })
+
+  it('an old claim pushed late does not replace the re-claim, though its delete never reached us; nor does a settled claim go back', async () => {
+    const claim = (id: number, createdAt: number, updatedAt = createdAt) => pushedClaim({ id, uid: 501, torrent: 5, createdAt, updatedAt })
+    const batchA = { torrents: [torrent(5)], peers: [peer(51, 5, 501, NOW - 5 * 60_000)], claims: [claim(501, NOW - 30 * 86_400_000)] }
+    await push(batchA)
+    // alice un-claimed and claimed again; the batch carrying the delete of 501 was lost, the next one holds 502.
+    await push({ claims: [claim(502, NOW - 3_600_000)] })
+    const replay = await push(batchA)
+    expect([replay.body.data.accepted.claims, replay.body.data.ignoredOlder.claims]).toEqual([0, 1])
+    const claims = () =>
+      t.db.database.db.selectFrom('site_claims').select(['id', 'created_at', 'updated_at']).where('torrent_id', '=', 5).execute()
+    expect((await claims()).map((r) => [Number(r.id), Number(r.created_at)])).toEqual([[502, NOW - 3_600_000]])
+
+    // The site settled claim 502 (updated_at moves); a push from before the settlement arrives after it.
+    await push({ claims: [claim(502, NOW - 3_600_000, NOW - 60_000)] })
+    const stale = await push({ claims: [claim(502, NOW - 3_600_000)] })
+    expect([stale.body.data.accepted.claims, stale.body.data.ignoredOlder.claims]).toEqual([0, 1])
+    expect((await claims()).map((r) => Number(r.updated_at))).toEqual([NOW - 60_000])
+  })
+
+  it('a removed tag pushed again late does not make the torrent official again; a reused id on another torrent is taken', async () => {
+    const tag = (id: number, torrentId: number) => ({ id, torrent_id: torrentId, tag_id: 1 })
+    const batchA = { tags: [{ id: 1, name: '官种' }], torrents: [torrent(6), torrent(7)], torrent_tags: [tag(61, 6)] }
+    await push(batchA)
+    await push({ deleted: { torrent_tags: [61] } })
+    const replay = await push(batchA)
+    expect([replay.body.data.accepted.torrent_tags, replay.body.data.ignoredOlder.torrent_tags]).toEqual([0, 1])
+    const tagged = async () =>
+      (await t.db.database.db.selectFrom('site_torrent_tags').select(['id', 'torrent_id']).execute()).map((r) => [
+        Number(r.id),
+        Number(r.torrent_id),
+      ])
+    expect(await tagged()).toEqual([])
+    // The site's own new row under that id (an older MySQL reuses the highest ids after a restart): another torrent.
+    const reused = await push({ torrent_tags: [tag(61, 7)] })
+    expect([reused.body.data.accepted.torrent_tags, reused.body.data.ignoredOlder.torrent_tags]).toEqual([1, 0])
+    expect(await tagged()).toEqual([[61, 7]])
   })
 
   it("takes the site's later row of a deleted id (a MEMORY peers table reuses ids after a restart), and forgets the deletion", async () => {

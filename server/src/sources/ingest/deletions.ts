@@ -1,34 +1,40 @@
 /**
- * What a push deleted, kept a week: a retried or late push — sent before the delete — must not write back a peer or
- * claim a later push deleted (an un-claim undone for good; a stopped client seeding again until it ages out; an old
- * claim replacing the member's re-claim of the torrent). A pushed row of a deleted id is a replay when its own time
- * (a peer's last_action, a claim's updated_at) is not after the deleted row's; a later one is the site's and taken
- * (a MEMORY peers table reuses ids after a restart). Torrent tags carry no time to judge by, and are not kept.
+ * What a push deleted, kept a week: a retried or late push — sent before the delete — must not write back a peer,
+ * claim or torrent tag a later push deleted (an un-claim undone for good; a stopped client seeding again until it
+ * ages out; an old claim replacing the member's re-claim of the torrent; a removed tag keeping a torrent official).
+ * A pushed row of a deleted id is a replay when its own time (a peer's last_action, a claim's updated_at) is not
+ * after the deleted row's; a later one is the site's and taken (a MEMORY peers table reuses ids after a restart).
+ * A torrent tag has no time: NexusPHP writes a tag put back as a new row, so a deleted id pushed again for the same
+ * torrent is a replay, and for another torrent the site's new row (ids reused after a restart of an older MySQL).
  */
 import { type Kysely, sql } from 'kysely'
 import type { DB } from '../../db/schema'
 import type { AnyRow } from '../mirror/rows'
 import type { MirrorTable } from '../mirror'
 
-/** The column that dates a row, per table whose deletions are kept. */
-const stampColumn = { site_peers: 'last_action', site_claims: 'updated_at' } as const
-type Remembered = keyof typeof stampColumn
+/** Per table whose deletions are kept: the column kept of the deleted row, and when a pushed row is its replay. */
+const judged = {
+  site_peers: { column: 'last_action', replays: (pushed: number, deleted: number) => pushed <= deleted },
+  site_claims: { column: 'updated_at', replays: (pushed: number, deleted: number) => pushed <= deleted },
+  site_torrent_tags: { column: 'torrent_id', replays: (pushed: number, deleted: number) => pushed === deleted },
+} as const
+type Remembered = keyof typeof judged
 
 /** How long a deletion is kept: far longer than a push is ever retried. */
 export const DELETION_MEMORY_MS = 7 * 86_400_000
 const CHUNK = 1_000
 
 export function remembersDeletions(table: MirrorTable): table is Remembered {
-  return Object.hasOwn(stampColumn, table)
+  return Object.hasOwn(judged, table)
 }
 
-/** Notes the deletion of `ids` (before they are deleted: a stored row's own time is kept), and forgets old ones. */
+/** Notes the deletion of `ids` (before they are deleted: a stored row's own time or torrent is kept), and forgets old ones. */
 export async function rememberDeletions(trx: Kysely<DB>, table: Remembered, ids: readonly number[], now: number): Promise<void> {
   await trx
     .deleteFrom('ingest_deletions')
     .where('deleted_at', '<', now - DELETION_MEMORY_MS)
     .execute()
-  const column = stampColumn[table]
+  const { column } = judged[table]
   for (let i = 0; i < ids.length; i += CHUNK) {
     const part = ids.slice(i, i + CHUNK)
     const { rows } = await sql<{ id: number | string; stamp: number | string }>`select id, ${sql.ref(column)} as stamp from ${sql.table(
@@ -58,7 +64,7 @@ export async function deletedMatches(
 ): Promise<{ replayed: Set<number>; revived: number[] }> {
   const replayed = new Set<number>()
   const revived: number[] = []
-  const column = stampColumn[table]
+  const { column, replays } = judged[table]
   for (let i = 0; i < rows.length; i += CHUNK) {
     const part = rows.slice(i, i + CHUNK)
     const found = await db
@@ -76,7 +82,7 @@ export async function deletedMatches(
     for (const row of part) {
       const stamp = stampOf.get(row.id as number)
       if (stamp === undefined) continue
-      if (Number(row[column]) <= stamp) replayed.add(row.id as number)
+      if (replays(Number(row[column]), stamp)) replayed.add(row.id as number)
       else revived.push(row.id as number)
     }
   }

@@ -14,10 +14,10 @@ import { upsertMirror } from '../mirror'
 import { applySnapshot } from './ingest'
 import { olderIds, storedIsNewer } from './older'
 import { ingestRowSchemas, ingestSnapshotSchema } from './schema'
+import { iso, pushedPeer, pushedTorrent } from './testing'
 
 const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
 const MIN = 60_000
-const iso = (ms: number) => new Date(ms).toISOString()
 
 describe.each(openTestDatabases())('ingest on $name', (backend) => {
   const t = useSeedingDb(backend)
@@ -28,15 +28,8 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
     const alice = await t.world.member('alice', 1001)
     const bob = await t.world.member('bob', 1002)
     const sharedPeerId = '2d7142343635302d' + 'ab'.repeat(12)
-    const peer = (id: number, userid: number, at: number) => ({
-      id,
-      torrent: 1,
-      peer_id: sharedPeerId,
-      seeder: 'yes',
-      started: iso(NOW - 600 * MIN),
-      last_action: iso(at),
-      userid,
-    })
+    const peer = (id: number, userid: number, at: number) =>
+      pushedPeer({ id, torrent: 1, userid, peerId: sharedPeerId, started: NOW - 600 * MIN, lastAction: at })
     for (let round = 1; round <= 5; round++) {
       const at = NOW + round * 10 * MIN
       // One of them announced since the last push, in turn; the snapshot carries both peers.
@@ -114,14 +107,7 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
   })
   const GiB = 1024 ** 3
   const HOUR = 3_600_000
-  const torrentRow = {
-    id: 3,
-    info_hash: '3a'.repeat(20),
-    name: 'Kept.Title.2160p',
-    size: 8 * GiB,
-    team: 1,
-    added: iso(NOW - 90 * 86_400_000),
-  }
+  const torrentRow = pushedTorrent(3, NOW - 90 * 86_400_000, { info_hash: '3a'.repeat(20), name: 'Kept.Title.2160p' })
   const snatch = (id: number, hours: number, gib: number, at: number) => ({
     id,
     torrentid: 3,
@@ -133,16 +119,8 @@ describe.each(openTestDatabases())('ingest on $name', (backend) => {
     startdat: iso(NOW - 60 * 86_400_000),
     finished: 'yes',
   })
-  const seeder = (id: number, gib: number, at: number, peerId = '2d'.repeat(20)) => ({
-    id,
-    torrent: 3,
-    userid: 501,
-    peer_id: peerId,
-    seeder: 'yes',
-    uploaded: gib * GiB,
-    started: iso(NOW - 86_400_000),
-    last_action: iso(at),
-  })
+  const seeder = (id: number, gib: number, at: number, peerId = '2d'.repeat(20)) =>
+    pushedPeer({ id, torrent: 3, userid: 501, peerId, uploaded: gib * GiB, started: NOW - 86_400_000, lastAction: at })
   const push = (body: Record<string, unknown>) => applySnapshot(db(), ingestSnapshotSchema.parse(body), NOW)
   const mirrorSnatches = () =>
     db().selectFrom('site_snatched').select(['id', 'seedtime', 'uploaded', 'last_action']).orderBy('id').execute()

@@ -2,7 +2,7 @@
  * Applies a pushed snapshot to the mirror: every row checked on its own, the good rows of each
  * entity written in one transaction (all of that entity's good rows or none), the derivation queued
  * with them (mirror/). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
- * …) in one request: the last row wins, the earlier one is reported as rejected. A peer or snatch
+ * …) in one request: the last row wins, the earlier one is reported as rejected. A peer, snatch or claim
  * older than the mirror's (older.ts), or a peer or claim a later push deleted (deletions.ts), is left
  * out and counted; a time more than a day past the
  * server's clock is not believed, as from NexusPHP (its reader's checkSourceRows).
@@ -18,7 +18,7 @@ import { inTransaction } from '../mirror/rows'
 import { checkSourceRows } from '../nexusphp/reader'
 import { defaultTuning } from '../nexusphp/sync/state'
 import { deletedMatches, forgetDeletions, rememberDeletions, remembersDeletions } from './deletions'
-import { agedTable, olderIds, storedIsNewer } from './older'
+import { ageColumn, agedTable, olderIds, storedIsNewer } from './older'
 import { deletableEntities, ingestEntities, ingestRowSchemas, type IngestEntity, type IngestSnapshot } from './schema'
 
 export interface RejectedRow {
@@ -134,7 +134,10 @@ export async function applySnapshot(
     const rows = matches?.replayed.size ? pushed.filter((row) => !matches.replayed.has(row.id)) : pushed
     ignoredOlder[entity] = pushed.length - rows.length
     // Rows whose time the checks below will not believe: their age is told by their counters alone.
-    const disbelieved = new Set(rows.filter((row) => Number((row as { last_action?: unknown }).last_action) > latest).map((row) => row.id))
+    const dated = agedTable(table) ? ageColumn(table) : null
+    const disbelieved = new Set(
+      dated ? rows.filter((row) => Number((row as Record<string, unknown>)[dated]) > latest).map((row) => row.id) : [],
+    )
     checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
     if (!agedTable(table)) {
       written[entity] = await upsertMirror(db, table, rows as never)
