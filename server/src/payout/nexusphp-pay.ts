@@ -37,6 +37,7 @@ import {
   insertMessage,
   landed,
   logEvidence,
+  loggedCredit,
   overflow,
   paidForMonth,
 } from './nexusphp-rows'
@@ -76,25 +77,30 @@ export async function payMember(
     const earlier = await landed(conn, uid, key)
     const sent = await member.sent.read()
     let mark = earlier.mark
-    // The key's credit line says what was credited. Another amount: written by an attempt on the entry before it was
-    // reopened with a new amount (its process gone before it could record so) — which one the site should hold is
-    // the admin's call, never settled as this one.
-    // 补发剩余部分 credits nothing then (the key's line is there) and must not report this amount paid; 确认已到账 is
-    // the admin's word that the site now holds what the record says (the bonus adjusted there by hand).
+    // The key's credit line says what was credited; without it (the site wrote the line away since), the key's log row
+    // of an entry opened since 0.3.0 (written with the credit, never before it). Another amount: written by an attempt on
+    // the entry before it was reopened with a new amount (its process gone before it could record so) — which one the
+    // site should hold is the admin's call, never settled as this one.
+    // 补发剩余部分 credits nothing then (the key's line or log row is there) and must not report this amount paid;
+    // 确认已到账 is the admin's word that the site now holds what the record says (the bonus adjusted there by hand).
+    const currentKey = key === ledgerKey(member.entry.wage_id, member.wage.period)
     const lineCredit = mark?.bonusBefore && mark.bonusAfter ? parseTenths(mark.bonusAfter) - parseTenths(mark.bonusBefore) : null
-    if (lineCredit !== null && lineCredit !== member.credit && rest !== 'markDone')
+    const logCredit = mark === null && earlier.log !== null && currentKey ? loggedCredit(earlier.log, site.log) : null
+    const siteCredit = lineCredit ?? logCredit
+    const where = lineCredit !== null ? '魔力备注' : '魔力记录'
+    if (siteCredit !== null && siteCredit !== member.credit && rest !== 'markDone')
       return {
         state: 'in_doubt',
         reason:
           rest === 'payRest'
-            ? `站点上这笔发放已入账 ${formatTenths(lineCredit)} 魔力（魔力备注），这条记录是 ${formatTenths(member.credit)} 魔力：「补发剩余部分」不会再入账。请在站点上把魔力按记录调整（多退少补）后选「确认已到账」`
-            : `站点上这笔发放的魔力备注记的是 ${formatTenths(lineCredit)} 魔力，这条记录现在是 ${formatTenths(member.credit)} 魔力（记录在发放途中被重新打开过）：请核对站点上的魔力后处理`,
-        evidence: { bonusBefore: mark!.bonusBefore, bonusAfter: mark!.bonusAfter },
+            ? `站点上这笔发放已入账 ${formatTenths(siteCredit)} 魔力（${where}），这条记录是 ${formatTenths(member.credit)} 魔力：「补发剩余部分」不会再入账。请在站点上把魔力按记录调整（多退少补）后选「确认已到账」`
+            : `站点上这笔发放的${where}记的是 ${formatTenths(siteCredit)} 魔力，这条记录现在是 ${formatTenths(member.credit)} 魔力（记录在发放途中被重新打开过）：请核对站点上的魔力后处理`,
+        evidence: lineCredit !== null ? { bonusBefore: mark!.bonusBefore, bonusAfter: mark!.bonusAfter } : logEvidence(earlier.log!, null),
       }
     // Entries opened since 0.3.0 (their key names the month) write the log row only after the credit: their log row
     // proves the credit landed, even when its bonuscomment line has been overwritten since.
     // An attempt that got as far as the claims deduction had its credit, log row and message in before it.
-    const creditLanded = (earlier.log !== null && key === ledgerKey(member.entry.wage_id, member.wage.period)) || sent.claims
+    const creditLanded = (earlier.log !== null && currentKey) || sent.claims
     // A log row without the bonuscomment line on an older entry: maybe its earlier version's attempt, which wrote the log row first.
     const legacy = mark === null && earlier.log !== null && !creditLanded
     if (legacy && earlier.messageId === null && !rest)

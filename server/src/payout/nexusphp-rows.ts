@@ -85,13 +85,27 @@ export interface BonusMark {
   bonusAfter: string | null
 }
 
+/** NexusPHP's users.bonuscomment is TEXT: 65,535 bytes. */
+const COMMENT_COLUMN_BYTES = 65_535
+
 /**
- * What of a long bonuscomment stays below the new line: NexusPHP's column is TEXT (65,535 bytes), and its own writes
- * run without strict mode, so a busy member's comment sits at the limit, cut there silently — where our strict
- * session's UPDATE would fail, that member never to be paid. Beyond 60,000 bytes only the newest lines stay, a
- * quarter as many characters (4 bytes at most each), as NexusPHP's own cut would also lose the oldest.
+ * The bonuscomment below the new line: NexusPHP's own writes run without strict mode, so a busy member's comment sits
+ * at the column's limit, cut there silently — where our strict session's UPDATE would fail, that member never to be
+ * paid. So when the comment and the line would not fit, the comment keeps its newest `budget` bytes' worth of
+ * characters and loses only the oldest, as NexusPHP's own cut would (BonusRepository prepends, nothing trims). LEFT
+ * counts characters: a first guess from the comment's bytes per character, less one character per byte it is over
+ * (each is at least a byte), so the kept part never passes `budget`; a quarter of `budget` when that leaves nothing.
+ * `budget` is our own integer, written into the statement.
  */
-const COMMENT_KEPT_BYTES = 60_000
+function commentKept(budget: number): string {
+  const guess = `FLOOR(${budget} * CHAR_LENGTH(bonuscomment) / LENGTH(bonuscomment))`
+  const chars = `(${guess} - GREATEST(0, LENGTH(LEFT(bonuscomment, ${guess})) - ${budget}))`
+  return `IF(LENGTH(bonuscomment) <= ${budget}, NULLIF(bonuscomment, ''),
+            IF(${chars} > 0, LEFT(bonuscomment, ${chars}), LEFT(bonuscomment, ${Math.floor(budget / 4)})))`
+}
+
+/** The most bytes the new line can take: the label and the tag, the date, the words and two bonus figures of 41 characters. */
+const lineBytes = (label: string, tag: string) => Buffer.byteLength(label) + Buffer.byteLength(tag) + 128
 
 /**
  * Moves the member's seedbonus by `delta` (tenths) unless users.bonuscomment already carries `tag`, and in the same
@@ -107,10 +121,10 @@ export async function changeBonusOnce(conn: PoolConnection, uid: number, delta: 
     `UPDATE users
         SET bonuscomment = CONCAT_WS(?, CONCAT(DATE_FORMAT(NOW(), '%Y-%m-%d'), ' - ', ?, '，魔力 ', seedbonus, ' → ',
                                                seedbonus + CAST(? AS DECIMAL(40,1)), ' ', ?),
-                                     IF(LENGTH(bonuscomment) > ?, LEFT(bonuscomment, ?), NULLIF(bonuscomment, ''))),
+                                     ${commentKept(COMMENT_COLUMN_BYTES - 1 - lineBytes(label, tag))}),
             seedbonus = seedbonus + CAST(? AS DECIMAL(40,1))
       WHERE id = ? AND LOCATE(?, IFNULL(bonuscomment, '')) = 0`,
-    ['\n', label, amount, tag, COMMENT_KEPT_BYTES, COMMENT_KEPT_BYTES / 4, amount, uid, tag],
+    ['\n', label, amount, tag, amount, uid, tag],
   )
   return result.affectedRows === 1
 }
@@ -127,8 +141,21 @@ export async function bonusMark(conn: PoolConnection, uid: number, tag: string):
 }
 
 /** Bonus before/after as the log's comment recorded them (exact), else its whole points. */
+/** The bonus before and after as a log comment of ours writes them (texts.ts). */
+const COMMENT_FIGURES = /魔力 (-?\d+\.\d) → (-?\d+\.\d)/
+
+/**
+ * What a log row of ours says was credited (tenths) where it says so exactly: its comment's figures, else decimal
+ * columns; null where only whole points are kept (int columns round the bonus before and after).
+ */
+export function loggedCredit(log: RowDataPacket, columns: LogColumns): bigint | null {
+  const exact = COMMENT_FIGURES.exec(String(log.comment ?? ''))
+  if (exact) return parseTenths(exact[2]) - parseTenths(exact[1])
+  return columns.tenths ? parseTenths(String(log.new_total_value)) - parseTenths(String(log.old_total_value)) : null
+}
+
 export function logEvidence(log: RowDataPacket, messageId: number | null): Evidence {
-  const exact = /魔力 (-?\d+\.\d) → (-?\d+\.\d)/.exec(String(log.comment ?? ''))
+  const exact = COMMENT_FIGURES.exec(String(log.comment ?? ''))
   return {
     bonusBefore: exact ? exact[1] : formatTenths(parseTenths(String(log.old_total_value))),
     bonusAfter: exact ? exact[2] : formatTenths(parseTenths(String(log.new_total_value))),
