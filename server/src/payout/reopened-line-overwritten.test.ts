@@ -52,7 +52,11 @@ describe.skipIf(!serverUrl)('an old credit of another amount whose bonuscomment 
 
     const [next] = await service().run({ ids: [wage(uid)] }, operator, '127.0.0.1')
     const e = await entry(uid)
-    const rec = await wageDb(t.db.database.db).selectFrom('wage_records').select(['payment']).where('id', '=', wage(uid)).executeTakeFirstOrThrow()
+    const rec = await wageDb(t.db.database.db)
+      .selectFrom('wage_records')
+      .select(['payment'])
+      .where('id', '=', wage(uid))
+      .executeTakeFirstOrThrow()
     // The site holds the old credit, not the 10.0 the record now says: the admin must check, not see 已发放.
     expect(await t.site.bonus(uid)).toBe(formatTenths(credited))
     expect(next!.status).toBe('in_doubt')
