@@ -173,8 +173,10 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
     ? sql`r.claim_state = ${sql.lit(ClaimState.Claimed)}`
     : // The banned ids as read once: a subquery here was a scan of site_torrents in every range's statement.
       sql`(r.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`r.torrent_id`, plan.banned)}) and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})`
-  // Most rows need only the two snapshots: the first observation and the snatch's start are looked
-  // up only for a record missing from the start snapshot, an assignment's counters only for an
+  // Most rows need only the two snapshots: the first observation is looked up only for a record missing
+  // from the start snapshot; the snatch's start also for one whose counters went back in the period (the site
+  // re-created the snatch: counted from 0 when it began in the window, not from the old snatch's
+  // counters; not for every row: one more lookup per row of the scan); an assignment's counters only for an
   // assignment made in the period, and what NexusPHP noted in a claim only for a claim made in it
   // (window.ts; CASE evaluates its subquery only then).
   const missing = sql`s0.record_id is null`
@@ -199,7 +201,7 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
       sql`select r.user_id, r.torrent_id, ${claimAtSql} as claim_at, ${assignedAtSql} as assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
-        case when ${missing} then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
+        case when ${missing} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
         ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa,
         ${claimBegin('seed_time_begin')} as stc, ${claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1
       from seed_records r
