@@ -252,10 +252,17 @@ export async function checkSession(
   return auth
 }
 
-export async function revokeSession(db: Kysely<DB>, sessionId: number, now: number): Promise<void> {
+/** Ends one session. False when it had ended already (a second logout with the same token, sent at once). */
+export async function revokeSession(db: Kysely<DB>, sessionId: number, now: number): Promise<boolean> {
   forgetSessions()
-  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute()
+  const result = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
   forgetSessions()
+  return Number(result.numUpdatedRows) === 1
 }
 
 /**
