@@ -82,7 +82,7 @@ function endpoint<I extends z.ZodType, O extends z.ZodType, A extends Access>(
 /** For calls that take nothing; GET query `{}` and an absent POST body both pass. */
 export const noInput = z.object({}).optional()
 
-export const loginInputSchema = z.object({
+export const loginInputSchema = z.strictObject({
   username: z.string().trim().min(1).max(64),
   password: z.string().min(1).max(128),
 })
@@ -150,16 +150,20 @@ export const newPasswordSchema = z
 const remarkSchema = z.string().trim().max(500)
 const siteUidSchema = z.number().int().positive().max(2_147_483_647)
 
-export const userCreateInputSchema = z.object({
+export const userCreateInputSchema = z.strictObject({
   username: usernameSchema,
   password: newPasswordSchema,
   siteUid: siteUidSchema.nullable().optional(),
   remark: remarkSchema.optional(),
 })
-export const userUpdateInputSchema = z.object({ id: bodyId, siteUid: siteUidSchema.nullable().optional(), remark: remarkSchema.optional() })
-export const userSetStatusInputSchema = z.object({ id: bodyId, status: accountStatusSchema })
-export const userResetPasswordInputSchema = z.object({ id: bodyId, password: newPasswordSchema })
-export const changePasswordInputSchema = z.object({ oldPassword: z.string().min(1).max(128), newPassword: newPasswordSchema })
+export const userUpdateInputSchema = z.strictObject({
+  id: bodyId,
+  siteUid: siteUidSchema.nullable().optional(),
+  remark: remarkSchema.optional(),
+})
+export const userSetStatusInputSchema = z.strictObject({ id: bodyId, status: accountStatusSchema })
+export const userResetPasswordInputSchema = z.strictObject({ id: bodyId, password: newPasswordSchema })
+export const changePasswordInputSchema = z.strictObject({ oldPassword: z.string().min(1).max(128), newPassword: newPasswordSchema })
 export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>
 export const adminTargetInputSchema = z.object({ userId: queryId })
 
@@ -360,7 +364,7 @@ export const endpoints = {
     path: '/torrent/set-type',
     access: 'admin',
     title: '设置种子类型',
-    input: z.object({ ids: idList, seedType: seedTypeSchema.nullable() }),
+    input: z.strictObject({ ids: idList, seedType: seedTypeSchema.nullable() }),
     output: z.object({ updated: z.number().int().nonnegative() }),
   }),
   'task.assign': endpoint({
@@ -368,7 +372,7 @@ export const endpoints = {
     path: '/task/assign',
     access: 'admin',
     title: '分配任务',
-    input: z.object({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200) }),
+    input: z.strictObject({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200) }),
     output: z.object({ created: z.number().int().nonnegative(), existed: z.number().int().nonnegative() }),
   }),
   'task.unassign': endpoint({
@@ -376,7 +380,7 @@ export const endpoints = {
     path: '/task/unassign',
     access: 'admin',
     title: '取消分配',
-    input: z.object({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200).optional() }),
+    input: z.strictObject({ torrentIds: idList, userIds: z.array(bodyId).min(1).max(200).optional() }),
     output: z.object({ removed: z.number().int().nonnegative() }),
   }),
   'task.assignees': endpoint({
@@ -384,7 +388,7 @@ export const endpoints = {
     path: '/task/assignees',
     access: 'admin',
     title: '种子的保种员',
-    input: z.object({ torrentIds: idList }),
+    input: z.strictObject({ torrentIds: idList }),
     output: z.array(assigneeSchema),
   }),
   'task.members': endpoint({
@@ -400,7 +404,7 @@ export const endpoints = {
     path: '/task/auto-assign',
     access: 'admin',
     title: '自动分配',
-    input: z.object({ preview: z.boolean(), perTorrent: z.number().int().min(1).max(20).optional() }),
+    input: z.strictObject({ preview: z.boolean(), perTorrent: z.number().int().min(1).max(20).optional() }),
     output: z.object({
       // The names the preview shows (the torrent's '' when the mirror lacks it). Optional: a server before 0.3.6 sends ids only.
       plan: z.array(z.object({ torrentId: bodyId, userId: bodyId, torrentName: z.string().optional(), username: z.string().optional() })),
@@ -451,7 +455,7 @@ export const endpoints = {
     access: 'admin',
     title: '预览工资',
     // `userId`: include that member's per-torrent items (the breakdown drawer).
-    input: z.object({ period: periodSchema, userId: bodyId.optional() }),
+    input: z.strictObject({ period: periodSchema, userId: bodyId.optional() }),
     output: z.object({ ruleVersion: z.number().int().positive(), list: z.array(wagePreviewEntrySchema) }),
   }),
   'wages.compute': endpoint({
@@ -459,7 +463,7 @@ export const endpoints = {
     path: '/wages/compute',
     access: 'admin',
     title: '生成工资',
-    input: z.object({ period: periodSchema }),
+    input: z.strictObject({ period: periodSchema }),
     output: z.object({
       ruleVersion: z.number().int().positive(),
       saved: z.number().int().nonnegative(),
@@ -471,7 +475,7 @@ export const endpoints = {
     path: '/wages/pay',
     access: 'admin',
     title: '标记已发放',
-    input: z.object({ ids: idList }),
+    input: z.strictObject({ ids: idList }),
     output: z.object({ paid: z.number().int().nonnegative(), alreadyPaid: z.number().int().nonnegative() }),
   }),
   'wages.stats': endpoint({

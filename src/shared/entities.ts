@@ -275,7 +275,8 @@ export const rulesSchema = ruleBodySchema.extend({ version: z.number().int().pos
  * POST /config/rules: the rules, and the version the admin's form was loaded from — refused (409) when another
  * version was saved since, so a second admin's save never silently undoes the first's. Absent: not checked.
  */
-export const ruleSaveSchema = ruleBodySchema.extend({ baseVersion: z.number().int().positive().optional() })
+// Strict, as every write's body: a misspelt setting is refused, never dropped with the save answered as done.
+export const ruleSaveSchema = ruleBodySchema.extend({ baseVersion: z.number().int().positive().optional() }).strict()
 export type RuleSave = z.infer<typeof ruleSaveSchema>
 export type Rules = z.infer<typeof rulesSchema>
 

@@ -16,7 +16,10 @@ export const payoutStatusLabels = { paid: '成功', already: '已发放过', in_
 export type PayoutStatus = keyof typeof payoutStatusLabels
 
 export const payoutSelectionSchema = z
-  .object({ ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(1000).optional(), period: periodSchema.optional() })
+  .strictObject({
+    ids: z.array(z.number().int().positive().max(2_147_483_647)).min(1).max(1000).optional(),
+    period: periodSchema.optional(),
+  })
   .refine((s) => (s.ids === undefined) !== (s.period === undefined), { message: '请选择工资记录（ids）或整月（period），二者只能选一' })
 
 export const payoutPreviewEntrySchema = z.object({
@@ -66,7 +69,7 @@ export type PayoutResult = z.infer<typeof payoutResultSchema>
 
 export const payoutRunSchema = z.object({ list: z.array(payoutResultSchema) })
 
-export const payoutResolveInputSchema = z.object({ wageId: id.max(2_147_483_647), action: z.enum(['markDone', 'payRest']) })
+export const payoutResolveInputSchema = z.strictObject({ wageId: id.max(2_147_483_647), action: z.enum(['markDone', 'payRest']) })
 
 /** 我的工资: whether and when each record reached the site. */
 export const payoutStatusEntrySchema = z.object({
@@ -74,7 +77,7 @@ export const payoutStatusEntrySchema = z.object({
   state: z.enum(['pending', 'done', 'in_doubt', 'failed']),
   doneAt: z.iso.datetime({ offset: true }).nullable(),
 })
-export const payoutStatusInputSchema = z.object({ ids: z.array(id.max(2_147_483_647)).min(1).max(1000) })
+export const payoutStatusInputSchema = z.strictObject({ ids: z.array(id.max(2_147_483_647)).min(1).max(1000) })
 
 /** 数据同步 · webhook delivery log: one row per wage record sent to PAYOUT_WEBHOOK_URL, newest first. */
 export const webhookDeliverySchema = z.object({
