@@ -198,6 +198,25 @@ export interface TorrentSeederSnapshotsTable {
   day: number
   torrent_id: number
   seeders: number
+  /** The torrent then (migration 0035); null in rows written before it. */
+  name: string | null
+  size: number | null
+  added: number | null
+  seed_type: number | null
+  banned: number | null
+}
+
+/** A claimed or assigned record at a month's first snapshot (migration 0035): what the closing month is paid by. */
+export interface MonthEndTiesTable {
+  day: number
+  record_id: number
+  user_id: number
+  torrent_id: number
+  seed_type: number
+  /** Epoch ms, 0 = not claimed. */
+  claimed_at: number
+  /** Epoch ms, 0 = not assigned. */
+  assigned_at: number
 }
 
 /** A claim's begins from before its first settlement: the site's cron resets them (migration 0025). */
@@ -366,6 +385,7 @@ export interface DB {
   member_seed_stats: MemberSeedStatsTable
   counter_snapshots: CounterSnapshotsTable
   torrent_seeder_snapshots: TorrentSeederSnapshotsTable
+  month_end_ties: MonthEndTiesTable
   ingest_deletions: IngestDeletionsTable
   claim_first_begins: ClaimFirstBeginsTable
   daily_member_stats: DailyMemberStatsTable

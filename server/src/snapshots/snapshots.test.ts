@@ -100,6 +100,41 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
     ])
   })
 
+  it("keep the claimed and assigned records and the torrents as they were on a month's first snapshot only", async () => {
+    const { database } = t.db
+    const { db } = database
+    const w = t.world
+    const local = (wall: string) => Date.parse(`${wall.replace(' ', 'T')}:00+08:00`)
+    const sync = async (wall: string) => {
+      await derive(database, { now: local(wall) })
+      return takeDailySnapshot(database, { now: local(wall), timeZone: 'Asia/Shanghai' })
+    }
+    const alice = await w.member('alice', 1001)
+    await w.team(1, 'CedarHD')
+    await w.torrent(1, { team: 1, size: 5 * GIB, seeders: 3 })
+    await w.torrent(2, { team: 1, size: 7 * GIB, seeders: 1 })
+    await w.snatch(1001, 1, { finished: true, seedtime: 10 * 3600 })
+    await w.snatch(1001, 2, { finished: true, seedtime: 10 * 3600 }) // seeded, never claimed: no tie
+    await w.claim(1001, 1, local('2026-02-10 12:00'))
+    expect((await sync('2026-03-01 00:20')).written).toBe(true)
+    await db.deleteFrom('site_claims').execute()
+    await w.updateTorrent(1, { seeders: 8 })
+    expect((await sync('2026-03-02 00:20')).written).toBe(true)
+    const ties = await db.selectFrom('month_end_ties').selectAll().execute()
+    expect(ties.map((r) => [r.day, Number(r.user_id), Number(r.torrent_id), Number(r.claimed_at), Number(r.assigned_at)])).toEqual([
+      [20260301, alice, 1, local('2026-02-10 12:00'), 0],
+    ])
+    const kept = await db.selectFrom('torrent_seeder_snapshots').selectAll().where('torrent_id', '=', 1).execute()
+    expect(kept.map((r) => [r.day, r.name !== null, Number(r.size), Number(r.seeders)])).toEqual([[20260301, true, 5 * GIB, 3]])
+    // A day that is not its month's first (written here by hand) goes as its counters went.
+    await db
+      .insertInto('month_end_ties')
+      .values({ ...ties[0]!, day: 20260302 })
+      .execute()
+    await pruneSnapshots(db, 20260501)
+    expect((await db.selectFrom('month_end_ties').select('day').execute()).map((r) => r.day)).toEqual([20260301])
+  })
+
   it('every sync notes the records it created and the assignments it saw, not only the first of the day', async () => {
     const { database } = t.db
     const w = t.world

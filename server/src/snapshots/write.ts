@@ -1,4 +1,5 @@
 /** Writes the day's counter snapshot and applies the retention policy (see ./policy.ts). */
+import { AssignmentLabel, ClaimState } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
 import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
@@ -30,11 +31,14 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   const day = localDay(options.now, options.timeZone)
   const state = await db.selectFrom('sync_state').select('last_snapshot_day').where('id', '=', 1).executeTakeFirst()
   if (state?.last_snapshot_day != null && state.last_snapshot_day >= day) return { day, written: false, pruned: [] }
-  // The month's first snapshot is the previous month's end (wages/reader.ts): the torrents' seeders with it, copied
-  // before its counters — a day with counters then has all its seeders, wherever a sync was cut (both copies are
-  // idempotent, and the day is marked taken last).
+  // The month's first snapshot is the previous month's end (wages/reader.ts): the torrents (seeders, official or not…)
+  // and the claimed or assigned records with it, copied before its counters — a day with counters then has all of
+  // them, wherever a sync was cut (the copies are idempotent, and the day is marked taken last).
   const monthEnd = await snapshotDayOnOrAfter(db, Math.floor(day / 100) * 100)
-  if (monthEnd === null || monthEnd === day) await copyTorrentSeeders(db, day)
+  if (monthEnd === null || monthEnd === day) {
+    await copyTorrentSeeders(db, day)
+    await copyMonthEndTies(db, day)
+  }
   // No records yet (a new install's first sync, before any member is added): no snapshot, and the day stays open
   // for the next sync's — an empty day would leave the month with no counters to compute from until tomorrow.
   if (!(await copyRecordCounters(db, day))) return { day, written: false, pruned: [] }
@@ -61,9 +65,31 @@ export async function copyRecordCounters(db: Kysely<DB>, day: number, counters =
 }
 
 /**
- * Copies the seeders of every torrent that has seed records into `day` (torrent_seeder_snapshots, migration 0031),
- * one id range per statement. Idempotent. Only a month's first snapshot day takes them: that is the moment a closed
- * month's wage reads `N` at (domain.md §4), and keeping them for every torrent every day would be 200,000 rows a day.
+ * Copies every claimed or assigned record's tie into `day` (month_end_ties, migration 0035), one id range per
+ * statement. Idempotent. A month's first snapshot day only: the ties a closed month is paid by (wages/reader.ts) — a
+ * claim given up or a torrent deleted after the 1st still pays the month it was kept.
+ */
+export async function copyMonthEndTies(db: Kysely<DB>, day: number): Promise<void> {
+  const bounds = await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db)
+  const lo = Number(bounds.rows[0]?.lo ?? 0)
+  const hi = Number(bounds.rows[0]?.hi ?? -1)
+  for (let start = lo; start <= hi; start += RECORDS_PER_STATEMENT) {
+    await sql`insert into month_end_ties (day, record_id, user_id, torrent_id, seed_type, claimed_at, assigned_at)
+      select ${day}, r.id, r.user_id, r.torrent_id, r.seed_type,
+        case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then coalesce(r.claimed_at, 0) else 0 end,
+        case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} then coalesce(r.assigned_at, 0) else 0 end
+      from seed_records r where r.id between ${start} and ${start + RECORDS_PER_STATEMENT - 1}
+        and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})
+      on conflict do nothing`.execute(db)
+    await yieldToEventLoop()
+  }
+}
+
+/**
+ * Copies every torrent that has seed records into `day` (torrent_seeder_snapshots, migrations 0031 and 0035): its
+ * seeders, name, size, age, seed type and ban — one id range per statement. Idempotent. Only a month's first snapshot
+ * day takes them: that is the moment a closed month's wage reads them at (`N` "at period end", domain.md §4), and
+ * keeping them for every torrent every day would be 200,000 rows a day.
  */
 export async function copyTorrentSeeders(db: Kysely<DB>, day: number): Promise<void> {
   const bounds = await sql<{
@@ -73,8 +99,8 @@ export async function copyTorrentSeeders(db: Kysely<DB>, day: number): Promise<v
   const lo = Number(bounds.rows[0]?.lo ?? 0)
   const hi = Number(bounds.rows[0]?.hi ?? -1)
   for (let start = lo; start <= hi; start += TORRENTS_PER_STATEMENT) {
-    await sql`insert into torrent_seeder_snapshots (day, torrent_id, seeders)
-      select ${day}, l.torrent_id, l.seeders from torrent_labels l
+    await sql`insert into torrent_seeder_snapshots (day, torrent_id, seeders, name, size, added, seed_type, banned)
+      select ${day}, l.torrent_id, l.seeders, l.name, l.size, l.added, l.seed_type, l.banned from torrent_labels l
       where l.torrent_id between ${start} and ${start + TORRENTS_PER_STATEMENT - 1}
         and exists (select 1 from seed_records r where r.torrent_id = l.torrent_id)
       on conflict do nothing`.execute(db)
@@ -101,9 +127,10 @@ export async function pruneSnapshots(db: Kysely<DB>, today: number): Promise<num
   }
   const doomed = days.filter((day) => day < cutoff && !firstOfMonth.has(day))
   for (const day of doomed) await db.deleteFrom('counter_snapshots').where('day', '=', day).execute()
-  // The seeders are kept as long as their day's counters. They are written on a month's first day only, which stays:
+  // The torrents and ties are kept as long as their day's counters. They are written on a month's first day only, which stays:
   // this deletes only what a day's counters no longer keep (say, rows written out of turn by hand or a script).
-  for (const day of await snapshotDays(db, 'torrent_seeder_snapshots'))
-    if (day < cutoff && !firstOfMonth.has(day)) await db.deleteFrom('torrent_seeder_snapshots').where('day', '=', day).execute()
+  for (const table of ['torrent_seeder_snapshots', 'month_end_ties'] as const)
+    for (const day of await snapshotDays(db, table))
+      if (day < cutoff && !firstOfMonth.has(day)) await db.deleteFrom(table).where('day', '=', day).execute()
   return doomed
 }

@@ -26,6 +26,7 @@ export const seedingTables = [
   'member_seed_stats',
   'counter_snapshots',
   'torrent_seeder_snapshots',
+  'month_end_ties',
   'daily_member_stats',
   'daily_team_stats',
   'stats_cache',

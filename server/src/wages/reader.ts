@@ -5,8 +5,11 @@
  * ranges (the event loop gets a turn between them) into compact columns; see periodRecords for why.
  *
  * Approximations (what the mirror can tell; docs in routes/wages.ts and BENCHMARKS.md):
- * - Ties (claimed / assigned), the torrent's official label, name, size and age are the current ones
- *   (the mirror keeps no history of them); for the running month that is exact up to the last sync.
+ * - Ties (claimed / assigned), the torrent's official label, name, size, age and ban: a closed month's as kept
+ *   with its end snapshot (month_end_ties, torrent_seeder_snapshots: snapshots/write.ts) — a claim given up or a
+ *   torrent deleted after the 1st still pays the month it was kept, as NexusPHP's cron on the 1st pays it. The
+ *   running month, and a month whose end snapshot was taken before migration 0035, read the current ones (exact up
+ *   to the last sync for the running month).
  * - End counters: the first snapshot on or after the 1st of the next month; while there is none
  *   (the running month, or the sync has not run since), the live counters of the last sync.
  * - Seeders (`N`, "at period end", domain.md §4): the torrent's seeders kept with that same end snapshot
@@ -16,7 +19,7 @@
  *   torrent that had no seed record then (a member linked later) — the current seeders of torrent_labels.
  */
 import { AssignmentLabel, ClaimState, SeedType } from '@shared/enums'
-import { type Kysely, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DB } from '../db/schema'
 import { arrayRows } from '../db/array-rows'
 import { inIntegers, int } from '../db/sql-fragments'
@@ -39,13 +42,18 @@ export interface PeriodCounters {
   startSnapshotLate: boolean
   /** Snapshot day read as the end counters, or null = the live counters of seed_records. */
   endDay: number | null
+  /** The end snapshot keeps the month's ties and torrents (month_end_ties): read them instead of the current ones. */
+  endTies: boolean
 }
 
 export async function periodCounters(db: Kysely<DB>, bounds: PeriodBounds): Promise<PeriodCounters> {
   const startDay = await snapshotDayOnOrAfter(db, bounds.startDay)
   if (startDay === null || startDay >= bounds.nextStartDay) throw conflict(`${bounds.period} 没有计数快照，无法计算该月工资`)
   const endDay = await snapshotDayOnOrAfter(db, bounds.nextStartDay)
-  return { startMs: bounds.startMs, endMs: bounds.endMs, startDay, startSnapshotLate: startDay > bounds.startDay, endDay }
+  const endTies =
+    endDay !== null &&
+    (await db.selectFrom('month_end_ties').select('day').where('day', '=', endDay).limit(1).executeTakeFirst()) !== undefined
+  return { startMs: bounds.startMs, endMs: bounds.endMs, startDay, startSnapshotLate: startDay > bounds.startDay, endDay, endTies }
 }
 
 /**
@@ -121,9 +129,47 @@ export interface ScanPlan {
 }
 
 export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: Pick<RuleBody, 'mode'>): Promise<ScanPlan> {
+  const claimsOnly = isNexusphpClaims(rules)
+  if (counters.endTies) {
+    const day = counters.endDay!
+    const banned = await db
+      .selectFrom('torrent_seeder_snapshots')
+      .select('torrent_id')
+      .where('day', '=', day)
+      .where('banned', '=', 1)
+      .execute()
+    const { rows } = await sql<{ hi: number | null }>`select max(record_id) as hi from month_end_ties where day = ${day}`.execute(db)
+    return { counters, claimsOnly, banned: banned.map((t) => Number(t.torrent_id)), maxId: Number(rows[0]?.hi ?? 0) }
+  }
   const banned = (await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id))
   const { rows } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
-  return { counters, claimsOnly: isNexusphpClaims(rules), banned, maxId: Number(rows[0]?.hi ?? 0) }
+  return { counters, claimsOnly, banned, maxId: Number(rows[0]?.hi ?? 0) }
+}
+
+/**
+ * Where a scan reads the tied records from: the month's end (month_end_ties, `t.claimed_at` / `t.assigned_at` 0 when
+ * none), or the current seed_records. The expressions name the row `t`.
+ */
+function tieSource(counters: PeriodCounters) {
+  if (counters.endTies)
+    return {
+      from: sql`month_end_ties t`,
+      where: sql`t.day = ${counters.endDay} and`,
+      id: sql`t.record_id`,
+      claimAt: sql`t.claimed_at`,
+      assignedAt: sql`t.assigned_at`,
+      claimed: sql`t.claimed_at > 0`,
+      assigned: sql`t.assigned_at > 0`,
+    }
+  return {
+    from: sql`seed_records t`,
+    where: sql``,
+    id: sql`t.id`,
+    claimAt: sql`case when t.claim_state = ${sql.lit(ClaimState.Claimed)} then t.claimed_at else 0 end`,
+    assignedAt: sql`case when t.assigned = ${sql.lit(AssignmentLabel.Assigned)} then t.assigned_at else 0 end`,
+    claimed: sql`t.claim_state = ${sql.lit(ClaimState.Claimed)}`,
+    assigned: sql`t.assigned = ${sql.lit(AssignmentLabel.Assigned)}`,
+  }
 }
 
 /** The scanned rows' gains in their counting windows, a row per position. */
@@ -165,14 +211,15 @@ export type RangeScan = (plan: ScanPlan) => Promise<GainColumns[]>
 export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step = 1): Promise<GainColumns> {
   const { counters, claimsOnly } = plan
   const out = gainColumns()
-  const st1 = counters.endDay === null ? sql`r.seed_time_sec` : sql`s1.seed_time_sec`
-  const up1 = counters.endDay === null ? sql`r.uploaded` : sql`s1.uploaded`
+  const t = tieSource(counters)
+  const st1 = counters.endDay === null ? sql`t.seed_time_sec` : sql`s1.seed_time_sec`
+  const up1 = counters.endDay === null ? sql`t.uploaded` : sql`s1.uploaded`
   const endJoin =
-    counters.endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${counters.endDay} and s1.record_id = r.id`
+    counters.endDay === null ? sql`` : sql`left join counter_snapshots s1 on s1.day = ${counters.endDay} and s1.record_id = ${t.id}`
   const ties = claimsOnly
-    ? sql`r.claim_state = ${sql.lit(ClaimState.Claimed)}`
+    ? t.claimed
     : // The banned ids as read once: a subquery here was a scan of site_torrents in every range's statement.
-      sql`(r.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`r.torrent_id`, plan.banned)}) and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})`
+      sql`(t.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`t.torrent_id`, plan.banned)}) and (${t.claimed} or ${t.assigned})`
   // Most rows need only the two snapshots: the first observation is looked up only for a record missing
   // from the start snapshot; the snatch's start also for one whose counters went back in the period (the site
   // re-created the snatch: counted from 0 when it began in the window, not from the old snatch's
@@ -181,33 +228,31 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
   // (window.ts; CASE evaluates its subquery only then).
   const missing = sql`s0.record_id is null`
   const firstSeen = (column: string) =>
-    sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = r.id) end`
+    sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = ${t.id}) end`
   const atAssignment = (column: string) =>
-    sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} and r.assigned_at > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at) end`
+    sql`case when ${t.assigned} and ${t.assignedAt} > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = ${t.id} and a.assigned_at = ${t.assignedAt}) end`
   // A settled claim's begins from before its first settlement: NexusPHP's cron on the 1st resets them to the
   // counters of that moment, the closing month's new claims included, before that month is computed (migration 0025).
   const claimBegin = (column: string) =>
-    sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} and r.claimed_at > ${int(counters.startMs)} then (select coalesce(${sql.ref(`b.${column}`)}, ${sql.ref(`c.${column}`)})
-      from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id
+    sql`case when ${t.claimed} and ${t.claimAt} > ${int(counters.startMs)} then (select coalesce(${sql.ref(`b.${column}`)}, ${sql.ref(`c.${column}`)})
+      from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = t.torrent_id
         left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
-      where u.id = r.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
+      where u.id = t.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
   // Each value a statement answers costs (better-sqlite3 makes a JS value of it: at 2 M records most of a
   // range statement's time is that, not the reading): the tie's two moments come as one column each.
-  const claimAtSql = sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then r.claimed_at else 0 end`
-  const assignedAtSql = sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} then r.assigned_at else 0 end`
   for (let from = first * RECORD_ID_RANGE; from < plan.maxId; from += step * RECORD_ID_RANGE) {
     const rows = await arrayRows<Row>(
       db,
-      sql`select r.user_id, r.torrent_id, ${claimAtSql} as claim_at, ${assignedAtSql} as assigned_at,
+      sql`select t.user_id, t.torrent_id, ${t.claimAt} as claim_at, ${t.assignedAt} as assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
-        case when ${missing} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = r.torrent_id where u.id = r.user_id) end as started,
+        case when ${missing} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = t.torrent_id where u.id = t.user_id) end as started,
         ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa,
         ${claimBegin('seed_time_begin')} as stc, ${claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1
-      from seed_records r
-        left join counter_snapshots s0 on s0.day = ${counters.startDay} and s0.record_id = r.id
+      from ${t.from}
+        left join counter_snapshots s0 on s0.day = ${counters.startDay} and s0.record_id = ${t.id}
         ${endJoin}
-      where r.id > ${from} and r.id <= ${from + RECORD_ID_RANGE} and ${ties}`,
+      where ${t.where} ${t.id} > ${from} and ${t.id} <= ${from + RECORD_ID_RANGE} and ${ties}`,
     )
     for (const [userId, torrentId, claimedAt, assignedAtValue, st0, up0, fAt, stf, upf, started, sta, upa, stc, upc, st1, up1] of rows) {
       const claimAt = Number(claimedAt)
@@ -261,15 +306,29 @@ export async function* periodRecords(
   // N at the period end: the seeders kept with the end snapshot; without one (the running month), or for a torrent
   // it lacks (see the header), the current ones — the best the mirror knows.
   const atEnd = counters.endDay !== null
-  const seeders = atEnd ? sql`coalesce(s.seeders, l.seeders)` : sql`l.seeders`
-  const seedersJoin = atEnd
-    ? sql`left join torrent_seeder_snapshots s on s.day = ${counters.endDay} and s.torrent_id = l.torrent_id`
-    : sql``
-  const paid = plan.claimsOnly
-    ? sql``
-    : sql`where l.seed_type = ${sql.lit(SeedType.Official)} or ${inIntegers(sql`l.torrent_id`, plan.banned)}`
-  const labels = await sql<LabelRow>`select l.torrent_id, l.name, l.size, l.added, ${seeders} as seeders, l.seed_type
-    from torrent_labels l ${seedersJoin} ${paid}`.execute(db)
+  // Torrents that can pay: official or banned (their keepers see why), every claimed one under the preset.
+  const paid = (seedType: RawBuilder<unknown>, torrentId: RawBuilder<unknown>) =>
+    plan.claimsOnly ? sql`1 = 1` : sql`(${seedType} = ${sql.lit(SeedType.Official)} or ${inIntegers(torrentId, plan.banned)})`
+  // A closed month's torrents as kept with its end snapshot (one the site deleted since too), else the current ones
+  // (a torrent the end snapshot lacks: none had records then).
+  const labels = counters.endTies
+    ? await sql<LabelRow>`select s.torrent_id, coalesce(s.name, l.name) as name, coalesce(s.size, l.size) as size,
+          coalesce(s.added, l.added) as added, s.seeders, coalesce(s.seed_type, l.seed_type) as seed_type
+        from torrent_seeder_snapshots s left join torrent_labels l on l.torrent_id = s.torrent_id
+        where s.day = ${counters.endDay} and coalesce(s.name, l.name) is not null
+          and ${paid(sql`coalesce(s.seed_type, l.seed_type)`, sql`s.torrent_id`)}
+        union all
+        select l.torrent_id, l.name, l.size, l.added, l.seeders, l.seed_type from torrent_labels l
+        where ${paid(sql`l.seed_type`, sql`l.torrent_id`)}
+          and not exists (select 1 from torrent_seeder_snapshots s where s.day = ${counters.endDay} and s.torrent_id = l.torrent_id)`.execute(
+        db,
+      )
+    : await sql<LabelRow>`select l.torrent_id, l.name, l.size, l.added, ${atEnd ? sql`coalesce(s.seeders, l.seeders)` : sql`l.seeders`} as seeders,
+          l.seed_type
+        from torrent_labels l ${
+          atEnd ? sql`left join torrent_seeder_snapshots s on s.day = ${counters.endDay} and s.torrent_id = l.torrent_id` : sql``
+        }
+        where ${paid(sql`l.seed_type`, sql`l.torrent_id`)}`.execute(db)
   for (const t of labels.rows) {
     const id = Number(t.torrent_id)
     torrentsInfo.set(id, {

@@ -34,6 +34,7 @@ import m0031 from './0031_torrent_seeder_snapshots'
 import m0032 from './0032_webhook_delivery_body'
 import m0033 from './0033_uploader_keepers'
 import m0034 from './0034_ingest_deletions'
+import m0035 from './0035_month_end_ties'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -67,5 +68,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0032_webhook_delivery_body': m0032(dialect),
     '0033_uploader_keepers': m0033(dialect),
     '0034_ingest_deletions': m0034(dialect),
+    '0035_month_end_ties': m0035(dialect),
   }
 }

@@ -70,6 +70,7 @@ const generatedTables = [
   'derive_queue',
   'counter_snapshots',
   'torrent_seeder_snapshots',
+  'month_end_ties',
   'record_first_counters',
   'assignment_counters',
   'daily_member_stats',
