@@ -206,6 +206,21 @@ export interface TorrentSeederSnapshotsTable {
   banned: number | null
 }
 
+/** A member's 站点 UID change whose records' counters no sync has noted yet (migration 0036). */
+export interface SiteUidChangesTable {
+  user_id: number
+  changed_at: number
+}
+
+/** A record's counters at the first sync after its member's 站点 UID changed (migration 0036). */
+export interface RecordRebasesTable {
+  record_id: number
+  /** When the UID changed (epoch ms). */
+  rebased_at: number
+  seed_time_sec: number
+  uploaded: number
+}
+
 /** A claimed or assigned record at a month's first snapshot (migration 0035): what the closing month is paid by. */
 export interface MonthEndTiesTable {
   day: number
@@ -386,6 +401,8 @@ export interface DB {
   counter_snapshots: CounterSnapshotsTable
   torrent_seeder_snapshots: TorrentSeederSnapshotsTable
   month_end_ties: MonthEndTiesTable
+  site_uid_changes: SiteUidChangesTable
+  record_rebases: RecordRebasesTable
   ingest_deletions: IngestDeletionsTable
   claim_first_begins: ClaimFirstBeginsTable
   daily_member_stats: DailyMemberStatsTable

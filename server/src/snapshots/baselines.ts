@@ -7,6 +7,8 @@
  * - an assignment's start: the record's counters at the first sync after it was assigned, the
  *   baseline of an assignment that began inside the period (later than the assignment by at most one
  *   sync interval).
+ * - a 站点 UID change: the member's records' counters once they are derived from the new account (no
+ *   derivation of the member pending), dated by the change — their baseline from then on (migration 0036).
  */
 import { AssignmentLabel } from '@shared/enums'
 import { type Kysely, sql } from 'kysely'
@@ -36,4 +38,13 @@ export async function recordBaselines(db: Kysely<DB>, now: number): Promise<void
     where r.assigned_at >= ${int(now - ASSIGNMENT_LOOKBACK_MS)} and r.assigned = ${sql.lit(AssignmentLabel.Assigned)}
       and not exists (select 1 from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at)
     on conflict do nothing`.execute(db)
+  // A change whose member still has a derivation queued or under way waits for a later sync: until then the records
+  // may hold the old account's counters.
+  const derived = sql`not exists (select 1 from derive_queue q where q.user_id = c.user_id)
+    and not exists (select 1 from derive_work w where w.user_id = c.user_id)`
+  await sql`insert into record_rebases (record_id, rebased_at, seed_time_sec, uploaded)
+    select r.id, c.changed_at, r.seed_time_sec, r.uploaded from site_uid_changes c join seed_records r on r.user_id = c.user_id
+    where ${derived}
+    on conflict do nothing`.execute(db)
+  await sql`delete from site_uid_changes where user_id in (select c.user_id from site_uid_changes c where ${derived})`.execute(db)
 }

@@ -6,6 +6,8 @@ import { countersAt, countersOf, snapshotDayOnOrAfter, snapshotDayOnOrBefore, sn
 import { derive } from '../derive'
 import { GIB } from '../rules/rules'
 import { pruneSnapshots, takeDailySnapshot } from './write'
+import { recordBaselines } from './baselines'
+import { queueMembers } from '../derive/queue'
 
 describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
   const t = useSeedingDb(backend)
@@ -162,5 +164,33 @@ describe.each(openTestDatabases())('counter snapshots on $name', (backend) => {
       seed_time_sec: number
     }>`select assigned_at, seed_time_sec from assignment_counters where record_id = ${assigned.id}`.execute(database.db)
     expect(atAssignment.rows.map((r) => [Number(r.assigned_at), Number(r.seed_time_sec)])).toEqual([[now + 3600_000, 100 * 3600]])
+  })
+
+  it("notes a member's records once they count the new 站点 UID: not while the member's derivation is still queued", async () => {
+    const { database } = t.db
+    const { db } = database
+    const w = t.world
+    const now = Date.UTC(2026, 2, 10, 2, 0)
+    const alice = await w.member('alice', 1001)
+    await w.torrent(1, { size: 5 * GIB })
+    await w.snatch(1001, 1, { finished: true, seedtime: 100 * 3600 })
+    await w.snatch(1002, 1, { finished: true, seedtime: 5000 * 3600 })
+    await derive(database, { now })
+    await takeDailySnapshot(database, { now, timeZone: 'Asia/Shanghai' })
+    // The UID corrected (as users/member-accounts.ts does it): the member queued, the change noted.
+    await db.updateTable('users').set({ site_uid: 1002 }).where('id', '=', alice).execute()
+    await queueMembers(db, [alice])
+    await db
+      .insertInto('site_uid_changes')
+      .values({ user_id: alice, changed_at: now + 60_000 })
+      .execute()
+    const rebases = async () =>
+      (await db.selectFrom('record_rebases').selectAll().execute()).map((r) => [Number(r.rebased_at), Number(r.seed_time_sec)])
+    await recordBaselines(db, now + 120_000) // a sync's baselines before the member was derived again
+    expect(await rebases()).toEqual([])
+    await derive(database, { now: now + 180_000 })
+    await recordBaselines(db, now + 180_000)
+    expect(await rebases()).toEqual([[now + 60_000, 5000 * 3600]])
+    expect(await db.selectFrom('site_uid_changes').selectAll().execute()).toEqual([])
   })
 })

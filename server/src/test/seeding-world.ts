@@ -27,6 +27,8 @@ export const seedingTables = [
   'counter_snapshots',
   'torrent_seeder_snapshots',
   'month_end_ties',
+  'site_uid_changes',
+  'record_rebases',
   'daily_member_stats',
   'daily_team_stats',
   'stats_cache',

@@ -150,7 +150,15 @@ export async function updateUser(ctx: Ctx, input: { id: number; siteUid?: number
       .set({ ...set, updated_at: ctx.now })
       .where('id', '=', before.id)
       .execute()
-    if (set.site_uid !== undefined) await queueMembers(trx, [before.id])
+    if (set.site_uid !== undefined) {
+      await queueMembers(trx, [before.id])
+      // The records now count the new account: the next sync notes their counters as the month's baseline (baselines.ts).
+      await trx
+        .insertInto('site_uid_changes')
+        .values({ user_id: before.id, changed_at: ctx.now })
+        .onConflict((oc) => oc.doNothing())
+        .execute()
+    }
     await recordOperation(
       trx,
       {

@@ -126,10 +126,20 @@ export interface ScanPlan {
   /** Torrents the site has banned: read too, so their keepers see why they are not paid. */
   banned: number[]
   maxId: number
+  /** A member's 站点 UID changed inside the period (record_rebases): rows carry their rebase (rare; else not read). */
+  rebases: boolean
 }
 
 export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: Pick<RuleBody, 'mode'>): Promise<ScanPlan> {
   const claimsOnly = isNexusphpClaims(rules)
+  const rebases =
+    (await db
+      .selectFrom('record_rebases')
+      .select('record_id')
+      .where('rebased_at', '>', counters.startMs)
+      .where('rebased_at', '<', counters.endMs)
+      .limit(1)
+      .executeTakeFirst()) !== undefined
   if (counters.endTies) {
     const day = counters.endDay!
     const banned = await db
@@ -139,11 +149,11 @@ export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: 
       .where('banned', '=', 1)
       .execute()
     const { rows } = await sql<{ hi: number | null }>`select max(record_id) as hi from month_end_ties where day = ${day}`.execute(db)
-    return { counters, claimsOnly, banned: banned.map((t) => Number(t.torrent_id)), maxId: Number(rows[0]?.hi ?? 0) }
+    return { counters, claimsOnly, banned: banned.map((t) => Number(t.torrent_id)), maxId: Number(rows[0]?.hi ?? 0), rebases }
   }
   const banned = (await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id))
   const { rows } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
-  return { counters, claimsOnly, banned, maxId: Number(rows[0]?.hi ?? 0) }
+  return { counters, claimsOnly, banned, maxId: Number(rows[0]?.hi ?? 0), rebases }
 }
 
 /**
@@ -239,7 +249,15 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
         left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
       where u.id = t.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
   // Each value a statement answers costs (better-sqlite3 makes a JS value of it: at 2 M records most of a
-  // range statement's time is that, not the reading): the tie's two moments come as one column each.
+  // range statement's time is that, not the reading): the tie's two moments come as one column each, and a
+  // rebase's three only in a period that has one.
+  const inPeriod = sql`b.rebased_at > ${int(counters.startMs)} and b.rebased_at < ${int(counters.endMs)}`
+  const rebaseColumns = plan.rebases ? sql`, rb.rebased_at as rb_at, rb.seed_time_sec as stb, rb.uploaded as upb` : sql``
+  const rebaseJoin = plan.rebases
+    ? sql`left join (select b.record_id, b.rebased_at, b.seed_time_sec, b.uploaded from record_rebases b where ${inPeriod}
+          and not exists (select 1 from record_rebases x where x.record_id = b.record_id and x.rebased_at > b.rebased_at
+            and x.rebased_at < ${int(counters.endMs)})) rb on rb.record_id = ${t.id}`
+    : sql``
   for (let from = first * RECORD_ID_RANGE; from < plan.maxId; from += step * RECORD_ID_RANGE) {
     const rows = await arrayRows<Row>(
       db,
@@ -248,13 +266,34 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
         case when ${missing} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = t.torrent_id where u.id = t.user_id) end as started,
         ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa,
-        ${claimBegin('seed_time_begin')} as stc, ${claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1
+        ${claimBegin('seed_time_begin')} as stc, ${claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1 ${rebaseColumns}
       from ${t.from}
         left join counter_snapshots s0 on s0.day = ${counters.startDay} and s0.record_id = ${t.id}
         ${endJoin}
+        ${rebaseJoin}
       where ${t.where} ${t.id} > ${from} and ${t.id} <= ${from + RECORD_ID_RANGE} and ${ties}`,
     )
-    for (const [userId, torrentId, claimedAt, assignedAtValue, st0, up0, fAt, stf, upf, started, sta, upa, stc, upc, st1, up1] of rows) {
+    for (const [
+      userId,
+      torrentId,
+      claimedAt,
+      assignedAtValue,
+      st0,
+      up0,
+      fAt,
+      stf,
+      upf,
+      started,
+      sta,
+      upa,
+      stc,
+      upc,
+      st1,
+      up1,
+      bAt,
+      stb,
+      upb,
+    ] of rows) {
       const claimAt = Number(claimedAt)
       const assignedAt = claimsOnly ? 0 : Number(assignedAtValue)
       const gain = windowGain(
@@ -267,6 +306,7 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
           atAssignment: counters2(sta, upa),
           firstSeen: fAt != null ? { at: Number(fAt), ...counters2(stf, upf)! } : null,
           atEnd: counters2(st1, up1),
+          rebase: bAt != null ? { at: Number(bAt), ...counters2(stb, upb)! } : null,
         },
         counters,
       )
@@ -413,4 +453,8 @@ type Row = [
   upc: Nullable,
   st1: Nullable,
   up1: Nullable,
+  /** Only in a period with a rebase (ScanPlan.rebases). */
+  bAt?: Nullable,
+  stb?: Nullable,
+  upb?: Nullable,
 ]

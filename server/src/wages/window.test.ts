@@ -29,6 +29,17 @@ describe('counting window and baseline', () => {
     expect(hoursOf(history())).toEqual({ hours: 400, partial: false })
   })
 
+  it('a 站点 UID changed in the period counts from the first sync after the change (部分月份), not the start snapshot', () => {
+    // The start snapshot held the old account's 100 h; the new account had 5,000 h when the UID was corrected.
+    const corrected = history({ atPeriodStart: c(100), rebase: { at: 115 * DAY, ...c(5000) }, atEnd: c(5300) })
+    expect(hoursOf(corrected)).toEqual({ hours: 300, partial: true })
+    // A claim made after the change counts from its own noted counters (the new account's).
+    expect(hoursOf({ ...corrected, claim: { at: 120 * DAY, begin: c(5100) } })).toEqual({ hours: 200, partial: false })
+    // A change before the period or after it: not this month's baseline.
+    expect(hoursOf({ ...corrected, rebase: { at: 90 * DAY, ...c(5000) } })).toEqual({ hours: 5200, partial: false })
+    expect(hoursOf({ ...corrected, rebase: { at: 131 * DAY, ...c(5000) } })).toEqual({ hours: 5200, partial: false })
+  })
+
   it('a claim made in the period counts from the counters noted in the claim', () => {
     expect(hoursOf(history({ claim: { at: 110 * DAY, begin: c(1100) } }))).toEqual({ hours: 300, partial: false })
   })

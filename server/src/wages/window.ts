@@ -10,6 +10,8 @@
  *   migration 0025) — never below the start snapshot, unless that was taken after the 1st (a new
  *   install: it may postdate the claim); with none noted and no start snapshot, from the first observation;
  * - an assignment made inside the period starts from the counters of the first sync after it;
+ * - a member whose 站点 UID changed inside the window (after the tie began) starts from the counters of the first
+ *   sync after the change, marked partial: before it the record counted another account (or none);
  * - otherwise the period's start snapshot; a record missing from it (the server first saw it later:
  *   a member added mid-month, a new install, a late first sync) starts from its first observation
  *   and is marked partial (部分月份) — never from 0, which would pay its whole history. So is a
@@ -36,6 +38,8 @@ export interface RecordHistory {
   firstSeen: (Counters & { at: number }) | null
   /** Counters at the period end (end snapshot, or the live ones for the running month); null = gone by then. */
   atEnd: Counters | null
+  /** The latest 站点 UID change inside the period and the counters of the first sync after it; absent = none. */
+  rebase?: (Counters & { at: number }) | null
 }
 
 export interface WindowGain {
@@ -66,8 +70,13 @@ export function windowGain(
   const windowStart = Math.max(period.startMs, tieAt ?? 0)
   let base: Counters
   let partial = false
+  const rebase = record.rebase && record.rebase.at > windowStart && record.rebase.at < period.endMs ? record.rebase : null
   if (record.snatchStartedAt !== null && record.snatchStartedAt >= windowStart) base = ZERO
-  else if (record.claim && record.claim.at > period.startMs) {
+  else if (rebase) {
+    // The tie began before the change (else windowStart would be after it): the new account counts from the change.
+    base = rebase
+    partial = true
+  } else if (record.claim && record.claim.at > period.startMs) {
     // A start snapshot taken late (a new install) may postdate the claim: it floors only counters the source did
     // not note (0), and then what was seeded between the claim and the snapshot is unknown (部分月份).
     const noted = record.claim.begin.seedTimeSec > 0 || record.claim.begin.uploaded > 0

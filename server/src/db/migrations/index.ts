@@ -35,6 +35,7 @@ import m0032 from './0032_webhook_delivery_body'
 import m0033 from './0033_uploader_keepers'
 import m0034 from './0034_ingest_deletions'
 import m0035 from './0035_month_end_ties'
+import m0036 from './0036_site_uid_rebases'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -69,5 +70,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0033_uploader_keepers': m0033(dialect),
     '0034_ingest_deletions': m0034(dialect),
     '0035_month_end_ties': m0035(dialect),
+    '0036_site_uid_rebases': m0036(dialect),
   }
 }

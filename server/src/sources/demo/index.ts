@@ -72,6 +72,7 @@ const generatedTables = [
   'torrent_seeder_snapshots',
   'month_end_ties',
   'record_first_counters',
+  'record_rebases',
   'assignment_counters',
   'daily_member_stats',
   'daily_team_stats',
