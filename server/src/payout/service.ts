@@ -20,6 +20,7 @@ import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outco
 import { monthNotOverReason, monthsNotOver } from './month-over'
 import { payoutRules } from './rules'
 import { type PayOutcome, PayoutError, type PayoutTarget, type SentNotes } from './target'
+import { namedWageRecords } from '../wages/log-detail'
 import {
   HAND_PAID,
   HAND_PAID_WHILE_OPEN,
@@ -272,10 +273,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         ip,
         'wages.payout',
         selection.period ?? (wages.length === 1 ? wages[0]!.id : null),
-        `发放到站点（${label}）${period}：${resultSummary(results)}（记录 ${wages
-          .slice(0, 50)
-          .map((w) => w.id)
-          .join(', ')}${wages.length > 50 ? ' …' : ''}）`,
+        `发放到站点（${label}）${period}：${resultSummary(results)}（${namedWageRecords(wages, wages.length)}）`,
       )
       return results
     },

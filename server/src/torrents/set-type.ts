@@ -10,7 +10,7 @@ import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { AdminLock, lockFor } from '../db/write-lock'
 import { relabel } from '../derive/relabel'
-import { assertTorrentsExist, listIds, uniqueSorted } from '../assignments/targets'
+import { assertTorrentsExist, torrentList, uniqueSorted } from '../assignments/targets'
 
 type Ctx = RequestContext<AuthUser>
 
@@ -50,13 +50,15 @@ export async function setSeedType(ctx: Ctx, input: { ids: number[]; seedType: Se
           .execute()
     }
     await queueTorrents(trx, changed)
-    // "按规则 → 官种（手动） 3 个：1, 2, 3；非官种（手动） → 官种（手动） 1 个：9"
+    // "按规则 → 官种（手动） 2 个：#1《name》、#2《name》；非官种（手动） → 官种（手动） 1 个：#9《name》"
     const groups = new Map<string, number[]>()
     for (const id of changed) {
       const key = label(before.get(id) ?? null)
       groups.set(key, [...(groups.get(key) ?? []), id])
     }
-    const detail = [...groups].map(([from, list]) => `种子类型：${from} → ${label(target)} ${list.length} 个：${listIds(list)}`).join('；')
+    const parts: string[] = []
+    for (const [from, list] of groups) parts.push(`种子类型：${from} → ${label(target)} ${list.length} 个：${await torrentList(trx, list)}`)
+    const detail = parts.join('；')
     await recordOperation(
       trx,
       {

@@ -24,6 +24,7 @@ import { periodBounds, type PeriodBounds } from './period'
 import { runInWorker, workerFile } from './offload'
 import { periodCounters, periodRecords, wageMembers, type RangeScan } from './reader'
 import { postgresParallelScan } from './pg-parallel-scan'
+import { namedWageRecords } from './log-detail'
 import { wageDb } from './tables'
 import type { ComputeArgs, ComputedPeriod, ComputeOutcome, PreviewAnswer, RunMember } from './worker-protocol'
 
@@ -385,6 +386,13 @@ export async function payWages(
     await faultPause('wages.pay')
     // The log records changes: a pay of records that were all paid already changed nothing.
     if (paid === 0) return { paid, alreadyPaid, missing: [] }
+    const named = await w
+      .selectFrom('wage_records as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .select(['r.id', 'u.username', 'r.period'])
+      .where('r.id', 'in', ids.slice(0, 5))
+      .orderBy('r.id')
+      .execute()
     await recordOperation(
       trx,
       {
@@ -392,7 +400,7 @@ export async function payWages(
         action: 'wages.pay',
         targetType: 'wage-record',
         targetId: ids.length === 1 ? ids[0] : null,
-        detail: `标记已发放：${paid} 条，此前已发放 ${alreadyPaid} 条（记录 ${ids.slice(0, 50).join(', ')}${ids.length > 50 ? ' …' : ''}）`,
+        detail: `标记已发放：${paid} 条，此前已发放 ${alreadyPaid} 条（${namedWageRecords(named, ids.length)}）`,
         ip: args.ip,
       },
       args.now,

@@ -37,6 +37,22 @@ describe('request', () => {
     expect(toast.error).toHaveBeenCalledWith('用户名或密码错误')
   })
 
+  it('says 无法连接服务器 once while the server stays unreachable, and again after a call answered', async () => {
+    const unreachable = fail(0, '无法连接服务器，请检查服务器地址和网络')
+    api.handle('health', unreachable)
+    for (let i = 0; i < 3; i++) await expect(request('health')).rejects.toMatchObject({ code: 0 })
+    expect(toast.error).toHaveBeenCalledTimes(1)
+    api.handle('user.loginInfo', ok(memberUser))
+    await request('user.loginInfo')
+    await expect(request('health')).rejects.toMatchObject({ code: 0 })
+    expect(toast.error).toHaveBeenCalledTimes(2)
+    // Other errors are each told.
+    api.handle('user.login', fail(400, '用户名或密码错误'))
+    for (let i = 0; i < 2; i++) await expect(request('user.login', { username: 'a', password: 'b' })).rejects.toThrow()
+    expect(toast.error).toHaveBeenCalledTimes(4)
+    await request('user.loginInfo') // the next test starts with the outage told of
+  })
+
   it('toasts 请求出错 when the failure has no msg', async () => {
     api.handle('health', fail(500, ''))
     await expect(request('health')).rejects.toMatchObject({ code: 500, msg: '请求出错' })

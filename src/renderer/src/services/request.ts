@@ -45,15 +45,35 @@ async function callBridge<N extends EndpointName>(endpoint: N, input: EndpointIn
   }
 }
 
+/**
+ * While the server cannot be reached, 「无法连接服务器」 is said once per this long: the lists read a failed page again
+ * every 5 s (components/DataTable), and each of those reads would pop the same red toast over whatever the user does.
+ * A call that answers ends the quiet at once (the next outage is told again).
+ */
+export const UNREACHABLE_QUIET_MS = 30_000
+let unreachableToldAt: number | null = null
+
+function toastFailure(msg: string): void {
+  if (msg === messages.networkError) {
+    const now = Date.now()
+    if (unreachableToldAt !== null && now - unreachableToldAt < UNREACHABLE_QUIET_MS) return
+    unreachableToldAt = now
+  }
+  toastError(msg)
+}
+
 export async function request<N extends EndpointName>(
   endpoint: N,
   input?: EndpointInput<N>,
   options: RequestOptions = {},
 ): Promise<EndpointOutput<N>> {
   const result = await callBridge(endpoint, input)
-  if (result.ok) return result.data
+  if (result.ok) {
+    unreachableToldAt = null
+    return result.data
+  }
   const msg = result.msg || messages.requestFailed
-  if (!options.silent) toastError(msg)
+  if (!options.silent) toastFailure(msg)
   // A login the server ended says why on the login page too (a silent call, e.g. the re-check on focus, toasts nothing).
   if (result.code === UNAUTHORIZED_CODE)
     redirectToLogin(msg !== messages.notLoggedIn ? ({ ended: msg } satisfies LoginPageState) : undefined)

@@ -8,7 +8,7 @@
 import { useMemo } from 'react'
 import { Alert, Form, Input } from 'antd'
 import type { User } from '@shared/entities'
-import FormModal from '@renderer/components/FormModal'
+import FormModal, { submitOnEnter } from '@renderer/components/FormModal'
 import { createUser, resetPassword, updateUser } from '@renderer/services/users'
 import { useCurrentUser } from '@renderer/stores/user'
 import { toastSuccess } from '@renderer/utils/feedback'
@@ -134,6 +134,7 @@ export function CreateMemberModal({ open, onClose, onCreated }: { open: boolean;
 
 /** `member` null: closed. */
 export function EditMemberModal({ member, onClose, onSaved }: { member: EditedMember | null; onClose(): void; onSaved(): void }) {
+  const [form] = Form.useForm<EditValues>()
   const { userId, draft: stored } = useOpeningDraft<EditDraft>(EDIT_DRAFT, member !== null)
   // A draft of another member's edit is not this dialog's.
   const draft = stored && member && stored.member.id === member.id ? stored : null
@@ -144,6 +145,7 @@ export function EditMemberModal({ member, onClose, onSaved }: { member: EditedMe
   }
   return (
     <FormModal<EditValues>
+      form={form}
       open={member !== null}
       title={`编辑保种员 · ${member?.username ?? ''}`}
       okText="保存"
@@ -162,7 +164,8 @@ export function EditMemberModal({ member, onClose, onSaved }: { member: EditedMe
         onSaved()
       }}
     >
-      {siteUidField(member?.id)}
+      {/* 站点 UID is a select: Enter there saves once a uid is picked (备注 is a text area, where Enter is a new line). */}
+      <div onKeyDownCapture={submitOnEnter(form, 'siteUid')}>{siteUidField(member?.id)}</div>
       {remarkField}
     </FormModal>
   )

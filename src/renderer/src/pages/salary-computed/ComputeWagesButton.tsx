@@ -7,7 +7,7 @@ import { SaveOutlined } from '@ant-design/icons'
 import { App, Button, Flex, Statistic, Tooltip, Typography } from 'antd'
 import { computeWages } from '@renderer/services/wages'
 import { toastSuccess } from '@renderer/utils/feedback'
-import { formatAmount } from '@renderer/utils/format'
+import { formatAmount, formatCount } from '@renderer/utils/format'
 import { sumAmounts, type WagePreview } from './WagePreview'
 
 export interface ComputeWagesButtonProps {
@@ -52,7 +52,7 @@ export default function ComputeWagesButton({ period, preview, previewing, notOve
         try {
           const result = await computeWages(period)
           toastSuccess(
-            `已生成 ${result.saved} 条工资记录（规则 v${result.ruleVersion}）${result.keptPaid > 0 ? `，${result.keptPaid} 条已发放（或正在发放到站点）的记录保持不变` : ''}`,
+            `已生成 ${formatCount(result.saved)} 条工资记录（规则 v${result.ruleVersion}）${result.keptPaid > 0 ? `，${formatCount(result.keptPaid)} 条已发放（或正在发放到站点）的记录保持不变` : ''}`,
           )
           onSaved()
         } catch {

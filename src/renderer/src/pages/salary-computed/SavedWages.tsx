@@ -23,6 +23,7 @@ import { toOrderBy, type TableSort } from '@renderer/services/request'
 import { exportWages, payWages, wagePage, type WageExportFormat } from '@renderer/services/wages'
 import { toastSuccess } from '@renderer/utils/feedback'
 import PayoutToSite from './payout/PayoutToSite'
+import { formatCount } from '@renderer/utils/format'
 
 export const RECORDS_TABLE_KEY = 'salary.computed.records'
 
@@ -121,7 +122,9 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
         setPaying(true)
         try {
           const result = await payWages(ids)
-          toastSuccess(`已将 ${result.paid} 条标记为已发放${result.alreadyPaid > 0 ? `，${result.alreadyPaid} 条此前已发放` : ''}`)
+          toastSuccess(
+            `已将 ${formatCount(result.paid)} 条标记为已发放${result.alreadyPaid > 0 ? `，${formatCount(result.alreadyPaid)} 条此前已发放` : ''}`,
+          )
           reload()
         } catch {
           // toasted by request()

@@ -86,7 +86,7 @@ export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssig
     setCommitError(null)
     try {
       const result = await autoAssign(false, undefined, { silent: true })
-      toastSuccess(`已自动分配 ${result.created} 项任务`)
+      toastSuccess(`已自动分配 ${formatCount(result.created)} 项任务`)
       onAssigned()
       onClose()
     } catch (failure) {
@@ -119,7 +119,7 @@ export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssig
           ? '正在计算分配方案…'
           : rows.length === 0
             ? '没有需要分配的官种（未分配的官种都已有足够的保种员，或没有可分配的保种员；站点已禁止或未审核通过的种子不参与）。'
-            : `共 ${rows.length} 项分配，涉及 ${torrents} 个种子、${members} 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止或未审核通过的种子不参与；确认后才会写入。`}
+            : `共 ${formatCount(rows.length)} 项分配，涉及 ${formatCount(torrents)} 个种子、${formatCount(members)} 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止或未审核通过的种子不参与；确认后才会写入。`}
       </Typography.Paragraph>
       <Table<PlanRow>
         size="small"

@@ -6,6 +6,7 @@
 import { useState } from 'react'
 import { Flex, Select, Typography } from 'antd'
 import type { KeeperOption } from '@shared/entities'
+import { formatCount } from '@renderer/utils/format'
 
 /** Height of the open list (antd's default is 256; keep the modal short on a laptop). */
 const LIST_HEIGHT = 224
@@ -19,7 +20,7 @@ export interface MemberPickerProps {
   id?: string
 }
 
-export const loadText = (member: KeeperOption) => `已分配 ${member.assignedCount} · 做种 ${member.seedingCount}`
+export const loadText = (member: KeeperOption) => `已分配 ${formatCount(member.assignedCount)} · 做种 ${formatCount(member.seedingCount)}`
 
 export default function MemberPicker({ members, value, onChange, id }: MemberPickerProps) {
   const [open, setOpen] = useState(false)

@@ -29,6 +29,7 @@ import { toastSuccess } from '@renderer/utils/feedback'
 import AssigneeTags from './AssigneeTags'
 import AutoAssignModal from './AutoAssignModal'
 import MemberPicker from './MemberPicker'
+import { formatCount } from '@renderer/utils/format'
 
 export const TASK_ASSIGNMENT_TABLE_KEY = 'taskAssignment.torrents'
 const OFFICIAL = { seedType: SeedType.Official }
@@ -153,7 +154,7 @@ export default function TaskAssignmentPage() {
       onOk: async () => {
         try {
           const { removed } = await unassignTasks(selected)
-          toastSuccess(`已取消 ${removed} 项分配`)
+          toastSuccess(`已取消 ${formatCount(removed)} 项分配`)
           reload()
         } catch {
           // request() showed the server's message
@@ -200,7 +201,9 @@ export default function TaskAssignmentPage() {
         onClose={() => setAssigning(false)}
         onSubmit={async ({ userIds }) => {
           const { created, existed } = await assignTasks(selected, userIds, { silent: true })
-          toastSuccess(existed ? `已新建 ${created} 项分配，${existed} 项原已存在` : `已新建 ${created} 项分配`)
+          toastSuccess(
+            existed ? `已新建 ${formatCount(created)} 项分配，${formatCount(existed)} 项原已存在` : `已新建 ${formatCount(created)} 项分配`,
+          )
           reload()
         }}
       >

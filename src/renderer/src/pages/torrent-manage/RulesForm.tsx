@@ -51,6 +51,9 @@ const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({
  * 本站规则 is sent as the server has it: rules without the field stay without it, since the server counts
  * absent → `team` as a change (a new version and a re-labelling pass for nothing).
  */
+/** The fields the NexusPHP preset sets, besides the mode. */
+const presetFields = Object.keys(nexusphpClaimsPreset).filter((key) => key !== 'mode') as (keyof RuleBody)[]
+
 const modeToSave = (mode: RuleBody['mode'], saved: RuleBody['mode']): RuleBody['mode'] =>
   mode === 'team' && saved === undefined ? undefined : mode
 
@@ -170,6 +173,8 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   const [saving, setSaving] = useState(false)
   // Set before the first await: a second Enter before React re-renders (or while saving) sends nothing.
   const inFlight = useRef(false)
+  // The parameters the NexusPHP preset replaced, put back when the admin returns to 本站规则 before saving.
+  const beforePreset = useRef<Partial<RuleBody> | null>(null)
   // Unsaved edits from before (a save refused because the login ended, or the page left by the menu): the form
   // opens with them, on the version they were made on.
   const userId = useCurrentUser()?.id ?? 0
@@ -222,6 +227,7 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
         { silent: true },
       )
       formVersion.current = saved.version
+      beforePreset.current = null
       forgetDraft()
       void mutateRules(saved, { revalidate: false })
       form.setFieldsValue(withoutVersion(saved))
@@ -272,8 +278,15 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
       onFinish={save}
       scrollToFirstError={{ behavior: 'smooth', block: 'center' }}
       onValuesChange={(changed: Partial<RuleBody>) => {
-        // Choosing the NexusPHP preset brings NexusPHP's own parameters with it (still editable before saving).
-        if (changed.mode === 'nexusphpClaims') form.setFieldsValue(nexusphpClaimsPreset)
+        // Choosing the NexusPHP preset brings NexusPHP's own parameters with it (still editable before saving);
+        // choosing 本站规则 again gives back what the form held before, not NexusPHP's values left in place.
+        if (changed.mode === 'nexusphpClaims') {
+          beforePreset.current = form.getFieldsValue(presetFields) as Partial<RuleBody>
+          form.setFieldsValue(nexusphpClaimsPreset)
+        } else if (changed.mode !== undefined && beforePreset.current) {
+          form.setFieldsValue(beforePreset.current)
+          beforePreset.current = null
+        }
         keepDraft()
       }}
       data-testid="rules-form"

@@ -17,6 +17,7 @@ import { toastSuccess } from '@renderer/utils/feedback'
 import { payInChunks, payoutPlan } from './payInChunks'
 import PayoutPreviewTable from './PayoutPreviewTable'
 import PayoutResultTable from './PayoutResultTable'
+import { formatCount } from '@renderer/utils/format'
 
 export interface PayoutToSiteProps {
   period: string
@@ -61,7 +62,7 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
     setPhase('done')
     if (toPay.length === 0) return
     const paid = out.filter((r) => r.status === 'paid').length
-    toastSuccess(`发放完成：成功 ${paid} 人`)
+    toastSuccess(`发放完成：成功 ${formatCount(paid)} 人`)
     onPaid()
   }
 
