@@ -1,4 +1,5 @@
 /** The search form above a table, built from the columns that declare a `search` field. */
+import { useId } from 'react'
 import { Button, Col, Form, Input, Row, Select, Space, type FormRule } from 'antd'
 import { toAsciiNumber } from '@renderer/utils/numberText'
 import type { SearchItem } from './columns'
@@ -64,6 +65,9 @@ interface SearchFormProps {
 
 export default function SearchForm({ items, initialValues, onSearch }: SearchFormProps) {
   const [form] = Form.useForm<SearchValues>()
+  // antd ids a field by the form's name and its own: without a name of its own, a drawer's 状态 and the page's behind it
+  // shared the id `status`, and the drawer's label pointed at the page's field (as FormModal's names avoid).
+  const formName = `search${useId().replace(/[^a-zA-Z0-9]/g, '')}`
 
   const reset = () => {
     form.setFields(items.map(({ name }) => ({ name, value: undefined, errors: [] })))
@@ -73,6 +77,7 @@ export default function SearchForm({ items, initialValues, onSearch }: SearchFor
   return (
     <Form
       form={form}
+      name={formName}
       initialValues={initialValues}
       onFinish={(submitted) => onSearch(cleanValues(submitted, items))}
       data-testid="data-table-search"

@@ -21,6 +21,7 @@ import { SEEDING_COUNT_HELP } from '@renderer/components/seedingCountHelp'
 import MemberActions from './MemberActions'
 import MemberDetail from './MemberDetail'
 import { CreateMemberModal, EditMemberModal, readMemberDrafts, ResetPasswordModal, type EditedMember } from './MemberForms'
+import { keyboardOpen } from '@renderer/utils/keyboardOpen'
 
 export const NORMAL_USER_TABLE_KEY = 'normalUser.list'
 
@@ -38,7 +39,7 @@ function memberColumns(openDetail: (id: number) => void): DataTableColumn<User>[
       ellipsis: true,
       search: { type: 'text', placeholder: '用户名包含的文字', maxLength: searchLimits.memberName },
       render: (_, user) => (
-        <Typography.Link onClick={() => openDetail(user.id)} title="查看详情">
+        <Typography.Link onClick={() => openDetail(user.id)} title="查看详情" role="button" {...keyboardOpen(() => openDetail(user.id))}>
           {user.username}
         </Typography.Link>
       ),

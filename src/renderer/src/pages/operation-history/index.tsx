@@ -3,11 +3,11 @@
  * detail and IP. Filters: operator (the user options), action (the Chinese labels), time range.
  */
 import { useMemo } from 'react'
-import { Button, Card, Col, DatePicker, Flex, Form, Row, Select, Space, Tooltip } from 'antd'
+import { Button, Card, Col, DatePicker, Empty, Flex, Form, Row, Select, Space, Tooltip } from 'antd'
 import type { Dayjs } from 'dayjs'
 import type { OperationLog } from '@shared/entities'
 import { operationActionLabels, type OperationActionName } from '@shared/enums'
-import DataTable, { type DataTableColumn } from '@renderer/components/DataTable'
+import DataTable, { NO_MATCH, type DataTableColumn } from '@renderer/components/DataTable'
 import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { useApi } from '@renderer/hooks/useApi'
 import { useRememberedState } from '@renderer/hooks/useRememberedState'
@@ -149,6 +149,9 @@ export default function OperationHistoryPage() {
         rowKey="id"
         columns={columns}
         params={filters}
+        // The filters reach the table as its fixed params, which it does not count as a search: say so here (the log
+        // is never empty — each login writes a row — so 暂无数据 would read as if nothing had ever happened).
+        empty={Object.keys(filters).length > 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={NO_MATCH} /> : undefined}
         request={(params, sort) => pageOperationLog(params, sort)}
       />
     </Flex>

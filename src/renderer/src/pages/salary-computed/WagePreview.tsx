@@ -10,6 +10,7 @@ import { amountColumn, qualifiedColumns, seedHoursColumns } from '@renderer/comp
 import { RequestError } from '@renderer/services/request'
 import { previewWages } from '@renderer/services/wages'
 import { formatAmount, formatCount } from '@renderer/utils/format'
+import { keyboardOpen } from '@renderer/utils/keyboardOpen'
 
 export interface WagePreview {
   period: string
@@ -123,7 +124,11 @@ export default function WagePreviewCard({ period, state, onOpen }: WagePreviewCa
               columns={previewColumns}
               dataSource={preview.list}
               scroll={{ x: 830 }}
-              onRow={(entry) => ({ onClick: () => onOpen(entry.userId), style: { cursor: 'pointer' } })}
+              onRow={(entry) => ({
+                onClick: () => onOpen(entry.userId),
+                style: { cursor: 'pointer' },
+                ...keyboardOpen(() => onOpen(entry.userId)),
+              })}
               pagination={{
                 defaultPageSize: 20,
                 showSizeChanger: true,

@@ -13,6 +13,7 @@ import { withSiteArrival, type WageRecordWithArrival } from '@renderer/services/
 import { wagePage } from '@renderer/services/wages'
 import { SiteArrivalTag } from '../salary-computed/payout/SiteArrival'
 import { useCurrentUser } from '@renderer/stores/user'
+import { keyboardOpen } from '@renderer/utils/keyboardOpen'
 
 export const SALARY_TABLE_KEY = 'salary.mine'
 
@@ -61,7 +62,10 @@ export default function SalaryPage() {
         sortableFields={sortableWageFields.wagesPage}
         params={params}
         request={wagePageWithArrival}
-        onRow={(record) => ({ onClick: () => setSource({ kind: 'record', id: record.id }), style: { cursor: 'pointer' } })}
+        onRow={(record) => {
+          const open = () => setSource({ kind: 'record', id: record.id })
+          return { onClick: open, style: { cursor: 'pointer' }, ...keyboardOpen(open) }
+        }}
       />
       <WageBreakdownDrawer source={source} onClose={() => setSource(null)} />
     </>
