@@ -11,7 +11,7 @@ import dayjs from 'dayjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { browserAvailable, CHROMIUM_PATH, type OpenApp } from './harness/app'
-import type { RunningServer } from './harness/api-server'
+import { postAsAdmin, type RunningServer } from './harness/api-server'
 import { startSuite, stopSuite } from './harness/suite'
 import { freshStart } from './harness/session'
 import { confirmPopover, openMenu, pick, poll, spaced, toast, waitForRows } from './harness/ui'
@@ -36,18 +36,7 @@ describe.skipIf(!browserAvailable())('操作日志 names whom and what', () => {
 
   beforeAll(async () => {
     ;({ server, app } = await startSuite())
-    const login = await fetch(`${server.apiBase}/user/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: server.adminPassword }),
-    })
-    const token = ((await login.json()) as { data: string }).data
-    const compute = await fetch(`${server.apiBase}/wages/compute`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'access-token': token },
-      body: JSON.stringify({ period: PERIOD }),
-    })
-    expect(((await compute.json()) as { code: number }).code).toBe(200)
+    await postAsAdmin(server, '/wages/compute', { period: PERIOD })
   })
 
   afterAll(() => stopSuite(server, app))

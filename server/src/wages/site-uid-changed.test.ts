@@ -7,29 +7,15 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { WageDetail, WageRecord } from '@shared/entities'
-import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
+import { GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
-import { memberAmount, torrentValue } from './formula'
+import { DAY, FEB_START, H, JAN_START, januaryRules, januaryWageAt, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
-const H = 3600
-const ZONE = 'Asia/Shanghai'
-const DAY = 86_400_000
-const JAN_START = Date.UTC(2025, 11, 31, 16, 0) // 2026-01-01 00:00 Asia/Shanghai
-const FEB_START = Date.UTC(2026, 0, 31, 16, 0)
-const rules = { ...defaultRuleBody, officialTeams: ['CedarHD'] }
-/** The wage of one qualified 20 GiB torrent (2 seeders, added 2025-01-01) at `hours` seed hours, as the formula pays it. */
-const wageAt = (hours: number) =>
-  memberAmount(
-    {
-      sumValue: torrentValue({ weeks: (FEB_START - Date.UTC(2025, 0, 1)) / (7 * DAY), sizeGiB: 20, seeders: 2, keeperRank: 1 }, rules),
-      qualifiedCount: 1,
-      avgSeedHours: hours,
-    },
-    rules,
-  )
+const rules = januaryRules
+const wageAt = januaryWageAt
 
 describe.each(openTestDatabases())('a member whose site UID is corrected mid-month on $name', (backend) => {
   const clock = testClock(JAN_START + 14 * DAY)
