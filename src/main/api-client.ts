@@ -231,6 +231,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (code === 401 && endpoint.access !== 'public' && sameSession()) options.tokens.clearToken()
       return fail(code, shorten(msg) || messages.requestFailed)
     }
+    // A file's success is the file, saved through the dialog here: an envelope saying "saved" saved nothing.
+    if (endpoint.download) {
+      log(`answer of ${name} refused: a success envelope instead of the file`)
+      return fail(502, messages.badServerAnswer)
+    }
 
     // Checked before the schema walks every row: a "page" of 200,000 rows costs main seconds and freezes the table.
     if (overPageSize(input, data)) {
@@ -408,9 +413,18 @@ export function fileNameOf(header: string | null): string | null {
  */
 export function downloadName(name: string | null, format: unknown): string {
   const base = (name ?? '').replace(/^[.\s]+/, '') || 'download'
-  if (typeof format !== 'string' || !/^[a-z0-9]{1,10}$/.test(format)) return base
+  if (typeof format !== 'string' || !/^[a-z0-9]{1,10}$/.test(format)) return notADevice(base)
   const extension = `.${format}`
-  return base.toLowerCase().endsWith(extension) ? base : `${base}${extension}`
+  return notADevice(base.toLowerCase().endsWith(extension) ? base : `${base}${extension}`)
+}
+
+/**
+ * Windows names a device, not a file, by `CON`, `NUL`, `AUX`, `PRN`, `COM1`–`COM9`, `LPT1`–`LPT9`, `CONIN$`, `CONOUT$`
+ * — whatever the extension (`CON.xlsx`): such a name is saved as `_CON.xlsx`.
+ */
+function notADevice(name: string): string {
+  const stem = name.split('.')[0]!.trim()
+  return /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i.test(stem) ? `_${name}` : name
 }
 
 function toSearchParams(input: Record<string, unknown>): Record<string, string> {

@@ -3,9 +3,10 @@
  * archive kept). Secrets never reach it: every message passes through `redactSecrets` first.
  */
 
+// A quoted value runs to its closing quote, past escaped ones (`\"`: JSON writes a password's own quotes so).
 const secretPatterns: [RegExp, string][] = [
-  [/(access-token["']?\s*[:=]\s*["']?)[^\s"',;}]+/gi, '$1[已隐藏]'],
-  [/("?(?:token|password|oldPassword|newPassword)"?\s*[:=]\s*)"[^"]*"/gi, '$1"[已隐藏]"'],
+  [/((?:access-token|device-key)["']?\s*[:=]\s*["']?)[^\s"',;}]+/gi, '$1[已隐藏]'],
+  [/("?(?:token|password|oldPassword|newPassword|deviceKey|device-key)"?\s*[:=]\s*)"(?:[^"\\]|\\.)*"/gi, '$1"[已隐藏]"'],
   [/((?:token|password)=)[^\s&]+/gi, '$1[已隐藏]'],
 ]
 

@@ -66,7 +66,7 @@ describe('settings store', () => {
   it('keeps the token plain only when the OS has no encryption', () => {
     const { backend, store } = makeStore(xorSealer(false))
     store.setToken('plain-token')
-    expect(backend.get('token')).toEqual({ sealed: false, value: 'plain-token' })
+    expect(backend.get('token')).toEqual({ sealed: false, value: 'plain-token', server: store.getSettings().serverAddress })
     expect(store.getToken()).toBe('plain-token')
   })
 

@@ -127,16 +127,22 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     }
   }
 
+  /**
+   * The token, only for the server that issued it: the address in use can change without setSettings — a new build's
+   * default, a stored address that no longer validates (getSettings falls back) — and the old server's token must not
+   * be sent to another. A token stored without its server (before 0.3.7) is dropped: log in once again.
+   */
   function getToken(): string | null {
-    const token = unseal(backend.get('token'))
+    const stored = backend.get('token') as (StoredToken & { server?: unknown }) | undefined
+    const token = stored && stored.server === getSettings().serverAddress ? unseal(stored) : undefined
     if (token !== undefined) return token
-    // The token is lost, log in again.
+    // The token is lost or another server's: log in again.
     backend.delete('token')
     return null
   }
 
   function setToken(token: string): void {
-    backend.set('token', seal(token))
+    backend.set('token', { ...seal(token), server: getSettings().serverAddress })
   }
 
   function storedDeviceKeys(): StoredDeviceKeys {

@@ -38,8 +38,9 @@ export function parseOrderBy<F extends string>(orderBy: string | undefined): { f
  * Builds the schema of a paged request from its filters and sortable fields. Strict: a misspelt
  * filter (`stauts: 3`) is refused with 400 naming the field, rather than dropped — which would
  * answer with every row as if the filter had matched. `keyword` is the one extra field accepted
- * (the original console's clients send it with every paged call): no handler reads it.
+ * (the original console's clients send it with every paged call): no handler reads it, so it is dropped when
+ * parsed — main never forwards what a renderer put there (megabytes, text nested past the NUL check).
  */
 export function pagedRequest<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortable: F, filters: S) {
-  return z.strictObject({ ...pagingShape, orderBy: orderBySchema(sortable).optional(), keyword: z.unknown().optional(), ...filters })
+  return z.strictObject({ ...pagingShape, orderBy: orderBySchema(sortable).optional(), keyword: z.unknown().transform(() => undefined).optional(), ...filters })
 }
