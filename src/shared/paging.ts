@@ -42,5 +42,13 @@ export function parseOrderBy<F extends string>(orderBy: string | undefined): { f
  * parsed — main never forwards what a renderer put there (megabytes, text nested past the NUL check).
  */
 export function pagedRequest<const F extends readonly [string, ...string[]], S extends z.ZodRawShape>(sortable: F, filters: S) {
-  return z.strictObject({ ...pagingShape, orderBy: orderBySchema(sortable).optional(), keyword: z.unknown().transform(() => undefined).optional(), ...filters })
+  return z.strictObject({
+    ...pagingShape,
+    orderBy: orderBySchema(sortable).optional(),
+    keyword: z
+      .unknown()
+      .transform(() => undefined)
+      .optional(),
+    ...filters,
+  })
 }
