@@ -210,6 +210,8 @@ export interface TorrentSeederSnapshotsTable {
 export interface SiteUidChangesTable {
   user_id: number
   changed_at: number
+  /** The UID before the change (null: none). */
+  from_uid: number | null
 }
 
 /** A record's counters at the first sync after its member's 站点 UID changed (migration 0036). */
@@ -219,6 +221,8 @@ export interface RecordRebasesTable {
   rebased_at: number
   seed_time_sec: number
   uploaded: number
+  /** The last snapshot day taken when these counters were noted (0: none). */
+  noted_before_day: number
 }
 
 /** A claimed or assigned record at a month's first snapshot (migration 0035): what the closing month is paid by. */
@@ -228,9 +232,14 @@ export interface MonthEndTiesTable {
   user_id: number
   torrent_id: number
   seed_type: number
-  /** Epoch ms, 0 = not claimed. */
+  /** 1 = claimed; claimed_at 0 where the site did not date the claim. */
+  claimed: number
   claimed_at: number
-  /** Epoch ms, 0 = not assigned. */
+  /** What NexusPHP noted with the claim (claim_first_begins first), as the wage reads it for a claim made in the month. */
+  claim_seed_time_begin: number | null
+  claim_uploaded_begin: number | null
+  /** 1 = assigned. */
+  assigned: number
   assigned_at: number
 }
 

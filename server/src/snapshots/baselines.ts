@@ -38,12 +38,26 @@ export async function recordBaselines(db: Kysely<DB>, now: number): Promise<void
     where r.assigned_at >= ${int(now - ASSIGNMENT_LOOKBACK_MS)} and r.assigned = ${sql.lit(AssignmentLabel.Assigned)}
       and not exists (select 1 from assignment_counters a where a.record_id = r.id and a.assigned_at = r.assigned_at)
     on conflict do nothing`.execute(db)
-  // A change whose member still has a derivation queued or under way waits for a later sync: until then the records
-  // may hold the old account's counters.
+  await noteSiteUidRebases(db)
+}
+
+/**
+ * The counters of the records of members whose 站点 UID changed, once derived from the new account (record_rebases),
+ * by a sync: not by the change's own relabelling pass, which runs before the NexusPHP source has read the new
+ * account's rows (its next sync does). A change whose member still has a derivation queued or under way waits: until
+ * then the records may hold the old account's counters.
+ */
+async function noteSiteUidRebases(db: Kysely<DB>): Promise<void> {
   const derived = sql`not exists (select 1 from derive_queue q where q.user_id = c.user_id)
     and not exists (select 1 from derive_work w where w.user_id = c.user_id)`
-  await sql`insert into record_rebases (record_id, rebased_at, seed_time_sec, uploaded)
-    select r.id, c.changed_at, r.seed_time_sec, r.uploaded from site_uid_changes c join seed_records r on r.user_id = c.user_id
+  // Changed and changed back before a sync saw it (a slip corrected at once): the records count the account they
+  // counted before, the start snapshot's — no rebase.
+  await sql`delete from site_uid_changes where user_id in (select c.user_id from site_uid_changes c join users u on u.id = c.user_id
+      where ${derived} and u.site_uid = c.from_uid
+        and c.changed_at = (select min(e.changed_at) from site_uid_changes e where e.user_id = c.user_id))`.execute(db)
+  await sql`insert into record_rebases (record_id, rebased_at, seed_time_sec, uploaded, noted_before_day)
+    select r.id, c.changed_at, r.seed_time_sec, r.uploaded, coalesce((select s.last_snapshot_day from sync_state s where s.id = 1), 0)
+    from site_uid_changes c join seed_records r on r.user_id = c.user_id
     where ${derived}
     on conflict do nothing`.execute(db)
   await sql`delete from site_uid_changes where user_id in (select c.user_id from site_uid_changes c where ${derived})`.execute(db)

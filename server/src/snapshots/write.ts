@@ -70,14 +70,24 @@ export async function copyRecordCounters(db: Kysely<DB>, day: number, counters =
  * claim given up or a torrent deleted after the 1st still pays the month it was kept.
  */
 export async function copyMonthEndTies(db: Kysely<DB>, day: number): Promise<void> {
+  const claimed = sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then 1 else 0 end`
+  const assigned = sql`case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} then 1 else 0 end`
+  // The member's claim of the torrent (one per uid and torrent): its begins from before its first settlement, else
+  // the ones it holds now — as the wage reader reads them for a claim made in the month (wages/reader.ts).
+  const claimBegin = (column: string) =>
+    sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then (select coalesce(${sql.ref(`b.${column}`)}, ${sql.ref(`c.${column}`)})
+      from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id
+        left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
+      where u.id = r.user_id) end`
   const bounds = await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db)
   const lo = Number(bounds.rows[0]?.lo ?? 0)
   const hi = Number(bounds.rows[0]?.hi ?? -1)
   for (let start = lo; start <= hi; start += RECORDS_PER_STATEMENT) {
-    await sql`insert into month_end_ties (day, record_id, user_id, torrent_id, seed_type, claimed_at, assigned_at)
-      select ${day}, r.id, r.user_id, r.torrent_id, r.seed_type,
-        case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then coalesce(r.claimed_at, 0) else 0 end,
-        case when r.assigned = ${sql.lit(AssignmentLabel.Assigned)} then coalesce(r.assigned_at, 0) else 0 end
+    await sql`insert into month_end_ties (day, record_id, user_id, torrent_id, seed_type, claimed, claimed_at,
+        claim_seed_time_begin, claim_uploaded_begin, assigned, assigned_at)
+      select ${day}, r.id, r.user_id, r.torrent_id, r.seed_type, ${claimed}, case when ${claimed} = 1 then r.claimed_at else 0 end,
+        ${claimBegin('seed_time_begin')}, ${claimBegin('uploaded_begin')},
+        ${assigned}, case when ${assigned} = 1 then r.assigned_at else 0 end
       from seed_records r where r.id between ${start} and ${start + RECORDS_PER_STATEMENT - 1}
         and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})
       on conflict do nothing`.execute(db)

@@ -155,7 +155,7 @@ export async function updateUser(ctx: Ctx, input: { id: number; siteUid?: number
       // The records now count the new account: the next sync notes their counters as the month's baseline (baselines.ts).
       await trx
         .insertInto('site_uid_changes')
-        .values({ user_id: before.id, changed_at: ctx.now })
+        .values({ user_id: before.id, changed_at: ctx.now, from_uid: before.site_uid })
         .onConflict((oc) => oc.doNothing())
         .execute()
     }

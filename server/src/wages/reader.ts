@@ -126,20 +126,18 @@ export interface ScanPlan {
   /** Torrents the site has banned: read too, so their keepers see why they are not paid. */
   banned: number[]
   maxId: number
-  /** A member's 站点 UID changed inside the period (record_rebases): rows carry their rebase (rare; else not read). */
+  /**
+   * A member's 站点 UID changed inside the period (record_rebases, or a change no sync has noted yet): rows carry
+   * their rebase (rare; else not read).
+   */
   rebases: boolean
 }
 
 export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: Pick<RuleBody, 'mode'>): Promise<ScanPlan> {
   const claimsOnly = isNexusphpClaims(rules)
-  const rebases =
-    (await db
-      .selectFrom('record_rebases')
-      .select('record_id')
-      .where('rebased_at', '>', counters.startMs)
-      .where('rebased_at', '<', counters.endMs)
-      .limit(1)
-      .executeTakeFirst()) !== undefined
+  const { rows: rebased } = await sql`select 1 from record_rebases b where ${rebaseCounts(counters)}
+    union all select 1 from site_uid_changes c where ${pendingCounts(counters)}`.execute(db)
+  const rebases = rebased.length > 0
   if (counters.endTies) {
     const day = counters.endDay!
     const banned = await db
@@ -157,10 +155,33 @@ export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: 
 }
 
 /**
+ * The 站点 UID changes (record_rebases `b`) that give a period's baseline: made inside it; or after its end but noted
+ * before its end snapshot was taken — that snapshot holds the new account's counters, so the month counts from the
+ * change too (0 hours there: nothing of the new account is known before it).
+ */
+function rebaseCounts(counters: Pick<PeriodCounters, 'startMs' | 'endMs' | 'endDay'>, alias = 'b') {
+  const column = (name: string) => sql.ref(`${alias}.${name}`)
+  const after = sql`${column('rebased_at')} > ${int(counters.startMs)}`
+  return counters.endDay === null
+    ? sql`${after} and ${column('rebased_at')} < ${int(counters.endMs)}`
+    : sql`${after} and (${column('rebased_at')} < ${int(counters.endMs)} or ${column('noted_before_day')} < ${counters.endDay})`
+}
+
+/**
+ * The 站点 UID changes no sync has noted yet (site_uid_changes `c`) that count for a period: made after its start, and
+ * before its end where its end snapshot exists (a change pending now came after the sync that took it).
+ */
+function pendingCounts(counters: Pick<PeriodCounters, 'startMs' | 'endMs' | 'endDay'>) {
+  const after = sql`c.changed_at > ${int(counters.startMs)}`
+  return counters.endDay === null ? after : sql`${after} and c.changed_at < ${int(counters.endMs)}`
+}
+
+/**
  * Where a scan reads the tied records from: the month's end (month_end_ties, `t.claimed_at` / `t.assigned_at` 0 when
  * none), or the current seed_records. The expressions name the row `t`.
  */
 function tieSource(counters: PeriodCounters) {
+  const start = int(counters.startMs)
   if (counters.endTies)
     return {
       from: sql`month_end_ties t`,
@@ -168,8 +189,11 @@ function tieSource(counters: PeriodCounters) {
       id: sql`t.record_id`,
       claimAt: sql`t.claimed_at`,
       assignedAt: sql`t.assigned_at`,
-      claimed: sql`t.claimed_at > 0`,
-      assigned: sql`t.assigned_at > 0`,
+      claimed: sql`t.claimed = 1`,
+      assigned: sql`t.assigned = 1`,
+      /** What NexusPHP noted with a claim made in the period, as kept at its end (the claim may be gone since). */
+      claimBegin: (column: 'seed_time_begin' | 'uploaded_begin') =>
+        sql`case when t.claimed = 1 and t.claimed_at > ${start} then ${sql.ref(`t.claim_${column}`)} end`,
     }
   return {
     from: sql`seed_records t`,
@@ -179,6 +203,13 @@ function tieSource(counters: PeriodCounters) {
     assignedAt: sql`case when t.assigned = ${sql.lit(AssignmentLabel.Assigned)} then t.assigned_at else 0 end`,
     claimed: sql`t.claim_state = ${sql.lit(ClaimState.Claimed)}`,
     assigned: sql`t.assigned = ${sql.lit(AssignmentLabel.Assigned)}`,
+    // A settled claim's begins from before its first settlement: NexusPHP's cron on the 1st resets them to the
+    // counters of that moment, the closing month's new claims included, before that month is computed (migration 0025).
+    claimBegin: (column: 'seed_time_begin' | 'uploaded_begin') =>
+      sql`case when t.claim_state = ${sql.lit(ClaimState.Claimed)} and t.claimed_at > ${start} then (select coalesce(${sql.ref(`b.${column}`)}, ${sql.ref(`c.${column}`)})
+        from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = t.torrent_id
+          left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
+        where u.id = t.user_id and c.created_at > ${start} and c.created_at < ${int(counters.endMs)}) end`,
   }
 }
 
@@ -241,32 +272,34 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
     sql`case when ${missing} then (select ${sql.ref(`f.${column}`)} from record_first_counters f where f.record_id = ${t.id}) end`
   const atAssignment = (column: string) =>
     sql`case when ${t.assigned} and ${t.assignedAt} > ${int(counters.startMs)} then (select ${sql.ref(`a.${column}`)} from assignment_counters a where a.record_id = ${t.id} and a.assigned_at = ${t.assignedAt}) end`
-  // A settled claim's begins from before its first settlement: NexusPHP's cron on the 1st resets them to the
-  // counters of that moment, the closing month's new claims included, before that month is computed (migration 0025).
-  const claimBegin = (column: string) =>
-    sql`case when ${t.claimed} and ${t.claimAt} > ${int(counters.startMs)} then (select coalesce(${sql.ref(`b.${column}`)}, ${sql.ref(`c.${column}`)})
-      from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = t.torrent_id
-        left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
-      where u.id = t.user_id and c.created_at > ${int(counters.startMs)} and c.created_at < ${int(counters.endMs)}) end`
   // Each value a statement answers costs (better-sqlite3 makes a JS value of it: at 2 M records most of a
   // range statement's time is that, not the reading): the tie's two moments come as one column each, and a
   // rebase's three only in a period that has one.
-  const inPeriod = sql`b.rebased_at > ${int(counters.startMs)} and b.rebased_at < ${int(counters.endMs)}`
-  const rebaseColumns = plan.rebases ? sql`, rb.rebased_at as rb_at, rb.seed_time_sec as stb, rb.uploaded as upb` : sql``
-  const rebaseJoin = plan.rebases
-    ? sql`left join (select b.record_id, b.rebased_at, b.seed_time_sec, b.uploaded from record_rebases b where ${inPeriod}
-          and not exists (select 1 from record_rebases x where x.record_id = b.record_id and x.rebased_at > b.rebased_at
-            and x.rebased_at < ${int(counters.endMs)})) rb on rb.record_id = ${t.id}`
+  // A change no sync has noted yet (site_uid_changes): the records may already count the new account (the change's
+  // own relabelling pass), which nothing is known of before it — counted from its end counters (0 hours, 部分月份).
+  const rebaseColumns = plan.rebases
+    ? sql`, rb.rebased_at as rb_at, rb.seed_time_sec as stb, rb.uploaded as upb,
+        (select max(c.changed_at) from site_uid_changes c where c.user_id = t.user_id and ${pendingCounts(counters)}) as pc_at`
     : sql``
+  // The latest of a record's rebases that count for the period.
+  const rebaseJoin = plan.rebases
+    ? sql`left join (select b.record_id, b.rebased_at, b.seed_time_sec, b.uploaded from record_rebases b where ${rebaseCounts(counters)}
+          and not exists (select 1 from record_rebases x where x.record_id = b.record_id and x.rebased_at > b.rebased_at
+            and ${rebaseCounts(counters, 'x')})) rb on rb.record_id = ${t.id}`
+    : sql``
+  // A new account's snatch may have begun in the window: its start is read for a rebased row too.
+  const startUnknown = plan.rebases
+    ? sql`${missing} or rb.record_id is not null or exists (select 1 from site_uid_changes c where c.user_id = t.user_id)`
+    : missing
   for (let from = first * RECORD_ID_RANGE; from < plan.maxId; from += step * RECORD_ID_RANGE) {
     const rows = await arrayRows<Row>(
       db,
       sql`select t.user_id, t.torrent_id, ${t.claimAt} as claim_at, ${t.assignedAt} as assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
-        case when ${missing} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = t.torrent_id where u.id = t.user_id) end as started,
+        case when ${startUnknown} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = t.torrent_id where u.id = t.user_id) end as started,
         ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa,
-        ${claimBegin('seed_time_begin')} as stc, ${claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1 ${rebaseColumns}
+        ${t.claimBegin('seed_time_begin')} as stc, ${t.claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1 ${rebaseColumns}
       from ${t.from}
         left join counter_snapshots s0 on s0.day = ${counters.startDay} and s0.record_id = ${t.id}
         ${endJoin}
@@ -293,6 +326,7 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
       bAt,
       stb,
       upb,
+      pendingAt,
     ] of rows) {
       const claimAt = Number(claimedAt)
       const assignedAt = claimsOnly ? 0 : Number(assignedAtValue)
@@ -306,7 +340,12 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
           atAssignment: counters2(sta, upa),
           firstSeen: fAt != null ? { at: Number(fAt), ...counters2(stf, upf)! } : null,
           atEnd: counters2(st1, up1),
-          rebase: bAt != null ? { at: Number(bAt), ...counters2(stb, upb)! } : null,
+          rebase:
+            pendingAt != null && (bAt == null || Number(pendingAt) > Number(bAt))
+              ? { at: Number(pendingAt), ...(counters2(st1, up1) ?? NO_COUNTERS) }
+              : bAt != null
+                ? { at: Number(bAt), ...counters2(stb, upb)! }
+                : null,
         },
         counters,
       )
@@ -457,4 +496,5 @@ type Row = [
   bAt?: Nullable,
   stb?: Nullable,
   upb?: Nullable,
+  pendingAt?: Nullable,
 ]

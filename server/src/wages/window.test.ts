@@ -35,9 +35,10 @@ describe('counting window and baseline', () => {
     expect(hoursOf(corrected)).toEqual({ hours: 300, partial: true })
     // A claim made after the change counts from its own noted counters (the new account's).
     expect(hoursOf({ ...corrected, claim: { at: 120 * DAY, begin: c(5100) } })).toEqual({ hours: 200, partial: false })
-    // A change before the period or after it: not this month's baseline.
+    // A change before the window: not this month's baseline (the reader gives only changes that count for it).
     expect(hoursOf({ ...corrected, rebase: { at: 90 * DAY, ...c(5000) } })).toEqual({ hours: 5200, partial: false })
-    expect(hoursOf({ ...corrected, rebase: { at: 131 * DAY, ...c(5000) } })).toEqual({ hours: 5200, partial: false })
+    // After the end but before the end snapshot: the end counts the new account — nothing of it is known before.
+    expect(hoursOf({ ...corrected, rebase: { at: 131 * DAY, ...c(5300) } })).toEqual({ hours: 0, partial: true })
   })
 
   it('a claim made in the period counts from the counters noted in the claim', () => {

@@ -38,7 +38,10 @@ export interface RecordHistory {
   firstSeen: (Counters & { at: number }) | null
   /** Counters at the period end (end snapshot, or the live ones for the running month); null = gone by then. */
   atEnd: Counters | null
-  /** The latest 站点 UID change inside the period and the counters of the first sync after it; absent = none. */
+  /**
+   * The latest 站点 UID change that counts for the period (the reader's rebaseCounts: inside it, or after its end but
+   * before its end snapshot) and the counters of the first sync after it; absent = none.
+   */
   rebase?: (Counters & { at: number }) | null
 }
 
@@ -70,7 +73,7 @@ export function windowGain(
   const windowStart = Math.max(period.startMs, tieAt ?? 0)
   let base: Counters
   let partial = false
-  const rebase = record.rebase && record.rebase.at > windowStart && record.rebase.at < period.endMs ? record.rebase : null
+  const rebase = record.rebase && record.rebase.at > windowStart ? record.rebase : null
   if (record.snatchStartedAt !== null && record.snatchStartedAt >= windowStart) base = ZERO
   else if (rebase) {
     // The tie began before the change (else windowStart would be after it): the new account counts from the change.

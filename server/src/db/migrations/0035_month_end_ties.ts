@@ -4,8 +4,9 @@
  * (official or not, name, size, age, banned) of the day it was computed: a claim given up, or a torrent the site
  * deleted, between the 1st and 生成工资 took that torrent's whole month out of the wage.
  *
- * - `month_end_ties`: each claimed or assigned record at a month's first snapshot, with its member, torrent, seed type
- *   and the moments its claim and assignment began (0 = none). A record the derivation deletes later is still here.
+ * - `month_end_ties`: each claimed or assigned record at a month's first snapshot, with its member, torrent, seed type,
+ *   the moments its claim and assignment began and the begins the site noted with the claim (a claim given up later
+ *   takes them from the mirror). A record the derivation deletes later is still here.
  * - `torrent_seeder_snapshots` (migration 0031) also keeps each torrent's name, size, age, seed type and ban then.
  *
  * Written by the sync's snapshot step on a month's first snapshot day only (snapshots/write.ts). Existing installs:
@@ -37,9 +38,13 @@ export default function migration(dialect: DialectName): Migration {
         .addColumn('user_id', 'integer', notNull)
         .addColumn('torrent_id', 'integer', notNull)
         .addColumn('seed_type', 'integer', notNull)
-        /** When the claim began (epoch ms), 0 = not claimed. */
+        /** 1 = claimed; its time (epoch ms; 0 where the site did not say) and the begins NexusPHP noted with it. */
+        .addColumn('claimed', 'integer', notNull)
         .addColumn('claimed_at', 'bigint', notNull)
-        /** When the assignment began (epoch ms), 0 = not assigned. */
+        .addColumn('claim_seed_time_begin', 'bigint')
+        .addColumn('claim_uploaded_begin', 'bigint')
+        /** 1 = assigned, and since when (epoch ms). */
+        .addColumn('assigned', 'integer', notNull)
         .addColumn('assigned_at', 'bigint', notNull)
         .addPrimaryKeyConstraint('month_end_ties_pk', ['day', 'record_id'])
         .modifyEnd(pg ? sql`` : sql`without rowid`)

@@ -23,6 +23,8 @@ export default function migration(_dialect: DialectName): Migration {
         .createTable('site_uid_changes')
         .addColumn('user_id', 'integer', notNull)
         .addColumn('changed_at', 'bigint', notNull)
+        /** The UID before the change (null: none): a member changed back to it before any sync kept one account. */
+        .addColumn('from_uid', 'integer')
         .addPrimaryKeyConstraint('site_uid_changes_pk', ['user_id', 'changed_at'])
         .execute()
       await db.schema
@@ -32,6 +34,12 @@ export default function migration(_dialect: DialectName): Migration {
         .addColumn('rebased_at', 'bigint', notNull)
         .addColumn('seed_time_sec', 'bigint', notNull)
         .addColumn('uploaded', 'bigint', notNull)
+        /**
+         * The last snapshot day taken when the counters were noted (0: none): a change made after a month's end but
+         * noted before that month's end snapshot was taken left the new account's counters in it — the closing
+         * month counts from the change too.
+         */
+        .addColumn('noted_before_day', 'integer', notNull)
         .addPrimaryKeyConstraint('record_rebases_pk', ['record_id', 'rebased_at'])
         .execute()
       await db.schema.createIndex('record_rebases_rebased_at').on('record_rebases').column('rebased_at').execute()
