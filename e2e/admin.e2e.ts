@@ -202,7 +202,7 @@ describe.skipIf(!browserAvailable())('admin pages on demo data', () => {
     await page.getByRole('button', { name: /自动分配/ }).click()
     const preview = page.getByRole('dialog')
     await poll(() => preview.getByTestId('auto-assign-summary').textContent()).not.toContain('正在计算')
-    expect(await preview.getByTestId('auto-assign-summary').textContent()).toMatch(/共 \d+ 项分配|没有需要分配/)
+    expect(await preview.getByTestId('auto-assign-summary').textContent()).toMatch(/共 [\d,]+ 项分配|没有需要分配/)
     await buttonIn(preview, '取消').click()
   })
 

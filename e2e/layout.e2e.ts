@@ -250,7 +250,7 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
     const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option')
     await options.first().waitFor()
     // Each option names the member's load.
-    expect(await options.first().textContent()).toMatch(/已分配 \d+ · 做种 \d+$/)
+    expect(await options.first().textContent()).toMatch(/已分配 [\d,]+ · 做种 [\d,]+$/)
     await page.screenshot({ path: join(screenshotDir, 'layout-admin-assign-picker.png') })
     const button = buttonIn(dialog, '分配')
     const covered = await button.evaluate((element) => {
@@ -351,7 +351,7 @@ describe.skipIf(!browserAvailable())("every screen at 1360×860 keeps its tables
         const dialog = page.getByRole('dialog')
         await poll(() => dialog.getByTestId('auto-assign-summary').textContent()).not.toContain('正在计算')
         // The demo's plan fills the table's page of 10.
-        expect(await dialog.getByTestId('auto-assign-summary').textContent()).toMatch(/共 \d+ 项分配/)
+        expect(await dialog.getByTestId('auto-assign-summary').textContent()).toMatch(/共 [\d,]+ 项分配/)
         await waitForMotionEnd(page)
         await page.screenshot({ path: join(screenshotDir, 'layout-admin-auto-assign-720.png') })
         for (const name of ['确认分配', '取消']) {

@@ -36,7 +36,7 @@ describe.skipIf(!browserAvailable())('发放到站点 on demo data', () => {
     await page.getByRole('button', { name: /确认生成/ }).click()
     const confirm = page.locator('.ant-modal-confirm')
     await buttonIn(confirm, '确认生成').click()
-    await page.getByText(/已生成 \d+ 条工资记录/).waitFor({ timeout: 60_000 })
+    await page.getByText(/已生成 [\d,]+ 条工资记录/).waitFor({ timeout: 60_000 })
     const toPay = server.sql<{ n: number }>('select count(*) as n from wage_records where period = ? and amount > 0', PERIOD)[0]!.n
     expect(toPay).toBeGreaterThan(0)
 

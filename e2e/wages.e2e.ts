@@ -96,7 +96,7 @@ describe.skipIf(!browserAvailable())('wages on demo data', () => {
     expect(summary).toContain(`人数${previewCount}人`)
     expect(summary).toContain(`合计${previewTotal}魔力`)
     await confirmDialog(page, '确认生成')
-    await page.getByText(/已生成 \d+ 条工资记录/).waitFor({ timeout: 60_000 })
+    await page.getByText(/已生成 [\d,]+ 条工资记录/).waitFor({ timeout: 60_000 })
     expect(server.sql<{ n: number }>('select count(*) as n from wage_records where period = ?', PERIOD)[0]!.n).toBeGreaterThan(0)
   }, 180_000)
 
