@@ -16,7 +16,7 @@
  *   torrents, torrent_tags, peers, snatched, claims
  */
 import mysql from 'mysql2/promise'
-import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise'
+import type { Pool, PoolConnection, PoolOptions, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import { wallClock } from '../../domain/local-day'
 import { readSiteUrl, type SiteUrl } from './site-url'
@@ -147,6 +147,36 @@ export function zoneOffset(timeZone: string, at = Date.now()): string {
   return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`
 }
 
+/**
+ * A pooled connection within `ms`: a hung server holds both of the pool's connections (see query), and without a limit
+ * every later statement would wait in the pool's queue for ever — the sync 「同步中」 with no end, no later sync run.
+ */
+function acquire(pool: Pool, ms: number): Promise<PoolConnection> {
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const timer = setTimeout(() => {
+      settled = true
+      reject(new NexusphpError(`等待 NexusPHP 数据库连接超过 ${Math.round(ms / 1000)} 秒：数据库服务器没有响应`))
+    }, ms)
+    pool.getConnection().then(
+      (connection) => {
+        if (settled) connection.release()
+        else {
+          settled = true
+          clearTimeout(timer)
+          resolve(connection)
+        }
+      },
+      (error: unknown) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        reject(sourceError(error))
+      },
+    )
+  })
+}
+
 export function openNexusphpConnection(config: NexusphpConnectionConfig): NexusphpConnection {
   const options = poolOptions(config)
   const queryTimeout = config.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS
@@ -169,7 +199,15 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
       return siteZone
     } catch (error) {
       if ((error as { code?: string }).code !== 'ER_UNKNOWN_TIME_ZONE') throw sourceError(error)
-      return zoneOffset(siteZone)
+      // The offset must be one the server takes too (MariaDB: −12:59 to +13:00; Pacific/Kiritimati is +14:00): else
+      // every session would stay in the server's zone and each site time be read hours off, without a word.
+      const offset = zoneOffset(siteZone)
+      await probe.query('SET time_zone = ?', [offset]).catch(() => {
+        throw new NexusphpError(
+          `NexusPHP 数据库服务器不认识时区 ${siteZone}（没有加载时区表），也不接受它现在的偏移 ${offset}：请在数据库服务器上加载时区表（mysql_tzinfo_to_sql），或检查 NEXUSPHP_TIMEZONE`,
+        )
+      })
+      return offset
     } finally {
       await probe.end().catch(() => {})
     }
@@ -192,7 +230,10 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
       core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], (error) => {
         if (error) connection.destroy()
       })
-      run('SET time_zone = ?', [timeZone])
+      // Nor one in another time zone (every site time would be read off by the difference).
+      core.query('SET time_zone = ?', [timeZone], (error) => {
+        if (error) connection.destroy()
+      })
       run('SET SESSION TRANSACTION READ ONLY')
       // The server's own statement limit, so an abandoned query does not keep running on the site:
       // MariaDB's max_statement_time (s), MySQL's max_execution_time (ms); each ignores the other.
@@ -205,10 +246,16 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
   const connection: NexusphpConnection = {
     async query<T extends SourceRow>(sql: string, values: unknown[] = [], what?: string): Promise<T[]> {
       const p = await getPool()
+      const held = await acquire(p, queryTimeout)
       try {
-        const [rows] = await p.query<RowDataPacket[]>({ sql, values, timeout: queryTimeout })
+        const [rows] = await held.query<RowDataPacket[]>({ sql, values, timeout: queryTimeout })
+        held.release()
         return rows as unknown as T[]
       } catch (error) {
+        // A statement the client gave up on keeps its connection busy until the server answers (a hung server: never):
+        // that connection goes, and the pool opens a new one (the server's own limit ends the statement there).
+        if ((error as { code?: string }).code === 'PROTOCOL_SEQUENCE_TIMEOUT' || (error as { fatal?: boolean }).fatal) held.destroy()
+        else held.release()
         throw sourceError(error, what)
       }
     },

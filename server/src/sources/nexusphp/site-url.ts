@@ -33,6 +33,8 @@ export function readSiteUrl(databaseUrl: string, variable: string): SiteUrl {
   // A '#' cuts the URL: what follows it (the rest of a password, ?ssl-mode=…) would be dropped without a word.
   if (databaseUrl.includes('#')) throw new Error(invalid)
   if (!account.database) throw new Error(`${variable} 缺少数据库名（mysql://用户:密码@主机:3306/数据库）`)
+  // A '/' in a password whose text before it is all digits reads as host:port/…: the rest became the "database".
+  if (/[/@]/.test(account.database)) throw new Error(invalid)
   const ssl = sslOptions(url, variable)
   return {
     ...(ssl ? { ssl } : {}),
