@@ -146,7 +146,10 @@ describe.each(openTestDatabases())('ingest replay after a delete on $name', (bac
     await push({ deleted: { peers: [41] } })
     const replay = await push({ peers: [peer(41, 4, 501, NOW - 20 * 60_000)] })
     expect([replay.body.data.accepted.peers, replay.body.data.ignoredOlder.peers]).toEqual([0, 1])
-    const later = await push({ peers: [peer(41, 4, 501, NOW - 60_000)] })
+    // Five minutes on, the restarted tracker's new peer under that id has announced since the delete.
+    clock.set(NOW + 5 * 60_000)
+    const later = await push({ peers: [peer(41, 4, 501, NOW + 4 * 60_000)] })
+    clock.set(NOW)
     expect([later.body.data.accepted.peers, later.body.data.ignoredOlder.peers]).toEqual([1, 0])
     const kept = await t.db.database.db.selectFrom('ingest_deletions').select('row_id').where('table_name', '=', 'site_peers').execute()
     expect(kept.map((r) => Number(r.row_id))).not.toContain(41)

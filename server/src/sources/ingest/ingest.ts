@@ -129,42 +129,46 @@ export async function applySnapshot(
       reject({ entity, index: sameKey.index, id: sameKey.row.id, reason: `${naturalKey.join(' + ')} 与第 ${index + 1} 行相同，以后者为准` })
     }
     const pushed = [...good.values()].map((entry) => entry.row)
-    // A peer or claim a later push deleted, sent again (a retry, a late batch): left out and counted (deletions.ts).
-    const matches = remembersDeletions(table) ? await deletedMatches(db, table, pushed) : null
-    const rows = matches?.replayed.size ? pushed.filter((row) => !matches.replayed.has(row.id)) : pushed
-    ignoredOlder[entity] = pushed.length - rows.length
-    // Rows whose time the checks below will not believe: their age is told by their counters alone.
-    const dated = agedTable(table) ? ageColumn(table) : null
-    const disbelieved = new Set(
-      dated ? rows.filter((row) => Number((row as Record<string, unknown>)[dated]) > latest).map((row) => row.id) : [],
-    )
-    checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
-    if (!agedTable(table)) {
-      written[entity] = await upsertMirror(db, table, rows as never)
-      accepted[entity] = rows.length
-      if (matches?.revived.length && remembersDeletions(table)) await forgetDeletions(db, table, matches.revived)
+    if (!agedTable(table) && !remembersDeletions(table)) {
+      checkSourceRows(table, pushed as never, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
+      written[entity] = await upsertMirror(db, table, pushed as never)
+      accepted[entity] = pushed.length
       continue
     }
-    // The older rows found first (to leave out and count), and the same rule on the conflict update as
-    // well; pushes of the entity take turns (PostgreSQL: a lock held to the commit), so one in flight
-    // cannot write a row the other's lookup has already judged against.
-    const taken = await inTransaction(db, async (trx) => {
+    // Pushes of these entities, and their deletions, take turns (PostgreSQL: a lock held to the commit): the rows are
+    // judged — against what a later push deleted, and against the mirror's newer state — and written in one
+    // transaction, so a push in flight can neither write a row another's delete has just removed nor one the other's
+    // lookup has already judged against.
+    const outcome = await inTransaction(db, async (trx) => {
       await lockFor(trx, isSqlite(trx) ? 'sqlite' : 'postgres', AdminLock.ingest)
-      let newerCount = 0
-      for (const countersOnly of [false, true]) {
-        const group = rows.filter((row) => disbelieved.has(row.id) === countersOnly)
-        if (!group.length) continue
-        const older = await olderIds(trx, table, group, latest, countersOnly)
-        const newer = group.filter((row) => !older.has(row.id))
-        const keepStoredWhen = storedIsNewer(table, `"${table}"`, 'excluded', latest, countersOnly)
-        written[entity] += await upsertMirror(trx, table, newer as never, { keepStoredWhen })
-        newerCount += newer.length
-      }
-      return newerCount
+      // A peer, claim or tag a later push deleted, sent again (a retry, a late batch): left out and counted (deletions.ts).
+      const matches = remembersDeletions(table) ? await deletedMatches(trx, table, pushed) : null
+      const rows = matches?.replayed.size ? pushed.filter((row) => !matches.replayed.has(row.id)) : pushed
+      // Rows whose time the checks below will not believe: their age is told by their counters alone.
+      const dated = agedTable(table) ? ageColumn(table) : null
+      const disbelieved = new Set(
+        dated ? rows.filter((row) => Number((row as Record<string, unknown>)[dated]) > latest).map((row) => row.id) : [],
+      )
+      checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
+      let taken = 0
+      if (!dated) {
+        written[entity] = await upsertMirror(trx, table, rows as never)
+        taken = rows.length
+      } else
+        for (const countersOnly of [false, true]) {
+          const group = rows.filter((row) => disbelieved.has(row.id) === countersOnly)
+          if (!group.length) continue
+          const older = await olderIds(trx, table, group, latest, countersOnly)
+          const newer = group.filter((row) => !older.has(row.id))
+          const keepStoredWhen = storedIsNewer(table, `"${table}"`, 'excluded', latest, countersOnly)
+          written[entity] += await upsertMirror(trx, table, newer as never, { keepStoredWhen })
+          taken += newer.length
+        }
+      if (matches?.revived.length && remembersDeletions(table)) await forgetDeletions(trx, table, matches.revived)
+      return { taken, judged: pushed.length }
     })
-    accepted[entity] = taken
-    ignoredOlder[entity] += rows.length - taken
-    if (matches?.revived.length && remembersDeletions(table)) await forgetDeletions(db, table, matches.revived)
+    accepted[entity] = outcome.taken
+    ignoredOlder[entity] = outcome.judged - outcome.taken
   }
 
   const deleted = {} as IngestOutcome['deleted']
@@ -173,6 +177,8 @@ export async function applySnapshot(
     const table = deletableTables[entity]
     deleted[entity] = ids.length
       ? await inTransaction(db, async (trx) => {
+          // In turn with the pushes of the entity (above): a push judged before this delete writes before it.
+          await lockFor(trx, isSqlite(trx) ? 'sqlite' : 'postgres', AdminLock.ingest)
           if (remembersDeletions(table)) await rememberDeletions(trx, table, ids, now)
           return deleteMirror(trx, table, ids)
         })

@@ -142,17 +142,20 @@ export const ingestRowSchemas = {
       to_go: r.to_go ?? bytesLeftUnknown(r.finished === 'yes'),
       finished: bool(r.finished),
     })),
-  claims: z.object({
-    id: bigId,
-    uid: id,
-    torrent_id: id,
-    snatched_id: bigId.nullable().default(null),
-    seed_time_begin: counter.default(0),
-    uploaded_begin: counter.default(0),
-    last_settle_at: time.nullable().default(null),
-    created_at: time,
-    updated_at: time,
-  } satisfies Fields<'site_claims'>),
+  claims: z
+    .object({
+      id: bigId,
+      uid: id,
+      torrent_id: id,
+      snatched_id: bigId.nullable().default(null),
+      seed_time_begin: counter.default(0),
+      uploaded_begin: counter.default(0),
+      last_settle_at: time.nullable().default(null),
+      created_at: time,
+      // NexusPHP's claims row before the site ever settled it may have none: its creation, as the NexusPHP reader does.
+      updated_at: time.nullable().optional(),
+    } satisfies Fields<'site_claims'>)
+    .transform((claim) => ({ ...claim, updated_at: claim.updated_at ?? claim.created_at })),
 } as const
 
 export type IngestEntity = keyof typeof ingestRowSchemas
