@@ -152,7 +152,9 @@ describe.each(openTestDatabases())('admin actions on seeding data ($name)', (bac
       expect(await label(1)).toMatchObject({ seed_type: 1, seed_type_source: 'manual' })
       const log = await lastLog(t)
       expect(log).toMatchObject({ action: 'torrent.set-type', operatorId: admin, targetId: null })
-      expect(log.detail).toBe('种子类型：按规则 → 官种（手动） 2 个：#1《Torrent.1.2024.1080p.WEB-DL.x264-Test》、#7《Torrent.7.2024.1080p.WEB-DL.x264-Test》')
+      expect(log.detail).toBe(
+        '种子类型：按规则 → 官种（手动） 2 个：#1《Torrent.1.2024.1080p.WEB-DL.x264-Test》、#7《Torrent.7.2024.1080p.WEB-DL.x264-Test》',
+      )
 
       const count = log.count
       expect((await t.call('POST', '/torrent/set-type', { token, body: { ids: [7], seedType: 1 } })).body.data).toEqual({ updated: 0 })
