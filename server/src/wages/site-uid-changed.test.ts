@@ -6,15 +6,23 @@
  * 5,300 h at the month's end — the new account's whole history paid as January's.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { WageDetail, WageRecord } from '@shared/entities'
-import { GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
-import { DAY, FEB_START, H, JAN_START, januaryRules, januaryWageAt, ZONE } from './testing/january'
+import {
+  computedJanuary,
+  DAY,
+  FEB_START,
+  H,
+  JAN_START,
+  januaryScene,
+  januaryWageAt,
+  setSiteUid,
+  siteAccount,
+  ZONE,
+} from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
-const rules = januaryRules
 const wageAt = januaryWageAt
 
 describe.each(openTestDatabases())('a member whose site UID is corrected mid-month on $name', (backend) => {
@@ -26,17 +34,12 @@ describe.each(openTestDatabases())('a member whose site UID is corrected mid-mon
   beforeAll(async () => {
     const { db } = t.db.database
     const w = new SeedingWorld(db)
-    await w.team(1, 'CedarHD')
-    await saveRules(db, rules, JAN_START - DAY, null)
-    await w.torrent(1, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 2 })
+    await januaryScene(db, w)
     // alice was added with a wrong UID (1001, someone who once downloaded torrent 1 and stopped at 100 h).
     alice = await w.member('alice', 1001)
     await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
     // Her real account 1002 has kept torrent 1 for years: 5,000 h by mid-January.
-    await db
-      .insertInto('site_users')
-      .values({ id: 1002, username: 'alice_real', enabled: 1, added: Date.UTC(2020, 0, 1), last_access: null })
-      .execute()
+    await siteAccount(db, 1002, 'alice_real')
     await w.snatch(1002, 1, { finished: true, seedtime: 4_800 * H, lastAction: JAN_START - DAY })
     await w.assign(alice, 1, Date.UTC(2025, 6, 1))
     await syncAt(t.db.database, JAN_START + 30 * 60_000, ZONE) // January's start snapshot: 100 h (account 1001)
@@ -45,8 +48,7 @@ describe.each(openTestDatabases())('a member whose site UID is corrected mid-mon
     await syncAt(t.db.database, JAN_START + 14 * DAY - 3600_000, ZONE)
     token = await t.login('admin', ADMIN_PASSWORD)
     // January 15th: the admin corrects alice's UID to 1002.
-    const res = await t.call('POST', '/user/update', { token, body: { id: alice, siteUid: 1002 } })
-    expect(res.status, res.body.msg).toBe(200)
+    await setSiteUid(t, token, alice, 1002)
     await syncAt(t.db.database, JAN_START + 14 * DAY + 600_000, ZONE)
 
     // She seeds 300 h more on her real account by February 1st.
@@ -57,14 +59,7 @@ describe.each(openTestDatabases())('a member whose site UID is corrected mid-mon
   })
 
   it("pays January only what was seeded on the new account after the change (部分月份), not the account's history", async () => {
-    const res = await t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })
-    expect(res.status, res.body.msg).toBe(200)
-    const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', {
-      token,
-      body: { page: 1, pageSize: 10, period: '2026-01', userId: alice },
-    })
-    const record = page.body.data.list[0]!
-    const detail = (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data
+    const { record, detail } = await computedJanuary(t, token, alice)
     expect(detail.items[0]).toMatchObject({ torrentId: 1, seedHours: 300, qualified: true, partial: true })
     expect(record.seedHours).toBe(300)
     expect(record.amount).toBe(wageAt(300))

@@ -9,19 +9,12 @@
  * 15th the admin sets her UID to 1002 by mistake and back to 1001 a minute later. January pays 300 h.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { WageDetail, WageRecord } from '@shared/entities'
-import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { computedJanuary, DAY, FEB_START, H, JAN_START, januaryScene, setSiteUid, siteAccount, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
-const ZONE = 'Asia/Shanghai'
-const H = 3600
-const DAY = 86_400_000
-const JAN_START = Date.UTC(2025, 11, 31, 16, 0)
-const FEB_START = Date.UTC(2026, 0, 31, 16, 0)
-const rules = { ...defaultRuleBody, officialTeams: ['CedarHD'] }
 
 describe.each(openTestDatabases())('a site UID changed and changed back on $name', (backend) => {
   const clock = testClock(JAN_START + 14 * DAY)
@@ -32,15 +25,10 @@ describe.each(openTestDatabases())('a site UID changed and changed back on $name
   beforeAll(async () => {
     const { db } = t.db.database
     const w = new SeedingWorld(db)
-    await w.team(1, 'CedarHD')
-    await saveRules(db, rules, JAN_START - DAY, null)
-    await w.torrent(1, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 2 })
+    await januaryScene(db, w)
     alice = await w.member('alice', 1001)
     await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - DAY })
-    await db
-      .insertInto('site_users')
-      .values({ id: 1002, username: 'someone_else', enabled: 1, added: Date.UTC(2020, 0, 1), last_access: null })
-      .execute()
+    await siteAccount(db, 1002, 'someone_else')
     await w.snatch(1002, 1, { finished: true, seedtime: 3_000 * H, lastAction: JAN_START - DAY })
     await w.claim(1001, 1, Date.UTC(2025, 6, 1))
     await syncAt(t.db.database, JAN_START + 30 * 60_000, ZONE) // January's start snapshot: 100 h
@@ -49,8 +37,7 @@ describe.each(openTestDatabases())('a site UID changed and changed back on $name
 
     token = await t.login('admin', ADMIN_PASSWORD)
     for (const siteUid of [1002, 1001]) {
-      const res = await t.call('POST', '/user/update', { token, body: { id: alice, siteUid } })
-      expect(res.status, res.body.msg).toBe(200)
+      await setSiteUid(t, token, alice, siteUid)
       clock.advance(60_000)
     }
     await syncAt(t.db.database, JAN_START + 14 * DAY + 600_000, ZONE)
@@ -62,15 +49,8 @@ describe.each(openTestDatabases())('a site UID changed and changed back on $name
   })
 
   it('pays January all 600 h of the account she had all month', async () => {
-    const res = await t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })
-    expect(res.status, res.body.msg).toBe(200)
-    const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', {
-      token,
-      body: { page: 1, pageSize: 10, period: '2026-01', userId: alice },
-    })
-    const record = page.body.data.list[0]!
-    const detail = (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data
-    // Now: seedHours 300, partial true.
+    const { detail } = await computedJanuary(t, token, alice)
+    // Before the fix: seedHours 300, partial true.
     expect(detail.items[0]).toMatchObject({ torrentId: 1, seedHours: 600, partial: false })
   })
 })

@@ -8,19 +8,12 @@
  * account's 100 h = 4,900 h, in a month of 744 hours.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { WageDetail, WageRecord } from '@shared/entities'
-import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { computedJanuary, DAY, FEB_START, H, JAN_START, januaryScene, setSiteUid, siteAccount, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
-const ZONE = 'Asia/Shanghai'
-const H = 3600
-const DAY = 86_400_000
-const JAN_START = Date.UTC(2025, 11, 31, 16, 0) // 2026-01-01 00:00 Asia/Shanghai
-const FEB_START = Date.UTC(2026, 0, 31, 16, 0) // 2026-02-01 00:00 Asia/Shanghai
-const rules = { ...defaultRuleBody, officialTeams: ['CedarHD'] }
 
 describe.each(openTestDatabases())('a site UID corrected between the month end and its end snapshot on $name', (backend) => {
   const clock = testClock(JAN_START + 14 * DAY)
@@ -31,16 +24,11 @@ describe.each(openTestDatabases())('a site UID corrected between the month end a
   beforeAll(async () => {
     const { db } = t.db.database
     const w = new SeedingWorld(db)
-    await w.team(1, 'CedarHD')
-    await saveRules(db, rules, JAN_START - DAY, null)
-    await w.torrent(1, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 2 })
+    await januaryScene(db, w)
     // alice was added with a wrong UID (1001: stopped at 100 h long ago); her real account 1002 has 5,000 h.
     alice = await w.member('alice', 1001)
     await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
-    await db
-      .insertInto('site_users')
-      .values({ id: 1002, username: 'alice_real', enabled: 1, added: Date.UTC(2020, 0, 1), last_access: null })
-      .execute()
+    await siteAccount(db, 1002, 'alice_real')
     await w.snatch(1002, 1, { finished: true, seedtime: 4_700 * H, lastAction: JAN_START - DAY })
     await w.assign(alice, 1, Date.UTC(2025, 6, 1))
     await syncAt(t.db.database, JAN_START + 20 * 60_000, ZONE) // January's start snapshot: 100 h (account 1001)
@@ -50,24 +38,16 @@ describe.each(openTestDatabases())('a site UID corrected between the month end a
     // February 1st, 00:05 — after the month's end, before the day's first sync: the admin corrects the UID.
     clock.set(FEB_START + 5 * 60_000)
     token = await t.login('admin', ADMIN_PASSWORD)
-    const res = await t.call('POST', '/user/update', { token, body: { id: alice, siteUid: 1002 } })
-    expect(res.status, res.body.msg).toBe(200)
+    await setSiteUid(t, token, alice, 1002)
     await syncAt(t.db.database, FEB_START + 20 * 60_000, ZONE) // January's end snapshot: 5,000 h (account 1002)
     clock.set(FEB_START + 4 * DAY)
     token = await t.login('admin', ADMIN_PASSWORD)
   })
 
   it("does not pay January the new account's history (at most the month's 744 hours, 部分月份)", async () => {
-    const res = await t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })
-    expect(res.status, res.body.msg).toBe(200)
-    const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', {
-      token,
-      body: { page: 1, pageSize: 10, period: '2026-01', userId: alice },
-    })
-    const record = page.body.data.list[0]!
-    const detail = (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data
+    const { detail } = await computedJanuary(t, token, alice)
     const item = detail.items.find((i) => i.torrentId === 1)!
-    // Now: seedHours 4,900 (5,000 h of account 1002 − 100 h of account 1001), qualified, partial false.
+    // Before the fix: seedHours 4,900 (5,000 h of account 1002 − 100 h of account 1001), qualified, partial false.
     expect(item.seedHours).toBeLessThanOrEqual(31 * 24)
     expect(item.partial).toBe(true)
   })

@@ -10,17 +10,12 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { WagePreviewEntry } from '@shared/entities'
-import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { DAY, H, JAN_START, januaryScene, setSiteUid, siteAccount, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
-const ZONE = 'Asia/Shanghai'
-const H = 3600
-const DAY = 86_400_000
-const JAN_START = Date.UTC(2025, 11, 31, 16, 0)
-const rules = { ...defaultRuleBody, officialTeams: ['CedarHD'] }
 
 describe.each(openTestDatabases())('the running month right after a site UID change on $name', (backend) => {
   const clock = testClock(JAN_START + 14 * DAY)
@@ -31,29 +26,23 @@ describe.each(openTestDatabases())('the running month right after a site UID cha
   beforeAll(async () => {
     const { db } = t.db.database
     const w = new SeedingWorld(db)
-    await w.team(1, 'CedarHD')
-    await saveRules(db, rules, JAN_START - DAY, null)
-    await w.torrent(1, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 2 })
+    await januaryScene(db, w)
     alice = await w.member('alice', 1001)
     await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
-    await db
-      .insertInto('site_users')
-      .values({ id: 1002, username: 'alice_real', enabled: 1, added: Date.UTC(2020, 0, 1), last_access: null })
-      .execute()
+    await siteAccount(db, 1002, 'alice_real')
     await w.snatch(1002, 1, { finished: true, seedtime: 5_000 * H, lastAction: JAN_START - DAY })
     await w.assign(alice, 1, Date.UTC(2025, 6, 1))
     await syncAt(t.db.database, JAN_START + 30 * 60_000, ZONE) // January's start snapshot: 100 h (account 1001)
     await syncAt(t.db.database, JAN_START + 14 * DAY - 3600_000, ZONE)
     token = await t.login('admin', ADMIN_PASSWORD)
-    const res = await t.call('POST', '/user/update', { token, body: { id: alice, siteUid: 1002 } })
-    expect(res.status, res.body.msg).toBe(200)
+    await setSiteUid(t, token, alice, 1002)
   })
 
   it("does not show the new account's history as the month's seeding before the next sync", async () => {
     const preview = await t.call<{ list: WagePreviewEntry[] }>('POST', '/wages/preview', { token, body: { period: '2026-01' } })
     expect(preview.status).toBe(200)
     const entry = preview.body.data.list.find((e) => e.userId === alice)
-    // Now: seedHours 4,900, amount 45,502.42, partial false.
+    // Before the fix: seedHours 4,900, amount 45,502.42, partial false.
     expect(entry?.seedHours ?? 0).toBeLessThanOrEqual(14 * 24)
   })
 })

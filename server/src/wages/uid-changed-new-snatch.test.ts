@@ -10,19 +10,12 @@
  * carol 550 h (from 0: her end counters are below 1,000 h) and alice 300 h (from the change).
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { WageDetail, WageRecord } from '@shared/entities'
-import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
+import { computedJanuary, DAY, FEB_START, H, JAN_START, januaryScene, setSiteUid, siteAccount, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
-const ZONE = 'Asia/Shanghai'
-const H = 3600
-const DAY = 86_400_000
-const JAN_START = Date.UTC(2025, 11, 31, 16, 0)
-const FEB_START = Date.UTC(2026, 0, 31, 16, 0)
-const rules = { ...defaultRuleBody, officialTeams: ['CedarHD'] }
 
 describe.each(openTestDatabases())('a corrected site UID whose real account began the torrent this month on $name', (backend) => {
   const clock = testClock(JAN_START + 14 * DAY)
@@ -33,20 +26,15 @@ describe.each(openTestDatabases())('a corrected site UID whose real account bega
   beforeAll(async () => {
     const { db } = t.db.database
     const w = new SeedingWorld(db)
-    await w.team(1, 'CedarHD')
-    await saveRules(db, rules, JAN_START - DAY, null)
+    await januaryScene(db, w, [1, 2])
     const people = [
       ['alice', 1001, 1002, 1, 100],
       ['carol', 2001, 2002, 2, 1_000],
     ] as const
     for (const [name, wrong, real, torrent, wrongHours] of people) {
-      await w.torrent(torrent, { team: 1, size: 20 * GIB, added: Date.UTC(2025, 0, 1), seeders: 2 })
       ids[name] = await w.member(name, wrong)
       await w.snatch(wrong, torrent, { finished: true, seedtime: wrongHours * H, lastAction: JAN_START - 30 * DAY })
-      await db
-        .insertInto('site_users')
-        .values({ id: real, username: `${name}_real`, enabled: 1, added: Date.UTC(2020, 0, 1), last_access: null })
-        .execute()
+      await siteAccount(db, real, `${name}_real`)
       await w.assign(ids[name], torrent, Date.UTC(2025, 6, 1))
     }
     await syncAt(t.db.database, JAN_START + 30 * 60_000, ZONE) // January's start snapshot (the wrong accounts)
@@ -56,8 +44,7 @@ describe.each(openTestDatabases())('a corrected site UID whose real account bega
       await w.snatch(real, torrent, { finished: true, seedtime: 250 * H, lastAction: JAN_START + 3 * DAY })
     token = await t.login('admin', ADMIN_PASSWORD)
     for (const [name, , real] of people) {
-      const res = await t.call('POST', '/user/update', { token, body: { id: ids[name], siteUid: real } })
-      expect(res.status, res.body.msg).toBe(200)
+      await setSiteUid(t, token, ids[name], real)
     }
     await syncAt(t.db.database, JAN_START + 14 * DAY + 600_000, ZONE)
 
@@ -68,19 +55,9 @@ describe.each(openTestDatabases())('a corrected site UID whose real account bega
   })
 
   it("counts the two the same: the wrong account's history does not decide the month", async () => {
-    const res = await t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })
-    expect(res.status, res.body.msg).toBe(200)
     const hours: Record<string, number> = {}
-    for (const name of ['alice', 'carol'] as const) {
-      const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', {
-        token,
-        body: { page: 1, pageSize: 10, period: '2026-01', userId: ids[name] },
-      })
-      const record = page.body.data.list[0]!
-      const detail = (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data
-      hours[name] = detail.items[0]!.seedHours
-    }
-    // Now: { alice: 300, carol: 550 }.
+    for (const name of ['alice', 'carol'] as const) hours[name] = (await computedJanuary(t, token, ids[name])).detail.items[0]!.seedHours
+    // Before the fix: { alice: 300, carol: 550 }.
     expect(hours.alice).toBe(hours.carol)
   })
 })

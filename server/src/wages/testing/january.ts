@@ -1,8 +1,15 @@
 /**
- * The January 2026 of the wage scenario tests (Asia/Shanghai): its bounds, rules naming CedarHD official, and what the
- * formula pays for one qualified 20 GiB torrent (2 seeders, added 2025-01-01) — the torrent those scenarios keep.
+ * The January 2026 of the wage scenario tests (Asia/Shanghai): its bounds, rules naming CedarHD official, what the
+ * formula pays for one qualified 20 GiB torrent (2 seeders, added 2025-01-01) — the torrent those scenarios keep —
+ * and the steps they share (the scene, a site account, the admin's UID change, January as computed).
  */
-import { defaultRuleBody } from '../../rules/rules'
+import type { Kysely } from 'kysely'
+import { expect } from 'vitest'
+import type { WageDetail, WageRecord } from '@shared/entities'
+import type { DB } from '../../db/schema'
+import { defaultRuleBody, GIB, saveRules } from '../../rules/rules'
+import type { TestAppHandle } from '../../test/harness'
+import type { SeedingWorld } from '../../test/seeding-world'
 import { memberAmount, torrentValue } from '../formula'
 
 export const ZONE = 'Asia/Shanghai'
@@ -26,3 +33,40 @@ export const januaryWageAt = (hours: number) =>
     },
     januaryRules,
   )
+
+/** January's scene: CedarHD official from the day before, and `torrents` of 20 GiB (added 2025-01-01, 2 seeders). */
+export async function januaryScene(db: Kysely<DB>, world: SeedingWorld, torrents: readonly number[] = [1]): Promise<void> {
+  await world.team(1, 'CedarHD')
+  await saveRules(db, januaryRules, JAN_START - DAY, null)
+  for (const id of torrents) await world.torrent(id, { team: 1, size: 20 * GIB, added: TORRENT_ADDED, seeders: 2 })
+}
+
+/** A site account no member holds (say, a member's real account before the admin corrects the 站点 UID to it). */
+export async function siteAccount(db: Kysely<DB>, id: number, username: string): Promise<void> {
+  await db
+    .insertInto('site_users')
+    .values({ id, username, enabled: 1, added: Date.UTC(2020, 0, 1), last_access: null })
+    .execute()
+}
+
+/** The admin's 站点 UID change of a member, as 保种员 → 编辑 sends it. */
+export async function setSiteUid(t: TestAppHandle, token: string, userId: number, siteUid: number): Promise<void> {
+  const res = await t.call('POST', '/user/update', { token, body: { id: userId, siteUid } })
+  expect(res.status, res.body.msg).toBe(200)
+}
+
+/** January of `userId` as the admin sees it once 生成工资 ran: the record and its items. */
+export async function computedJanuary(
+  t: TestAppHandle,
+  token: string,
+  userId: number,
+): Promise<{ record: WageRecord; detail: WageDetail }> {
+  const res = await t.call('POST', '/wages/compute', { token, body: { period: '2026-01' } })
+  expect(res.status, res.body.msg).toBe(200)
+  const page = await t.call<{ list: WageRecord[] }>('POST', '/wages/page', {
+    token,
+    body: { page: 1, pageSize: 10, period: '2026-01', userId },
+  })
+  const record = page.body.data.list[0]!
+  return { record, detail: (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data }
+}
