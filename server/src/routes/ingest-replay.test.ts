@@ -4,51 +4,20 @@
  * the age rules (older.ts) compared only with a row still in the mirror, so a deleted row came back as new; and claims
  * had no age rule at all (a late old claim replaced the member's re-claim of the torrent).
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../config'
-import { openTestDatabases, testClock, useTestApp } from '../test/harness'
-import { SeedingWorld } from '../test/seeding-world'
+import { describe, expect, it } from 'vitest'
+import { openTestDatabases } from '../test/harness'
 import { DELETION_MEMORY_MS, rememberDeletions } from '../sources/ingest/deletions'
 import { pushedClaim, pushedPeer, pushedTorrent } from '../sources/ingest/testing'
+import { INGEST_NOW, useIngestApp } from '../sources/ingest/testing-app'
 
-const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
-const KEY = 'ingest-key-0123456789abcdef'
+const NOW = INGEST_NOW
 const torrent = (id: number) => pushedTorrent(id, NOW - 30 * 86_400_000, { seeders: 3 })
 const peer = (id: number, torrentId: number, userid: number, lastAction: number) =>
   pushedPeer({ id, torrent: torrentId, userid, started: NOW - 3_600_000, lastAction })
 
 describe.each(openTestDatabases())('ingest replay after a delete on $name', (backend) => {
-  const clock = testClock(NOW)
-  const config = loadConfig({ DATA_DIR: '/tmp/seeding-test-unused', SOURCE: 'ingest', INGEST_KEYS: KEY })
-  const t = useTestApp(backend, { adminPassword: 'Admin-pass-1', clock, config })
-  let admin = ''
-
-  beforeAll(async () => {
-    const w = new SeedingWorld(t.db.database.db)
-    await w.member('alice', 501)
-    admin = await t.login('admin', 'Admin-pass-1')
-  })
-
-  const push = (body: unknown) =>
-    t.call<{ accepted: Record<string, number>; ignoredOlder: Record<string, number>; deleted: Record<string, number> }>(
-      'POST',
-      '/ingest/snapshot',
-      {
-        body,
-        headers: { 'X-Ingest-Key': KEY },
-      },
-    )
-  async function settled(): Promise<void> {
-    for (let i = 0; i < 200 && t.app.services.sync.busy; i++) await new Promise((resolve) => setTimeout(resolve, 25))
-    await t.app.services.sync.runOnce(NOW)
-  }
-  const statusOf = async (torrentId: number) => {
-    const { body } = await t.call<{ list: { username: string; torrentId: number; status: number }[] }>('POST', '/user/page-seed', {
-      token: admin,
-      body: { page: 1, pageSize: 100 },
-    })
-    return body.data.list.find((r) => r.username === 'alice' && r.torrentId === torrentId)?.status
-  }
+  const { t, clock, push, settled, recordOf } = useIngestApp(backend)
+  const statusOf = async (torrentId: number) => (await recordOf(torrentId))?.status
 
   it('an un-claim is not undone by a retry of the push that came before it', async () => {
     // 10:00 push (the cron's batch A): alice seeds torrent 1 and has claimed it.

@@ -4,45 +4,17 @@
  * state) and is retried after the delete carries a later last_action / updated_at than the mirror's copy, so it is
  * taken as "the site's later row of that id": the stopped client seeds again, the un-claimed torrent is claimed again.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../config'
-import { openTestDatabases, testClock, useTestApp } from '../../test/harness'
-import { SeedingWorld } from '../../test/seeding-world'
+import { describe, expect, it } from 'vitest'
+import { openTestDatabases } from '../../test/harness'
 import { pushedClaim, pushedPeer, pushedTorrent } from './testing'
+import { INGEST_NOW, useIngestApp } from './testing-app'
 
-const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
+const NOW = INGEST_NOW
 const MIN = 60_000
-const KEY = 'ingest-key-0123456789abcdef'
 
 describe.each(openTestDatabases())('a retried push older than the delete but newer than the mirror on $name', (backend) => {
-  const clock = testClock(NOW)
-  const config = loadConfig({ DATA_DIR: '/tmp/seeding-test-unused', SOURCE: 'ingest', INGEST_KEYS: KEY })
-  const t = useTestApp(backend, { adminPassword: 'Admin-pass-1', clock, config })
-  let admin = ''
-
-  beforeAll(async () => {
-    const w = new SeedingWorld(t.db.database.db)
-    await w.member('alice', 501)
-    admin = await t.login('admin', 'Admin-pass-1')
-  })
-
-  const push = (body: unknown) =>
-    t.call<{ accepted: Record<string, number>; ignoredOlder: Record<string, number>; deleted: Record<string, number> }>(
-      'POST',
-      '/ingest/snapshot',
-      { body, headers: { 'X-Ingest-Key': KEY } },
-    )
-  async function settled(): Promise<void> {
-    for (let i = 0; i < 200 && t.app.services.sync.busy; i++) await new Promise((resolve) => setTimeout(resolve, 25))
-    await t.app.services.sync.runOnce(NOW)
-  }
-  const statusOf = async (torrentId: number) => {
-    const { body } = await t.call<{ list: { username: string; torrentId: number; status: number }[] }>('POST', '/user/page-seed', {
-      token: admin,
-      body: { page: 1, pageSize: 100 },
-    })
-    return body.data.list.find((r) => r.username === 'alice' && r.torrentId === torrentId)?.status
-  }
+  const { push, settled, recordOf } = useIngestApp(backend)
+  const statusOf = async (torrentId: number) => (await recordOf(torrentId))?.status
   const torrent = (id: number) => pushedTorrent(id, NOW - 30 * 86_400_000, { seeders: 3 })
   const peer = (id: number, torrentId: number, lastAction: number) =>
     pushedPeer({ id, torrent: torrentId, userid: 501, started: NOW - 120 * MIN, lastAction })

@@ -5,48 +5,15 @@
  * torrent_id equals the stamp — it never does, so the removed tag is written and the torrent counts as 官种 again.
  * Peers and claims in the same order are left out (their time ≤ now); tags are not.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../../config'
-import { defaultRuleBody, saveRules } from '../../rules/rules'
-import { openTestDatabases, testClock, useTestApp } from '../../test/harness'
-import { SeedingWorld } from '../../test/seeding-world'
+import { describe, expect, it } from 'vitest'
+import { openTestDatabases } from '../../test/harness'
 import { pushedClaim, pushedPeer, pushedTorrent } from './testing'
+import { INGEST_NOW, useIngestApp } from './testing-app'
 
-const NOW = Date.UTC(2026, 10, 20, 4, 0, 0)
-const KEY = 'ingest-key-0123456789abcdef'
+const NOW = INGEST_NOW
 
 describe.each(openTestDatabases())('torrent tag removed before its add arrives on $name', (backend) => {
-  const clock = testClock(NOW)
-  const config = loadConfig({ DATA_DIR: '/tmp/seeding-test-unused', SOURCE: 'ingest', INGEST_KEYS: KEY })
-  const t = useTestApp(backend, { adminPassword: 'Admin-pass-1', clock, config })
-  let admin = ''
-
-  beforeAll(async () => {
-    const w = new SeedingWorld(t.db.database.db)
-    await w.member('alice', 501)
-    await saveRules(t.db.database.db, { ...defaultRuleBody, officialTags: ['官种'] }, NOW - 86_400_000, null)
-    admin = await t.login('admin', 'Admin-pass-1')
-  })
-
-  const push = (body: unknown) =>
-    t.call<{ accepted: Record<string, number>; ignoredOlder: Record<string, number>; deleted: Record<string, number> }>(
-      'POST',
-      '/ingest/snapshot',
-      { body, headers: { 'X-Ingest-Key': KEY } },
-    )
-  async function settled(): Promise<void> {
-    for (let i = 0; i < 200 && t.app.services.sync.busy; i++) await new Promise((resolve) => setTimeout(resolve, 25))
-    await t.app.services.sync.runOnce(NOW)
-  }
-  const recordOf = async (torrentId: number) => {
-    const { body } = await t.call<{ list: { username: string; torrentId: number; status: number; seedType: number }[] }>(
-      'POST',
-      '/user/page-seed',
-      { token: admin, body: { page: 1, pageSize: 100 } },
-    )
-    return body.data.list.find((r) => r.username === 'alice' && r.torrentId === torrentId)
-  }
-
+  const { push, settled, recordOf } = useIngestApp(backend, { officialTags: ['官种'] })
   it('a tag whose removal arrived first is not written by the late push that added it', async () => {
     // The torrent and alice's seeding are known from an earlier push; the torrent is not official (no tag).
     await push({
