@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
 import {
+  aliceOnWrongUid,
   computedJanuary,
   DAY,
   FEB_START,
@@ -17,7 +18,6 @@ import {
   januaryScene,
   januaryWageAt,
   setSiteUid,
-  siteAccount,
   ZONE,
 } from './testing/january'
 import { syncAt } from './testing/sync'
@@ -36,12 +36,7 @@ describe.each(openTestDatabases())('a member whose site UID is corrected mid-mon
     const w = new SeedingWorld(db)
     await januaryScene(db, w)
     // alice was added with a wrong UID (1001, someone who once downloaded torrent 1 and stopped at 100 h).
-    alice = await w.member('alice', 1001)
-    await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
-    // Her real account 1002 has kept torrent 1 for years: 5,000 h by mid-January.
-    await siteAccount(db, 1002, 'alice_real')
-    await w.snatch(1002, 1, { finished: true, seedtime: 4_800 * H, lastAction: JAN_START - DAY })
-    await w.assign(alice, 1, Date.UTC(2025, 6, 1))
+    alice = await aliceOnWrongUid(db, w, 4_800)
     await syncAt(t.db.database, JAN_START + 30 * 60_000, ZONE) // January's start snapshot: 100 h (account 1001)
 
     await w.updateSnatch(1002, 1, { seedtime: 5_000 * H })

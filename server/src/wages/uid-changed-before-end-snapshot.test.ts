@@ -10,7 +10,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
-import { computedJanuary, DAY, FEB_START, H, JAN_START, januaryScene, setSiteUid, siteAccount, ZONE } from './testing/january'
+import { aliceOnWrongUid, computedJanuary, DAY, FEB_START, H, JAN_START, januaryScene, setSiteUid, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
@@ -26,11 +26,7 @@ describe.each(openTestDatabases())('a site UID corrected between the month end a
     const w = new SeedingWorld(db)
     await januaryScene(db, w)
     // alice was added with a wrong UID (1001: stopped at 100 h long ago); her real account 1002 has 5,000 h.
-    alice = await w.member('alice', 1001)
-    await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
-    await siteAccount(db, 1002, 'alice_real')
-    await w.snatch(1002, 1, { finished: true, seedtime: 4_700 * H, lastAction: JAN_START - DAY })
-    await w.assign(alice, 1, Date.UTC(2025, 6, 1))
+    alice = await aliceOnWrongUid(db, w, 4_700)
     await syncAt(t.db.database, JAN_START + 20 * 60_000, ZONE) // January's start snapshot: 100 h (account 1001)
     await syncAt(t.db.database, JAN_START + 20 * DAY, ZONE)
 

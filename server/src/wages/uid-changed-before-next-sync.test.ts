@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { WagePreviewEntry } from '@shared/entities'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
-import { DAY, H, JAN_START, januaryScene, setSiteUid, siteAccount, ZONE } from './testing/january'
+import { aliceOnWrongUid, DAY, JAN_START, januaryScene, setSiteUid, ZONE } from './testing/january'
 import { syncAt } from './testing/sync'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
@@ -27,11 +27,7 @@ describe.each(openTestDatabases())('the running month right after a site UID cha
     const { db } = t.db.database
     const w = new SeedingWorld(db)
     await januaryScene(db, w)
-    alice = await w.member('alice', 1001)
-    await w.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
-    await siteAccount(db, 1002, 'alice_real')
-    await w.snatch(1002, 1, { finished: true, seedtime: 5_000 * H, lastAction: JAN_START - DAY })
-    await w.assign(alice, 1, Date.UTC(2025, 6, 1))
+    alice = await aliceOnWrongUid(db, w, 5_000)
     await syncAt(t.db.database, JAN_START + 30 * 60_000, ZONE) // January's start snapshot: 100 h (account 1001)
     await syncAt(t.db.database, JAN_START + 14 * DAY - 3600_000, ZONE)
     token = await t.login('admin', ADMIN_PASSWORD)

@@ -70,3 +70,16 @@ export async function computedJanuary(
   const record = page.body.data.list[0]!
   return { record, detail: (await t.call<WageDetail>('GET', `/wages/${record.id}`, { token })).body.data }
 }
+
+/**
+ * alice, added with a wrong 站点 UID (1001: stopped at 100 h long ago) while her real account 1002 holds `realHours` of
+ * torrent 1, which she is assigned; her id.
+ */
+export async function aliceOnWrongUid(db: Kysely<DB>, world: SeedingWorld, realHours: number): Promise<number> {
+  const alice = await world.member('alice', 1001)
+  await world.snatch(1001, 1, { finished: true, seedtime: 100 * H, lastAction: JAN_START - 30 * DAY })
+  await siteAccount(db, 1002, 'alice_real')
+  await world.snatch(1002, 1, { finished: true, seedtime: realHours * H, lastAction: JAN_START - DAY })
+  await world.assign(alice, 1, Date.UTC(2025, 6, 1))
+  return alice
+}
