@@ -140,7 +140,6 @@ export async function bonusMark(conn: PoolConnection, uid: number, tag: string):
   return { bonusBefore: exact ? exact[1]! : null, bonusAfter: exact ? exact[2]! : null }
 }
 
-/** Bonus before/after as the log's comment recorded them (exact), else its whole points. */
 /** The bonus before and after as a log comment of ours writes them (texts.ts). */
 const COMMENT_FIGURES = /魔力 (-?\d+\.\d) → (-?\d+\.\d)/
 
@@ -154,6 +153,7 @@ export function loggedCredit(log: RowDataPacket, columns: LogColumns): bigint | 
   return columns.tenths ? parseTenths(String(log.new_total_value)) - parseTenths(String(log.old_total_value)) : null
 }
 
+/** Bonus before/after as the log's comment recorded them (exact), else its whole points. */
 export function logEvidence(log: RowDataPacket, messageId: number | null): Evidence {
   const exact = COMMENT_FIGURES.exec(String(log.comment ?? ''))
   return {

@@ -3,9 +3,9 @@
  * entity written in one transaction (all of that entity's good rows or none), the derivation queued
  * with them (mirror/). A repeated id, or a repeated natural key (peers' torrent + peer_id + userid,
  * …) in one request: the last row wins, the earlier one is reported as rejected. A peer, snatch or claim
- * older than the mirror's (older.ts), or a peer or claim a later push deleted (deletions.ts), is left
- * out and counted; a time more than a day past the
- * server's clock is not believed, as from NexusPHP (its reader's checkSourceRows).
+ * older than the mirror's (older.ts), or a peer, claim or torrent tag a later push deleted (deletions.ts), is
+ * left out and counted; a time more than a day past the server's clock is not believed, as from NexusPHP (its
+ * reader's checkSourceRows).
  */
 import type { Kysely } from 'kysely'
 import { fieldLabel, findLoneSurrogate, findNul, formatZodError, LONE_SURROGATE_MESSAGE, NUL_MESSAGE } from '@shared/validation'
