@@ -225,6 +225,13 @@ export interface RecordRebasesTable {
   noted_before_day: number
 }
 
+/** A record whose snatch the site re-created (its counters went back), with the new snatch's start (migration 0037). */
+export interface SnatchRestartsTable {
+  record_id: number
+  started_at: number
+  noted_at: number
+}
+
 /** A claimed or assigned record at a month's first snapshot (migration 0035): what the closing month is paid by. */
 export interface MonthEndTiesTable {
   day: number
@@ -412,6 +419,7 @@ export interface DB {
   month_end_ties: MonthEndTiesTable
   site_uid_changes: SiteUidChangesTable
   record_rebases: RecordRebasesTable
+  snatch_restarts: SnatchRestartsTable
   ingest_deletions: IngestDeletionsTable
   claim_first_begins: ClaimFirstBeginsTable
   daily_member_stats: DailyMemberStatsTable

@@ -12,6 +12,7 @@ import { disqualifiedSql, keeperSql, seedStatusSql } from '../domain/status'
 import type { PassContext } from './context'
 import { addRangeToCounts, refreshMemberStats, subtractRangeFromCounts } from './counts'
 import { analyzeScratch } from './scope'
+import { noteSnatchRestarts } from './snatch-restarts'
 
 /** The columns of seed_records a derivation computes (the rest are the pair's keys and derived_at). */
 export const derivedRecordColumns = [
@@ -206,6 +207,7 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
   // every active seeder's counters grow — rewrites the 5 counter indexes, not all 12, and a rules
   // change that flips seed types (in no index) rewrites none.
   const inRange = sql`b.user_id between ${a} and ${b}`
+  await noteSnatchRestarts(ctx, inRange)
   const sameRecord = sql`seed_records.user_id = b.user_id and seed_records.torrent_id = b.torrent_id`
   const inserted =
     await sql`insert into seed_records (user_id, torrent_id, ${sql.join(derivedRecordColumns.map((c) => sql.ref(c)))}, derived_at)

@@ -17,6 +17,7 @@ import { rebuildCounts } from './counts'
 import { clearScratch, inTransaction, type PassRun } from './pass'
 import { derivedRecordColumns, recordValuesSql } from './records'
 import { analyzeScratch } from './scope'
+import { noteSnatchRestarts } from './snatch-restarts'
 import { labelTorrents, scopeAllTorrents } from './torrent-labels'
 
 export interface WholePassOutcome {
@@ -115,6 +116,7 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
     where ${record.tied}`.execute(db)
   await sql`analyze derive_batch`.execute(db)
 
+  await noteSnatchRestarts(ctx, sql`1 = 1`)
   const differs = sql.join(
     columns.map((c) => sql`r.${sql.ref(c)} <> b.${sql.ref(c)}`),
     sql` or `,

@@ -29,6 +29,7 @@ export const seedingTables = [
   'month_end_ties',
   'site_uid_changes',
   'record_rebases',
+  'snatch_restarts',
   'daily_member_stats',
   'daily_team_stats',
   'stats_cache',

@@ -131,6 +131,8 @@ export interface ScanPlan {
    * their rebase (rare; else not read).
    */
   rebases: boolean
+  /** A snatch the site re-created began inside the period (snatch_restarts): rows carry its start (rare; else not read). */
+  restarts: boolean
 }
 
 export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: Pick<RuleBody, 'mode'>): Promise<ScanPlan> {
@@ -138,6 +140,8 @@ export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: 
   const { rows: rebased } = await sql`select 1 from record_rebases b where ${rebaseCounts(counters)}
     union all select 1 from site_uid_changes c where ${pendingCounts(counters)}`.execute(db)
   const rebases = rebased.length > 0
+  const { rows: restarted } = await sql`select 1 from snatch_restarts where ${restartCounts(counters)} limit 1`.execute(db)
+  const restarts = restarted.length > 0
   if (counters.endTies) {
     const day = counters.endDay!
     const banned = await db
@@ -147,12 +151,16 @@ export async function scanPlan(db: Kysely<DB>, counters: PeriodCounters, rules: 
       .where('banned', '=', 1)
       .execute()
     const { rows } = await sql<{ hi: number | null }>`select max(record_id) as hi from month_end_ties where day = ${day}`.execute(db)
-    return { counters, claimsOnly, banned: banned.map((t) => Number(t.torrent_id)), maxId: Number(rows[0]?.hi ?? 0), rebases }
+    return { counters, claimsOnly, banned: banned.map((t) => Number(t.torrent_id)), maxId: Number(rows[0]?.hi ?? 0), rebases, restarts }
   }
   const banned = (await db.selectFrom('site_torrents').select('id').where('banned', '=', 1).execute()).map((t) => Number(t.id))
   const { rows } = await sql<{ hi: number | null }>`select max(id) as hi from seed_records`.execute(db)
-  return { counters, claimsOnly, banned, maxId: Number(rows[0]?.hi ?? 0), rebases }
+  return { counters, claimsOnly, banned, maxId: Number(rows[0]?.hi ?? 0), rebases, restarts }
 }
+
+/** The re-created snatches (snatch_restarts) that began inside a period. */
+const restartCounts = (counters: Pick<PeriodCounters, 'startMs' | 'endMs'>) =>
+  sql`started_at >= ${int(counters.startMs)} and started_at < ${int(counters.endMs)}`
 
 /**
  * The 站点 UID changes (record_rebases `b`) that give a period's baseline: made inside it; or after its end but noted
@@ -291,19 +299,28 @@ export async function scanRanges(db: Kysely<DB>, plan: ScanPlan, first = 0, step
   const startUnknown = plan.rebases
     ? sql`${missing} or rb.record_id is not null or exists (select 1 from site_uid_changes c where c.user_id = t.user_id)`
     : missing
+  const snatchStart = sql`case when ${startUnknown} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = t.torrent_id where u.id = t.user_id) end`
+  // A restart the derivation noted (snatch_restarts) knows the start of a new snatch that outgrew the old one, which
+  // the two snapshots cannot show; the latest one in the period is the snatch the end counters belong to.
+  const started = plan.restarts ? sql`coalesce(sr.started_at, ${snatchStart})` : snatchStart
+  const restartJoin = plan.restarts
+    ? sql`left join (select record_id, max(started_at) as started_at from snatch_restarts where ${restartCounts(counters)}
+          group by record_id) sr on sr.record_id = ${t.id}`
+    : sql``
   for (let from = first * RECORD_ID_RANGE; from < plan.maxId; from += step * RECORD_ID_RANGE) {
     const rows = await arrayRows<Row>(
       db,
       sql`select t.user_id, t.torrent_id, ${t.claimAt} as claim_at, ${t.assignedAt} as assigned_at,
         s0.seed_time_sec as st0, s0.uploaded as up0,
         ${firstSeen('seen_at')} as f_at, ${firstSeen('seed_time_sec')} as stf, ${firstSeen('uploaded')} as upf,
-        case when ${startUnknown} or ${st1} < s0.seed_time_sec or ${up1} < s0.uploaded then (select sn.startdat from users u join site_snatched sn on sn.userid = u.site_uid and sn.torrentid = t.torrent_id where u.id = t.user_id) end as started,
+        ${started} as started,
         ${atAssignment('seed_time_sec')} as sta, ${atAssignment('uploaded')} as upa,
         ${t.claimBegin('seed_time_begin')} as stc, ${t.claimBegin('uploaded_begin')} as upc, ${st1} as st1, ${up1} as up1 ${rebaseColumns}
       from ${t.from}
         left join counter_snapshots s0 on s0.day = ${counters.startDay} and s0.record_id = ${t.id}
         ${endJoin}
         ${rebaseJoin}
+        ${restartJoin}
       where ${t.where} ${t.id} > ${from} and ${t.id} <= ${from + RECORD_ID_RANGE} and ${ties}`,
     )
     for (const [

@@ -36,6 +36,7 @@ import m0033 from './0033_uploader_keepers'
 import m0034 from './0034_ingest_deletions'
 import m0035 from './0035_month_end_ties'
 import m0036 from './0036_site_uid_rebases'
+import m0037 from './0037_snatch_restarts'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -71,5 +72,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0034_ingest_deletions': m0034(dialect),
     '0035_month_end_ties': m0035(dialect),
     '0036_site_uid_rebases': m0036(dialect),
+    '0037_snatch_restarts': m0037(dialect),
   }
 }

@@ -73,6 +73,7 @@ const generatedTables = [
   'month_end_ties',
   'record_first_counters',
   'record_rebases',
+  'snatch_restarts',
   'assignment_counters',
   'daily_member_stats',
   'daily_team_stats',
