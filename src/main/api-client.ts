@@ -231,6 +231,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (code === 401 && endpoint.access !== 'public' && sameSession()) options.tokens.clearToken()
       return fail(code, shorten(msg) || messages.requestFailed)
     }
+    // A success is a 2xx answer with code 200: a 500 carrying a success envelope (a proxy, a server that failed
+    // half-way) confirmed nothing.
+    if (!response.ok) {
+      log(`answer of ${name} refused: a success envelope with HTTP status ${response.status}`)
+      return fail(502, messages.badServerAnswer)
+    }
     // A file's success is the file, saved through the dialog here: an envelope saying "saved" saved nothing.
     if (endpoint.download) {
       log(`answer of ${name} refused: a success envelope instead of the file`)
