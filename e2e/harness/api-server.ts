@@ -92,20 +92,24 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
 }
 
 /**
- * One POST to the API as the admin (a login of its own), for a suite's setup — say, last month's wages generated as
- * 工资计算 → 确认生成 does. Answers the envelope; a failed call fails the setup with the server's message.
+ * One call to the API as the admin (a login of its own), for a suite's setup — say, last month's wages generated as
+ * 工资计算 → 确认生成 does, or another admin's change made while the page is open. Answers the envelope's data; a
+ * failed call fails the setup with the server's message.
  */
-export async function postAsAdmin<T = unknown>(server: RunningServer, path: string, body: unknown): Promise<T> {
-  const post = async (to: string, payload: unknown, token?: string) => {
+export async function callAsAdmin<T = unknown>(server: RunningServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const call = async (how: 'GET' | 'POST', to: string, payload: unknown, token?: string) => {
     const answer = await fetch(`${server.apiBase}${to}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { 'access-token': token } : {}) },
-      body: JSON.stringify(payload),
+      method: how,
+      headers: { ...(how === 'POST' ? { 'content-type': 'application/json' } : {}), ...(token ? { 'access-token': token } : {}) },
+      body: how === 'POST' ? JSON.stringify(payload) : undefined,
     })
     const envelope = (await answer.json()) as { code: number; msg: string; data: unknown }
-    if (envelope.code !== 200) throw new Error(`POST ${to}: ${envelope.code} ${envelope.msg}`)
+    if (envelope.code !== 200) throw new Error(`${how} ${to}: ${envelope.code} ${envelope.msg}`)
     return envelope.data
   }
-  const token = (await post('/user/login', { username: 'admin', password: server.adminPassword })) as string
-  return (await post(path, body, token)) as T
+  const token = (await call('POST', '/user/login', { username: 'admin', password: server.adminPassword })) as string
+  return (await call(method, path, body, token)) as T
 }
+
+export const postAsAdmin = <T = unknown>(server: RunningServer, path: string, body: unknown): Promise<T> =>
+  callAsAdmin<T>(server, 'POST', path, body)

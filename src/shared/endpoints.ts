@@ -475,7 +475,16 @@ export const endpoints = {
     path: '/wages/pay',
     access: 'admin',
     title: '标记已发放',
-    input: z.strictObject({ ids: idList }),
+    input: z
+      .strictObject({
+        ids: idList,
+        /** The amounts the admin saw, in the order of `ids`: a record generated anew since is not marked (409). */
+        amounts: z.array(z.number().nonnegative().max(1e12)).max(1000).optional(),
+      })
+      .refine((b) => b.amounts === undefined || b.amounts.length === b.ids.length, {
+        message: 'amounts 须与 ids 一一对应（数量相同）',
+        path: ['amounts'],
+      }),
     output: z.object({ paid: z.number().int().nonnegative(), alreadyPaid: z.number().int().nonnegative() }),
   }),
   'wages.stats': endpoint({

@@ -217,6 +217,29 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     await ok('POST', '/wages/compute', tokens.admin, { period: '2026-01' })
   })
 
+  it('pay with the amounts the admin saw: a record generated anew since stops the pay (409), nothing marked', async () => {
+    const unpaid = (await page(tokens.admin, { period: '2026-01', payment: 0 })).list
+    const seen = unpaid.find((r) => r.amount > 0)!
+    const other = unpaid.find((r) => r.id !== seen.id)!
+    // Another admin generates the month anew under doubled rules between this admin's view and 标记已发放.
+    await saveRules(t.db.database.db, { ...rules, multiplier: 2 }, NOW, null)
+    await ok('POST', '/wages/compute', tokens.admin, { period: '2026-01' })
+    const res = await t.call('POST', '/wages/pay', {
+      token: tokens.admin,
+      body: { ids: [seen.id, other.id], amounts: [seen.amount, other.amount] },
+    })
+    expect(res.status).toBe(409)
+    expect(res.body.msg).toContain(`${seen.username} 2026-01 ${seen.amount} → `)
+    expect(res.body.msg).toContain('请核对新的金额')
+    expect((await page(tokens.admin, { period: '2026-01', payment: 0 })).total).toBe(unpaid.length)
+    // The amounts must pair with the ids.
+    const unpaired = await t.call('POST', '/wages/pay', { token: tokens.admin, body: { ids: [seen.id, other.id], amounts: [seen.amount] } })
+    expect(unpaired.status).toBe(400)
+    expect(unpaired.body.msg).toContain('amounts')
+    await saveRules(t.db.database.db, rules, NOW, null)
+    await ok('POST', '/wages/compute', tokens.admin, { period: '2026-01' })
+  })
+
   it('stats: 领取人数 counts the members paid, not every member with a wage', async () => {
     const records = (await page(tokens.admin, { period: '2026-01' })).list
     const earning = records.filter((r) => r.amount > 0)

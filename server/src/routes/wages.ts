@@ -46,9 +46,15 @@ export function wageRoutes(app: FastifyInstance): void {
     return computeAndSave(ctx.services.database, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip })
   })
 
-  // POST /wages/pay — each record once; unknown ids → 404 and nothing paid.
+  // POST /wages/pay — each record once; unknown ids → 404 and nothing paid; amounts no longer current → 409.
   registerEndpoint(app, 'wages.pay', async (input, ctx) => {
-    const outcome = await payWages(ctx.services.database, { ids: input.ids, now: ctx.now, operator: ctx.user, ip: ctx.ip })
+    const outcome = await payWages(ctx.services.database, {
+      ids: input.ids,
+      amounts: input.amounts,
+      now: ctx.now,
+      operator: ctx.user,
+      ip: ctx.ip,
+    })
     if (outcome.missing.length) throw notFound(`工资记录不存在：${outcome.missing.slice(0, 20).join(', ')}`)
     return { paid: outcome.paid, alreadyPaid: outcome.alreadyPaid }
   })

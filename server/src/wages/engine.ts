@@ -336,11 +336,13 @@ export async function lockPeriods(trx: Kysely<DB>, dialect: DialectName, periods
 
 /**
  * POST /wages/pay: 未发放 → 已发放 once per record, whoever pays concurrently. Unknown ids → `missing`
- * and nothing paid; `alreadyPaid` counts only records that were paid before this call.
+ * and nothing paid; `alreadyPaid` counts only records that were paid before this call. With `amounts` (what the
+ * admin saw, in the order of `ids`), an unpaid record whose amount is no longer that — the month was generated anew
+ * since — stops the whole pay (409): marked paid, it would say the member got an amount nobody paid.
  */
 export async function payWages(
   database: AppDatabase,
-  args: { ids: number[]; now: number; operator: { id: number; username: string }; ip: string },
+  args: { ids: number[]; amounts?: number[]; now: number; operator: { id: number; username: string }; ip: string },
 ): Promise<{ paid: number; alreadyPaid: number; missing: number[] }> {
   const ids = [...new Set(args.ids)]
   return database.db.transaction().execute(async (trx) => {
@@ -352,10 +354,27 @@ export async function payWages(
       database.dialect,
       periods.map((p) => p.period),
     )
-    const found = await w.selectFrom('wage_records').select(['id', 'payment']).where('id', 'in', ids).execute()
+    const found = await w
+      .selectFrom('wage_records as r')
+      .innerJoin('users as u', 'u.id', 'r.user_id')
+      .select(['r.id', 'r.payment', 'r.amount', 'r.period', 'u.username'])
+      .where('r.id', 'in', ids)
+      .orderBy('r.id')
+      .execute()
     if (found.length !== ids.length) {
       const have = new Set(found.map((r) => r.id))
       return { paid: 0, alreadyPaid: 0, missing: ids.filter((id) => !have.has(id)) }
+    }
+    if (args.amounts) {
+      const seen = new Map(args.ids.map((id, i) => [id, args.amounts![i]]))
+      const changed = found.filter((r) => r.payment === 0 && seen.get(r.id) !== Number(r.amount))
+      if (changed.length)
+        throw conflict(
+          `工资已重新生成，金额有变化：${changed
+            .slice(0, 5)
+            .map((r) => `${r.username} ${r.period} ${seen.get(r.id)} → ${Number(r.amount)}`)
+            .join('、')}${changed.length > 5 ? ` 等 ${changed.length} 条` : ''}。请核对新的金额后再标记已发放`,
+        )
     }
     // A payout into the site that was cut (shown 失败 until tried again) or is 待核对 may already have credited the
     // member: paid by hand as well, the member would have it twice — and the console could no longer finish it.

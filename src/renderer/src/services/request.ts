@@ -14,6 +14,8 @@ import type { LoginPageState } from '@renderer/pages/login/state'
 /** Code used when the bridge itself failed and no answer came back. */
 export const NO_ANSWER_CODE = 0
 export const UNAUTHORIZED_CODE = 401
+/** The data changed under the request (another admin's write): read again before retrying. */
+export const CONFLICT_CODE = 409
 export const DEFAULT_PAGE_SIZE = 20
 
 export class RequestError extends Error {

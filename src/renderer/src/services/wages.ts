@@ -34,9 +34,9 @@ export function computeWages(period: string): Promise<{ ruleVersion: number; sav
   return request('wages.compute', { period })
 }
 
-// POST /wages/pay — 未发放 → 已发放, once per record.
-export function payWages(ids: number[]): Promise<{ paid: number; alreadyPaid: number }> {
-  return request('wages.pay', { ids })
+// POST /wages/pay — 未发放 → 已发放, once per record; with the amounts shown, refused (409) when they changed since.
+export function payWages(ids: number[], amounts?: number[]): Promise<{ paid: number; alreadyPaid: number }> {
+  return request('wages.pay', amounts ? { ids, amounts } : { ids })
 }
 
 // GET /wages/stats

@@ -19,7 +19,7 @@ import DataTable, {
 import DisabledReason from '@renderer/components/DisabledReason'
 import { PartialMonthTag } from '@renderer/components/WageBreakdownDrawer'
 import { wageRecordColumns } from '@renderer/components/wageColumns'
-import { toOrderBy, type TableSort } from '@renderer/services/request'
+import { CONFLICT_CODE, RequestError, toOrderBy, type TableSort } from '@renderer/services/request'
 import { exportWages, payWages, wagePage, type WageExportFormat } from '@renderer/services/wages'
 import { toastSuccess } from '@renderer/utils/feedback'
 import PayoutToSite from './payout/PayoutToSite'
@@ -69,10 +69,20 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
   const { modal } = App.useApp()
   const table = useRef<DataTableActions>(null)
   // A selection belongs to its month: another month starts with none.
-  const [selection, setSelection] = useState<{ period: string; ids: number[] }>({ period, ids: [] })
-  if (selection.period !== period) setSelection({ period, ids: [] })
+  // With the amounts the admin saw: 标记已发放 is refused when the month was generated anew since (the server compares).
+  const [selection, setSelection] = useState<{ period: string; ids: number[]; amounts: ReadonlyMap<number, number> }>({
+    period,
+    ids: [],
+    amounts: new Map(),
+  })
+  if (selection.period !== period) setSelection({ period, ids: [], amounts: new Map() })
   const selected = selection.period === period ? selection.ids : []
-  const select = (ids: number[]) => setSelection({ period, ids })
+  const select = (ids: number[], rows: readonly (WageRecord | undefined)[] = []) =>
+    setSelection((previous) => {
+      const amounts = new Map(previous.period === period ? previous.amounts : [])
+      for (const row of rows) if (row) amounts.set(row.id, row.amount)
+      return { period, ids, amounts }
+    })
   const [paying, setPaying] = useState(false)
   const [exporting, setExporting] = useState<WageExportFormat | null>(null)
   const params = useMemo(() => ({ period }), [period])
@@ -113,6 +123,7 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
 
   function confirmPay() {
     const ids = [...selected]
+    const amounts = ids.map((id) => selection.amounts.get(id))
     modal.confirm({
       title: `确认将选中的 ${ids.length} 条工资标记为已发放？`,
       content: '标记后这些记录不会再被重新计算替换。已发放的记录不会重复发放。',
@@ -121,13 +132,14 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
       onOk: async () => {
         setPaying(true)
         try {
-          const result = await payWages(ids)
+          const result = await payWages(ids, amounts.every((a) => a !== undefined) ? amounts : undefined)
           toastSuccess(
             `已将 ${formatCount(result.paid)} 条标记为已发放${result.alreadyPaid > 0 ? `，${formatCount(result.alreadyPaid)} 条此前已发放` : ''}`,
           )
           reload()
-        } catch {
-          // toasted by request()
+        } catch (error) {
+          // toasted by request(); amounts changed since (409): show the month as it is now
+          if (error instanceof RequestError && error.code === CONFLICT_CODE) reload()
         } finally {
           setPaying(false)
         }
@@ -184,7 +196,7 @@ export default function SavedWages({ period, onOpen, ref }: SavedWagesProps) {
       rowSelection={{
         selectedRowKeys: selected,
         preserveSelectedRowKeys: true,
-        onChange: (keys) => select(keys as number[]),
+        onChange: (keys, rows) => select(keys as number[], rows),
         getCheckboxProps: (record) => ({ disabled: record.payment === WagePayment.Paid, 'aria-label': `选择 ${record.username}` }),
       }}
       toolbar={
