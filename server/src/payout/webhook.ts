@@ -85,6 +85,7 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
     const body = await requestBody(member)
     let status: number | null = null
     let error: string | null = null
+    let location: string | null = null
     try {
       const response = await fetch(options.url, {
         method: 'POST',
@@ -95,8 +96,12 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
         },
         body,
         signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+        // Never followed: a redirected POST arrives as a GET without the wage, and whatever that page answers would
+        // be taken for the receiver's 2xx (an http:// address that nginx sends to https://, say).
+        redirect: 'manual',
       })
       status = response.status
+      location = response.headers.get('location')
       await response.arrayBuffer().catch(() => {})
     } catch (cause) {
       error =
@@ -111,7 +116,12 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
       .executeTakeFirstOrThrow()
     if (status !== null && status >= 200 && status < 300) return { state: 'done', already: false, evidence: { logId: delivery.id } }
     const retryAt = clock() + backoff(member.entry.attempts)
-    const why = status !== null ? `接收方返回 HTTP ${status}` : `无法连接接收方：${error}`
+    const why =
+      status === null
+        ? `无法连接接收方：${error}`
+        : status >= 300 && status < 400
+          ? `接收方返回 HTTP ${status}，要求转到 ${location ?? '（未给出地址）'}：重定向不会转发工资，请把 PAYOUT_WEBHOOK_URL 改为最终地址`
+          : `接收方返回 HTTP ${status}`
     return { state: 'pending', reason: `${why}，将于 ${new Date(retryAt).toISOString()} 自动重试`, retryAt }
   }
 
