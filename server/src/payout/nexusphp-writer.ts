@@ -40,7 +40,6 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     throw new PayoutError((error as Error).message)
   }
   const pool: Pool = mysql.createPool({ ...base, connectionLimit: 4, maxIdle: 2, decimalNumbers: false })
-  const offset = zoneOffset(options.timezone || DEFAULT_NEXUSPHP_TIMEZONE)
   pool.on('connection', (connection) => {
     const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
     // Before any value is sent: the escaping of every text we write depends on it. A session where it
@@ -48,9 +47,15 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], (error) => {
       if (error) connection.destroy()
     })
-    // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone. A session left in another
-    // zone would date the member's message hours off: dropped like one without the sql_mode.
-    core.query('SET time_zone = ?', [offset], (error) => {
+  })
+  // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone. A session left in another
+  // zone would date the member's message hours off: dropped like one without the sql_mode. Its offset at each checkout
+  // (before the statements of the one who took it): one taken when the server started is an hour off after a
+  // daylight-saving change.
+  const siteZone = options.timezone || DEFAULT_NEXUSPHP_TIMEZONE
+  pool.on('acquire', (connection) => {
+    const core = connection as unknown as { query(sql: string, values: unknown[], callback: (error: unknown) => void): void }
+    core.query('SET time_zone = ?', [zoneOffset(siteZone)], (error) => {
       if (error) connection.destroy()
     })
   })

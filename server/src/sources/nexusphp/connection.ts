@@ -186,9 +186,9 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
   const siteZone = config.timezone || DEFAULT_NEXUSPHP_TIMEZONE
 
   /**
-   * The session time zone, settled once: the configured name when the server knows it, else its
-   * offset now (a server without time zone tables refuses names; the sites this serves use zones
-   * without daylight saving, where the two agree).
+   * The session time zone, settled once: the configured name when the server knows it, else its offset (a server
+   * without time zone tables refuses names) — then set again before each statement (`query`): an offset set once is
+   * an hour off after the next daylight-saving change.
    */
   const resolveZone = async (): Promise<string> => {
     const probe = await mysql.createConnection(options).catch((error: unknown) => {
@@ -231,9 +231,10 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
         if (error) connection.destroy()
       })
       // Nor one in another time zone (every site time would be read off by the difference).
-      core.query('SET time_zone = ?', [timeZone], (error) => {
-        if (error) connection.destroy()
-      })
+      if (timeZone === siteZone)
+        core.query('SET time_zone = ?', [timeZone], (error) => {
+          if (error) connection.destroy()
+        })
       run('SET SESSION TRANSACTION READ ONLY')
       // The server's own statement limit, so an abandoned query does not keep running on the site:
       // MariaDB's max_statement_time (s), MySQL's max_execution_time (ms); each ignores the other.
@@ -248,6 +249,7 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
       const p = await getPool()
       const held = await acquire(p, queryTimeout)
       try {
+        if ((await zone) !== siteZone) await held.query({ sql: 'SET time_zone = ?', values: [zoneOffset(siteZone)], timeout: queryTimeout })
         const [rows] = await held.query<RowDataPacket[]>({ sql, values, timeout: queryTimeout })
         held.release()
         return rows as unknown as T[]
