@@ -2,7 +2,7 @@
  * SOURCE=demo: pays into the demo's simulated site, kept in our own database (migration 0015): each
  * member's bonus, a log row carrying the ledger key and the message. One transaction per member.
  */
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
 import { formatTenths } from './tenths'
@@ -12,6 +12,9 @@ import type { MemberPayout, PayOutcome, PayoutTarget } from './target'
 export function demoStartingTenths(uid: number): bigint {
   return BigInt(((uid * 2_654_435_761) % 9_000_000) + 100_000)
 }
+
+/** First key of the per-member advisory locks of the demo site ("demo" in ASCII); the second is the uid. */
+const DEMO_BONUS_LOCK_KEY = 0x64656d6f
 
 export function demoTarget(db: Kysely<DB>, dialect: DialectName): PayoutTarget {
   async function bonusOf(trx: Kysely<DB>, uid: number): Promise<bigint> {
@@ -23,8 +26,10 @@ export function demoTarget(db: Kysely<DB>, dialect: DialectName): PayoutTarget {
     const uid = member.wage.siteUid
     if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID，无法发放到站点' }
     return db.transaction().execute(async (trx) => {
-      // Two payouts of one member queue here (SQLite's transactions already run one at a time).
-      if (dialect === 'postgres') await trx.selectFrom('payout_ledger').select('id').where('id', '=', member.entry.id).forUpdate().execute()
+      // Every payout into one member's bonus queues here — one entry retried, or two months (two server processes) at
+      // once, which would both read the same bonus and the last write win. SQLite's transactions already run one at a
+      // time; PostgreSQL takes a lock on the uid (its bonus row may not exist yet).
+      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${DEMO_BONUS_LOCK_KEY}, ${uid})`.execute(trx)
       const landed = await trx
         .selectFrom('payout_demo_logs')
         .selectAll()
