@@ -1,15 +1,16 @@
 /**
  * The counting window and baseline of one record in a period, pure.
  *
- * The window runs from the later of the period start and the moment the tie began — the claim's
- * creation, else the assignment — to the period end. The baseline is the record's counters at the
- * window start:
+ * The window runs from the later of the period start and the moment the tie began — the earlier of the
+ * claim's creation and the assignment: a torrent assigned since July and claimed on the 21st was kept all
+ * month — to the period end. The baseline is the record's counters at the window start:
  * - a snatch that itself began inside the window starts from 0;
- * - a claim made inside the period starts from the snatch's counters when claimed (NexusPHP's
+ * - a claim that began the tie inside the period starts from the snatch's counters when claimed (NexusPHP's
  *   `seed_time_begin` / `uploaded_begin` from before the site's settlement on the 1st resets them,
  *   migration 0025) — never below the start snapshot, unless that was taken after the 1st (a new
- *   install: it may postdate the claim); with none noted and no start snapshot, from the first observation;
- * - an assignment made inside the period starts from the counters of the first sync after it;
+ *   install: it may postdate the claim) or belongs to an older snatch (the site re-created it after the
+ *   1st: NexusPHP noted the new one's); with none noted and no start snapshot, from the first observation;
+ * - an assignment that began the tie inside the period starts from the counters of the first sync after it;
  * - a member whose 站点 UID changed inside the window (after the tie began) starts from the counters of the first
  *   sync after the change, marked partial: before it the record counted another account (or none);
  * - otherwise the period's start snapshot; a record missing from it (the server first saw it later:
@@ -68,8 +69,10 @@ export function windowGain(
   record: RecordHistory,
   period: { startMs: number; endMs: number; startSnapshotLate?: boolean },
 ): WindowGain | null {
-  const tieAt = record.claim?.at ?? record.assignedAt
+  const claimAt = record.claim?.at ?? null
+  const tieAt = claimAt !== null && record.assignedAt !== null ? Math.min(claimAt, record.assignedAt) : (claimAt ?? record.assignedAt)
   if (tieAt !== null && tieAt >= period.endMs) return null
+  const claimBegan = record.claim !== null && record.claim.at === tieAt
   const windowStart = Math.max(period.startMs, tieAt ?? 0)
   let base: Counters
   let partial = false
@@ -79,7 +82,7 @@ export function windowGain(
     // The tie began before the change (else windowStart would be after it): the new account counts from the change.
     base = rebase
     partial = true
-  } else if (record.claim && record.claim.at > period.startMs) {
+  } else if (record.claim && claimBegan && record.claim.at > period.startMs) {
     // A start snapshot taken late (a new install) may postdate the claim: it floors only counters the source did
     // not note (0), and then what was seeded between the claim and the snapshot is unknown (部分月份).
     const noted = record.claim.begin.seedTimeSec > 0 || record.claim.begin.uploaded > 0
@@ -92,10 +95,12 @@ export function windowGain(
       base = seen ?? record.atEnd ?? ZERO
       partial = !seen || seen.at > record.claim.at
     } else {
-      base = noLower(record.claim.begin, record.atPeriodStart)
+      // A snatch the site re-created after the 1st: the start snapshot holds the old one's counters.
+      const snapshotOfOlderSnatch = record.snatchStartedAt !== null && record.snatchStartedAt > period.startMs
+      base = snapshotOfOlderSnatch ? record.claim.begin : noLower(record.claim.begin, record.atPeriodStart)
       partial = period.startSnapshotLate === true && record.atPeriodStart !== null
     }
-  } else if (!record.claim && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment)
+  } else if (!claimBegan && record.assignedAt !== null && record.assignedAt > period.startMs && record.atAssignment)
     base = record.atAssignment
   else if (record.atPeriodStart) {
     base = record.atPeriodStart
