@@ -232,6 +232,14 @@ export interface SnatchRestartsTable {
   noted_at: number
 }
 
+/** A member's site account at a month's first snapshot (migration 0038). */
+export interface MonthEndAccountsTable {
+  day: number
+  user_id: number
+  site_enabled: number
+  site_deleted: number
+}
+
 /** A claimed or assigned record at a month's first snapshot (migration 0035): what the closing month is paid by. */
 export interface MonthEndTiesTable {
   day: number
@@ -417,6 +425,7 @@ export interface DB {
   counter_snapshots: CounterSnapshotsTable
   torrent_seeder_snapshots: TorrentSeederSnapshotsTable
   month_end_ties: MonthEndTiesTable
+  month_end_accounts: MonthEndAccountsTable
   site_uid_changes: SiteUidChangesTable
   record_rebases: RecordRebasesTable
   snatch_restarts: SnatchRestartsTable

@@ -23,11 +23,12 @@ export interface CounterRow {
 
 /**
  * Every day that has a snapshot, ascending (a skip scan: one index probe per day). `table`: the torrents or the ties
- * kept with some of them (torrent_seeder_snapshots, month_end_ties) instead of the records' counters.
+ * and accounts kept with some of them (torrent_seeder_snapshots, month_end_ties, month_end_accounts) instead of the
+ * records' counters.
  */
 export async function snapshotDays(
   db: Kysely<DB>,
-  table: 'counter_snapshots' | 'torrent_seeder_snapshots' | 'month_end_ties' = 'counter_snapshots',
+  table: 'counter_snapshots' | 'torrent_seeder_snapshots' | 'month_end_ties' | 'month_end_accounts' = 'counter_snapshots',
 ): Promise<number[]> {
   const days: number[] = []
   let after = -1

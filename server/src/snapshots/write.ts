@@ -5,6 +5,7 @@ import type { AppDatabase } from '../db/database'
 import type { DB } from '../db/schema'
 import { yieldToEventLoop } from '../db/sql-fragments'
 import { addDays, localDay } from '../domain/local-day'
+import { siteAccountsMirrored } from '../domain/site-accounts'
 import { recordBaselines } from './baselines'
 import { ROLLING_SNAPSHOT_DAYS } from './policy'
 import { snapshotDayOnOrAfter, snapshotDays } from './read'
@@ -38,6 +39,7 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   if (monthEnd === null || monthEnd === day) {
     await copyTorrentSeeders(db, day)
     await copyMonthEndTies(db, day)
+    await copyMonthEndAccounts(db, day)
   }
   // No records yet (a new install's first sync, before any member is added): no snapshot, and the day stays open
   // for the next sync's — an empty day would leave the month with no counters to compute from until tomorrow.
@@ -96,6 +98,19 @@ export async function copyMonthEndTies(db: Kysely<DB>, day: number): Promise<voi
 }
 
 /**
+ * Copies every member's site account state into `day` (month_end_accounts, migration 0038): enabled, deleted. Idempotent.
+ * A month's first snapshot day only, with the ties: an account the site disables after the 1st still is paid the month.
+ */
+export async function copyMonthEndAccounts(db: Kysely<DB>, day: number): Promise<void> {
+  const deleted = (await siteAccountsMirrored(db)) ? sql`case when s.id is null then 1 else 0 end` : sql`0`
+  await sql`insert into month_end_accounts (day, user_id, site_enabled, site_deleted)
+    select ${day}, u.id, case when s.enabled = 0 then 0 else 1 end, ${deleted}
+    from users u left join site_users s on s.id = u.site_uid
+    where u.site_uid is not null
+    on conflict do nothing`.execute(db)
+}
+
+/**
  * Copies every torrent that has seed records into `day` (torrent_seeder_snapshots, migrations 0031 and 0035): its
  * seeders, name, size, age, seed type and ban — one id range per statement. Idempotent. Only a month's first snapshot
  * day takes them: that is the moment a closed month's wage reads them at (`N` "at period end", domain.md §4), and
@@ -139,7 +154,7 @@ export async function pruneSnapshots(db: Kysely<DB>, today: number): Promise<num
   for (const day of doomed) await db.deleteFrom('counter_snapshots').where('day', '=', day).execute()
   // The torrents and ties are kept as long as their day's counters. They are written on a month's first day only, which stays:
   // this deletes only what a day's counters no longer keep (say, rows written out of turn by hand or a script).
-  for (const table of ['torrent_seeder_snapshots', 'month_end_ties'] as const)
+  for (const table of ['torrent_seeder_snapshots', 'month_end_ties', 'month_end_accounts'] as const)
     for (const day of await snapshotDays(db, table))
       if (day < cutoff && !firstOfMonth.has(day)) await db.deleteFrom(table).where('day', '=', day).execute()
   return doomed

@@ -27,6 +27,7 @@ export const seedingTables = [
   'counter_snapshots',
   'torrent_seeder_snapshots',
   'month_end_ties',
+  'month_end_accounts',
   'site_uid_changes',
   'record_rebases',
   'snatch_restarts',

@@ -73,7 +73,7 @@ export async function runWages(
   const rules = options.rules ?? (await currentRules(db))
   const bounds = periodBounds(period, rules.timezone)
   const counters = await periodCounters(db, bounds)
-  const members = await wageMembers(db)
+  const members = await wageMembers(db, counters)
   const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs)
   for await (const batch of periodRecords(db, counters, members, options.body ?? rules, { scan: options.scan })) {
     const items: WageItemResult[] = []

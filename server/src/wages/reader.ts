@@ -62,12 +62,26 @@ export async function periodCounters(db: Kysely<DB>, bounds: PeriodBounds): Prom
  * deleted on the site only where the derivation says so too (domain/site-accounts.ts); elsewhere
  * (SOURCE=ingest, a mirror with no site user yet) as enabled.
  */
-export async function wageMembers(db: Kysely<DB>): Promise<Map<number, WageMember & { username: string }>> {
+export async function wageMembers(
+  db: Kysely<DB>,
+  counters?: Pick<PeriodCounters, 'endDay' | 'endTies'>,
+): Promise<Map<number, WageMember & { username: string }>> {
+  // A closed month: the site account as it was at its end (month_end_accounts), where that was kept.
+  const endDay = counters?.endTies ? counters.endDay : null
   const [rows, mirrored] = await Promise.all([
     db
       .selectFrom('users as u')
       .leftJoin('site_users as s', 's.id', 'u.site_uid')
-      .select(['u.id', 'u.username', 'u.status', 's.id as site_id', 's.enabled'])
+      .leftJoin('month_end_accounts as e', (join) => join.onRef('e.user_id', '=', 'u.id').on('e.day', '=', endDay ?? -1))
+      .select([
+        'u.id',
+        'u.username',
+        'u.status',
+        's.id as site_id',
+        's.enabled',
+        'e.site_enabled as end_enabled',
+        'e.site_deleted as end_deleted',
+      ])
       .where('u.site_uid', 'is not', null)
       .where('u.status', '<>', 1)
       .execute(),
@@ -79,8 +93,8 @@ export async function wageMembers(db: Kysely<DB>): Promise<Map<number, WageMembe
       {
         userId: r.id,
         status: r.status as 0 | 1 | 2,
-        siteEnabled: r.enabled === null || Number(r.enabled) !== 0,
-        siteDeleted: mirrored && r.site_id === null,
+        siteEnabled: r.end_enabled !== null ? Number(r.end_enabled) !== 0 : r.enabled === null || Number(r.enabled) !== 0,
+        siteDeleted: r.end_deleted !== null ? Number(r.end_deleted) === 1 : mirrored && r.site_id === null,
         username: r.username,
       },
     ]),

@@ -37,6 +37,7 @@ import m0034 from './0034_ingest_deletions'
 import m0035 from './0035_month_end_ties'
 import m0036 from './0036_site_uid_rebases'
 import m0037 from './0037_snatch_restarts'
+import m0038 from './0038_month_end_accounts'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -73,5 +74,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0035_month_end_ties': m0035(dialect),
     '0036_site_uid_rebases': m0036(dialect),
     '0037_snatch_restarts': m0037(dialect),
+    '0038_month_end_accounts': m0038(dialect),
   }
 }

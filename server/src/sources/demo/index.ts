@@ -71,6 +71,7 @@ const generatedTables = [
   'counter_snapshots',
   'torrent_seeder_snapshots',
   'month_end_ties',
+  'month_end_accounts',
   'record_first_counters',
   'record_rebases',
   'snatch_restarts',
