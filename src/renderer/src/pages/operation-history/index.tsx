@@ -83,7 +83,8 @@ export function toFilters(values: FilterValues): Record<string, unknown> {
   if (values.action) filters.action = values.action
   const [from, to] = values.range ?? []
   if (from) filters.from = from.startOf('day').format()
-  if (to) filters.to = to.endOf('day').format()
+  // With its milliseconds: `format()` drops them, and an action logged in the day's last second fell between two days.
+  if (to) filters.to = to.endOf('day').format('YYYY-MM-DDTHH:mm:ss.SSSZ')
   return filters
 }
 

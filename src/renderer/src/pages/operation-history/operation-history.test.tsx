@@ -141,7 +141,7 @@ describe('操作日志', { timeout: 30_000 }, () => {
   it('turns the range into ISO times with offset covering whole days', () => {
     const filters = toFilters({ range: [dayjs('2025-03-01T15:00:00'), dayjs('2025-03-02T01:00:00')] })
     expect(dayjs(filters.from as string).format('YYYY-MM-DD HH:mm:ss')).toBe('2025-03-01 00:00:00')
-    expect(dayjs(filters.to as string).format('YYYY-MM-DD HH:mm:ss')).toBe('2025-03-02 23:59:59')
+    expect(dayjs(filters.to as string).format('YYYY-MM-DD HH:mm:ss.SSS')).toBe('2025-03-02 23:59:59.999')
     expect(filters.from).toMatch(/[+-]\d{2}:\d{2}$/)
     expect(toFilters({})).toEqual({})
     expect(targetText({ targetType: 'rules', targetId: '3' })).toBe('官种规则 v3')
