@@ -9,9 +9,15 @@ export function completionRate(stats: Pick<AllSeedingStats, 'completedOfficial' 
   return (stats.completedOfficial / stats.officialTorrents) * 100
 }
 
-/** `24.0%`, or `-` when there is nothing to divide by. */
+/**
+ * `24.0%`, or `-` when there is nothing to divide by. Never rounded to 100% or 0% when it is not: 9,996 of 10,000
+ * complete reads 99.9%, not a 「100.0%」 that says the team is done.
+ */
 export function formatPercent(value: number | null, digits = 1): string {
-  return value === null || !Number.isFinite(value) ? EMPTY : `${value.toFixed(digits)}%`
+  if (value === null || !Number.isFinite(value)) return EMPTY
+  const step = 10 ** -digits
+  const shown = value < 100 && value > 100 - step / 2 ? 100 - step : value > 0 && value < step / 2 ? step : value
+  return `${shown.toFixed(digits)}%`
 }
 
 /** Records seeding now: claimed (3) and unclaimed (4). */
