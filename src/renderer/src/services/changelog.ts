@@ -5,6 +5,8 @@
  * (nested by indent, wrapped lines continued) and paragraphs; inline code, bold and links are
  * split into tokens the page renders as React elements (never as HTML).
  */
+import compare from 'semver/functions/compare'
+import valid from 'semver/functions/valid'
 import changelogText from '../../../../CHANGELOG.md?raw'
 
 export const bundledChangelog: string = changelogText
@@ -40,24 +42,15 @@ function joinWrapped(head: string, tail: string): string {
   return cjk.test(head.slice(-1)) || cjk.test(tail.charAt(0)) ? head + tail : `${head} ${tail}`
 }
 
-/** Semantic versions compared number by number; `Unreleased` (or any non-version) is newest. */
+/**
+ * Semantic versions as SemVer orders them (CHANGELOG.md says it follows them): 1.0.0-beta.2 < 1.0.0-beta.10 < 1.0.0;
+ * `Unreleased` (or any non-version) is newest.
+ */
 export function compareVersions(a: string, b: string): number {
-  const parse = (version: string) => {
-    const match = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?/.exec(version)
-    return match ? { parts: [Number(match[1]), Number(match[2]), Number(match[3])], pre: match[4] ?? null } : null
-  }
-  const left = parse(a)
-  const right = parse(b)
+  const left = valid(a.replace(/^v/, ''))
+  const right = valid(b.replace(/^v/, ''))
   if (!left || !right) return left ? -1 : right ? 1 : 0
-  for (let index = 0; index < 3; index++) {
-    const diff = left.parts[index]! - right.parts[index]!
-    if (diff !== 0) return diff
-  }
-  // 1.0.0-beta < 1.0.0
-  if (left.pre === right.pre) return 0
-  if (left.pre === null) return 1
-  if (right.pre === null) return -1
-  return left.pre < right.pre ? -1 : 1
+  return compare(left, right)
 }
 
 /** Releases of the file, newest first (whatever order the file has them in). */
