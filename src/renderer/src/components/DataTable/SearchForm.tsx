@@ -2,6 +2,7 @@
 import { useId } from 'react'
 import { Button, Col, Form, Input, Row, Select, Space, type FormRule } from 'antd'
 import { toAsciiNumber } from '@renderer/utils/numberText'
+import { submitOnEnter } from '@renderer/utils/submitOnEnter'
 import type { SearchItem } from './columns'
 
 export type SearchValues = Record<string, unknown>
@@ -80,6 +81,7 @@ export default function SearchForm({ items, initialValues, onSearch }: SearchFor
       name={formName}
       initialValues={initialValues}
       onFinish={(submitted) => onSearch(cleanValues(submitted, items))}
+      onKeyDownCapture={submitOnEnter(form)}
       data-testid="data-table-search"
     >
       <Row gutter={[16, 0]}>

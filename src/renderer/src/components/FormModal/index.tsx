@@ -5,7 +5,7 @@
  * above the fields — until the user changes the field the message names (`用户名：…`, `站点 UID … 已被 … 使用`):
  * that message is about a value no longer there; a successful save closes it.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { Alert, Form, Modal, type FormInstance } from 'antd'
 import { messages } from '@shared/messages'
 import { fieldLabels } from '@shared/validation'
@@ -45,25 +45,6 @@ export function messageNamesField(message: string, field: string): boolean {
 /** The message of a failed call (RequestError: the server's msg). */
 export function errorMessage(error: unknown): string {
   return error instanceof RequestError ? error.msg : messages.requestFailed
-}
-
-/**
- * For a dialog whose field is a select (wrap it in `<div onKeyDownCapture={submitOnEnter(form, field)}>`): antd's Select
- * takes every Enter to open its list, so such a form never submitted by keyboard (product.md §5). With a value chosen
- * and the list closed, Enter submits, caught before the Select sees it; with the list open Enter still picks an
- * option, and with nothing chosen it still opens the list.
- */
-export function submitOnEnter<V>(form: FormInstance<V>, field: string) {
-  return (event: KeyboardEvent<HTMLElement>) => {
-    const box = event.target as HTMLElement
-    if (event.key !== 'Enter' || event.nativeEvent.isComposing || box.getAttribute('role') !== 'combobox') return
-    const value: unknown = form.getFieldValue(field as never)
-    if (box.getAttribute('aria-expanded') === 'true' || value === undefined || value === null || (Array.isArray(value) && !value.length))
-      return
-    event.preventDefault()
-    event.stopPropagation()
-    form.submit()
-  }
 }
 
 /**

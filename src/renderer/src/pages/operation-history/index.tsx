@@ -12,6 +12,7 @@ import { dateTimeColumn } from '@renderer/components/dateTimeColumn'
 import { useApi } from '@renderer/hooks/useApi'
 import { useRememberedState } from '@renderer/hooks/useRememberedState'
 import { pageOperationLog } from '@renderer/services/operationLog'
+import { submitOnEnter } from '@renderer/utils/submitOnEnter'
 
 export const OPERATION_LOG_TABLE_KEY = 'operationHistory.list'
 
@@ -103,7 +104,13 @@ export default function OperationHistoryPage() {
   return (
     <Flex vertical gap={16}>
       <Card size="small" styles={{ body: { paddingBottom: 0 } }}>
-        <Form<FilterValues> form={form} initialValues={searched} onFinish={setSearched} data-testid="operation-log-search">
+        <Form<FilterValues>
+          form={form}
+          initialValues={searched}
+          onFinish={setSearched}
+          onKeyDownCapture={submitOnEnter(form)}
+          data-testid="operation-log-search"
+        >
           <Row gutter={[16, 0]}>
             <Col xs={24} sm={12} lg={6}>
               <Form.Item name="operatorId" label="操作人" style={{ marginBottom: 16 }}>

@@ -12,7 +12,8 @@ import { sortableFields } from '@shared/endpoints'
 import { AssignmentLabel, SeedType } from '@shared/enums'
 import DataTable, { type DataTableActions, type DataTableColumn } from '@renderer/components/DataTable'
 import DisabledReason from '@renderer/components/DisabledReason'
-import FormModal, { submitOnEnter } from '@renderer/components/FormModal'
+import FormModal from '@renderer/components/FormModal'
+import { submitOnEnter } from '@renderer/utils/submitOnEnter'
 import { READ_ONCE, useLoad, useOpening } from '@renderer/hooks/useApi'
 import {
   assignmentColumn,
