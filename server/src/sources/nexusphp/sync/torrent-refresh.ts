@@ -10,7 +10,6 @@ import type { DB } from '../../../db/schema'
 import type { NexusphpConnection } from '../connection'
 import { intList, MAX_COUNTER, readMirrorRows } from '../reader'
 import { chunks } from '../../../util/chunks'
-import { ScanGaps, scanStart } from './gaps'
 import { fromUnix, type SyncSession } from './session'
 import { newTagsPage, tagsOf, torrentsById, writeTorrents } from './torrents'
 
@@ -73,12 +72,13 @@ function refreshSlice(s: SyncSession): Promise<{ ids: number[]; slice: number }>
 }
 
 /**
- * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with
- * the counters): a primary-key scan of the source's torrents (no index on last_action), the
- * mirrored ones written with their tags. The first pass only sets the watermark (the import or the
- * rolling refresh has just read them); name, tag, team and ban edits that leave last_action alone, and
- * deletions, come with the (slower) rolling refresh; the cleanup's recount of seeders after dead peers
- * are dropped (it updates the counts only) with syncMovedSeeders for the torrents that can earn.
+ * Mirror torrents whose source `last_action` moved since the last pass (the tracker touches it with the counters):
+ * the mirror's ids looked up by primary key, a lookup's worth per statement, with the watermark — the site answers only
+ * the rows of torrents the mirror holds that moved. (A scan of the site's torrents by id answered every torrent
+ * announced anywhere on the site — NexusPHP moves last_action on each announce event — to be thrown away here.) The
+ * first pass only sets the watermark (the import or the rolling refresh has just read them); name, tag, team and ban
+ * edits that leave last_action alone, and deletions, come with the (slower) rolling refresh; the cleanup's recount of
+ * seeders after dead peers are dropped (it updates the counts only) with syncMovedSeeders for the torrents that can earn.
  */
 async function syncChangedTorrents(s: SyncSession): Promise<void> {
   const c = s.state.torrents.changed
@@ -89,27 +89,20 @@ async function syncChangedTorrents(s: SyncSession): Promise<void> {
   }
   if (c.startedAt === null) Object.assign(c, { startedAt: s.ctx.now, afterId: from.afterId })
   const { since } = from
-  const end = await s.sourceMaxId('torrents')
-  // Windows skip the ids the table does not have (gaps.ts).
-  const gaps = new ScanGaps(s, 'torrents', end)
-  c.afterId = await gaps.start(c.afterId)
   let read = 0
-  for (let later = false; ; later = true) {
-    const upTo = changedTorrentsWindow(s, c.afterId, end, later)
-    const rows = await s.timed('torrents', changedTorrentsPage(s, s.source, c.afterId, upTo, since))
-    const mirrored = await s.mirroredTorrents(rows.map((t) => t.id))
-    const torrents = rows.filter((t) => mirrored.has(t.id))
+  for (;;) {
+    const ids = await mirroredTorrentsAfter(s, c.afterId)
+    const torrents = ids.length ? await s.timed('torrents', changedTorrentsPage(s, s.source, ids, since)) : []
     const tags = await tagsOf(
       s,
       torrents.map((t) => t.id),
     )
     read += torrents.length
     s.progress('site_torrents', read)
-    const reached = rows.length === s.tuning.pageRows ? rows[rows.length - 1].id : await gaps.next(upTo, rows.length > 0)
-    const done = reached >= end
+    const done = ids.length < s.lookupChunk('torrents')
     if (done) Object.assign(c, { since: c.startedAt, startedAt: null, afterId: 0 })
-    else c.afterId = reached
-    // A window with nothing to write only moves the cursor: it is recorded with the next page.
+    else c.afterId = ids[ids.length - 1]
+    // A lookup with nothing to write only moves the cursor: it is recorded with the next page.
     if (torrents.length || done) await s.commit((trx) => writeTorrents(s, trx, torrents, tags))
     if (done) return
   }
@@ -212,10 +205,6 @@ async function syncMovedSeeders(s: SyncSession): Promise<void> {
 }
 
 /** Where the id window of the changed-torrents statement after `afterId` ends (short where the tracker waits for it; the first as planned). */
-function changedTorrentsWindow(s: SyncSession, afterId: number, end: number, later = false): number {
-  return Math.min(end, afterId + s.span('torrents', later))
-}
-
 /**
  * Where this sync's changed-torrents pass reads from: the id it resumes after (0 for a new pass) and the
  * watermark less the slack, in FROM_UNIXTIME seconds; null before the first pass set a watermark.
@@ -226,13 +215,31 @@ function changedTorrentsFrom(s: SyncSession): { afterId: number; since: number }
   return { afterId: c.startedAt === null ? 0 : c.afterId, since: fromUnix(c.since - s.tuning.watermarkSlackMs) }
 }
 
-function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, afterId: number, upTo: number, since: number) {
+/**
+ * The next lookup's worth of mirrored torrent ids after `afterId`, ascending — settled once a sync, so the statement the
+ * read-ahead started is the one the step takes (torrents this sync brings in meanwhile were just read whole).
+ */
+function mirroredTorrentsAfter(s: SyncSession, afterId: number): Promise<number[]> {
+  return s.once(`changed torrents after ${afterId}`, async () => {
+    const rows = await s.db
+      .selectFrom('site_torrents')
+      .select('id')
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(s.lookupChunk('torrents'))
+      .execute()
+    return rows.map((r) => r.id)
+  })
+}
+
+/** Which of these mirrored torrents moved since the watermark, read whole: primary-key lookups (short on MyISAM). */
+function changedTorrentsPage(s: SyncSession, connection: NexusphpConnection, ids: readonly number[], since: number) {
   return readMirrorRows(
     connection,
     s.schema,
     'site_torrents',
-    `FORCE INDEX (PRIMARY) WHERE id > ? AND id <= ? AND last_action >= FROM_UNIXTIME(?) ORDER BY id LIMIT ${s.tuning.pageRows}`,
-    [afterId, upTo, since],
+    `FORCE INDEX (PRIMARY) WHERE id IN (${intList(ids)}) AND last_action >= FROM_UNIXTIME(?)`,
+    [since],
   )
 }
 
@@ -245,9 +252,8 @@ export async function readAheadTorrents(s: SyncSession): Promise<void> {
   void newTagsPage(s, planned, s.state.torrentTags.maxId)
   const from = changedTorrentsFrom(s)
   if (s.schema.torrents.has('last_action') && from) {
-    const end = await s.sourceMaxId('torrents')
-    const after = await scanStart(s, 'torrents', from.afterId, end)
-    if (after < end) void changedTorrentsPage(s, planned, after, changedTorrentsWindow(s, after, end), from.since)
+    const ids = await mirroredTorrentsAfter(s, from.afterId)
+    if (ids.length) void changedTorrentsPage(s, planned, ids, from.since)
   }
   // The first lookup only: the rest run as the step reaches them (a long set would hold up every other step's reads).
   const earning = chunks((await earningTorrents(s)).ids, s.lookupChunk('torrents'))
