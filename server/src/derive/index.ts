@@ -82,8 +82,15 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
     mark = t
   }
 
-  // Queue rows up to here belong to this pass; rows added meanwhile wait for the next one.
-  const maxQueueId = Number((await sql<{ m: number | null }>`select max(id) as m from derive_queue`.execute(db)).rows[0]?.m ?? 0)
+  // Queue rows up to here belong to this pass; rows added meanwhile wait for the next one. PostgreSQL: ids come from a
+  // sequence and transactions commit out of id order — an admin's assignment that drew its id before the sync's last
+  // write drew a higher one, and committed after this pass read the queue, sat below the mark unjudged and was deleted
+  // with it. The table lock waits for every transaction that has queued rows (an insert holds its lock until commit):
+  // once it is granted every id drawn so far is committed, and every later one is higher.
+  const maxQueueId = await db.transaction().execute(async (trx) => {
+    if (database.dialect === 'postgres') await sql`lock table derive_queue in exclusive mode`.execute(trx)
+    return Number((await sql<{ m: number | null }>`select max(id) as m from derive_queue`.execute(trx)).rows[0]?.m ?? 0)
+  })
 
   const finish = async (trx: Kysely<DB>, rebuild: boolean): Promise<void> => {
     if (rebuild) {
