@@ -71,7 +71,11 @@ export async function derive(database: AppDatabase, options: DeriveOptions): Pro
   const batch = options.batchSize ?? DEFAULT_BATCH[database.dialect]
   const rules = await currentRules(db)
   const state = await db.selectFrom('sync_state').select(['derived_at', 'derived_rules_version']).where('id', '=', 1).executeTakeFirst()
-  const full = Boolean(options.full) || !state || state.derived_at === null || state.derived_rules_version !== rules.version
+  // A pass that died half-way (an error, a kill) may have committed torrent labels whose records it never judged: the
+  // labels then match their torrents, and an incremental pass would flag nothing to judge again. Its scratch rows
+  // (cleared only by a pass's last transaction) say so: the next pass is full.
+  const unfinished = (await sql`select 1 as x from derive_torrents limit 1`.execute(db)).rows.length > 0
+  const full = Boolean(options.full) || unfinished || !state || state.derived_at === null || state.derived_rules_version !== rules.version
   const ctx = await passContext(db, database.dialect, options.now, rules)
   const progress = options.onProgress ?? (() => {})
   const steps: Record<string, number> = {}
