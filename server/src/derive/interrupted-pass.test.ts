@@ -43,11 +43,19 @@ describe.each(openTestDatabases())('a derivation interrupted after the torrent l
   async function interruptedPass(now: number) {
     const db = t.db.database.db
     if (backend.name === 'sqlite') {
-      await sql`create trigger finding_fail_batch before insert on derive_batch begin select raise(abort, 'database or disk is full'); end`.execute(db)
+      await sql`create trigger finding_fail_batch before insert on derive_batch begin select raise(abort, 'database or disk is full'); end`.execute(
+        db,
+      )
     } else {
-      await sql.raw(`create or replace function finding_fail_batch() returns trigger language plpgsql as $$
-        begin raise exception 'database or disk is full'; end $$`).execute(db)
-      await sql`create trigger finding_fail_batch before insert on derive_batch for each statement execute function finding_fail_batch()`.execute(db)
+      await sql
+        .raw(
+          `create or replace function finding_fail_batch() returns trigger language plpgsql as $$
+        begin raise exception 'database or disk is full'; end $$`,
+        )
+        .execute(db)
+      await sql`create trigger finding_fail_batch before insert on derive_batch for each statement execute function finding_fail_batch()`.execute(
+        db,
+      )
     }
     try {
       await expect(derive(t.db.database, { now, wholeShare: Infinity })).rejects.toThrow('database or disk is full')
