@@ -25,15 +25,12 @@
  * other users' clients announce on all of them between two syncs. Today the second sync receives 2,000+ torrent rows.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import type { AppDatabase } from '../../db/database'
 import { SyncRunner } from '../../jobs/sync'
 import { defaultRuleBody, saveRules } from '../../rules/rules'
 import { buildTestApp, openTestDatabases } from '../../test/harness'
 import { pendingWageEstimates } from '../../wages/estimates'
-import type { Source } from '../source'
-import { openNexusphpConnection, type NexusphpConnection, type SourceRow } from './connection'
-import { defaultTuning, syncNexusphp } from './sync/run'
+import { countingSource } from './testing/counting-source'
 import { NexusFixture, type FixtureShape } from './testing/fixture'
 import { addMember } from './testing/member'
 
@@ -44,25 +41,6 @@ const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
 })
-
-/** SOURCE=nexusphp as index.ts builds it, through a connection that counts the rows each statement reading `torrents` returns. */
-function countingSource(url: string, tally: { sql: string; n: number }[]): Source {
-  const connection = openNexusphpConnection({ databaseUrl: url, timezone: DEFAULT_NEXUSPHP_TIMEZONE })
-  const counted: NexusphpConnection = {
-    ...connection,
-    async query<T extends SourceRow = SourceRow>(sql: string, values: unknown[] = [], what?: string): Promise<T[]> {
-      const rows = await connection.query<T>(sql, values, what)
-      if (/\bFROM\s+`?torrents`?(\s|$)/i.test(sql)) tally.push({ sql, n: rows.length })
-      return rows
-    },
-  }
-  return {
-    kind: 'nexusphp',
-    clock: () => connection.now(),
-    sync: async (ctx) => (await syncNexusphp(counted, ctx, defaultTuning)).rows,
-    close: () => connection.close(),
-  }
-}
 
 describe.skipIf(!serverUrl).each(['innodb', 'v16'] as FixtureShape[])('torrents announced at a %s site', (shape) => {
   it("reads no row of a torrent the team has nothing to do with when other users' clients announce on it", async () => {
@@ -93,7 +71,7 @@ describe.skipIf(!serverUrl).each(['innodb', 'v16'] as FixtureShape[])('torrents 
     await addMember(db, 'alice', 1001)
     await saveRules(db.db, { ...defaultRuleBody, officialTeams: ['CMCT'], officialTags: [] }, now, null)
     const tally: { sql: string; n: number }[] = []
-    const source = countingSource(site.url, tally)
+    const source = countingSource(site.url, 'torrents', tally)
     cleanups.push(() => source.close!())
     const runner = new SyncRunner({ database: db, source, wages: pendingWageEstimates, clock: () => Date.now() })
     cleanups.push(() => runner.stop())

@@ -27,15 +27,12 @@
  * rows on a v1.6 (MyISAM) site, where runs of mirror ids closer than the 2,000-id window are read as one range.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { DEFAULT_NEXUSPHP_TIMEZONE } from '../../config'
 import type { AppDatabase } from '../../db/database'
 import { SyncRunner } from '../../jobs/sync'
 import { defaultRuleBody, saveRules } from '../../rules/rules'
 import { buildTestApp, openTestDatabases } from '../../test/harness'
 import { createWageEstimates } from '../../wages/estimates'
-import type { Source } from '../source'
-import { openNexusphpConnection, type NexusphpConnection, type SourceRow } from './connection'
-import { defaultTuning, syncNexusphp } from './sync/run'
+import { countingSource } from './testing/counting-source'
 import { NexusFixture, type FixtureShape } from './testing/fixture'
 import { addMember } from './testing/member'
 
@@ -46,30 +43,6 @@ const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {})
 })
-
-/** Rows the site sent back per statement that reads `snatched` (every statement counted, in order). */
-interface Tally {
-  rows: { sql: string; n: number }[]
-}
-
-/** SOURCE=nexusphp as index.ts builds it, through a connection that counts the rows each statement returns. */
-function countingSource(url: string, tally: Tally): Source {
-  const connection = openNexusphpConnection({ databaseUrl: url, timezone: DEFAULT_NEXUSPHP_TIMEZONE })
-  const counted: NexusphpConnection = {
-    ...connection,
-    async query<T extends SourceRow = SourceRow>(sql: string, values: unknown[] = [], what?: string): Promise<T[]> {
-      const rows = await connection.query<T>(sql, values, what)
-      if (/\bFROM\s+`?snatched`?/i.test(sql)) tally.rows.push({ sql, n: rows.length })
-      return rows
-    },
-  }
-  return {
-    kind: 'nexusphp',
-    clock: () => connection.now(),
-    sync: async (ctx) => (await syncNexusphp(counted, ctx, defaultTuning)).rows,
-    close: () => connection.close(),
-  }
-}
 
 describe.skipIf(!serverUrl).each(['innodb', 'v16'] as FixtureShape[])('the rolling snatch check on a %s site', (shape) => {
   it('reads back no more snatched rows than the members have, however many other users snatched in between', async () => {
@@ -102,8 +75,8 @@ describe.skipIf(!serverUrl).each(['innodb', 'v16'] as FixtureShape[])('the rolli
     const db: AppDatabase = test.database
     await addMember(db, 'alice', 1001)
     await saveRules(db.db, { ...defaultRuleBody, officialTeams: ['CMCT'], officialTags: [] }, now, null)
-    const tally: Tally = { rows: [] }
-    const source = countingSource(site.url, tally)
+    const tally: { sql: string; n: number }[] = []
+    const source = countingSource(site.url, 'snatched', tally)
     cleanups.push(() => source.close!())
     const runner = new SyncRunner({ database: db, source, wages: createWageEstimates(), clock: () => now })
     cleanups.push(() => runner.stop())
@@ -113,10 +86,10 @@ describe.skipIf(!serverUrl).each(['innodb', 'v16'] as FixtureShape[])('the rolli
     expect(mirrored).toEqual(hers)
 
     // The next sync: nothing changed at the site.
-    tally.rows = []
+    tally.length = 0
     expect((await runner.runOnce(now + MIN)).ran).toBe(true)
-    const received = tally.rows.reduce((sum, r) => sum + r.n, 0)
-    const heaviest = [...tally.rows].sort((a, b) => b.n - a.n)[0]
+    const received = tally.reduce((sum, r) => sum + r.n, 0)
+    const heaviest = [...tally].sort((a, b) => b.n - a.n)[0]
     // The members hold 21 snatches: a sync that reads only what concerns them gets at most those back (and a little more).
     expect(received, `heaviest statement: ${heaviest?.sql} → ${heaviest?.n} rows`).toBeLessThanOrEqual(hers.length + 10)
   }, 120_000)
