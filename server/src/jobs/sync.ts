@@ -165,6 +165,11 @@ export class SyncRunner {
     }
   }
 
+  /** Resolves once no sync runs and none is requested after it (a push's runs chain: one more after the running one). */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running.catch(() => {})
+  }
+
   /**
    * A sync soon, without waiting for it (pushed rows are waiting in the derivation queue): now when
    * none runs, else once more right after the running one. Failures land in sync_state.last_error.

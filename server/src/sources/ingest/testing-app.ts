@@ -34,9 +34,10 @@ export function useIngestApp(backend: TestBackend, options: { officialTags?: str
   })
 
   const push = (body: unknown) => t.call<PushAnswer>('POST', '/ingest/snapshot', { body, headers: { 'X-Ingest-Key': KEY } })
+  /** Until a sync of its own has run after the pushes: the runs they requested first (waited for, never timed). */
   async function settled(): Promise<void> {
-    for (let i = 0; i < 200 && t.app.services.sync.busy; i++) await new Promise((resolve) => setTimeout(resolve, 25))
-    await t.app.services.sync.runOnce(INGEST_NOW)
+    do await t.app.services.sync.whenIdle()
+    while (!(await t.app.services.sync.runOnce(INGEST_NOW)).ran)
   }
   const recordOf = async (torrentId: number) => {
     const { body } = await t.call<{ list: { username: string; torrentId: number; status: number; seedType: number }[] }>(
