@@ -3,6 +3,10 @@
  * claims with `last_settle_at` = the site's NOW(), and one inside the month would look unsettled to a repeated run
  * (removed, deducted). Until then its records are neither opened nor paid, and the dry run says why.
  */
+import type { Kysely } from 'kysely'
+import type { DB } from '../db/schema'
+import { periodBounds } from '../wages/period'
+import { wageDb } from '../wages/tables'
 import type { PayoutRules } from './rules'
 import type { PayoutTarget } from './target'
 import type { PayoutWage } from './wages'
@@ -13,4 +17,53 @@ export const monthNotOverReason = (period: string) => `${period} 在站点时间
 export async function monthsNotOver(site: PayoutTarget, rules: PayoutRules, wages: PayoutWage[]): Promise<Set<string>> {
   if (rules.settleClaims === null || !site.monthsNotOver) return new Set()
   return new Set(await site.monthsNotOver([...new Set(wages.map((w) => w.period))]))
+}
+
+export const earlierMonthReason = (earlier: string) =>
+  `请先将 ${earlier} 的工资发放到站点：规则开启了认领结算，站点上的认领按月依次结算（与 NexusPHP 每月 1 日的结算一致），先发放后面的月份会把 ${earlier} 的认领一起算进去，该扣的不扣`
+
+/**
+ * With settleClaims, the records whose member has an earlier month still to be paid into the site, by wage id: that
+ * month's earliest. Settling a later month first restarts the member's claims after it — the earlier month's
+ * settlement then finds them settled, and an unreached claim is never removed nor its deduction taken. A month is to
+ * be paid while its record is 未发放 and a payout would take it (an amount, or claims to settle: wages.ts selectWages).
+ */
+export async function earlierMonthsUnpaid(
+  db: Kysely<DB>,
+  site: PayoutTarget,
+  rules: PayoutRules,
+  wages: PayoutWage[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>()
+  if (rules.settleClaims === null || !site.monthsNotOver || !wages.length) return out
+  const latest = wages.reduce((max, w) => (w.period > max ? w.period : max), wages[0]!.period)
+  const rows = await wageDb(db)
+    .selectFrom('wage_records as w')
+    .innerJoin('users as u', 'u.id', 'w.user_id')
+    .select(['w.user_id', 'w.period', 'w.amount', 'u.site_uid'])
+    .where('w.user_id', 'in', [...new Set(wages.map((w) => w.userId))])
+    .where('w.period', '<', latest)
+    .where('w.payment', '=', 0)
+    .orderBy('w.period')
+    .execute()
+  const earliest = new Map<number, string[]>()
+  for (const r of rows) {
+    let taken = Number(r.amount) > 0
+    if (!taken && r.site_uid !== null) {
+      const claim = await db
+        .selectFrom('site_claims')
+        .select('id')
+        .where('uid', '=', Number(r.site_uid))
+        .where('created_at', '<', periodBounds(r.period, rules.timeZone).endMs)
+        .limit(1)
+        .executeTakeFirst()
+      taken = claim !== undefined
+    }
+    if (taken) earliest.set(Number(r.user_id), [...(earliest.get(Number(r.user_id)) ?? []), r.period])
+  }
+  for (const w of wages) {
+    const earlier = (earliest.get(w.userId) ?? []).find((period) => period < w.period)
+    if (earlier) out.set(w.id, earlier)
+  }
+  return out
 }

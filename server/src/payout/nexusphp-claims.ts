@@ -116,7 +116,17 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
       from: null as string | null,
     }
     if (Number(r.gone) === 1) {
-      gone.push(claim)
+      // Gone now, but kept at the month's end (its counters and size then): the site's cron on the 1st found it there,
+      // and judged it — an old unreached claim is removed with the deduction, as NexusPHP's settleUser removes it.
+      const kept = rule.atMonthEnd?.counters.get(Number(r.torrent_id))
+      const unreached =
+        kept !== undefined &&
+        kept.size !== null &&
+        Number(r.begunInMonth) !== 1 &&
+        kept.seedtime - Number(r.seed_time_begin) < rule.seedSeconds &&
+        BigInt(kept.uploaded) - BigInt(r.uploaded_begin) < BigInt(Math.ceil(rule.uploadedTimes * kept.size))
+      if (unreached && claim.old) claims.push({ ...claim, seedtime: String(kept.seedtime), uploaded: String(kept.uploaded) })
+      else gone.push(claim)
       continue
     }
     // The snatch's counters at the month's end (our snapshot), as the site's settlement on the 1st reads them; the

@@ -127,6 +127,17 @@ export async function payMember(
     if (rest && earlier.log === null && mark === null && !creditUnknown)
       return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
 
+    // A wage of 0, taken only because paying settles the member's claims, with nothing of the month left to settle (the
+    // site's own cron settled it first): nothing is written — as NexusPHP's settleUser writes nothing for a month it has
+    // settled. Only a fresh attempt: one that wrote something finishes what it began.
+    if (!rest && member.credit === 0n && member.claims && mark === null && earlier.log === null && earlier.messageId === null) {
+      if (!sent.credit && !sent.claims && !readToldPlan(sent.told, member.wage.period)) {
+        const plan = await planClaims(conn, uid, member.claims, transactional)
+        if (claimsNote(plan) === null)
+          return { state: 'done', already: false, evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(before) } }
+      }
+    }
+
     let credited = false
     if (mark === null && !creditLanded && (rest ? rest === 'payRest' : !legacy)) {
       const tooBig = overflow(before + member.credit, site.maxBonus, site.log)

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely'
 import type { PayoutPreview, PayoutPreviewEntry } from '@shared/payout'
 import type { DB } from '../db/schema'
 import { entriesOf, ledgerKey } from './ledger'
-import { monthNotOverReason, monthsNotOver } from './month-over'
+import { earlierMonthReason, earlierMonthsUnpaid, monthNotOverReason, monthsNotOver } from './month-over'
 import { payoutRules } from './rules'
 import { PayoutError, type ClaimsPreview, type PayoutTarget } from './target'
 import { payoutTexts, roundingNote } from './texts'
@@ -49,10 +49,12 @@ export async function previewPayout(
   // settleClaims: what it will do to each member's claims, in the message as it will be sent.
   let claimNotes: Map<number, ClaimsPreview> | null = null
   let notOver = new Set<string>()
+  let earlier = new Map<number, string>()
   let tooBig: ((after: bigint) => string | null) | null = null
   if (target) {
     try {
       notOver = await monthsNotOver(target, rules, wages)
+      earlier = await earlierMonthsUnpaid(db, target, rules, wages)
       tooBig = (await target.bonusLimit?.()) ?? null
       bonus = await target.bonusOf(wages.flatMap((w) => (w.siteUid === null ? [] : [w.siteUid])))
       if (rules.settleClaims && target.previewClaims) {
@@ -83,6 +85,7 @@ export async function previewPayout(
     else if (handPaidWhileOpen(wage, entry)) [status, note] = ['in_doubt', HAND_PAID_WHILE_OPEN]
     else if (paidByHand(wage, entry)) [status, note] = ['already', HAND_PAID]
     else if (notOver.has(wage.period)) [status, note] = ['blocked', monthNotOverReason(wage.period)]
+    else if (earlier.has(wage.id)) [status, note] = ['blocked', earlierMonthReason(earlier.get(wage.id)!)]
     else if (wage.siteUid === null) [status, note] = ['blocked', '该保种员没有绑定站点 UID']
     else if (bonusProblem) note = bonusProblem
     else if (bonus && before === null) [status, note] = ['blocked', `站点上找不到该会员（UID ${wage.siteUid}）`]

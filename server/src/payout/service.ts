@@ -17,7 +17,7 @@ import { memberPayout } from './member'
 import { previewPayout } from './preview'
 import { lockPeriods } from '../wages/engine'
 import { recordOutcome, resultOf, resultSummary, statusOf } from './record-outcome'
-import { monthNotOverReason, monthsNotOver } from './month-over'
+import { earlierMonthReason, earlierMonthsUnpaid, monthNotOverReason, monthsNotOver } from './month-over'
 import { payoutRules } from './rules'
 import { type PayOutcome, PayoutError, type PayoutTarget, type SentNotes } from './target'
 import { namedWageRecords } from '../wages/log-detail'
@@ -192,6 +192,7 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         return results
       }
       const notOver = await monthsNotOver(site, rules, wages)
+      const earlier = await earlierMonthsUnpaid(db, site, rules, wages)
       // Under the months' lock (compute and POST /wages/pay take it too): the records as they are now, and their entries
       // opened from those. A compute that committed since `wages` were read (the site checks above take a while) would
       // otherwise have changed a record whose entry then opens with the old amount — the site credited one amount, the
@@ -211,7 +212,11 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
         // done or 待核对 is shown as it is.
         const waits = (w: PayoutWage) => {
           const e = known.get(w.id)
-          return notOver.has(w.period) && !paidByHand(w, e) && (e === undefined || e.state === 'pending' || e.state === 'failed')
+          return (
+            (notOver.has(w.period) || earlier.has(w.id)) &&
+            !paidByHand(w, e) &&
+            (e === undefined || e.state === 'pending' || e.state === 'failed')
+          )
         }
         const waiting = new Set(current.filter(waits).map((w) => w.id))
         const toOpen = current.filter((w) => !paidByHand(w, known.get(w.id)) && !waiting.has(w.id))
@@ -247,7 +252,10 @@ export function createPayoutService(options: PayoutServiceOptions): PayoutServic
           continue
         }
         if (opened.waiting.has(wage.id)) {
-          results.push(resultOf(wage, 'failed', monthNotOverReason(wage.period)))
+          const before = earlier.get(wage.id)
+          results.push(
+            resultOf(wage, 'failed', notOver.has(wage.period) || !before ? monthNotOverReason(wage.period) : earlierMonthReason(before)),
+          )
           continue
         }
         const entry = opened.entries.get(wage.id)

@@ -45,6 +45,8 @@ export interface ClaimsPreview {
 export interface ClaimCounters {
   seedtime: number
   uploaded: number
+  /** The torrent's size then (kept with the month's end), null where not kept: judges a claim whose torrent is gone now. */
+  size: number | null
 }
 
 /** The bonus changes a payout makes: the credit, and with `settleClaims` the deduction for removed claims. */

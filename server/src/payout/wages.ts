@@ -163,8 +163,30 @@ export async function wageFacts(db: Kysely<DB>, wages: PayoutWage[], { claims = 
   return out
 }
 
-/** The member's snapshot counters on `day` of the torrents they claimed on the site (our mirror of its claims). */
+/**
+ * The member's snapshot counters on `day` of the torrents they claimed on the site: the claims kept with that day
+ * (month_end_ties, with each torrent's size then — a torrent the site deleted since is still judged), else (a day
+ * taken before 0.3.7) our mirror of the site's claims now.
+ */
 async function claimCountersAt(db: Kysely<DB>, day: number, userId: number, siteUid: number): Promise<Map<number, ClaimCounters>> {
+  const kept = await db.selectFrom('month_end_ties').select('day').where('day', '=', day).limit(1).executeTakeFirst()
+  if (kept) {
+    const ties = await db
+      .selectFrom('month_end_ties as t')
+      .innerJoin('counter_snapshots as s', (join) => join.onRef('s.record_id', '=', 't.record_id').onRef('s.day', '=', 't.day'))
+      .leftJoin('torrent_seeder_snapshots as ts', (join) => join.onRef('ts.torrent_id', '=', 't.torrent_id').onRef('ts.day', '=', 't.day'))
+      .select(['t.torrent_id', 's.seed_time_sec', 's.uploaded', 'ts.size'])
+      .where('t.day', '=', day)
+      .where('t.user_id', '=', userId)
+      .where('t.claimed', '=', 1)
+      .execute()
+    return new Map(
+      ties.map((r) => [
+        Number(r.torrent_id),
+        { seedtime: Number(r.seed_time_sec), uploaded: Number(r.uploaded), size: r.size === null ? null : Number(r.size) },
+      ]),
+    )
+  }
   const rows = await db
     .selectFrom('site_claims as c')
     .innerJoin('seed_records as r', (join) => join.onRef('r.torrent_id', '=', 'c.torrent_id').on('r.user_id', '=', userId))
@@ -172,7 +194,7 @@ async function claimCountersAt(db: Kysely<DB>, day: number, userId: number, site
     .select(['c.torrent_id', 's.seed_time_sec', 's.uploaded'])
     .where('c.uid', '=', siteUid)
     .execute()
-  return new Map(rows.map((r) => [Number(r.torrent_id), { seedtime: Number(r.seed_time_sec), uploaded: Number(r.uploaded) }]))
+  return new Map(rows.map((r) => [Number(r.torrent_id), { seedtime: Number(r.seed_time_sec), uploaded: Number(r.uploaded), size: null }]))
 }
 
 /** 未发放 → 已发放 (the paid-at/by of POST /wages/pay); false when it was already paid. */

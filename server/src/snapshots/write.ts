@@ -36,11 +36,7 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   // and the claimed or assigned records with it, copied before its counters — a day with counters then has all of
   // them, wherever a sync was cut (the copies are idempotent, and the day is marked taken last).
   const monthEnd = await snapshotDayOnOrAfter(db, Math.floor(day / 100) * 100)
-  if (monthEnd === null || monthEnd === day) {
-    await copyTorrentSeeders(db, day)
-    await copyMonthEndTies(db, day)
-    await copyMonthEndAccounts(db, day)
-  }
+  if (monthEnd === null || monthEnd === day) await copyMonthEnd(db, day)
   // No records yet (a new install's first sync, before any member is added): no snapshot, and the day stays open
   // for the next sync's — an empty day would leave the month with no counters to compute from until tomorrow.
   if (!(await copyRecordCounters(db, day))) return { day, written: false, pruned: [] }
@@ -50,6 +46,13 @@ export async function takeDailySnapshot(database: AppDatabase, options: { now: n
   await db.updateTable('sync_state').set({ last_snapshot_day: day }).where('id', '=', 1).execute()
   const pruned = await pruneSnapshots(db, day)
   return { day, written: true, pruned }
+}
+
+/** What a month's first snapshot day keeps of the month before it besides the counters: torrents, ties, accounts. */
+export async function copyMonthEnd(db: Kysely<DB>, day: number): Promise<void> {
+  await copyTorrentSeeders(db, day)
+  await copyMonthEndTies(db, day)
+  await copyMonthEndAccounts(db, day)
 }
 
 /** Copies every record's counters into `day`, one id range per statement. Idempotent. False: there are no records. */

@@ -9,16 +9,20 @@ import { NexusSite, type SiteEngine } from './nexus-site'
 import { payoutKit } from './kit'
 import { buildWageMonth } from './wage-month'
 
-export async function openSiteMonth(
-  serverUrl: string,
-  engine: SiteEngine,
-  options: { count: number; bonus: (uid: number) => string; operator: { id: number; username: string } },
-) {
+export interface SiteMonthOptions {
+  count: number
+  /** The last `idle` members seed too little for a wage (wage-month.ts). */
+  idle?: number
+  bonus: (uid: number) => string
+  operator: { id: number; username: string }
+}
+
+export async function openSiteMonth(serverUrl: string, engine: SiteEngine, options: SiteMonthOptions) {
   const site = await NexusSite.create(serverUrl, engine)
   const writerUrl = await site.writer()
   const db = await openTestDatabases()[0]!.open()
   await migrateToLatest(db.database)
-  const month = await buildWageMonth(db.database, { count: options.count, operator: options.operator })
+  const month = await buildWageMonth(db.database, { count: options.count, idle: options.idle, operator: options.operator })
   for (const uid of month.wages.keys()) await site.user(uid, options.bonus(uid))
   return { site, writerUrl, db, month }
 }
@@ -27,11 +31,7 @@ export async function openSiteMonth(
  * openSiteMonth in the calling describe's beforeAll (`t` is set then), dropped in its afterAll, with the payout kit
  * over it (services closed there too).
  */
-export function useSiteMonth(
-  serverUrl: string | undefined,
-  engine: SiteEngine,
-  options: { count: number; bonus: (uid: number) => string; operator: { id: number; username: string } },
-) {
+export function useSiteMonth(serverUrl: string | undefined, engine: SiteEngine, options: SiteMonthOptions) {
   const t = {} as Awaited<ReturnType<typeof openSiteMonth>>
   const kit = payoutKit(() => t)
   beforeAll(async () => {

@@ -6,7 +6,7 @@
 import type { AppDatabase } from '../../db/database'
 import { derive } from '../../derive'
 import { defaultRuleBody, GIB, saveRules } from '../../rules/rules'
-import { copyRecordCounters } from '../../snapshots/write'
+import { copyMonthEnd, copyRecordCounters } from '../../snapshots/write'
 import { SeedingWorld } from '../../test/seeding-world'
 import { computeAndSave } from '../../wages/engine'
 import { wageDb } from '../../wages/tables'
@@ -63,6 +63,8 @@ export async function buildWageMonth(
     await w.updateSnatch(uid, 2 * i + 2, { seedtime: 1010 * H })
   }
   await derive(database, { now: FEB_START + 30 * 60_000 })
+  // The month's end as the sync keeps it: the torrents, claims and accounts of the day, then the counters.
+  await copyMonthEnd(db, 20260201)
   await copyRecordCounters(db, 20260201)
   if (options.compute === false) return { users, wages: new Map(), amounts: new Map() }
   await computeAndSave(database, { period: PERIOD, now: AFTER_MONTH, operator: options.operator, ip: '127.0.0.1' })
