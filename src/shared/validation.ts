@@ -61,6 +61,7 @@ export const fieldLabels: Record<string, string> = {
   newPassword: '新密码',
   id: '编号',
   ids: '编号列表',
+  amounts: '看到的金额',
   userId: '用户',
   userIds: '用户列表',
   torrentId: '种子',
