@@ -6,8 +6,12 @@
 import { QuestionCircleOutlined } from '@ant-design/icons'
 import { Space, Tooltip } from 'antd'
 
-/** Always one decimal (`596.0`, `470.4`), so the decimals of a column line up. */
-export const formatHoursNumber = (hours: number) => hours.toLocaleString('zh-CN', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+/**
+ * Always one decimal (`596.0`, `470.4`), so the decimals of a column line up — cut, never rounded up: 299.99 h refused
+ * beside a 300 h standard reads 299.9, not a 300.0 that meets it (the reason's text keeps its hundredths).
+ */
+export const formatHoursNumber = (hours: number) =>
+  (Math.floor(hours * 10 + 1e-9) / 10).toLocaleString('zh-CN', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 
 /** "286.4 小时", "596.0 小时": seed hours as the formula uses them (a total reads in days: utils/format `formatHours`). */
 export const formatSeedHours = (hours: number) => `${formatHoursNumber(hours)} 小时`
