@@ -14,6 +14,7 @@ import { login } from '@renderer/services/user'
 import { useSettingsStore } from '@renderer/stores/settings'
 import { useEndSession } from '@renderer/hooks/useSession'
 import { redirectTarget } from '@renderer/utils/navigation'
+import type { AfterLoginState } from '@renderer/routing/AccessGuard'
 import type { LoginPageState } from './state'
 
 interface LoginValues {
@@ -54,7 +55,7 @@ export default function LoginPage() {
         return
       }
       await login({ username: values.username, password: values.password }, { silent: true })
-      navigate(redirectTarget(location.search), { replace: true })
+      navigate(redirectTarget(location.search), { replace: true, state: { afterLogin: true } satisfies AfterLoginState })
     } catch (error) {
       setLoginError(error instanceof RequestError ? error.msg : messages.requestFailed)
     } finally {
