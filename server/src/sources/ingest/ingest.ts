@@ -131,7 +131,12 @@ export async function applySnapshot(
     const pushed = [...good.values()].map((entry) => entry.row)
     if (!agedTable(table) && !remembersDeletions(table)) {
       checkSourceRows(table, pushed as never, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
-      written[entity] = await upsertMirror(db, table, pushed as never)
+      // In turn with other pushes too (the lock below): two pushes of the same torrents in another order each locked
+      // rows the other was waiting for (PostgreSQL: a deadlock, one push 500 and half-written).
+      written[entity] = await inTransaction(db, async (trx) => {
+        await lockFor(trx, isSqlite(trx) ? 'sqlite' : 'postgres', AdminLock.ingest)
+        return upsertMirror(trx, table, pushed as never)
+      })
       accepted[entity] = pushed.length
       continue
     }
