@@ -234,18 +234,28 @@ const counterColumns = new Set([
  */
 export const MAX_COUNTER = 2 ** 50
 
+/**
+ * 16 TiB: no torrent is that large. Sizes are summed over every torrent (the count cube's seeding size, the
+ * statistics): at 1 PiB each, 8,192 torrents already overflowed those 64-bit sums and stopped every derivation;
+ * at 16 TiB it takes 524,288 of them.
+ */
+export const MAX_TORRENT_SIZE = 2 ** 44
+
+/** The most a counter column keeps. */
+const counterLimit = (name: string) => (name === 'size' ? MAX_TORRENT_SIZE : MAX_COUNTER)
+
 /** What was done to a value, as /data-sync says it (`column`: the source's `table.column`). */
 export const sourceRowNotes = {
   future: (column: string) => `站点数据异常：${column} 晚于站点时钟一天以上（tracker 时钟有误），已按无时间处理`,
   negative: (column: string) => `站点数据异常：${column} 为负数，已按 0 处理`,
-  huge: (column: string) => `站点数据异常：${column} 超出范围（大于 1 PiB），已截断为 1 PiB`,
+  huge: (column: string, limit = '1 PiB') => `站点数据异常：${column} 超出范围（大于 ${limit}），已截断为 ${limit}`,
   nul: (column: string) => `站点数据异常：${column} 含 NUL 字符（数据库无法保存），已删去该字符`,
 } as const
 
 /**
  * Makes mirror rows of `table` (from `toMirrorRows`) safe to store and to derive from, in place: a
  * time past `limits.latest` becomes no time (its NOT NULL columns filled from their neighbours as
- * for a zero date), counters are kept within 0…MAX_COUNTER, NUL characters leave text (PostgreSQL
+ * for a zero date), counters are kept within 0…MAX_COUNTER (sizes 0…MAX_TORRENT_SIZE), NUL characters leave text (PostgreSQL
  * refuses them). Every value changed is told to `note` (its message, one call per row and column).
  */
 export function checkSourceRows<T extends MirrorTable>(
@@ -272,9 +282,9 @@ export function checkSourceRows<T extends MirrorTable>(
         if (value < 0) {
           row[name] = 0
           note(sourceRowNotes.negative(source(column)))
-        } else if (value > MAX_COUNTER) {
-          row[name] = MAX_COUNTER
-          note(sourceRowNotes.huge(source(column)))
+        } else if (value > counterLimit(name)) {
+          row[name] = counterLimit(name)
+          note(sourceRowNotes.huge(source(column), name === 'size' ? '16 TiB' : '1 PiB'))
         }
       } else if (kind === 'text' && typeof value === 'string' && value.includes('\u0000')) {
         row[name] = value.replaceAll('\u0000', '')
