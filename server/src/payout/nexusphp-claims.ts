@@ -23,6 +23,7 @@
  */
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { z } from '@shared/validation'
+import { numberOr, wageSettingNames } from '../sources/nexusphp/site-settings'
 import { bonusMark, changeBonusOnce, laravelNow, logValue, type LogColumns } from './nexusphp-rows'
 import { formatTenths, parseTenths } from './tenths'
 import type { ClaimSettlement } from './target'
@@ -84,11 +85,39 @@ export async function monthsNotOver(pool: Pool, periods: string[]): Promise<stri
   return periods.filter((period) => now < monthBounds(period).end)
 }
 
+/** When a claim has reached the standard: this much seeding, or this many times the torrent's size uploaded, since its begins. */
+export interface ClaimStandards {
+  seedSeconds: number
+  uploadedTimes: number
+}
+
+/**
+ * The site's own claim standards (`torrent.claim_reach_standard_*`, NexusPHP's defaults where a row is absent): what its
+ * claim pages and its cron call reached. Not the rules' standards — in the team's own wage mode those are the team's, and
+ * a claim judged by them would be removed and fined though the site shows it reached.
+ */
+export async function readClaimStandards(conn: Pool | PoolConnection): Promise<ClaimStandards> {
+  const [seedName, seedDefault] = wageSettingNames.standardSeedHours
+  const [uploadedName, uploadedDefault] = wageSettingNames.standardUploadedTimes
+  const [rows] = await conn.query<RowDataPacket[]>('SELECT name, value FROM settings WHERE name IN (?, ?)', [seedName, uploadedName])
+  const setting = new Map(rows.map((r) => [String(r.name), r.value === null ? null : String(r.value)]))
+  return {
+    seedSeconds: numberOr(setting.get(seedName), seedDefault) * 3600,
+    uploadedTimes: numberOr(setting.get(uploadedName), uploadedDefault),
+  }
+}
+
 /**
  * The member's claims not yet settled for the month (made before its end), and what settling does to
- * each. `lock`: read under row locks (InnoDB, inside the member's transaction).
+ * each, judged by the site's `standards`. `lock`: read under row locks (InnoDB, inside the member's transaction).
  */
-export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimSettlement, lock: boolean): Promise<ClaimPlan> {
+export async function planClaims(
+  conn: PoolConnection,
+  uid: number,
+  rule: ClaimSettlement,
+  standards: ClaimStandards,
+  lock: boolean,
+): Promise<ClaimPlan> {
   const { start, end } = monthBounds(rule.period)
   // Only the claim rows are locked: the snatch and torrent rows are the announce's, and only read.
   if (lock) await conn.query('SELECT id FROM claims WHERE uid = ? FOR UPDATE', [uid])
@@ -123,8 +152,8 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
         kept !== undefined &&
         kept.size !== null &&
         Number(r.begunInMonth) !== 1 &&
-        kept.seedtime - Number(r.seed_time_begin) < rule.seedSeconds &&
-        BigInt(kept.uploaded) - BigInt(r.uploaded_begin) < BigInt(Math.ceil(rule.uploadedTimes * kept.size))
+        kept.seedtime - Number(r.seed_time_begin) < standards.seedSeconds &&
+        BigInt(kept.uploaded) - BigInt(r.uploaded_begin) < BigInt(Math.ceil(standards.uploadedTimes * kept.size))
       if (unreached && claim.old) claims.push({ ...claim, seedtime: String(kept.seedtime), uploaded: String(kept.uploaded) })
       else gone.push(claim)
       continue
@@ -148,8 +177,8 @@ export async function planClaims(conn: PoolConnection, uid: number, rule: ClaimS
     const judged = Number(r.begunInMonth) === 1 ? ([Number(r.seedtime), BigInt(r.uploaded)] as const) : ([seedtime, uploadedNow] as const)
     const seeded = judged[0] - Number(r.seed_time_begin)
     const uploaded = judged[1] - BigInt(r.uploaded_begin)
-    const needed = BigInt(Math.ceil(rule.uploadedTimes * Number(r.size)))
-    claims.push({ ...claim, reached: seeded >= rule.seedSeconds || uploaded >= needed })
+    const needed = BigInt(Math.ceil(standards.uploadedTimes * Number(r.size)))
+    claims.push({ ...claim, reached: seeded >= standards.seedSeconds || uploaded >= needed })
   }
   const remove = claims.filter((c) => !c.reached && c.old)
   return {
@@ -319,4 +348,5 @@ export const claimGrantProbes = [
   'DELETE FROM claims WHERE 1 = 0',
   'SELECT id, seedtime, uploaded FROM snatched WHERE 1 = 0',
   'SELECT id, size, name FROM torrents WHERE 1 = 0',
+  'SELECT name, value FROM settings WHERE 1 = 0',
 ]

@@ -42,7 +42,7 @@ import {
   paidForMonth,
 } from './nexusphp-rows'
 import type { SiteShape } from './nexusphp-site-shape'
-import type { MemberPayout, PayOutcome } from './target'
+import { PayoutError, type MemberPayout, type PayOutcome } from './target'
 import { creditLabel, keyTag } from './texts'
 import { formatTenths, parseTenths } from './tenths'
 
@@ -58,7 +58,7 @@ export async function payMember(
   { pool, step }: PayContext,
   member: MemberPayout,
   uid: number,
-  site: Pick<SiteShape, 'maxBonus' | 'log' | 'transactional'>,
+  site: Pick<SiteShape, 'maxBonus' | 'log' | 'transactional' | 'claims'>,
   rest?: 'markDone' | 'payRest',
 ): Promise<PayOutcome> {
   const key = member.entry.ledger_key
@@ -66,6 +66,11 @@ export async function payMember(
   const transactional = site.transactional && !rest
   let progress: Progress = 'reading'
   let committing = false
+  // The writer reads the site's claim standards whenever the payout settles claims (writer.site(claims)).
+  const standards = () => {
+    if (!site.claims) throw new PayoutError('未读取站点的认领达标设置，无法结算认领')
+    return site.claims
+  }
 
   const attempt = async (conn: PoolConnection): Promise<PayOutcome> => {
     // In one transaction nothing is noted before the credit (a note would outlive a rollback): the entry is checked
@@ -130,13 +135,21 @@ export async function payMember(
     // A wage of 0, taken only because paying settles the member's claims, with nothing of the month left to settle (the
     // site's own cron settled it first): nothing is written — as NexusPHP's settleUser writes nothing for a month it has
     // settled. Only a fresh attempt: one that wrote something finishes what it began.
-    if (!rest && member.credit === 0n && member.claims && mark === null && earlier.log === null && earlier.messageId === null) {
-      if (!sent.credit && !sent.claims && !readToldPlan(sent.told, member.wage.period)) {
-        const plan = await planClaims(conn, uid, member.claims, transactional)
-        if (claimsNote(plan) === null)
-          return { state: 'done', already: false, evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(before) } }
-      }
-    }
+    const fresh =
+      !rest &&
+      mark === null &&
+      earlier.log === null &&
+      earlier.messageId === null &&
+      !sent.credit &&
+      !sent.claims &&
+      !readToldPlan(sent.told, member.wage.period)
+    if (
+      fresh &&
+      member.credit === 0n &&
+      member.claims &&
+      claimsNote(await planClaims(conn, uid, member.claims, standards(), transactional)) === null
+    )
+      return { state: 'done', already: false, evidence: { bonusBefore: formatTenths(before), bonusAfter: formatTenths(before) } }
 
     let credited = false
     if (mark === null && !creditLanded && (rest ? rest === 'payRest' : !legacy)) {
@@ -188,7 +201,7 @@ export async function payMember(
     // notes one, and a site's tables converted to InnoDB since (or counted without the claims table, settleClaims off)
     // still hold what it left.
     const told = readToldPlan(sent.told, member.wage.period)
-    const claims = told ?? (member.claims ? await planClaims(conn, uid, member.claims, transactional) : null)
+    const claims = told ?? (member.claims ? await planClaims(conn, uid, member.claims, standards(), transactional) : null)
     if (claims && !told && !transactional && earlier.messageId === null && !(await member.sent.tell(writeToldPlan(claims))))
       throw new Error(NO_LONGER_OPEN)
     const texts = member.texts(bonusBefore, bonusAfter, (claims && claimsNote(claims)) ?? undefined)

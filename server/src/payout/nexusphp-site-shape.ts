@@ -5,19 +5,19 @@
  * first member instead of between two statements of a non-transactional site.
  */
 import type { Pool, RowDataPacket } from 'mysql2/promise'
-import { claimGrantProbes } from './nexusphp-claims'
+import { claimGrantProbes, readClaimStandards, type ClaimStandards } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import { INT_MAX_TENTHS, type LogColumns } from './nexusphp-rows'
 import { PayoutError } from './target'
 
 const TABLES = ['users', 'bonus_logs', 'messages']
-/** Written by the claim settlement; snatched and torrents are only read. */
-const CLAIM_TABLES = ['claims', 'snatched', 'torrents']
+/** Written by the claim settlement; snatched, torrents and settings (its claim standards) are only read. */
+const CLAIM_TABLES = ['claims', 'snatched', 'torrents', 'settings']
 
 export interface SiteShape {
   transactional: boolean
-  /** The claim tables were checked (settleClaims). */
-  claims: boolean
+  /** settleClaims: the claim tables were checked, and these are the site's claim standards (read then); null otherwise. */
+  claims: ClaimStandards | null
   /** Largest seedbonus the column holds, in tenths. */
   maxBonus: bigint
   /** messages.subject/msg are utf8mb3 (v1.6's `DEFAULT CHARSET=utf8`): no character beyond U+FFFF fits. */
@@ -45,7 +45,7 @@ export async function readSiteShape(pool: Pool, claims: boolean): Promise<SiteSh
   const written = claims ? [...TABLES, 'claims'] : TABLES
   return {
     transactional: written.every((t) => engines.get(t)?.toLowerCase() === 'innodb'),
-    claims,
+    claims: claims ? await readClaimStandards(pool) : null,
     maxBonus: 10n ** BigInt(p) - 1n,
     bmpMessages: await messagesAreUtf8mb3(pool),
     log: await logColumns(pool),

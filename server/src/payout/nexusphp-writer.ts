@@ -14,7 +14,7 @@ import mysql from 'mysql2/promise'
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../config'
 import { poolOptions, SITE_SESSION_SQL_MODE, zoneOffset } from '../sources/nexusphp/connection'
-import { claimsNote, monthsNotOver, planClaims } from './nexusphp-claims'
+import { claimsNote, monthsNotOver, planClaims, readClaimStandards } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import type { PayContext } from './nexusphp-member-lock'
 import { payMember } from './nexusphp-pay'
@@ -117,8 +117,10 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
         throw new PayoutError(`读取站点认领失败：${writeErrorReason(error)}`)
       }
       try {
+        // Read afresh for each dry run, as each payout reads them (begin): the site's admin may have changed them since.
+        const standards = await readClaimStandards(conn)
         for (const { wageId, uid, claims } of members) {
-          const plan = await planClaims(conn, uid, claims, false)
+          const plan = await planClaims(conn, uid, claims, standards, false)
           out.set(wageId, { note: claimsNote(plan), deduction: plan.deduction })
         }
       } catch (error) {

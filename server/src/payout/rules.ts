@@ -14,8 +14,11 @@ export const DEFAULT_CLAIM_REMOVE_DEDUCTION = 600
 export interface PayoutRules {
   /** undefined: the Chinese default. */
   template: PayoutMessageTemplate | undefined
-  /** null: claims are left to the site's own cron. The thresholds are the wage rules' (NexusPHP's own under 「NexusPHP 认领结算」). */
-  settleClaims: { seedSeconds: number; uploadedTimes: number; removeDeduction: bigint } | null
+  /**
+   * null: claims are left to the site's own cron. Which claims reached is the site's to say (its own standards, read by
+   * the writer: nexusphp-claims.ts readClaimStandards); the deduction per removed claim is the rules'.
+   */
+  settleClaims: { removeDeduction: bigint } | null
   /** The wage months' time zone. */
   timeZone: string
 }
@@ -25,11 +28,7 @@ export async function payoutRules(db: Kysely<DB>): Promise<PayoutRules> {
   return {
     template: rules.payoutMessageTemplate,
     settleClaims: rules.settleClaims
-      ? {
-          seedSeconds: rules.standardSeedHours * 3600,
-          uploadedTimes: rules.standardUploadedTimes,
-          removeDeduction: creditTenths(rules.claimRemoveDeduction ?? DEFAULT_CLAIM_REMOVE_DEDUCTION),
-        }
+      ? { removeDeduction: creditTenths(rules.claimRemoveDeduction ?? DEFAULT_CLAIM_REMOVE_DEDUCTION) }
       : null,
     timeZone: rules.timezone,
   }

@@ -11,13 +11,12 @@ import type { PayoutWage } from './wages'
 /**
  * NexusPHP's claim settlement done with the payout (rules `settleClaims`, NexusPHP writer only):
  * the month's reached and new claims start again from the snatch's counters, claims made before
- * the month and still unreached are removed with `removeDeduction` each.
+ * the month and still unreached (by the site's own standards, nexusphp-claims.ts) are removed with
+ * `removeDeduction` each.
  */
 export interface ClaimSettlement {
   /** The wage's month, YYYY-MM: its first day is the "older than a month" line, its end marks a claim settled. */
   period: string
-  seedSeconds: number
-  uploadedTimes: number
   /** Per removed claim, in tenths. */
   removeDeduction: bigint
   /**

@@ -3,7 +3,7 @@
  * NEXUSPHP_TEST_DATABASE_URL with the tables paying writes or reads, and a write account holding
  * exactly the grants README lists (or one fewer, to test a missing grant).
  *
- * `users`, and for settleClaims `claims`, `snatched` and `torrents`, come from the connector's
+ * `users`, and for settleClaims `claims`, `snatched`, `torrents` and `settings`, come from the connector's
  * fixture schemas, so the payout is tested against the same NexusPHP tables the sync reads:
  * 'InnoDB' is a migrated install (nexusphp-schema.sql, seedbonus decimal(20,1)), 'MyISAM' a v1.6
  * install upgraded in place (nexusphp-schema-v16.sql: users, torrents and snatched MyISAM, seedbonus
@@ -23,7 +23,7 @@ export type SiteEngine = 'InnoDB' | 'MyISAM'
 export const nearMaxBonus = (engine: SiteEngine) => (engine === 'MyISAM' ? '999999990.0' : '9999999999999999990.0')
 
 const fixtureShape: Record<SiteEngine, FixtureShape> = { InnoDB: 'innodb', MyISAM: 'v16' }
-const fixtureTables = new Set(['users', 'torrents', 'snatched', 'claims'])
+const fixtureTables = new Set(['users', 'torrents', 'snatched', 'claims', 'settings'])
 
 /** The CREATE TABLE statements of `fixtureTables` in the fixture schema of the site's shape. */
 const tablesFromFixture = (engine: SiteEngine) =>
@@ -82,6 +82,7 @@ export const writeGrants = (db: string) => [
   `GRANT DELETE ON ${db}.claims`,
   `GRANT SELECT (id, seedtime, uploaded) ON ${db}.snatched`,
   `GRANT SELECT (id, name, size) ON ${db}.torrents`,
+  `GRANT SELECT (name, value) ON ${db}.settings`,
 ]
 
 export class NexusSite {

@@ -23,7 +23,7 @@ const PEER_LIFE_FACTOR = 1.3
 
 /** The wage settings of the site under the rules' field names, with NexusPHP's default of each (an absent row). */
 const d = nexusphpWageDefaults
-const wageSettingNames: Record<SiteWageField, readonly [string, number]> = {
+export const wageSettingNames: Record<SiteWageField, readonly [string, number]> = {
   t0Weeks: ['bonus.tzero', d.t0Weeks],
   n0: ['bonus.nzero', d.n0],
   b0: ['bonus.bzero', d.b0],
@@ -56,7 +56,7 @@ const UNAPPROVED_VISIBLE = 'torrent.approval_status_none_visible'
 const readNames = [PEER_LIFETIME, MIN_SIZE, ZERO_BONUS_TAG, UNAPPROVED_VISIBLE, ...Object.values(wageSettingNames).map(([name]) => name)]
 
 /** A number the site set, or the default (absent, empty or not a number: NexusPHP's get_setting falls back too). */
-function numberOr(value: string | null | undefined, fallback: number): number {
+export function numberOr(value: string | null | undefined, fallback: number): number {
   if (value === null || value === undefined || value.trim() === '') return fallback
   const n = Number(value)
   return Number.isFinite(n) ? n : fallback

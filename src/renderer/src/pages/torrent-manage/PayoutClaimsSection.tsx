@@ -27,7 +27,7 @@ export default function PayoutClaimsSection() {
             name="settleClaims"
             label={fieldLabels.settleClaims}
             valuePropName="checked"
-            extra="只对 NexusPHP 站点：发放工资时同时做站点每月认领结算对认领做的事——当月达标和当月新认领的重新开始计算，当月之前认领、至今未达标的取消认领并扣除魔力。整月发放时工资为 0 但有认领的保种员也一并结算。站点自己的认领结算不能先于控制台：认领只有保种组在用时关闭站点的认领结算定时任务，否则每月在它运行之前完成整月发放。"
+            extra="只对 NexusPHP 站点：发放工资时同时做站点每月认领结算对认领做的事——当月达标和当月新认领的重新开始计算，当月之前认领、至今未达标的取消认领并扣除魔力（是否达标按站点自己的认领达标设置，与站点认领页面一致，不按本页的达标标准）。整月发放时工资为 0 但有认领的保种员也一并结算。站点自己的认领结算不能先于控制台：认领只有保种组在用时关闭站点的认领结算定时任务，否则每月在它运行之前完成整月发放。"
           >
             <Switch checkedChildren="开启" unCheckedChildren="关闭" />
           </Form.Item>
