@@ -77,7 +77,10 @@ export function windowGain(
   let base: Counters
   let partial = false
   const rebase = record.rebase && record.rebase.at > windowStart ? record.rebase : null
-  if (record.snatchStartedAt !== null && record.snatchStartedAt >= windowStart) base = ZERO
+  // The start of the snatch the end counters belong to. One the site created after the period (read from the mirror as
+  // it is now, when a compute runs weeks later) is not it: the month's counters are the old snatch's.
+  const snatchStartedAt = record.snatchStartedAt !== null && record.snatchStartedAt < period.endMs ? record.snatchStartedAt : null
+  if (snatchStartedAt !== null && snatchStartedAt >= windowStart) base = ZERO
   else if (rebase) {
     // The tie began before the change (else windowStart would be after it): the new account counts from the change.
     base = rebase
@@ -87,7 +90,7 @@ export function windowGain(
     // not note (0), and then what was seeded between the claim and the snapshot is unknown (部分月份).
     const noted = record.claim.begin.seedTimeSec > 0 || record.claim.begin.uploaded > 0
     if (period.startSnapshotLate && noted) base = record.claim.begin
-    else if (!noted && !record.atPeriodStart && !(record.snatchStartedAt !== null && record.snatchStartedAt >= period.startMs)) {
+    else if (!noted && !record.atPeriodStart && !(snatchStartedAt !== null && snatchStartedAt >= period.startMs)) {
       // No noted counters and no start snapshot, on a snatch older than the month (a source without seed_time_begin,
       // a record first seen this month): from the first observation — partial where that came after the claim —
       // never from 0, its whole history. (A snatch begun this month had nothing before it: its 0 is its begins.)
@@ -96,7 +99,7 @@ export function windowGain(
       partial = !seen || seen.at > record.claim.at
     } else {
       // A snatch the site re-created after the 1st: the start snapshot holds the old one's counters.
-      const snapshotOfOlderSnatch = record.snatchStartedAt !== null && record.snatchStartedAt > period.startMs
+      const snapshotOfOlderSnatch = snatchStartedAt !== null && snatchStartedAt > period.startMs
       base = snapshotOfOlderSnatch ? record.claim.begin : noLower(record.claim.begin, record.atPeriodStart)
       partial = period.startSnapshotLate === true && record.atPeriodStart !== null
     }
