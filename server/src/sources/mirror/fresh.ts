@@ -8,6 +8,7 @@ import type { AppDatabase } from '../../db/database'
 import type { DB } from '../../db/schema'
 import { inIntegers } from '../../db/sql-fragments'
 import { type MirrorTable, mirrorColumnsOf } from './columns'
+import { pairColumns } from './queue-affected'
 import { type AnyRow, checkedArray, dedupe, type MirrorRows, uniqueKeys } from './rows'
 
 /**
@@ -49,6 +50,7 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     // (`keyDeferred`: the table's unique key is dropped for a bulk load — db/bulk.ts keeps the newest row
     // of each key when it rebuilds it — so there is nothing to look them up by, and nothing to refuse them.)
     if (database.dialect === 'postgres' && key && !options.keyDeferred) await deleteKeyHolders(trx, table, key, all)
+    if (cover !== 'full pass') await queueDisplacedPairs(trx, table, all)
     await bulkInsert(database, table, bulkColumns, arrays, trx, { replace: true, checked: true })
     written = all.length
   }
@@ -58,6 +60,24 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     )
   }
   return written
+}
+
+/**
+ * Queues the records of rows the bulk path is about to replace by id — another member's row under an id the site gave
+ * again (a v1.6 MEMORY peers table starts its ids over at 1 after every MySQL restart, and a keeper's stale peer holds
+ * the low ones): that member's record is judged again without it, as the upsert queues a row's old pair. (A unique key
+ * of a pair table holds its user, so a row replaced by key is the covered member's own.)
+ */
+async function queueDisplacedPairs(trx: Kysely<DB>, table: MirrorTable, rows: readonly AnyRow[]): Promise<void> {
+  const pair = pairColumns[table]
+  if (!pair) return
+  const [uid, torrent] = pair
+  const ids = rows.map((r) => Number(r.id))
+  for (let i = 0; i < ids.length; i += 2_000) {
+    await sql`insert into derive_queue (user_id, torrent_id)
+      select u.id, x.${sql.ref(torrent)} from ${sql.table(table)} x join users u on u.site_uid = x.${sql.ref(uid)}
+      where ${inIntegers(sql.ref('x.id'), ids.slice(i, i + 2_000))}`.execute(trx)
+  }
 }
 
 /** PostgreSQL bulk path: deletes rows that hold one of the incoming rows' unique keys under another id. */
