@@ -220,6 +220,9 @@ export const nexusphpClaimsPreset = {
   ...nexusphpWageDefaults,
 } satisfies Partial<RuleBody>
 
+/** NexusPHP's default claim_remove_deduct_user_bonus: the rules' `claimRemoveDeduction` when absent. */
+export const DEFAULT_CLAIM_REMOVE_DEDUCTION = 600
+
 /** The official-torrent and wage rules (`Rules` without its `version`). */
 export const ruleBodySchema = z.object({
   mode: z.enum(wageModes).optional(),
@@ -253,6 +256,20 @@ export const ruleBodySchema = z.object({
   claimRemoveDeduction: nonNegative.max(1_000_000_000).optional(),
 })
 export type RuleBody = z.infer<typeof ruleBodySchema>
+
+/**
+ * The body as it is stored: an optional field spelt out at the value its absence means is left out, so rules that
+ * differ only so are the same version (POST /config/rules answers the current one) and a change log reads true.
+ */
+export function ruleBodyAsStored(body: RuleBody): RuleBody {
+  const { mode, settleClaims, claimRemoveDeduction, ...rest } = body
+  return {
+    ...rest,
+    ...(mode !== undefined && mode !== 'team' && { mode }),
+    ...(settleClaims && { settleClaims }),
+    ...(claimRemoveDeduction !== undefined && claimRemoveDeduction !== DEFAULT_CLAIM_REMOVE_DEDUCTION && { claimRemoveDeduction }),
+  }
+}
 
 /** The first version's values: NexusPHP's own where it has one. */
 export const defaultRuleBody: RuleBody = {

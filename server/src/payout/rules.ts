@@ -3,13 +3,11 @@
  * runs: the member's message template and NexusPHP's claim bookkeeping (`settleClaims`).
  */
 import type { Kysely } from 'kysely'
+import { DEFAULT_CLAIM_REMOVE_DEDUCTION } from '@shared/entities'
 import type { PayoutMessageTemplate } from '@shared/payout-template'
 import type { DB } from '../db/schema'
 import { currentRules } from '../rules/rules'
 import { creditTenths } from './tenths'
-
-/** NexusPHP's default claim_remove_deduct_user_bonus. */
-export const DEFAULT_CLAIM_REMOVE_DEDUCTION = 600
 
 export interface PayoutRules {
   /** undefined: the Chinese default. */

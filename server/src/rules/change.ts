@@ -4,7 +4,7 @@
  */
 import type { AuthUser } from '../auth/sessions'
 import { fieldLabels } from '@shared/validation'
-import { wageModeLabels, type WageMode } from '@shared/entities'
+import { ruleBodyAsStored, wageModeLabels, type WageMode } from '@shared/entities'
 import type { RequestContext } from '../http/endpoint'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { AdminLock, lockFor } from '../db/write-lock'
@@ -49,7 +49,8 @@ export async function changeRules(ctx: Ctx, { baseVersion, ...body }: RuleSave):
     await lockFor(trx, ctx.services.database.dialect, AdminLock.rules)
     const before = await currentRules(trx)
     const { version: _v, ...beforeBody } = before
-    const change = describeRuleChange(beforeBody, body)
+    // Compared as stored: a default spelt out (mode 本站规则, 结算认领 off, the deduction 600) is no change, on either side.
+    const change = describeRuleChange(ruleBodyAsStored(beforeBody), ruleBodyAsStored(body))
     if (change === NO_CHANGE) {
       changed = false
       return before

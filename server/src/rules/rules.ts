@@ -5,7 +5,7 @@
  * below and is created at first start.
  */
 import type { Kysely } from 'kysely'
-import { defaultRuleBody, ruleBodySchema, type RuleBody, type Rules } from '@shared/entities'
+import { defaultRuleBody, ruleBodyAsStored, ruleBodySchema, type RuleBody, type Rules } from '@shared/entities'
 import type { DB } from '../db/schema'
 
 // The schema is the contract's (src/shared/entities.ts): the same limits and Chinese field names
@@ -50,7 +50,7 @@ export async function ensureInitialRules(db: Kysely<DB>, now: number): Promise<v
  * caller on PostgreSQL (the version number is max + 1).
  */
 export async function saveRules(db: Kysely<DB>, body: RuleBody, now: number, by: number | null): Promise<Rules> {
-  const parsed = ruleBodySchema.parse(body)
+  const parsed = ruleBodyAsStored(ruleBodySchema.parse(body))
   const write = async (trx: Kysely<DB>) => {
     const last = await trx.selectFrom('rule_versions').select('version').orderBy('version', 'desc').limit(1).executeTakeFirst()
     const version = (last?.version ?? 0) + 1

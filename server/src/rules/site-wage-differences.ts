@@ -4,9 +4,8 @@
  * (`torrent.claim_*`) pays its members other numbers, and the console reproduces them only with the
  * same values — /data-sync names each one that differs.
  */
-import type { RuleBody, SyncSite } from '@shared/entities'
+import { DEFAULT_CLAIM_REMOVE_DEDUCTION, type RuleBody, type SyncSite } from '@shared/entities'
 import { fieldLabels } from '@shared/validation'
-import { DEFAULT_CLAIM_REMOVE_DEDUCTION } from '../payout/rules'
 import type { SiteWageField, SiteWageSettings } from '../sources/source'
 
 type Difference = NonNullable<SyncSite['wageDifferences']>[number]

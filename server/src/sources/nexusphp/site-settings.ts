@@ -11,8 +11,7 @@
  * Read tolerantly: the table may be missing (an older version, a fork) or not granted — the sync never
  * fails over it. A row that is absent means NexusPHP's own default.
  */
-import { nexusphpWageDefaults } from '@shared/entities'
-import { DEFAULT_CLAIM_REMOVE_DEDUCTION } from '../../payout/rules'
+import { DEFAULT_CLAIM_REMOVE_DEDUCTION, nexusphpWageDefaults } from '@shared/entities'
 import type { SiteWageField, SiteWageSettings } from '../source'
 import type { NexusphpConnection } from './connection'
 

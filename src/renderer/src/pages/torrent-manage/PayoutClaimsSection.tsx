@@ -3,13 +3,10 @@
  * site also does the site's monthly claim bookkeeping, with the deduction per claim removed.
  */
 import { Card, Col, Form, Row, Switch } from 'antd'
-import type { RuleBody } from '@shared/entities'
+import { DEFAULT_CLAIM_REMOVE_DEDUCTION, type RuleBody } from '@shared/entities'
 import { fieldLabels } from '@shared/validation'
 import NumberInput from '@renderer/components/NumberInput'
 import { ruleNumberRule } from '@renderer/utils/formLimits'
-
-/** NexusPHP's claim_remove_deduct_user_bonus default. */
-const DEFAULT_DEDUCTION = 600
 
 /** Off is saved as "no field", as rules from before the choice. */
 export const claimsToSave = (values: Pick<RuleBody, 'settleClaims' | 'claimRemoveDeduction'>) => ({
@@ -36,10 +33,10 @@ export default function PayoutClaimsSection() {
           <Form.Item
             name="claimRemoveDeduction"
             label={fieldLabels.claimRemoveDeduction}
-            extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_DEDUCTION}（NexusPHP 的默认值）。`}
+            extra={`每取消一个未达标认领扣除的魔力；留空为 ${DEFAULT_CLAIM_REMOVE_DEDUCTION}（NexusPHP 的默认值）。`}
             rules={[ruleNumberRule('claimRemoveDeduction')]}
           >
-            <NumberInput placeholder={String(DEFAULT_DEDUCTION)} disabled={!on} suffix="魔力" style={{ width: '100%' }} />
+            <NumberInput placeholder={String(DEFAULT_CLAIM_REMOVE_DEDUCTION)} disabled={!on} suffix="魔力" style={{ width: '100%' }} />
           </Form.Item>
         </Col>
       </Row>

@@ -47,13 +47,13 @@ const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({
   payoutMessageTemplate: templateForForm(body.payoutMessageTemplate),
 })
 
-/**
- * 本站规则 is sent as the server has it: rules without the field stay without it, since the server counts
- * absent → `team` as a change (a new version and a re-labelling pass for nothing).
- */
 /** The fields the NexusPHP preset sets, besides the mode. */
 const presetFields = Object.keys(nexusphpClaimsPreset).filter((key) => key !== 'mode') as (keyof RuleBody)[]
 
+/**
+ * 本站规则 is sent as the server has it: rules without the field stay without it (servers before 0.3.8 counted
+ * absent → `team` as a change: a new version and a re-labelling pass for nothing).
+ */
 const modeToSave = (mode: RuleBody['mode'], saved: RuleBody['mode']): RuleBody['mode'] =>
   mode === 'team' && saved === undefined ? undefined : mode
 
