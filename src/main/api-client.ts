@@ -198,7 +198,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       else log(`ignored a renewed token of ${name}: not a valid header value`)
     }
 
-    const download = endpoint.download && response.ok && !isJson(response)
+    const download = endpoint.download && response.ok && isFile(response)
     let bytes: Uint8Array
     try {
       bytes = await readBody(response, download ? MAX_DOWNLOAD_BYTES : MAX_ANSWER_BYTES, deadline)
@@ -382,8 +382,13 @@ function overPageSize(input: Record<string, unknown> | undefined, data: unknown)
   return typeof pageSize === 'number' && Array.isArray(list) && list.length > pageSize
 }
 
-function isJson(response: Response): boolean {
-  return (response.headers.get('Content-Type') ?? '').includes('application/json')
+/**
+ * A download's answer is the file, not an envelope and not a web page: a captive portal's or a proxy's login page
+ * answered 200 would be saved as the spreadsheet and reported saved (it is read as an envelope instead: refused).
+ */
+function isFile(response: Response): boolean {
+  const type = (response.headers.get('Content-Type') ?? '').toLowerCase()
+  return !type.includes('application/json') && !type.includes('text/html') && !type.includes('application/xhtml')
 }
 
 /** The file name of a Content-Disposition header (RFC 6266: `filename*=UTF-8''…` wins), no folders. */
