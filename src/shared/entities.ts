@@ -247,7 +247,10 @@ export const ruleBodySchema = z.object({
   perSeeding: nonNegative.max(1_000_000),
   maxSeeding: z.number().int().nonnegative().max(1_000_000),
   multiplier: nonNegative.max(1000),
-  timezone: z.string().max(64).refine(isTimeZone, { message: '不是有效的时区' }),
+  timezone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, { message: '不是有效的时区（请填写时区名，如 Asia/Shanghai；CST 等缩写有歧义，不能使用）' }),
   /** The member's message when paid into the site; absent = the Chinese default. */
   payoutMessageTemplate: payoutMessageTemplateSchema.optional(),
   /** Paying into a NexusPHP site also does its claim settlement; absent = off. */
@@ -297,7 +300,12 @@ export const ruleSaveSchema = ruleBodySchema.extend({ baseVersion: z.number().in
 export type RuleSave = z.infer<typeof ruleSaveSchema>
 export type Rules = z.infer<typeof rulesSchema>
 
+/**
+ * An IANA zone name (Area/Location, or UTC): Intl also takes legacy abbreviations and reads them as somewhere else —
+ * `CST`, China Standard Time to a Chinese admin, is America/Chicago — which would cut every wage month 14 hours off.
+ */
 function isTimeZone(value: string): boolean {
+  if (!/^(?:[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+|UTC)$/.test(value)) return false
   try {
     new Intl.DateTimeFormat('en', { timeZone: value })
     return true
