@@ -89,8 +89,10 @@ export async function startSync(ctx: Ctx): Promise<SyncStatus> {
   const before = await readSyncStatus(ctx)
   if (before.running) return before
   const runner = ctx.services.sync
-  // Not awaited: the answer goes out now. runOnce() marks the runner busy before it returns, so
-  // the status below already says running.
+  // Clicks that arrived together all read "not running" above: only the first to get here starts (and logs) one —
+  // nothing is awaited between this check and runOnce(), which marks the runner busy before it returns.
+  if (runner.busy) return readSyncStatus(ctx)
+  // Not awaited: the answer goes out now; the status below already says running.
   runner.runOnce().then(
     (result) => {
       if (result.ran) ctx.log.info({ ms: result.ms, rows: result.rows }, 'sync (started by an admin) finished')
