@@ -200,7 +200,10 @@ export async function payMember(
     // deduction it made may have been taken already. Whatever the engines now: only a statement-by-statement attempt
     // notes one, and a site's tables converted to InnoDB since (or counted without the claims table, settleClaims off)
     // still hold what it left.
-    const told = readToldPlan(sent.told, member.wage.period)
+    // A plan noted by an attempt cut before its message was told to no one, and nothing of it applied (the claims follow
+    // the message): planned afresh, by the site's standards now, as the dry run shows. (A deduction noted sent means the
+    // message was: one missing now was deleted by the member.)
+    const told = earlier.messageId !== null || sent.claims ? readToldPlan(sent.told, member.wage.period) : null
     const claims = told ?? (member.claims ? await planClaims(conn, uid, member.claims, standards(), transactional) : null)
     if (claims && !told && !transactional && earlier.messageId === null && !(await member.sent.tell(writeToldPlan(claims))))
       throw new Error(NO_LONGER_OPEN)

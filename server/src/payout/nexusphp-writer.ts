@@ -141,8 +141,10 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     async settle(payout, action) {
       const uid = payout.wage.siteUid
       if (uid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID' }
-      const shape = await site(payout.claims !== null)
-      return payMember(paying, shape.bmpMessages ? withBmpMessage(payout) : payout, uid, shape, action)
+      // An admin's click, maybe days after the last payout read the site: its engines and claim standards read afresh.
+      shape = null
+      const now = await site(payout.claims !== null)
+      return payMember(paying, now.bmpMessages ? withBmpMessage(payout) : payout, uid, now, action)
     },
     close: () => pool.end(),
   }
