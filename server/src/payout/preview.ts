@@ -25,6 +25,8 @@ import {
   type WageSelection,
 } from './wages'
 
+const ZERO_SETTLED = '工资为 0，站点已结算过本月的认领：发放时不写入任何东西（记为已发放）'
+
 export interface PreviewTarget {
   target: PayoutTarget | null
   /** The target's name as the admin sees it. */
@@ -92,6 +94,9 @@ export async function previewPayout(
     // As the payout checks it before crediting (a record never tried, or 失败): it would answer 失败 with this reason.
     else if (before !== null && entry?.state !== 'pending' && tooBig?.(before + credit))
       [status, note] = ['blocked', tooBig(before + credit)]
+    // As the payout leaves it (nexusphp-pay.ts): a 0 wage, taken only to settle claims the site's cron has settled.
+    else if (credit === 0n && claimNotes?.get(wage.id)?.note === null && (!entry || entry.state === 'failed'))
+      [status, note] = ['already', ZERO_SETTLED]
     // A pending entry's credit may have landed already (the payout then only finishes it): checked when it runs.
     else if (entry?.state === 'pending') note = entry.reason ? `上次未完成：${entry.reason}` : '上次未完成，发放时先核对站点'
     // A record this payout leaves alone changes no bonus: its texts name none, its current bonus only is shown.
