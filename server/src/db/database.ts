@@ -59,7 +59,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
 
 function openSqlite(file: string, jobTurns: SharedArrayBuffer | undefined): AppDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const database = new SQLite(file)
+  const database = withTextFunctions(new SQLite(file))
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
   // Another connection's lock is waited for by the routed driver, without holding the event loop.
@@ -85,9 +85,18 @@ function mainFile(database: SQLite.Database): string {
   return list.find((d) => d.name === 'main')!.file
 }
 
+/**
+ * SQLite's lower() and LIKE fold ASCII only: `unicode_lower` folds every script as JavaScript (and PostgreSQL's lower()
+ * under a UTF-8 locale) does, so a name with a capital Ü, Ё or Σ matches case-insensitively (sql-fragments.ts foldCase).
+ */
+function withTextFunctions(database: SQLite.Database): SQLite.Database {
+  database.function('unicode_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value))
+  return database
+}
+
 /** A read-only connection on a SQLite file: in WAL mode it reads the last commit and never waits for the writer. */
 function openSqliteReadonly(file: string, cacheKib = 32_768): SQLite.Database {
-  const reader = new SQLite(file, { readonly: true, fileMustExist: true })
+  const reader = withTextFunctions(new SQLite(file, { readonly: true, fileMustExist: true }))
   reader.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`)
   reader.pragma(`cache_size = -${cacheKib}`)
   return reader

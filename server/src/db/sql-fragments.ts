@@ -16,6 +16,11 @@ export function greatest(dialect: DialectName, a: RawBuilder<unknown>, b: RawBui
   return dialect === 'postgres' ? sql<number>`greatest(${a}, ${b})` : sql<number>`max(${a}, ${b})`
 }
 
+/** Text folded to lower case in every script (SQLite's own lower() folds ASCII only: database.ts withTextFunctions). */
+export function foldCase(dialect: DialectName, expr: RawBuilder<unknown>): RawBuilder<string> {
+  return dialect === 'postgres' ? sql<string>`lower(${expr})` : sql<string>`unicode_lower(${expr})`
+}
+
 /** `expr in (v1, v2, …)` over integers, or a false condition for an empty list (SQL has no `in ()`). */
 export function inIntegers(expr: RawBuilder<unknown>, values: readonly number[]): RawBuilder<boolean> {
   if (values.length === 0) return sql<boolean>`1 = 0`

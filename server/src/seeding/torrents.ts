@@ -8,7 +8,7 @@ import type { ParsedInput } from '@shared/endpoints'
 import type { Torrent } from '@shared/entities'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
-import { binaryOrder } from '../db/sql-fragments'
+import { binaryOrder, foldCase } from '../db/sql-fragments'
 import { toIso } from '../db/time'
 import type { DerivedCache } from '../paging/derived-cache'
 import { torrentIdsNamed } from '../paging/name-search'
@@ -22,7 +22,8 @@ function conditions(dialect: DialectName, q: TorrentQuery): RawBuilder<unknown> 
   if (q.seedType !== undefined) parts.push(sql`l.seed_type = ${q.seedType}`)
   if (q.completion !== undefined) parts.push(sql`l.completion = ${q.completion}`)
   if (q.assigned !== undefined) parts.push(sql`l.assigned = ${q.assigned}`)
-  if (q.team !== undefined) parts.push(sql`l.team in (select id from site_teams where lower(name) = ${q.team.toLowerCase()})`)
+  if (q.team !== undefined)
+    parts.push(sql`l.team in (select id from site_teams where ${foldCase(dialect, sql.ref('name'))} = ${q.team.toLowerCase()})`)
   if (q.name !== undefined) parts.push(sql`l.torrent_id in (${torrentIdsNamed(dialect, q.name)})`)
   return parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``
 }

@@ -7,19 +7,25 @@ import type { SiteUserOption } from '@shared/entities'
 import type { AccountStatus, Role } from '@shared/enums'
 import type { DialectName } from '../db/database'
 import type { DB } from '../db/schema'
-import { escapeLike } from '../db/sql-fragments'
+import { escapeLike, foldCase } from '../db/sql-fragments'
 
 export const SITE_USER_LIMIT = 20
 const MAX_UID = 2_147_483_647
 
-/** SQLite's LIKE ignores ASCII case and uses the NOCASE index; PostgreSQL compares lower() with a lower-cased pattern through the text_pattern_ops index. */
+const casedBeyondAscii = (text: string) => [...text].some((c) => c.codePointAt(0)! > 0x7f && c.toLowerCase() !== c.toUpperCase())
+
+/**
+ * SQLite's LIKE ignores ASCII case and uses the NOCASE index; PostgreSQL compares lower() with a lower-cased pattern
+ * through the text_pattern_ops index. A keyword with cased letters beyond ASCII (Ü, Ё, Σ), which SQLite's LIKE would
+ * match by case, is compared folded there too (foldCase): a scan, stopped at the limit.
+ */
 function likeParts(dialect: DialectName, text: string) {
-  const pg = dialect === 'postgres'
-  const literal = escapeLike(pg ? text.toLowerCase() : text)
+  const folded = dialect === 'postgres' || casedBeyondAscii(text)
+  const username = sql.ref('username')
   return {
-    name: pg ? sql<string>`lower(username)` : sql<string>`username`,
-    literal,
-    order: pg ? sql`lower(username)` : sql`username collate nocase`,
+    name: folded ? foldCase(dialect, username) : sql<string>`username`,
+    literal: escapeLike(folded ? text.toLowerCase() : text),
+    order: folded ? foldCase(dialect, username) : sql`username collate nocase`,
   }
 }
 
