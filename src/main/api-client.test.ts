@@ -127,6 +127,13 @@ describe('API client against failing servers', () => {
     expect(await api.call('health')).toEqual({ ok: false, code: 500, msg: '请求出错' })
   })
 
+  it('shows 请求出错 for an error whose message is only spaces (found by an outside tester: a blank toast)', async () => {
+    answer = (res) =>
+      res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 500, msg: ' \n\u3000', data: null }))
+    const { api } = client(memoryTokens(), () => hostileBase)
+    expect(await api.call('health')).toEqual({ ok: false, code: 500, msg: '请求出错' })
+  })
+
   it('stores a renewed token sent in any answer', async () => {
     answer = (res) =>
       res.writeHead(200, { 'Content-Type': 'application/json', 'Access-Token': 'renewed-token' }).end(

@@ -229,7 +229,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (code !== 200) {
       // A dead session must not linger: the next call would only be refused again.
       if (code === 401 && endpoint.access !== 'public' && sameSession()) options.tokens.clearToken()
-      return fail(code, shorten(msg) || messages.requestFailed)
+      // A message of spaces says nothing: the user gets ours rather than a blank toast.
+      return fail(code, shorten(msg.trim()) || messages.requestFailed)
     }
     // A success is a 2xx answer with code 200: a 500 carrying a success envelope (a proxy, a server that failed
     // half-way) confirmed nothing.
