@@ -226,6 +226,28 @@ export class SeedingWorld {
     await this.queueSite(siteUid, torrentId)
   }
 
+  /** The site deletes the member's snatched row and the next announce writes a new one at `at` (new id, counters from 0). */
+  async recreateSnatch(siteUid: number, torrentId: number, at: number): Promise<void> {
+    await this.db.deleteFrom('site_snatched').where('userid', '=', siteUid).where('torrentid', '=', torrentId).execute()
+    await this.db
+      .insertInto('site_snatched')
+      .values({
+        id: this.id(),
+        torrentid: torrentId,
+        userid: siteUid,
+        uploaded: 0,
+        downloaded: 0,
+        to_go: 0,
+        seedtime: 0,
+        last_action: at,
+        startdat: at,
+        completedat: at,
+        finished: 1,
+      })
+      .execute()
+    await this.queueSite(siteUid, torrentId)
+  }
+
   async updateSnatch(siteUid: number, torrentId: number, set: { uploaded?: number; seedtime?: number }): Promise<void> {
     await this.db.updateTable('site_snatched').set(set).where('userid', '=', siteUid).where('torrentid', '=', torrentId).execute()
     await this.queueSite(siteUid, torrentId)

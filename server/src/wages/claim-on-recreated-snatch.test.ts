@@ -23,7 +23,6 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { nexusphpClaimsPreset, type WageDetail, type WageRecord } from '@shared/entities'
-import { queuePairs } from '../derive/queue'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
@@ -70,24 +69,7 @@ describe.each(openTestDatabases())('a claim on a snatch re-created earlier in th
 
     // January 5th: the old snatched row is gone; the next announce writes a new one (counters from 0).
     const recreatedAt = JAN_START + 4 * DAY
-    await db.deleteFrom('site_snatched').where('userid', '=', 1001).where('torrentid', '=', 1).execute()
-    await db
-      .insertInto('site_snatched')
-      .values({
-        id: 9001,
-        torrentid: 1,
-        userid: 1001,
-        uploaded: 0,
-        downloaded: 0,
-        to_go: 0,
-        seedtime: 0,
-        last_action: recreatedAt,
-        startdat: recreatedAt,
-        completedat: recreatedAt,
-        finished: 1,
-      })
-      .execute()
-    await queuePairs(db, [{ userId: alice, torrentId: 1 }])
+    await w.recreateSnatch(1001, 1, recreatedAt)
     await syncAt(t.db.database, recreatedAt + 30 * 60_000, ZONE)
 
     // January 10th: 100 h on the new snatch; alice claims it — NexusPHP notes the new snatch and its counters.

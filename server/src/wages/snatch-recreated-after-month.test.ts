@@ -50,24 +50,8 @@ describe.each(openTestDatabases())('a snatch re-created after the month ended on
 
     // February 10th: the site re-creates the snatched row (new id, startdat now, counters from 0).
     const recreatedAt = FEB_START + 9 * DAY
-    await db.deleteFrom('site_snatched').where('userid', '=', 1001).where('torrentid', '=', 1).execute()
-    await db
-      .insertInto('site_snatched')
-      .values({
-        id: 9001,
-        torrentid: 1,
-        userid: 1001,
-        uploaded: 0,
-        downloaded: 0,
-        to_go: 0,
-        seedtime: 0,
-        last_action: recreatedAt,
-        startdat: recreatedAt,
-        completedat: recreatedAt,
-        finished: 1,
-      })
-      .execute()
-    await w.updateSnatch(1001, 1, { seedtime: 2 * H }) // queues the pair; 2 h seeded since
+    await w.recreateSnatch(1001, 1, recreatedAt)
+    await w.updateSnatch(1001, 1, { seedtime: 2 * H }) // 2 h seeded since
     await syncAt(t.db.database, recreatedAt + 2 * 3600_000, ZONE)
     clock.set(FEB_START + 11 * DAY)
   })

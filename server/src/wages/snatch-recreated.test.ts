@@ -12,7 +12,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { WageDetail, WageRecord } from '@shared/entities'
 import { GIB, saveRules } from '../rules/rules'
-import { queuePairs } from '../derive/queue'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 import { SeedingWorld } from '../test/seeding-world'
 import { DAY, FEB_START, H, JAN_START, januaryRules, ZONE } from './testing/january'
@@ -44,29 +43,7 @@ describe.each(openTestDatabases())('a snatch re-created mid-month on $name', (ba
     // January 10th: the site's snatched row is gone and a new one is written by the next announce
     // (new id, startdat = now, counters from 0).
     const recreatedAt = JAN_START + 9 * DAY
-    for (const torrentid of [1, 2]) {
-      await db.deleteFrom('site_snatched').where('userid', '=', 1001).where('torrentid', '=', torrentid).execute()
-      await db
-        .insertInto('site_snatched')
-        .values({
-          id: 9000 + torrentid,
-          torrentid,
-          userid: 1001,
-          uploaded: 0,
-          downloaded: 0,
-          to_go: 0,
-          seedtime: 0,
-          last_action: recreatedAt,
-          startdat: recreatedAt,
-          completedat: recreatedAt,
-          finished: 1,
-        })
-        .execute()
-    }
-    await queuePairs(db, [
-      { userId: alice, torrentId: 1 },
-      { userId: alice, torrentId: 2 },
-    ])
+    for (const torrentId of [1, 2]) await w.recreateSnatch(1001, torrentId, recreatedAt)
     await syncAt(t.db.database, recreatedAt + 30 * 60_000, ZONE)
 
     // By February 1st each new snatch has 400 h: well over the 300 h standard.
