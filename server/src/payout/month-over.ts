@@ -46,19 +46,22 @@ export async function earlierMonthsUnpaid(
     .where('w.payment', '=', 0)
     .orderBy('w.period')
     .execute()
+  // A record of 0 is taken where the member had a claim made before its month's end: their first claims, in one query.
+  const zeroUids = [...new Set(rows.filter((r) => !(Number(r.amount) > 0) && r.site_uid !== null).map((r) => Number(r.site_uid)))]
+  const firstClaim = new Map<number, number>()
+  for (let i = 0; i < zeroUids.length; i += 500) {
+    const claims = await db
+      .selectFrom('site_claims')
+      .select(['uid', (eb) => eb.fn.min('created_at').as('first')])
+      .where('uid', 'in', zeroUids.slice(i, i + 500))
+      .groupBy('uid')
+      .execute()
+    for (const c of claims) firstClaim.set(Number(c.uid), Number(c.first))
+  }
   const earliest = new Map<number, string[]>()
   for (const r of rows) {
-    let taken = Number(r.amount) > 0
-    if (!taken && r.site_uid !== null) {
-      const claim = await db
-        .selectFrom('site_claims')
-        .select('id')
-        .where('uid', '=', Number(r.site_uid))
-        .where('created_at', '<', periodBounds(r.period, rules.timeZone).endMs)
-        .limit(1)
-        .executeTakeFirst()
-      taken = claim !== undefined
-    }
+    const first = r.site_uid === null ? undefined : firstClaim.get(Number(r.site_uid))
+    const taken = Number(r.amount) > 0 || (first !== undefined && first < periodBounds(r.period, rules.timeZone).endMs)
     if (taken) earliest.set(Number(r.user_id), [...(earliest.get(Number(r.user_id)) ?? []), r.period])
   }
   for (const w of wages) {
