@@ -42,6 +42,11 @@ export interface PeriodCounters {
   startSnapshotLate: boolean
   /** Snapshot day read as the end counters, or null = the live counters of seed_records. */
   endDay: number | null
+  /**
+   * That day is after the next month's 1st (the server down then): the end counters hold days of the next month, which
+   * count here — they are not lost, the next month starts from them — and every record says so (部分月份).
+   */
+  endSnapshotLate: boolean
   /** The end snapshot keeps the month's ties and torrents (month_end_ties): read them instead of the current ones. */
   endTies: boolean
 }
@@ -53,7 +58,15 @@ export async function periodCounters(db: Kysely<DB>, bounds: PeriodBounds): Prom
   const endTies =
     endDay !== null &&
     (await db.selectFrom('month_end_ties').select('day').where('day', '=', endDay).limit(1).executeTakeFirst()) !== undefined
-  return { startMs: bounds.startMs, endMs: bounds.endMs, startDay, startSnapshotLate: startDay > bounds.startDay, endDay, endTies }
+  return {
+    startMs: bounds.startMs,
+    endMs: bounds.endMs,
+    startDay,
+    startSnapshotLate: startDay > bounds.startDay,
+    endDay,
+    endSnapshotLate: endDay !== null && endDay > bounds.nextStartDay,
+    endTies,
+  }
 }
 
 /**

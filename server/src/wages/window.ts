@@ -67,7 +67,7 @@ const noLower = (begin: Counters, floor: Counters | null): Counters =>
 /** The record's gains inside its window, or null when the tie began only after the period. */
 export function windowGain(
   record: RecordHistory,
-  period: { startMs: number; endMs: number; startSnapshotLate?: boolean },
+  period: { startMs: number; endMs: number; startSnapshotLate?: boolean; endSnapshotLate?: boolean },
 ): WindowGain | null {
   const claimAt = record.claim?.at ?? null
   const tieAt = claimAt !== null && record.assignedAt !== null ? Math.min(claimAt, record.assignedAt) : (claimAt ?? record.assignedAt)
@@ -122,7 +122,8 @@ export function windowGain(
     // Counters can go back (a re-created snatch): a gain is never negative.
     seedTimeGainSec: Math.max(0, end.seedTimeSec - base.seedTimeSec),
     uploadedGain: Math.max(0, end.uploaded - base.uploaded),
-    partial,
+    // The end counters read days after the month (the server down on the 1st): not the month's either.
+    partial: partial || period.endSnapshotLate === true,
     tieAt,
   }
 }
