@@ -49,6 +49,9 @@ export function webhookBody(member: MemberPayout): string {
   })
 }
 
+/** A delivery's answer until it is recorded: what the log shows of one whose process stopped while it was on its way. */
+const IN_FLIGHT = '已发出，未记下接收方的回答（发送时服务器停止）'
+
 export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTarget {
   const clock = options.clock ?? Date.now
   const backoff = (attempts: number) =>
@@ -82,7 +85,16 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
   }
 
   async function deliver(member: MemberPayout): Promise<PayOutcome> {
+    // Paid to nobody is not paid: as the other targets, a record without a site account fails (the dry run blocks it).
+    if (member.wage.siteUid === null) return { state: 'failed', reason: '该保种员没有绑定站点 UID，无法发放到站点' }
     const body = await requestBody(member)
+    // Noted before it is sent: a process that dies before the answer is recorded sends these same bytes again under the
+    // same key (a receiver may refuse a reused key with another payload, for ever), whatever the texts are by then.
+    const delivery = await db
+      .insertInto('payout_webhook_deliveries')
+      .values({ ledger_id: member.entry.id, at: clock(), status: null, error: IN_FLIGHT, body })
+      .returning('id')
+      .executeTakeFirstOrThrow()
     let status: number | null = null
     let error: string | null = null
     let location: string | null = null
@@ -109,11 +121,7 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
           ? `${cause.message}${(cause as { cause?: Error }).cause ? `（${(cause as { cause?: Error }).cause!.message}）` : ''}`
           : String(cause)
     }
-    const delivery = await db
-      .insertInto('payout_webhook_deliveries')
-      .values({ ledger_id: member.entry.id, at: clock(), status, error, body })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    await db.updateTable('payout_webhook_deliveries').set({ at: clock(), status, error }).where('id', '=', delivery.id).execute()
     if (status !== null && status >= 200 && status < 300) return { state: 'done', already: false, evidence: { logId: delivery.id } }
     const retryAt = clock() + backoff(member.entry.attempts)
     const why =
