@@ -81,6 +81,7 @@ export async function deletedMatches(
   db: Kysely<DB>,
   table: Remembered,
   rows: readonly AnyRow[],
+  now: number,
 ): Promise<{ replayed: Set<number>; revived: number[] }> {
   const replayed = new Set<number>()
   const revived: number[] = []
@@ -91,6 +92,8 @@ export async function deletedMatches(
       .selectFrom('ingest_deletions')
       .select(['row_id', 'stamp'])
       .where('table_name', '=', table)
+      // Kept a week: an older one is forgotten though no push has deleted anything since to clear it.
+      .where('deleted_at', '>=', now - DELETION_MEMORY_MS)
       .where(
         'row_id',
         'in',

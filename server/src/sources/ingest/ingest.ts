@@ -147,7 +147,7 @@ export async function applySnapshot(
     const outcome = await inTransaction(db, async (trx) => {
       await lockFor(trx, isSqlite(trx) ? 'sqlite' : 'postgres', AdminLock.ingest)
       // A peer, claim or tag a later push deleted, sent again (a retry, a late batch): left out and counted (deletions.ts).
-      const matches = remembersDeletions(table) ? await deletedMatches(trx, table, pushed) : null
+      const matches = remembersDeletions(table) ? await deletedMatches(trx, table, pushed, now) : null
       const rows = matches?.replayed.size ? pushed.filter((row) => !matches.replayed.has(row.id)) : pushed
       // Rows whose time the checks below will not believe: their age is told by their counters alone.
       const dated = agedTable(table) ? ageColumn(table) : null
