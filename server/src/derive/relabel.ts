@@ -111,6 +111,14 @@ function refreshStatsAfter(database: AppDatabase, wages: WageEstimates, now: num
 }
 
 /**
+ * An admin change that moves no label but a figure of 首页 (its members are counted by role and status: a member made an
+ * admin, one created without a site account): the figures are refreshed as after a pass, in the background.
+ */
+export function figuresChanged(services: RelabelServices, now: number, log?: FastifyBaseLogger): void {
+  if (services.wages) refreshStatsAfter(services.database, services.wages, now, log)
+}
+
+/**
  * Resolves once no background refresh of the figures runs for this database (the app waits for it before closing it);
  * one still waiting for the changes to pause starts at once.
  */

@@ -1,6 +1,7 @@
 /** The admin role: granting it, and taking it away without ever leaving no active admin. */
 import type { User } from '@shared/entities'
 import { roleLabels, AccountStatus } from '@shared/enums'
+import { figuresChanged } from '../derive/relabel'
 import { conflict } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { answerUser, type Ctx, lockedUser, userMessages, usersTransaction } from './admin-transaction'
@@ -24,6 +25,8 @@ export async function addAdmin(ctx: Ctx, userId: number): Promise<User> {
       ctx.now,
     )
   })
+  // 首页 counts members by role.
+  figuresChanged(ctx.services, ctx.now, ctx.log)
   return answerUser(ctx, userId)
 }
 
@@ -68,5 +71,7 @@ export async function delAdmin(ctx: Ctx, userId: number): Promise<User> {
       ctx.now,
     )
   })
+  // 首页 counts members by role.
+  figuresChanged(ctx.services, ctx.now, ctx.log)
   return answerUser(ctx, userId)
 }

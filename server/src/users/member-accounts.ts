@@ -13,7 +13,7 @@ import { hashPassword } from '../auth/password'
 import { revokeUserSessions } from '../auth/sessions'
 import type { DB, UserRow } from '../db/schema'
 import { queueMembers } from '../derive/queue'
-import { relabel } from '../derive/relabel'
+import { figuresChanged, relabel } from '../derive/relabel'
 import { AppError, conflict } from '../errors'
 import { OperationAction, recordOperation } from '../operation-log/record'
 import { activeAdminCount, answerUser, type Ctx, lockedUser, show, userMessages, usersTransaction } from './admin-transaction'
@@ -116,6 +116,7 @@ export async function createUser(
     return row.id
   })
   if (siteUid !== null) await siteAccountTied(ctx)
+  else figuresChanged(ctx.services, ctx.now, ctx.log)
   return answerUser(ctx, id)
 }
 
