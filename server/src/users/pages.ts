@@ -91,7 +91,7 @@ const nullsFirst = (column: string) => sql`coalesce(${sql.ref(column)}, 0)`
 
 export function pageAdmins(db: Kysely<DB>, dialect: DialectName, q: AdminPageQuery) {
   return pageUsers(db, 'pageAdmin', q, [sql`u.role = 'admin'`, sql`u.status <> ${sql.lit(AccountStatus.Deleted)}`], {
-    username: binaryOrder(dialect, sql`u.username`),
+    username: binaryOrder(dialect, sql`u.username_lower`),
     siteUid: nullsFirst('u.site_uid'),
     adminSince: nullsFirst('u.admin_since'),
     lastLoginAt: nullsFirst('u.last_login_at'),
@@ -105,7 +105,7 @@ export function pageMembers(db: Kysely<DB>, dialect: DialectName, q: MemberPageQ
   if (q.username !== undefined) conditions.push(sql`u.username_lower like ${likeContains(q.username.toLowerCase())} escape '\\'`)
   if (q.siteUid !== undefined) conditions.push(sql`u.site_uid = ${q.siteUid}`)
   return pageUsers(db, 'pageNormal', q, conditions, {
-    username: binaryOrder(dialect, sql`u.username`),
+    username: binaryOrder(dialect, sql`u.username_lower`),
     siteUid: nullsFirst('u.site_uid'),
     status: sql`u.status`,
     seedingCount: nullsFirst('m.seeding_count'),

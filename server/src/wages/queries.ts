@@ -135,7 +135,7 @@ export async function wagePage(
       totalSize: sql`w.total_size`,
       seedHours: sql`w.seed_hours`,
       paidAt: sql`coalesce(w.paid_at, 0)`,
-      username: binaryOrder(dialect, sql`u.username`),
+      username: binaryOrder(dialect, sql`u.username_lower`),
     },
     { field: 'period', direction: 'DESC' },
   )
