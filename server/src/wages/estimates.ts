@@ -167,9 +167,16 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     )
   }
 
-  /** Single flight: concurrent callers (top and total of one refresh, dashboards) share one check and pass. */
+  /**
+   * Single flight: concurrent callers (top and total of one refresh, dashboards) share one check and pass. A catch-up or
+   * a forced refresh waits for the one in flight and then checks again: that one may have read older data, or judged
+   * estimates of an older version fresh enough (under its interval).
+   */
   function refresh(db: Kysely<DB>, now: number, force = false, interval = minRefreshMs): Promise<void> {
-    if (running) return running
+    if (running) {
+      const inFlight = running
+      return force || interval < minRefreshMs ? inFlight.catch(() => {}).then(() => refresh(db, now, force, interval)) : inFlight
+    }
     running = (async () => {
       if (force || (await stale(db, now, interval))) await recompute(db, now)
     })().finally(() => (running = null))
