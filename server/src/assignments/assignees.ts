@@ -76,15 +76,18 @@ export async function unfitMembers(db: Kysely<DB>, ids: readonly number[]): Prom
 /**
  * Members who can be given a torrent (the `Unfit` rule) with `a.n`, their assignments now (counted
  * live: the picker and the automatic plan run right after changes). `mirrored` = siteAccountsMirrored().
+ * Only assignments of torrents the site still has (a label): as 保种员 counts them, and as load — one of a torrent the
+ * site deleted is kept (it comes back with the torrent) but is nobody's work.
  */
 export function assignableMembers(db: Kysely<DB>, mirrored: boolean) {
   return db
     .selectFrom('users as u')
     .leftJoin(
       db
-        .selectFrom('assignments')
-        .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
-        .groupBy('user_id')
+        .selectFrom('assignments as x')
+        .innerJoin('torrent_labels as l', 'l.torrent_id', 'x.torrent_id')
+        .select(['x.user_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('x.user_id')
         .as('a'),
       'a.user_id',
       'u.id',
