@@ -168,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         memberPasswordHash: await hashPassword(config.demoMemberPassword ?? randomPassword(24), scrypt),
         adminPasswordHashes: await Promise.all(Array.from({ length: scale.extraAdmins }, () => hashPassword(randomPassword(24), scrypt))),
         onStep: (step, ms) => app.log.debug({ step, ms }, 'demo data step'),
+        clock,
       })
       if (outcome) app.log.info({ ...outcome.counts, records: outcome.records, ms: outcome.ms }, 'demo community generated')
     }

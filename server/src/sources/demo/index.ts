@@ -5,6 +5,7 @@
 import { sql } from 'kysely'
 import type { AppDatabase } from '../../db/database'
 import { refreshPlannerStats, withDeferredIndexes } from '../../db/bulk'
+import { acquireLease, type Lease } from '../../db/lease'
 import { derive, type DeriveOutcome } from '../../derive'
 import { localDay } from '../../domain/local-day'
 import { readSourceState, writeSourceState } from '../../db/source-state'
@@ -29,6 +30,8 @@ export interface DemoBootstrapOptions {
   /** Synthesise months of history (default true). */
   history?: boolean
   onStep?: (step: string, ms: number) => void
+  /** The app clock, for the lease the first start holds (default Date.now). */
+  clock?: () => number
 }
 
 export interface DemoBootstrapOutcome {
@@ -93,6 +96,27 @@ interface BootstrapMark {
  * cleared, and the community is generated again — never left half imported.
  */
 export async function bootstrapDemo(database: AppDatabase, options: DemoBootstrapOptions): Promise<DemoBootstrapOutcome | null> {
+  // Under the sync lease: processes started together on one new database (several behind a load balancer) take turns —
+  // the first generates the community, the next find it; a mark found under the lease is a first start that died.
+  const lease = await firstStartLease(database, options.clock ?? Date.now)
+  try {
+    return await bootstrapUnderLease(database, options)
+  } finally {
+    await lease?.release()
+  }
+}
+
+/** The sync lease, waited for while another process holds it; null on a database without a sync state (bare tests). */
+async function firstStartLease(database: AppDatabase, clock: () => number): Promise<Lease | null> {
+  for (;;) {
+    const lease = await acquireLease(database.db, { what: 'demo-first-start', clock })
+    if (lease) return lease
+    if (!(await database.db.selectFrom('sync_state').select('id').where('id', '=', 1).executeTakeFirst())) return null
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+async function bootstrapUnderLease(database: AppDatabase, options: DemoBootstrapOptions): Promise<DemoBootstrapOutcome | null> {
   const { db } = database
   const mark = await readSourceState<BootstrapMark>(db)
   if (mark.bootstrapUsersBefore !== undefined) await clearCutFirstStart(database, mark.bootstrapUsersBefore)
