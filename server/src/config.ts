@@ -120,12 +120,35 @@ function isTimeZone(value: string): boolean {
   }
 }
 
+/** A host name (RFC 1123 labels): what listen() takes besides an IP address. */
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/
+
+/**
+ * An http(s) address fetch can send to. Credentials in it are refused (fetch refuses such a URL, every delivery would
+ * fail, and its error names the whole URL, password included); the message never repeats the address.
+ */
+function checkWebhookUrl(raw: string): void {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError('PAYOUT_WEBHOOK_URL 不是有效的地址')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError('PAYOUT_WEBHOOK_URL 必须是 http:// 或 https:// 开头的地址')
+  if (url.username || url.password)
+    throw new ConfigError('PAYOUT_WEBHOOK_URL 不能包含用户名或密码（推送不会带上它们）：接收方请用 PAYOUT_WEBHOOK_SECRET 的签名验证请求')
+}
+
 /** Shortest ingest key we accept: a key is a shared secret, and a short one can be guessed. */
 export const MIN_INGEST_KEY_LENGTH = 16
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535)
   const host = read(env, 'HOST') ?? '127.0.0.1'
+  // Checked here, not by listen(): that fails after the first start has printed the admin's one-time password.
+  if (!isIP(host) && !HOSTNAME.test(host))
+    throw new ConfigError('HOST 必须是要监听的 IP 地址或主机名（如 127.0.0.1、0.0.0.0、::），不含端口（端口用 PORT 设置）')
 
   const dataDirRaw = read(env, 'DATA_DIR')
   const dataDir = dataDirRaw ? (isAbsolute(dataDirRaw) ? dataDirRaw : resolve(serverRoot, dataDirRaw)) : resolve(serverRoot, 'data')
@@ -165,8 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('NEXUSPHP_WRITE_DATABASE_URL 必须是 mysql:// 或 mariadb:// 开头的地址')
   }
   if (payout.writeDatabaseUrl !== undefined) checkSiteUrl(payout.writeDatabaseUrl, 'NEXUSPHP_WRITE_DATABASE_URL')
-  if (payout.webhookUrl !== undefined && !/^https?:\/\//i.test(payout.webhookUrl))
-    throw new ConfigError('PAYOUT_WEBHOOK_URL 必须是 http:// 或 https:// 开头的地址')
+  if (payout.webhookUrl !== undefined) checkWebhookUrl(payout.webhookUrl)
   if (payout.webhookUrl !== undefined && (payout.webhookSecret ?? '').length < MIN_INGEST_KEY_LENGTH) {
     throw new ConfigError(`设置 PAYOUT_WEBHOOK_URL 时必须设置至少 ${MIN_INGEST_KEY_LENGTH} 个字符的 PAYOUT_WEBHOOK_SECRET`)
   }
