@@ -58,7 +58,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenDatabase
 }
 
 function openSqlite(file: string, jobTurns: SharedArrayBuffer | undefined): AppDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  // A folder it creates is its owner's alone: the database holds password and token hashes and the payout ledger.
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   const database = withTextFunctions(new SQLite(file))
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')

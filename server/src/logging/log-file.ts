@@ -28,7 +28,7 @@ export function logDestination(
   let failed = false
 
   const open = () => {
-    mkdirSync(dir, { recursive: true })
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
     fd = openSync(file, 'a')
     size = fstatSync(fd).size
   }
