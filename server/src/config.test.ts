@@ -41,6 +41,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).database.kind).toBe('postgres')
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u@h/db' })).toThrow(/DATABASE_URL/)
     expect(() => loadConfig({ DATABASE_URL: './seeding.db' })).toThrow(/DATABASE_URL/)
+    // A socket address (no host) is pg's; an unencoded # or a broken escape in the password is named, in Chinese, without the password.
+    expect(loadConfig({ DATABASE_URL: 'postgres:///db?host=/var/run/postgresql' }).database.kind).toBe('postgres')
+    for (const url of ['postgres://u:pa#ss@h/db', 'postgres://u:p%zz@h/db', 'postgres://u:secret@h:99999/db'])
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/^DATABASE_URL 不是有效的地址（postgres:\/\/用户:密码@主机/)
   })
 
   it('validates SOURCE and what each source needs', () => {

@@ -120,6 +120,20 @@ function isTimeZone(value: string): boolean {
   }
 }
 
+/** DATABASE_URL as pg will read it: the driver's own errors are English and name no variable (never the address: its password). */
+function checkPostgresUrl(value: string): void {
+  const invalid = 'DATABASE_URL 不是有效的地址（postgres://用户:密码@主机:5432/数据库；密码中的 % @ : / # ? 写成 %25 %40 %3A %2F %23 %3F）'
+  let url: URL
+  try {
+    url = new URL(value)
+    decodeURIComponent(url.password)
+  } catch {
+    throw new ConfigError(invalid)
+  }
+  // A '#' cuts the URL: the rest of a password (and the database after it) would be dropped without a word.
+  if (value.includes('#')) throw new ConfigError(invalid)
+}
+
 /** A host name (RFC 1123 labels): what listen() takes besides an IP address. */
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/
 
@@ -156,8 +170,10 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = read(env, 'DATABASE_URL')
   let database: DatabaseConfig
   if (databaseUrl === undefined) database = { kind: 'sqlite', file: resolve(dataDir, 'seeding.db') }
-  else if (isPostgresUrl(databaseUrl)) database = { kind: 'postgres', url: databaseUrl }
-  else throw new ConfigError('DATABASE_URL 只支持 postgres:// 或 postgresql:// 开头的地址（不设置则使用 DATA_DIR 中的 SQLite）')
+  else if (isPostgresUrl(databaseUrl)) {
+    checkPostgresUrl(databaseUrl)
+    database = { kind: 'postgres', url: databaseUrl }
+  } else throw new ConfigError('DATABASE_URL 只支持 postgres:// 或 postgresql:// 开头的地址（不设置则使用 DATA_DIR 中的 SQLite）')
 
   // The password is taken as typed (no trim): leading or trailing spaces may be intended.
   const adminPassword = env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : undefined
