@@ -16,8 +16,10 @@ import type { Kysely } from 'kysely'
 import type { WageItem } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { currentRules, ruleVersion, type RuleBody } from '../rules/rules'
+import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { groupBy, NumberColumn } from './columns'
 import { reasonText, type UnqualifiedKind, type WageItemResult } from './formula'
+import { periodBounds } from './period'
 import { wageDb } from './tables'
 
 type ItemTuple = [
@@ -88,7 +90,7 @@ export class ItemSetCollector {
   }
 }
 
-/** One member's items of a month, names from the torrent labels (items keep no copy of them). */
+/** One member's items of a month, names from the torrent labels (items keep no copy of them) or the month's end. */
 export async function readItemSet(db: Kysely<DB>, period: string, userId: number): Promise<WageItem[]> {
   const row = await wageDb(db)
     .selectFrom('wage_item_sets')
@@ -109,6 +111,8 @@ export async function readItemSet(db: Kysely<DB>, period: string, userId: number
       .execute()
     for (const label of labels) names.set(Number(label.torrent_id), label.name)
   }
+  const gone = ids.filter((id) => !names.has(id))
+  if (gone.length) for (const [id, name] of await monthEndNames(db, period, userId, gone)) names.set(id, name)
   return tuples.map(([torrentId, size, seeders, seedHours, uploaded, keeperRank, value, qualified, reason, partial]) => ({
     torrentId,
     torrentName: names.get(torrentId) ?? `#${torrentId}`,
@@ -134,6 +138,28 @@ export function storedReason(
 }
 
 /** The rules the member's record of `period` was computed with (the current ones if that version were gone: versions are only added). */
+/**
+ * The names of torrents the site has deleted since (no label now) as the month's end kept them (torrent_seeder_snapshots,
+ * written with the first snapshot after the month): the member was paid for them, and their message names them.
+ */
+async function monthEndNames(db: Kysely<DB>, period: string, userId: number, ids: number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>()
+  const rules = await recordRules(db, period, userId)
+  const endDay = await snapshotDayOnOrAfter(db, periodBounds(period, rules.timezone).nextStartDay)
+  if (endDay === null) return out
+  for (let i = 0; i < ids.length; i += 1_000) {
+    const rows = await db
+      .selectFrom('torrent_seeder_snapshots')
+      .select(['torrent_id', 'name'])
+      .where('day', '=', endDay)
+      .where('torrent_id', 'in', ids.slice(i, i + 1_000))
+      .where('name', 'is not', null)
+      .execute()
+    for (const row of rows) out.set(Number(row.torrent_id), row.name!)
+  }
+  return out
+}
+
 async function recordRules(db: Kysely<DB>, period: string, userId: number): Promise<RuleBody> {
   const record = await wageDb(db)
     .selectFrom('wage_records')
