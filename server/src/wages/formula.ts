@@ -191,7 +191,10 @@ interface Accumulator {
   sumValue: number
   count: number
   size: number
+  /** Unrounded: the average the amount is computed from (as NexusPHP averages seed time). */
   seedHours: number
+  /** The rows' hours as shown (2 decimals each): the record's total is their sum, as the breakdown adds them up. */
+  shownHours: number
   partial: boolean
 }
 
@@ -211,7 +214,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
   const seen = new Set<number>()
   const accumulator = (userId: number) => {
     let acc = totals.get(userId)
-    if (!acc) totals.set(userId, (acc = { sumValue: 0, count: 0, size: 0, seedHours: 0, partial: false }))
+    if (!acc) totals.set(userId, (acc = { sumValue: 0, count: 0, size: 0, seedHours: 0, shownHours: 0, partial: false }))
     return acc
   }
 
@@ -243,6 +246,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           acc.count += 1
           acc.size += record.size
           acc.seedHours += seedHours
+          acc.shownHours += round2(seedHours)
         }
         return {
           userId: record.userId,
@@ -265,7 +269,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
     finish() {
       const userIds = [...new Set([...members.keys(), ...seen])].sort((a, b) => a - b)
       return userIds.map((userId) => {
-        const acc = totals.get(userId) ?? { sumValue: 0, count: 0, size: 0, seedHours: 0, partial: false }
+        const acc = totals.get(userId) ?? { sumValue: 0, count: 0, size: 0, seedHours: 0, shownHours: 0, partial: false }
         const belowMinimum = acc.count < rules.minQualifiedCount || acc.size < rules.minQualifiedSizeGiB * GIB || acc.count === 0
         const amount = belowMinimum
           ? 0
@@ -275,7 +279,7 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
           amount,
           torrentCount: acc.count,
           totalSize: acc.size,
-          seedHours: round2(acc.seedHours),
+          seedHours: round2(acc.shownHours),
           sumValue: round4(acc.sumValue),
           belowMinimum,
           partial: acc.partial,
