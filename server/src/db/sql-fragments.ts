@@ -1,5 +1,5 @@
 /** SQL pieces that differ between SQLite and PostgreSQL, and small helpers for raw `sql` queries. */
-import { type RawBuilder, sql } from 'kysely'
+import { type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DialectName } from './database'
 
 /**
@@ -34,6 +34,11 @@ export function inIdList(dialect: DialectName, column: RawBuilder<unknown>, ids:
   return dialect === 'postgres'
     ? sql<boolean>`${column} = any(cast(${`{${ids.join(',')}}`} as integer[]))`
     : sql<boolean>`${column} in (select value from json_each(${JSON.stringify(ids)}))`
+}
+
+/** The dialect a Kysely (or one of its transactions) speaks, told by its placeholders: SQLite's `?`, PostgreSQL's `$n`. */
+export function dialectOf<T>(db: Kysely<T>): DialectName {
+  return sql`${0}`.compile(db).sql === '?' ? 'sqlite' : 'postgres'
 }
 
 /** Byte-order comparison of text, so that name sorts agree on both databases. */

@@ -18,13 +18,14 @@
  *
  * `pendingWageEstimates` (all empty) stays for tests that do not want the engine.
  */
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { WageRankEntry } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { queueMembers } from '../derive/queue'
 import { AppError } from '../errors'
 import { dayStart } from '../domain/local-day'
 import { dataVersion } from '../db/data-version'
+import { binaryOrder, dialectOf } from '../db/sql-fragments'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { currentRules } from '../rules/rules'
 import { runWageMembers } from './engine'
@@ -194,8 +195,8 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
         .select(['e.user_id', 'u.username', 'e.period', 'e.amount', 'e.torrent_count', 'e.total_size', 'e.rank'])
         .where('e.rank', 'is not', null)
         .orderBy('e.rank')
-        // A tie shares its rank: listed by name, as 工资排行 lists it.
-        .orderBy('u.username')
+        // A tie shares its rank: listed by name, as 工资排行 lists it (byte order: not the database's collation).
+        .orderBy(binaryOrder(dialectOf(db), sql`u.username`))
         .orderBy('e.user_id')
         .limit(limit)
         .execute()

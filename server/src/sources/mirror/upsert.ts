@@ -4,7 +4,7 @@
  */
 import { CompiledQuery, type Kysely, type RawBuilder, sql } from 'kysely'
 import type { DB } from '../../db/schema'
-import { inIntegers } from '../../db/sql-fragments'
+import { dialectOf, inIntegers } from '../../db/sql-fragments'
 import { queueTorrents } from '../../derive/queue'
 import { type MirrorTable, mirrorColumnsOf } from './columns'
 import { deleteChunk } from './delete'
@@ -47,9 +47,8 @@ export interface UpsertOptions {
   keepStoredWhen?: string
 }
 
-/** SQLite's placeholders are `?`, PostgreSQL's `$n`. */
 export function isSqlite(db: Kysely<DB>): boolean {
-  return sql`${0}`.compile(db).sql === '?'
+  return dialectOf(db) === 'sqlite'
 }
 
 /**
