@@ -45,6 +45,10 @@ const withoutVersion = ({ version: _version, ...body }: Rules): RuleBody => ({
   // Absent means 本站规则 (entities.ts `wageModes`): shown as chosen, not as a grey placeholder that reads as unset.
   mode: body.mode ?? 'team',
   payoutMessageTemplate: templateForForm(body.payoutMessageTemplate),
+  // Set even when the rules leave them out (off, the default deduction): a form set to these values (撤销修改 of a
+  // restored draft) must lose a draft's switch and deduction, not keep them.
+  settleClaims: body.settleClaims ?? false,
+  claimRemoveDeduction: body.claimRemoveDeduction,
 })
 
 /** The fields the NexusPHP preset sets, besides the mode. */
