@@ -96,6 +96,9 @@ interface BootstrapMark {
  * cleared, and the community is generated again — never left half imported.
  */
 export async function bootstrapDemo(database: AppDatabase, options: DemoBootstrapOptions): Promise<DemoBootstrapOutcome | null> {
+  // Every later start: nothing to do, and the sync lease is not touched — a holder that died (a sync killed) is the
+  // restart's to find, which then syncs at once (clearDeadLease).
+  if (!(await firstStartDue(database))) return null
   // Under the sync lease: processes started together on one new database (several behind a load balancer) take turns —
   // the first generates the community, the next find it; a mark found under the lease is a first start that died.
   const lease = await firstStartLease(database, options.clock ?? Date.now)
@@ -114,6 +117,12 @@ async function firstStartLease(database: AppDatabase, clock: () => number): Prom
     if (!(await database.db.selectFrom('sync_state').select('id').where('id', '=', 1).executeTakeFirst())) return null
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
+}
+
+/** No community yet, or a first start's mark (one running, or cut short). */
+async function firstStartDue({ db }: AppDatabase): Promise<boolean> {
+  const mark = await readSourceState<BootstrapMark>(db)
+  return mark.bootstrapUsersBefore !== undefined || !(await db.selectFrom('site_torrents').select('id').limit(1).executeTakeFirst())
 }
 
 async function bootstrapUnderLease(database: AppDatabase, options: DemoBootstrapOptions): Promise<DemoBootstrapOutcome | null> {
