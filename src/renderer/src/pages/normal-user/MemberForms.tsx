@@ -83,6 +83,7 @@ const remarkField = (
 )
 
 export function CreateMemberModal({ open, onClose, onCreated }: { open: boolean; onClose(): void; onCreated(): void }) {
+  const [form] = Form.useForm<CreateValues>()
   const { userId, draft } = useOpeningDraft<CreateDraft>(CREATE_DRAFT, open)
   const close = () => {
     clearDraft(CREATE_DRAFT, userId)
@@ -90,6 +91,7 @@ export function CreateMemberModal({ open, onClose, onCreated }: { open: boolean;
   }
   return (
     <FormModal<CreateValues>
+      form={form}
       open={open}
       title="新建保种员"
       okText="创建"
@@ -127,7 +129,8 @@ export function CreateMemberModal({ open, onClose, onCreated }: { open: boolean;
       >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
-      {siteUidField()}
+      {/* As in 编辑保种员: Enter there creates once a uid is picked. */}
+      <div onKeyDownCapture={submitOnEnter(form, 'siteUid')}>{siteUidField()}</div>
       {remarkField}
     </FormModal>
   )

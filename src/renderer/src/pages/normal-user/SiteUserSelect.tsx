@@ -111,6 +111,12 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
     return list
   }, [search, found, typedUid, current, labels, memberId])
 
+  const pick = (next: number | null) => {
+    if (next !== null && labels[next] === undefined) setLabels((seen) => ({ ...seen, [next]: `UID ${next}` }))
+    onChange?.(next)
+    setSearch('')
+  }
+
   const notFound = searching ? (
     <Spin size="small" />
   ) : !search.trim() ? (
@@ -131,10 +137,12 @@ export default function SiteUserSelect({ id, value, onChange, memberId }: SiteUs
       showSearch={{ filterOption: false, onSearch: setSearch, searchValue: search }}
       loading={searching}
       notFoundContent={notFound}
-      onChange={(next) => {
-        if (next !== null && next !== undefined && labels[next] === undefined) setLabels((seen) => ({ ...seen, [next]: `UID ${next}` }))
-        onChange?.(next ?? null)
-        setSearch('')
+      onChange={(next) => pick(next ?? null)}
+      // A uid typed and left without picking it (straight to 保存 with the mouse) is taken, as the field offers it —
+      // unless it is another account's (shown 已是…, not pickable): then the box keeps what it had.
+      onBlur={() => {
+        if (typedUid === null || typedUid === current) return
+        if (!options.some((option) => option.value === typedUid && option.disabled)) pick(typedUid)
       }}
       style={{ width: '100%' }}
     />
