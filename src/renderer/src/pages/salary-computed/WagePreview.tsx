@@ -75,11 +75,13 @@ export function useWagePreview(period: string): WagePreviewState {
     // While the month is computed again, the last preview stays under the spinner.
     { keepPreviousData: true },
   )
-  // The preview on screen belongs to the month picked; another month starts over.
+  // The preview on screen belongs to the month picked; another month starts over. A run that failed leaves none: the
+  // last one's figures are not what 确认生成 would save now (the rules or data changed since).
+  const failed = asked === period && error
   return {
-    preview: data?.period === period ? data : null,
+    preview: data?.period === period && !failed ? data : null,
     previewing: loading,
-    error: asked === period && error ? (error instanceof RequestError ? error.msg : '预览失败') : null,
+    error: failed ? (error instanceof RequestError ? error.msg : '预览失败') : null,
     run: () => ask(period),
   }
 }
