@@ -151,7 +151,14 @@ export default function AdminUserPage() {
               loading={options === null || searching}
               placeholder="搜索用户名"
               options={(options ?? []).map((option) => ({ label: option.username, value: option.id }))}
-              notFoundContent={options === null || searching ? '加载中…' : '没有可添加的保种员（只能添加账号状态正常的保种员）'}
+              notFoundContent={
+                options === null || searching
+                  ? '加载中…'
+                  : // A list that could not be read says so: not that no member may be added.
+                    picker && !picker.success
+                    ? '保种员列表加载失败，请关闭后重新打开再试'
+                    : '没有可添加的保种员（只能添加账号状态正常的保种员）'
+              }
             />
           </Form.Item>
         </div>

@@ -115,11 +115,13 @@ export default function AutoAssignModal({ open, onClose, onAssigned }: AutoAssig
     >
       {error && <Alert type="error" showIcon title={error} role="alert" style={{ marginBottom: 12 }} />}
       <Typography.Paragraph type="secondary" data-testid="auto-assign-summary">
-        {rows === null
-          ? '正在计算分配方案…'
-          : rows.length === 0
-            ? '没有需要分配的官种（未分配的官种都已有足够的保种员，或没有可分配的保种员；站点已禁止或未审核通过的种子不参与）。'
-            : `共 ${formatCount(rows.length)} 项分配，涉及 ${formatCount(torrents)} 个种子、${formatCount(members)} 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止或未审核通过的种子不参与；确认后才会写入。`}
+        {preview.error
+          ? '没有算出分配方案，关闭后再打开可重试。'
+          : rows === null
+            ? '正在计算分配方案…'
+            : rows.length === 0
+              ? '没有需要分配的官种（未分配的官种都已有足够的保种员，或没有可分配的保种员；站点已禁止或未审核通过的种子不参与）。'
+              : `共 ${formatCount(rows.length)} 项分配，涉及 ${formatCount(torrents)} 个种子、${formatCount(members)} 位保种员。按当前负载均衡，不会分给已在做种的保种员，站点已禁止或未审核通过的种子不参与；确认后才会写入。`}
       </Typography.Paragraph>
       <Table<PlanRow>
         size="small"
