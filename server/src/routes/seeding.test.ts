@@ -357,7 +357,8 @@ describe.each(openTestDatabases())('seeding read API on $name', (backend) => {
 
       const filtered: [object, string[]][] = [
         [{ status: 0 }, ['banned']],
-        [{ username: 'B' }, ['Bob', 'banned']],
+        // Names sort regardless of case (banned before Bob), as an admin reads them.
+        [{ username: 'B' }, ['banned', 'Bob']],
         [{ username: '_w' }, ['carol_wang']],
         [{ siteUid: 1002 }, ['Bob']],
       ]

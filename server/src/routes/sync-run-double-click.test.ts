@@ -11,6 +11,8 @@ import type { Source } from '../sources/source'
 import { openTestDatabases, testClock, useTestApp } from '../test/harness'
 
 const ADMIN_PASSWORD = 'Admin-pass-1'
+/** Polled until it holds: a sync's end (its derivation) takes seconds on a busy 2-core machine, not vi.waitFor's 1 s. */
+const SETTLE = { timeout: 60_000, interval: 20 }
 const NOW = Date.UTC(2026, 2, 10, 6, 0, 0)
 
 describe.each(openTestDatabases())('sync.run double click on $name', (backend) => {
@@ -51,14 +53,14 @@ describe.each(openTestDatabases())('sync.run double click on $name', (backend) =
     for (let round = 1; round <= 5; round++) {
       const answers = await Promise.all([1, 2, 3, 4].map(() => t.call<SyncStatus>('POST', '/sync/run', { token: admin })))
       for (const res of answers) expect(res.status, res.body.msg).toBe(200)
-      await vi.waitFor(() => expect(source.calls).toBe(round))
+      await vi.waitFor(() => expect(source.calls).toBe(round), SETTLE)
       // One sync started this round: the operation log should say 立即同步 once per sync that started.
       expect(await runLogs(), `round ${round}: 立即同步 rows for ${source.calls} syncs started`).toBe(source.calls)
       release()
       await vi.waitFor(async () => {
         const res = await t.call<SyncStatus>('GET', '/sync/status', { token: admin })
         expect(res.body.data.running).toBe(false)
-      })
+      }, SETTLE)
     }
   })
 })

@@ -50,7 +50,7 @@ export async function insertMirrorFresh<T extends MirrorTable>(
     // (`keyDeferred`: the table's unique key is dropped for a bulk load — db/bulk.ts keeps the newest row
     // of each key when it rebuilds it — so there is nothing to look them up by, and nothing to refuse them.)
     if (database.dialect === 'postgres' && key && !options.keyDeferred) await deleteKeyHolders(trx, table, key, all)
-    if (cover !== 'full pass') await queueDisplacedPairs(trx, table, all)
+    if (cover !== 'full pass') await queueDisplacedPairs(trx, table, all, cover.siteUids)
     await bulkInsert(database, table, bulkColumns, arrays, trx, { replace: true, checked: true })
     written = all.length
   }
@@ -68,15 +68,22 @@ export async function insertMirrorFresh<T extends MirrorTable>(
  * the low ones): that member's record is judged again without it, as the upsert queues a row's old pair. (A unique key
  * of a pair table holds its user, so a row replaced by key is the covered member's own.)
  */
-async function queueDisplacedPairs(trx: Kysely<DB>, table: MirrorTable, rows: readonly AnyRow[]): Promise<void> {
+async function queueDisplacedPairs(
+  trx: Kysely<DB>,
+  table: MirrorTable,
+  rows: readonly AnyRow[],
+  /** Queued whole already: their own rows replaced need nothing more. */
+  covered: readonly number[],
+): Promise<void> {
   const pair = pairColumns[table]
   if (!pair) return
   const [uid, torrent] = pair
   const ids = rows.map((r) => Number(r.id))
+  const others = covered.length ? sql`and not ${inIntegers(sql.ref(`x.${uid}`), covered)}` : sql``
   for (let i = 0; i < ids.length; i += 2_000) {
     await sql`insert into derive_queue (user_id, torrent_id)
       select u.id, x.${sql.ref(torrent)} from ${sql.table(table)} x join users u on u.site_uid = x.${sql.ref(uid)}
-      where ${inIntegers(sql.ref('x.id'), ids.slice(i, i + 2_000))}`.execute(trx)
+      where ${inIntegers(sql.ref('x.id'), ids.slice(i, i + 2_000))} ${others}`.execute(trx)
   }
 }
 
