@@ -14,11 +14,11 @@ import mysql from 'mysql2/promise'
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { DEFAULT_NEXUSPHP_TIMEZONE } from '../config'
 import { poolOptions, SITE_SESSION_SQL_MODE, zoneOffset } from '../sources/nexusphp/connection'
-import { claimsNote, monthsNotOver, planClaims, readClaimStandards } from './nexusphp-claims'
+import { claimsNote, monthsNotOver, planClaims, readClaimStandards, readToldPlan } from './nexusphp-claims'
 import { writeErrorReason } from './nexusphp-errors'
 import type { PayContext } from './nexusphp-member-lock'
 import { payMember } from './nexusphp-pay'
-import { overflow } from './nexusphp-rows'
+import { landed, overflow } from './nexusphp-rows'
 import { parseTenths } from './tenths'
 import { checkGrants, readSiteShape, type SiteShape } from './nexusphp-site-shape'
 import { PayoutError, type ClaimsPreview, type MemberPayout, type PayoutTarget, type StepHook } from './target'
@@ -119,8 +119,11 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
       try {
         // Read afresh for each dry run, as each payout reads them (begin): the site's admin may have changed them since.
         const standards = await readClaimStandards(conn)
-        for (const { wageId, uid, claims } of members) {
-          const plan = await planClaims(conn, uid, claims, standards, false)
+        for (const { wageId, uid, claims, entry } of members) {
+          // As the run decides it (nexusphp-pay.ts `told`): a plan an earlier attempt told the member is finished as told.
+          const told = entry?.told ? readToldPlan(entry.told, claims.period) : null
+          const sent = told !== null && (entry!.claimsSent || (await landed(conn, uid, entry!.key)).messageId !== null)
+          const plan = sent ? told : await planClaims(conn, uid, claims, standards, false)
           out.set(wageId, { note: claimsNote(plan), deduction: plan.deduction })
         }
       } catch (error) {

@@ -62,11 +62,15 @@ export async function previewPayout(
       if (rules.settleClaims && target.previewClaims) {
         const open = wages.filter((w) => w.siteUid !== null && entries.get(w.id)?.state !== 'done')
         claimNotes = await target.previewClaims(
-          open.map((w) => ({
-            wageId: w.id,
-            uid: w.siteUid!,
-            claims: { period: w.period, ...rules.settleClaims!, atMonthEnd: facts.get(w.id)?.claimsAtMonthEnd },
-          })),
+          open.map((w) => {
+            const entry = entries.get(w.id)
+            return {
+              wageId: w.id,
+              uid: w.siteUid!,
+              claims: { period: w.period, ...rules.settleClaims!, atMonthEnd: facts.get(w.id)?.claimsAtMonthEnd },
+              entry: entry && { key: entry.ledger_key, told: entry.claims_plan, claimsSent: entry.claims_sent_at !== null },
+            }
+          }),
         )
       }
     } catch (error) {

@@ -35,6 +35,17 @@ export interface MonthEndCounters {
   counters: ReadonlyMap<number, ClaimCounters>
 }
 
+/**
+ * A member's claims for the dry run; `entry`: what an earlier attempt noted (the plan its message told, whether it sent
+ * the deduction) — a plan told is what the run finishes, as the dry run must show.
+ */
+export interface ClaimsToPreview {
+  wageId: number
+  uid: number
+  claims: ClaimSettlement
+  entry?: { key: string; told: string | null; claimsSent: boolean }
+}
+
 /** What settling a member's claims will do: the message's note (null: no claims) and the deduction, in tenths. */
 export interface ClaimsPreview {
   note: string | null
@@ -126,7 +137,7 @@ export interface PayoutTarget {
   /** The dry run's check of the site's columns: why a member's bonus of `after` (tenths) could not be written, or null. */
   bonusLimit?(): Promise<(after: bigint) => string | null>
   /** The dry run's claim notes (settleClaims, NexusPHP only), by wage record id, read without writing. */
-  previewClaims?(members: { wageId: number; uid: number; claims: ClaimSettlement }[]): Promise<Map<number, ClaimsPreview>>
+  previewClaims?(members: ClaimsToPreview[]): Promise<Map<number, ClaimsPreview>>
   pay(member: MemberPayout): Promise<PayOutcome>
   /** 待核对, settled by an admin: `markDone` = the bonus did land; `payRest` = it did not, credit it now. Either way the missing message is sent. */
   settle(member: MemberPayout, action: 'markDone' | 'payRest'): Promise<PayOutcome>
