@@ -20,7 +20,6 @@ import { AFTER_MONTH, buildWageMonth, type WageMonth } from './testing/wage-mont
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
 const H = 3600
-const GIB = 1024 ** 3
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)('settling claims judges them by the site’s own claim standards', () => {
@@ -29,16 +28,6 @@ describe.skipIf(!serverUrl)('settling claims judges them by the site’s own cla
   let month: WageMonth
   let writerUrl = ''
   const { service, wage, credit, closeServices } = payoutKit(() => ({ db, writerUrl, month }))
-  /** A claim made last July, never reached by upload, `hours` seeded since its begins. */
-  const seededFor = (uid: number, torrentId: number, hours: number) =>
-    site.claim(uid, torrentId, {
-      size: 10 * GIB,
-      seedtime: (1000 + hours) * H,
-      uploaded: 0,
-      seedBegin: 1000 * H,
-      uploadedBegin: 0,
-      createdAt: '2025-07-01 10:00:00',
-    })
 
   beforeAll(async () => {
     site = await NexusSite.create(serverUrl!, 'InnoDB')
@@ -58,7 +47,7 @@ describe.skipIf(!serverUrl)('settling claims judges them by the site’s own cla
   })
 
   it('a write account that cannot read the site’s settings stops the payout before anything is written', async () => {
-    await seededFor(1003, 701, 350)
+    await site.seededClaim(1003, 701, 350)
     const weak = service({}, await site.writer({ without: '.settings' }))
     const [result] = await weak.run({ ids: [wage(1003)] }, operator, '127.0.0.1')
     expect(result!.status).toBe('failed')
@@ -68,7 +57,7 @@ describe.skipIf(!serverUrl)('settling claims judges them by the site’s own cla
   })
 
   it('a claim the site shows reached (350 h of its default 300 h) starts again — not removed by the team’s 400 h', async () => {
-    const claim = await seededFor(1001, 501, 350)
+    const claim = await site.seededClaim(1001, 501, 350)
     const [shown] = (await service().preview({ ids: [wage(1001)] })).list
     expect(shown!.message).toContain('认领结算：\n- 1 个认领从现在起重新计算做种时长和上传量。')
     expect(shown!.message).not.toContain('已取消认领')
@@ -80,8 +69,8 @@ describe.skipIf(!serverUrl)('settling claims judges them by the site’s own cla
   })
 
   it('a site whose own standard is 500 h removes a claim at 450 h, with the deduction, though the team’s 400 h call it reached', async () => {
-    await site.conn.query("INSERT INTO settings (name, value) VALUES ('torrent.claim_reach_standard_seed_time', '500')")
-    await seededFor(1002, 601, 450)
+    await site.claimStandardHours(500)
+    await site.seededClaim(1002, 601, 450)
     const [shown] = (await service().preview({ ids: [wage(1002)] })).list
     expect(shown!.message).toContain('- 1 个认领超过一个月未达标，已取消认领，共扣除 600.0 魔力')
     const [result] = await service().run({ ids: [wage(1002)] }, operator, '127.0.0.1')

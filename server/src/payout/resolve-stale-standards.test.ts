@@ -13,7 +13,6 @@ import { useSiteMonth } from './testing/site-month'
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
 const H = 3600
-const GIB = 1024 ** 3
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)('resolving 待核对 with settleClaims after the site changed its claim standards', () => {
@@ -23,15 +22,8 @@ describe.skipIf(!serverUrl)('resolving 待核对 with settleClaims after the sit
   beforeAll(async () => {
     await settleClaims(true)
     // The site's standard when the payout runs: 400 h. Member 1001's claim (made last July) has 350 h since its begins.
-    await t.site.conn.query("INSERT INTO settings (name, value) VALUES ('torrent.claim_reach_standard_seed_time', '400')")
-    claimId = await t.site.claim(1001, 501, {
-      size: 10 * GIB,
-      seedtime: 1350 * H,
-      uploaded: 0,
-      seedBegin: 1000 * H,
-      uploadedBegin: 0,
-      createdAt: '2025-07-01 10:00:00',
-    })
+    await t.site.claimStandardHours(400)
+    claimId = await t.site.seededClaim(1001, 501, 350)
   }, 120_000)
 
   it('judges the claim by the standards the site has when the admin settles, as the dry run shows', async () => {
@@ -54,7 +46,7 @@ describe.skipIf(!serverUrl)('resolving 待核对 with settleClaims after the sit
     expect(second!.status).toBe('in_doubt')
 
     // The site's admin lowers the claim standard to 300 h: the site's claim page now shows the claim reached.
-    await t.site.conn.query("UPDATE settings SET value = '300' WHERE name = 'torrent.claim_reach_standard_seed_time'")
+    await t.site.claimStandardHours(300)
 
     // The dry run (read afresh) shows the claim starting again, nothing deducted.
     const [shown] = (await payout.preview({ ids: [wage(1001)] })).list

@@ -12,7 +12,6 @@ import { useSiteMonth } from './testing/site-month'
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
 const H = 3600
-const GIB = 1024 ** 3
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)('a claims plan noted before the message was sent, the site’s standard changed since', () => {
@@ -21,15 +20,8 @@ describe.skipIf(!serverUrl)('a claims plan noted before the message was sent, th
 
   beforeAll(async () => {
     await settleClaims(true)
-    await t.site.conn.query("INSERT INTO settings (name, value) VALUES ('torrent.claim_reach_standard_seed_time', '400')")
-    claimId = await t.site.claim(1001, 501, {
-      size: 10 * GIB,
-      seedtime: 1350 * H,
-      uploaded: 0,
-      seedBegin: 1000 * H,
-      uploadedBegin: 0,
-      createdAt: '2025-07-01 10:00:00',
-    })
+    await t.site.claimStandardHours(400)
+    claimId = await t.site.seededClaim(1001, 501, 350)
   }, 120_000)
 
   it('plans the claims afresh by the site’s standard now, as the dry run shows', async () => {
@@ -41,7 +33,7 @@ describe.skipIf(!serverUrl)('a claims plan noted before the message was sent, th
     expect(await t.site.claims(1001)).toMatchObject([{ id: String(claimId), seed_time_begin: String(1000 * H) }])
 
     // The site's admin lowers the claim standard to 300 h: the claim (350 h) is reached on the site's pages.
-    await t.site.conn.query("UPDATE settings SET value = '300' WHERE name = 'torrent.claim_reach_standard_seed_time'")
+    await t.site.claimStandardHours(300)
     const [shown] = (await service().preview({ ids: [wage(1001)] })).list
     expect(shown!.message).toContain('1 个认领从现在起重新计算做种时长和上传量')
     expect(shown!.message).not.toContain('已取消认领')

@@ -10,8 +10,6 @@ import { useSiteMonth } from './testing/site-month'
 
 const serverUrl = process.env.NEXUSPHP_TEST_DATABASE_URL
 const operator = { id: 1, username: 'admin' }
-const H = 3600
-const GIB = 1024 ** 3
 const START = '1000.0'
 
 describe.skipIf(!serverUrl)('a pending entry whose message told a claims plan, the site’s standard changed since', () => {
@@ -19,15 +17,8 @@ describe.skipIf(!serverUrl)('a pending entry whose message told a claims plan, t
 
   beforeAll(async () => {
     await settleClaims(true)
-    await t.site.conn.query("INSERT INTO settings (name, value) VALUES ('torrent.claim_reach_standard_seed_time', '400')")
-    await t.site.claim(1001, 501, {
-      size: 10 * GIB,
-      seedtime: 1350 * H,
-      uploaded: 0,
-      seedBegin: 1000 * H,
-      uploadedBegin: 0,
-      createdAt: '2025-07-01 10:00:00',
-    })
+    await t.site.claimStandardHours(400)
+    await t.site.seededClaim(1001, 501, 350)
   }, 120_000)
 
   it('the dry run shows what the run then writes', async () => {
@@ -38,7 +29,7 @@ describe.skipIf(!serverUrl)('a pending entry whose message told a claims plan, t
     const [told] = await t.site.messages(1001)
     expect(told!.msg).toContain('已取消认领')
 
-    await t.site.conn.query("UPDATE settings SET value = '300' WHERE name = 'torrent.claim_reach_standard_seed_time'")
+    await t.site.claimStandardHours(300)
     const [shown] = (await service().preview({ ids: [wage(1001)] })).list
     const shownRemoves = shown!.message.includes('已取消认领')
 

@@ -189,6 +189,27 @@ export class NexusSite {
     return claim.insertId
   }
 
+  /** A claim made last July (10 GiB torrent, nothing uploaded since its begins) with `hours` seeded since its begins. */
+  seededClaim(uid: number, torrentId: number, hours: number): Promise<number> {
+    const H = 3600
+    return this.claim(uid, torrentId, {
+      size: 10 * 1024 ** 3,
+      seedtime: (1000 + hours) * H,
+      uploaded: 0,
+      seedBegin: 1000 * H,
+      uploadedBegin: 0,
+      createdAt: '2025-07-01 10:00:00',
+    })
+  }
+
+  /** The site's own claim standard of seed time (`torrent.claim_reach_standard_seed_time`), as its admin panel sets it. */
+  async claimStandardHours(hours: number): Promise<void> {
+    await this.conn.query(
+      "INSERT INTO settings (name, value) VALUES ('torrent.claim_reach_standard_seed_time', ?) ON DUPLICATE KEY UPDATE value = VALUES(value)",
+      [String(hours)],
+    )
+  }
+
   async claims(uid: number): Promise<RowDataPacket[]> {
     const [rows] = await this.conn.query<RowDataPacket[]>(
       'SELECT id, torrent_id, seed_time_begin, uploaded_begin, last_settle_at FROM claims WHERE uid = ? ORDER BY id',
