@@ -47,6 +47,11 @@ export function nexusphpWriter(options: NexusphpWriterOptions): PayoutTarget {
     core.query(`SET SESSION sql_mode = '${SITE_SESSION_SQL_MODE}'`, [], (error) => {
       if (error) connection.destroy()
     })
+    // A server with autocommit off (my.cnf, init_connect) would leave every statement outside our own transactions
+    // uncommitted — on a v1.6 site the InnoDB claims a payout settled, rolled back when the pool closed the connection.
+    core.query('SET SESSION autocommit = 1', [], (error) => {
+      if (error) connection.destroy()
+    })
   })
   // NexusPHP writes DATETIMEs in the site's local time; NOW() is taken in that zone. A session left in another
   // zone would date the member's message hours off: dropped like one without the sql_mode. Its offset at each checkout

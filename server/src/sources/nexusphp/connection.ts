@@ -235,6 +235,9 @@ export function openNexusphpConnection(config: NexusphpConnectionConfig): Nexusp
         core.query('SET time_zone = ?', [timeZone], (error) => {
           if (error) connection.destroy()
         })
+      // A server with autocommit off (my.cnf, init_connect) would keep each session in one transaction: its first read's
+      // snapshot for as long as the pool keeps the connection, every later sync reading the same old InnoDB rows.
+      run('SET SESSION autocommit = 1')
       run('SET SESSION TRANSACTION READ ONLY')
       // The server's own statement limit, so an abandoned query does not keep running on the site:
       // MariaDB's max_statement_time (s), MySQL's max_execution_time (ms); each ignores the other.
