@@ -24,6 +24,21 @@ export interface WebhookOptions {
 export const DEFAULT_BACKOFF_MS = 10_000
 export const DEFAULT_MAX_BACKOFF_MS = 3_600_000
 
+/** The longest pause a receiver's Retry-After is followed for: a wage waits a day at most. */
+export const MAX_RETRY_AFTER_MS = 86_400_000
+
+/**
+ * A receiver's Retry-After (RFC 9110 §10.2.3: seconds, or an HTTP date) as a pause from `now`; 0 when absent or unreadable.
+ * A receiver that is overloaded (429) or down for maintenance (503) says when to come back: retrying sooner only adds to
+ * its load and to the failed attempts in 数据同步.
+ */
+export function retryAfterMs(header: string | null, now: number): number {
+  if (!header) return 0
+  const value = header.trim()
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 0
+}
+
 export function signature(body: string, secret: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
 }
@@ -98,6 +113,7 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
     let status: number | null = null
     let error: string | null = null
     let location: string | null = null
+    let retryAfter: string | null = null
     try {
       const response = await fetch(options.url, {
         method: 'POST',
@@ -114,6 +130,7 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
       })
       status = response.status
       location = response.headers.get('location')
+      retryAfter = response.headers.get('retry-after')
       await response.arrayBuffer().catch(() => {})
     } catch (cause) {
       error =
@@ -123,7 +140,7 @@ export function webhookTarget(db: Kysely<DB>, options: WebhookOptions): PayoutTa
     }
     await db.updateTable('payout_webhook_deliveries').set({ at: clock(), status, error }).where('id', '=', delivery.id).execute()
     if (status !== null && status >= 200 && status < 300) return { state: 'done', already: false, evidence: { logId: delivery.id } }
-    const retryAt = clock() + backoff(member.entry.attempts)
+    const retryAt = clock() + Math.max(backoff(member.entry.attempts), retryAfterMs(retryAfter, clock()))
     const why =
       status === null
         ? `无法连接接收方：${error}`
