@@ -187,8 +187,17 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
   // another admin saved a newer one, instead of silently undoing their change.
   const formVersion = useRef<number | null>(restored?.version ?? null)
   useEffect(() => {
-    if (rules && formVersion.current === null) formVersion.current = rules.version
-  }, [rules])
+    if (!rules) return
+    if (formVersion.current === null) formVersion.current = rules.version
+    // A newer version read while the form holds no unsaved edit (the page opened from the cache of an earlier visit,
+    // then its re-read; another admin's save): the form shows that version's values, not the old ones under its tag.
+    // Unsaved edits stay, on the version they were made on (a save is then refused and says so).
+    else if (formVersion.current !== rules.version && readDraft<RuleBody>(DRAFT_PAGE, userId) === null) {
+      formVersion.current = rules.version
+      beforePreset.current = null
+      form.setFieldsValue(withoutVersion(rules))
+    }
+  }, [rules, form, userId])
   // The site's team and tag names, offered by the two official-torrent lists (free typing stays;
   // a failure leaves them empty).
   const { data: names = emptySiteOptions } = useApi('site.options', undefined, { silent: true })
