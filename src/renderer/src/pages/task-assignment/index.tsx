@@ -102,6 +102,15 @@ export default function TaskAssignmentPage() {
           })
         ? null
         : '选中的种子都还没有分配给保种员，没有可取消的分配'
+  // The site refuses a banned torrent's announces, so nobody can keep it (domain.md §3) and the server refuses to assign
+  // it: said before members are picked, not after. A selected row not read (yet) is left to the server.
+  const bannedSelected = selected.filter((id) => known.get(id)?.banned).length
+  const assignReason =
+    selected.length === 0
+      ? '先勾选要分配的种子'
+      : bannedSelected > 0
+        ? `选中的种子中有 ${formatCount(bannedSelected)} 个已被站点禁止（无法做种），不能分配：请取消勾选`
+        : null
   const reload = () => {
     setSelected([])
     table.current?.reload()
@@ -166,9 +175,11 @@ export default function TaskAssignmentPage() {
   // Plain JSX: DataTable only renders it, and a memo here would have to list every closure it uses.
   const toolbar = (
     <>
-      <Button icon={<UserAddOutlined />} disabled={selected.length === 0} onClick={() => setAssigning(true)}>
-        分配给…
-      </Button>
+      <DisabledReason reason={assignReason}>
+        <Button icon={<UserAddOutlined />} disabled={assignReason !== null} onClick={() => setAssigning(true)}>
+          分配给…
+        </Button>
+      </DisabledReason>
       <DisabledReason reason={unassignReason}>
         <Button icon={<UserDeleteOutlined />} danger disabled={unassignReason !== null} onClick={confirmUnassign}>
           取消分配
