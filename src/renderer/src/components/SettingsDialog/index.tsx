@@ -34,9 +34,11 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
   const navTheme = useSettingsStore((state) => state.navTheme)
   const updateUrl = useSettingsStore((state) => state.updateUrl)
 
-  // Each opening starts from what is saved.
+  // Each opening starts from what is saved, without the errors of an earlier opening's refused save.
   useEffect(() => {
-    if (open) form.setFieldsValue({ serverAddress, navTheme, updateUrl })
+    if (!open) return
+    form.resetFields()
+    form.setFieldsValue({ serverAddress, navTheme, updateUrl })
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only on opening: a save in progress must not overwrite what the user typed
   }, [open])
 
