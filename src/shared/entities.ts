@@ -241,7 +241,9 @@ export const ruleBodySchema = z.object({
   minQualifiedSizeGiB: nonNegative.max(1_000_000_000),
   keeperRankFactors: z.array(nonNegative.max(100)).min(1).max(100),
   t0Weeks: z.number().finite().positive().max(10_000),
-  n0: z.number().finite().gt(1).max(1_000_000),
+  // At least 2: with a torrent nobody seeds (N = 0) the formula takes 10^(1/(n0 − 1)), Infinity for n0 just above 1 — a
+  // month whose records could not be opened. A seeders count below 2 means nothing here (NexusPHP divides by n0 − 1 too).
+  n0: z.number().finite().min(2).max(1_000_000),
   b0: nonNegative.max(1_000_000),
   l: z.number().finite().positive().max(1_000_000_000),
   perSeeding: nonNegative.max(1_000_000),

@@ -42,8 +42,8 @@ describe('form limits from the contract', () => {
     expect(await check('multiplier', -2)).toBe('不能小于 0')
     expect(await check('multiplier', 0)).toBe('ok')
     expect(await check('multiplier', 1001)).toBe('不能大于 1000')
-    expect(await check('n0', 1)).toBe('必须大于 1') // gt(1): 1.01 is not the bound
-    expect(await check('n0', 1.001)).toBe('ok')
+    expect(await check('n0', 1.5)).toBe('不能小于 2')
+    expect(await check('n0', 2)).toBe('ok')
     expect(await check('t0Weeks', 0)).toBe('必须大于 0') // positive()
     expect(await check('targetKeepers', 0)).toBe('不能小于 1')
     expect(await check('targetKeepers', null)).toBe('ok')

@@ -25,8 +25,8 @@ export const remarkMaxLength = userCreateInputSchema.shape.remark.unwrap().maxLe
 
 /**
  * A Form.Item rule refusing the numbers the contract's schema refuses, with its Chinese message
- * (`不能小于 0`, `必须大于 1`): the server's own check, so the form and POST agree on every bound,
- * `gt(1)` included. An empty box is left to `required` (or is allowed, for an optional field).
+ * (`不能小于 0`, `必须大于 0`): the server's own check, so the form and POST agree on every bound,
+ * `positive()` included. An empty box is left to `required` (or is allowed, for an optional field).
  */
 export function numberRule(schema: z.ZodType): FormRule {
   return {
@@ -38,10 +38,10 @@ export function numberRule(schema: z.ZodType): FormRule {
   }
 }
 
-/** The range rule of a rule field's number box (`n0`: 必须大于 1). */
+/** The range rule of a rule field's number box (`n0`: 不能小于 2). */
 export const ruleNumberRule = (name: keyof RuleBody): FormRule => numberRule(ruleBodySchema.shape[name])
 
-/** A number's bounds; a bound the schema leaves out (`gt(1)`, `positive()`) moves in by one step. */
+/** A number's bounds; a bound the schema leaves out (`positive()`) moves in by one step. */
 function bounds(schema: z.ZodNumber): { min?: number; max?: number } {
   const { minValue: min, maxValue: max } = schema
   return {

@@ -74,7 +74,7 @@ export const ruleGroups: RuleGroup[] = [
         unit: '周',
         help: '种子年龄参数：发布越久的种子价值越接近满值，T0 越大增长越慢（NexusPHP 默认 4）。',
       },
-      { name: 'n0', kind: 'number', help: '做种人数参数：做种人越少加成越高，N0 决定加成随人数衰减的快慢（须大于 1，默认 7）。' },
+      { name: 'n0', kind: 'number', help: '做种人数参数：做种人越少加成越高，N0 决定加成随人数衰减的快慢（不能小于 2，默认 7）。' },
       { name: 'b0', kind: 'number', unit: '魔力/小时', help: '基础魔力：每小时魔力的上限部分，随总价值 A 增长逐渐接近此值（默认 100）。' },
       { name: 'l', kind: 'number', help: '总价值参数 L：总价值 A 达到 L 时约得到一半的基础魔力（默认 300）。' },
       { name: 'perSeeding', kind: 'number', unit: '魔力/小时', help: '每个达标官种额外加的每小时魔力。' },

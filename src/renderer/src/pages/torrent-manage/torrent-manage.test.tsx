@@ -281,9 +281,9 @@ describe('官种设置', { timeout: 30_000 }, () => {
     const fieldOf = (box: HTMLElement) => box.closest('.ant-form-item') as HTMLElement
     const multiplier = typeAndLeave('倍率', '-2')
     const n0 = typeAndLeave('做种人数参数 N0', '1')
-    // Not rewritten to 0 / 1.01 behind the admin's back: the box keeps what was typed and says why it is refused.
+    // Not rewritten to 0 / 2 behind the admin's back: the box keeps what was typed and says why it is refused.
     expect(await within(fieldOf(multiplier)).findByText('不能小于 0')).toBeTruthy()
-    expect(await within(fieldOf(n0)).findByText('必须大于 1')).toBeTruthy()
+    expect(await within(fieldOf(n0)).findByText('不能小于 2')).toBeTruthy()
     expect(multiplier.value).toBe('-2')
     expect(n0.value).toBe('1')
     fireEvent.submit(screen.getByTestId('rules-form'))
@@ -291,12 +291,12 @@ describe('官种设置', { timeout: 30_000 }, () => {
     expect(inputs('config.saveRules')).toEqual([])
 
     // In range again: saved. A 倍率 of 0 is allowed (the contract's) but warned about, since every wage is then 0.
-    typeAndLeave('做种人数参数 N0', '1.5')
+    typeAndLeave('做种人数参数 N0', '2.5')
     typeAndLeave('倍率', '0')
     expect(await within(fieldOf(multiplier)).findByText('倍率为 0 时所有保种员的工资都是 0')).toBeTruthy()
     fireEvent.submit(screen.getByTestId('rules-form'))
     expect(await screen.findByText('v4')).toBeTruthy()
-    expect(inputs('config.saveRules')).toEqual([{ ...body, n0: 1.5, multiplier: 0, baseVersion: 3 }])
+    expect(inputs('config.saveRules')).toEqual([{ ...body, n0: 2.5, multiplier: 0, baseVersion: 3 }])
   })
 
   it('shows 本站规则 as chosen when the rules have no 结算方式, and saving them unchanged leaves it absent', async () => {
