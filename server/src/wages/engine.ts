@@ -22,7 +22,7 @@ import { averageSeedHours } from './hours'
 import { ItemSetCollector } from './item-sets'
 import { periodBounds, type PeriodBounds } from './period'
 import { runInWorker, workerFile } from './offload'
-import { periodCounters, periodRecords, wageMembers, type RangeScan } from './reader'
+import { periodCounters, periodRecords, sameSecondClaims, wageMembers, type RangeScan } from './reader'
 import { postgresParallelScan } from './pg-parallel-scan'
 import { namedWageRecords } from './log-detail'
 import { wageDb } from './tables'
@@ -74,7 +74,7 @@ export async function runWages(
   const bounds = periodBounds(period, rules.timezone)
   const counters = await periodCounters(db, bounds)
   const members = await wageMembers(db, counters)
-  const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs)
+  const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs, await sameSecondClaims(db))
   for await (const batch of periodRecords(db, counters, members, options.body ?? rules, { scan: options.scan })) {
     const items: WageItemResult[] = []
     for (const torrent of batch) for (const item of calculator.addTorrent(torrent)) items.push(item)

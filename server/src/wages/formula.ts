@@ -206,10 +206,21 @@ export interface WageCalculator {
 }
 
 /**
+ * Which of a torrent's claims made in the same second came first: the site's claim id (NexusPHP's created_at has whole
+ * seconds; its ids grow with each claim). Undefined where the times differ or nothing is known.
+ */
+export type ClaimOrder = (torrentId: number, userId: number) => number | undefined
+
+/**
  * @param members every member that can earn this period (others' records are "账号已删除").
  * @param periodEnd epoch ms of the period's end: the torrents' age is measured there.
  */
-export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<number, WageMember>, periodEnd: number): WageCalculator {
+export function createWageCalculator(
+  rules: RuleBody,
+  members: ReadonlyMap<number, WageMember>,
+  periodEnd: number,
+  claimOrder?: ClaimOrder,
+): WageCalculator {
   const totals = new Map<number, Accumulator>()
   const seen = new Set<number>()
   const accumulator = (userId: number) => {
@@ -225,10 +236,21 @@ export function createWageCalculator(rules: RuleBody, members: ReadonlyMap<numbe
         const member = members.get(record.userId) ?? { userId: record.userId, status: 1 as const }
         return { record, kind: unqualifiedKind(record, member, rules) }
       })
-      // Keeper rank: order among this torrent's qualified keepers by claim time (ties: lower user id).
+      // Keeper rank: order among this torrent's qualified keepers by claim time; two claims of one second by the site's
+      // claim order, other ties by lower user id.
+      const claimedFirst = (a: WageInput, b: WageInput) => {
+        const x = claimOrder?.(a.torrentId, a.userId)
+        const y = claimOrder?.(b.torrentId, b.userId)
+        return x !== undefined && y !== undefined ? x - y : 0
+      }
       const ranked = judged
         .filter((j) => j.kind === null)
-        .sort((a, b) => (a.record.claimedAt ?? Infinity) - (b.record.claimedAt ?? Infinity) || a.record.userId - b.record.userId)
+        .sort(
+          (a, b) =>
+            (a.record.claimedAt ?? Infinity) - (b.record.claimedAt ?? Infinity) ||
+            claimedFirst(a.record, b.record) ||
+            a.record.userId - b.record.userId,
+        )
       const rankOf = new Map(ranked.map((j, index) => [j.record.userId, index + 1]))
 
       return judged.map(({ record, kind }) => {

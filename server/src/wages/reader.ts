@@ -27,7 +27,7 @@ import { siteAccountsMirrored } from '../domain/site-accounts'
 import { conflict } from '../errors'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { isNexusphpClaims, type RuleBody } from '../rules/rules'
-import type { WageInput, WageMember } from './formula'
+import type { ClaimOrder, WageInput, WageMember } from './formula'
 import { groupBy, NumberColumn } from './columns'
 import type { PeriodBounds } from './period'
 import { windowGain, type Counters } from './window'
@@ -112,6 +112,30 @@ export async function wageMembers(
       },
     ]),
   )
+}
+
+/**
+ * The order of claims a torrent's members made in one second (the site's claim ids), for the keeper ranks: only such
+ * claims are read — a few, against the month's hundreds of thousands of records.
+ */
+export async function sameSecondClaims(db: Kysely<DB>): Promise<ClaimOrder> {
+  const rows = await db
+    .selectFrom('site_claims as c')
+    .innerJoin(
+      (eb) =>
+        eb
+          .selectFrom('site_claims')
+          .select(['torrent_id', 'created_at'])
+          .groupBy(['torrent_id', 'created_at'])
+          .having((h) => h.fn.countAll(), '>', 1)
+          .as('d'),
+      (join) => join.onRef('d.torrent_id', '=', 'c.torrent_id').onRef('d.created_at', '=', 'c.created_at'),
+    )
+    .innerJoin('users as u', 'u.site_uid', 'c.uid')
+    .select(['c.torrent_id', 'u.id as user_id', 'c.id'])
+    .execute()
+  const order = new Map(rows.map((r) => [`${r.torrent_id}:${r.user_id}`, Number(r.id)]))
+  return (torrentId, userId) => order.get(`${torrentId}:${userId}`)
 }
 
 /**
