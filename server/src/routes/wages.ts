@@ -3,13 +3,16 @@
  * (members see only their own records), input shapes and the export download.
  */
 import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
 import { endpoints } from '@shared/endpoints'
 import { parseWith } from '@shared/validation'
 import { AppError, conflict, forbidden, notFound } from '../errors'
 import { accessHooks, registerEndpoint, routeUrl } from '../http/endpoint'
+import type { DB } from '../db/schema'
 import { currentRules } from '../rules/rules'
 import { computeAndSave, payWages, previewWages } from '../wages/engine'
-import { monthNotOverMessage, periodBounds } from '../wages/period'
+import { monthEndNotReadMessage, monthNotOverMessage, periodBounds } from '../wages/period'
+import { snapshotDayOnOrAfter } from '../snapshots/read'
 import { contentDisposition, contentTypes, wagesCsv, wagesXlsx } from '../wages/export'
 import { exportRows, rankPage, wageDetail, wagePage, wageRecord, wageStats } from '../wages/queries'
 
@@ -35,14 +38,27 @@ export function wageRoutes(app: FastifyInstance): void {
     return wageDetail(ctx.db, record)
   })
 
-  // POST /wages/preview — nothing saved.
-  registerEndpoint(app, 'wages.preview', (input, ctx) => previewWages(ctx.db, input.period, ctx.now, input.userId))
+  // A month that is over is read to its end, from the counters the first sync after it kept (the next month's 1st, or
+  // later: 部分月份). Before that sync — the site unreachable over the month's end — the last sync's counters would
+  // stand for the end, the month's last days lost without a word, and the same month computed later would differ.
+  const requireMonthEndRead = async (db: Kysely<DB>, period: string, now: number, timezone: string) => {
+    const bounds = periodBounds(period, timezone)
+    if (now >= bounds.endMs && (await snapshotDayOnOrAfter(db, bounds.nextStartDay)) === null)
+      throw conflict(monthEndNotReadMessage(period))
+  }
+
+  // POST /wages/preview — nothing saved. A month in progress is previewed from the last sync's counters.
+  registerEndpoint(app, 'wages.preview', async (input, ctx) => {
+    await requireMonthEndRead(ctx.db, input.period, ctx.now, (await currentRules(ctx.db)).timezone)
+    return previewWages(ctx.db, input.period, ctx.now, input.userId)
+  })
 
   // POST /wages/compute — one transaction; paid records kept. Only a month that is over: its wage reads the counters
   // at its end, and a record paid mid-month would never be changed again (the rest of the month never paid).
   registerEndpoint(app, 'wages.compute', async (input, ctx) => {
     const { timezone } = await currentRules(ctx.db)
     if (ctx.now < periodBounds(input.period, timezone).endMs) throw conflict(monthNotOverMessage(input.period))
+    await requireMonthEndRead(ctx.db, input.period, ctx.now, timezone)
     return computeAndSave(ctx.services.database, { period: input.period, now: ctx.now, operator: ctx.user, ip: ctx.ip })
   })
 

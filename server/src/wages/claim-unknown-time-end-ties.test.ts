@@ -5,7 +5,7 @@
  * no longer claimed. The same month, read before its end snapshot (current ties: claim_state = 已认领), paid it.
  *
  * Preset 「NexusPHP 认领结算」: alice's only claim (torrent 1, created_at unknown) seeds 300 h in January. A preview on
- * February 1st 00:10 (before the day's sync) pays it; 生成工资 after the sync pays nothing for it.
+ * January 31st (current ties) pays it; 生成工资 after February's first sync paid nothing for it.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { nexusphpClaimsPreset, type WagePreviewEntry, type WageRecord } from '@shared/entities'
@@ -22,7 +22,7 @@ const JAN_START = Date.UTC(2025, 11, 31, 16, 0)
 const FEB_START = Date.UTC(2026, 0, 31, 16, 0)
 
 describe.each(openTestDatabases())('a claim of unknown creation time in a closed month on $name', (backend) => {
-  const clock = testClock(FEB_START + 10 * 60_000)
+  const clock = testClock(JAN_START + 30 * DAY + 10 * 60_000)
   const t = useTestApp(backend, { adminPassword: ADMIN_PASSWORD, clock })
   let alice = 0
   let token = ''

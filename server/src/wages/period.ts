@@ -14,6 +14,10 @@ export interface PeriodBounds {
 /** Why a month's wages cannot be generated yet (the preview can). */
 export const monthNotOverMessage = (period: string) => `${period} 尚未结束，月底之后才能生成工资（现在可以先预览计算）`
 
+/** Why a month that is over cannot be computed yet: no sync has read its end counters (the site unreachable since). */
+export const monthEndNotReadMessage = (period: string) =>
+  `${period} 月底的做种计数还没有同步到（下月 1 日之后还没有完成过一次同步），现在计算会少算最后几天：请等同步完成后再预览或生成工资`
+
 export function periodBounds(period: string, timeZone: string): PeriodBounds {
   const { startDay, nextStartDay } = periodDays(period)
   return { period, startDay, nextStartDay, startMs: dayStart(startDay, timeZone), endMs: dayStart(nextStartDay, timeZone) }
