@@ -119,17 +119,24 @@ describe.skipIf(!serverUrl)('a payout ledger entry between two attempts (NexusPH
     expect(paid!.status).toBe('paid')
     expect(await site.bonus(1005)).toBe(formatTenths(parseTenths(start(1005)) + credit(1005)))
 
-    // 1001 was paid for January by the other timeline (record #N+100, before 0.3.0's key); this timeline's entry of
-    // its January record failed, and the record is not 已发放 here: the site already has the month.
+    // 1001 was paid for January by the other timeline (record #N+100, before 0.3.0's key) — the same wage, so the same
+    // credit; this timeline's entry of its January record failed, and the record is not 已发放 here: the site already has
+    // the month. (Another amount is another console's wage: 待核对, two-consoles-one-site.test.ts.)
     await db.database.db.deleteFrom('payout_ledger').where('wage_id', '=', wage(1001)).execute()
     await wageDb(db.database.db)
       .updateTable('wage_records')
       .set({ payment: 0, paid_at: null, paid_by_id: null, paid_by_name: null })
       .where('id', '=', wage(1001))
       .execute()
+    const after = formatTenths(parseTenths('1.0') + credit(1001))
     await site.conn.query(
-      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment) VALUES (1000, ?, 1, 1, 2, ?)',
-      [1001, `保种工资 ${PERIOD}（工资记录 #${wage(1001) + 100}，魔力 1.0 → 2.0）[seeding-console:wage:${wage(1001) + 100}]`],
+      'INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment) VALUES (1000, ?, 1, ?, ?, ?)',
+      [
+        1001,
+        after,
+        after,
+        `保种工资 ${PERIOD}（工资记录 #${wage(1001) + 100}，魔力 1.0 → ${after}）[seeding-console:wage:${wage(1001) + 100}]`,
+      ],
     )
     const [already] = await service().run({ ids: [wage(1001)] }, operator, '127.0.0.1')
     expect(already!.status).toBe('already')

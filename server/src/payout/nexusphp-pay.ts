@@ -114,10 +114,26 @@ export async function payMember(
         reason: `上次发放在写入站点途中中断：魔力记录 #${earlier.log!.id} 已写入，但无法确认魔力是否已增加（当前魔力 ${formatTenths(before)}）`,
         evidence: { ...logEvidence(earlier.log!, null), bonusAfter: formatTenths(before) },
       }
-    if (!rest && mark === null && earlier.log === null && earlier.messageId === null) {
-      // Nothing of this entry on the site; the member's month may still have been paid under another record's key.
+    // Nothing of this entry on the site; the member's month may still have been paid under another record's key: a
+    // console set up afresh or restored from a backup (the same wage: not paid twice) — or another team's console on the
+    // same site, whose wage is not this one. A payment of another amount is not taken for this one: 待核对, the admin's
+    // call (确认已到账: the same wage; 补发剩余部分: another, paid now).
+    const nothingOfThisEntry = mark === null && earlier.log === null && earlier.messageId === null
+    const paidOtherwise = async () => {
       const other = await paidForMonth(conn, uid, member.wage.period, member.sent.othersKeys)
-      if (other) return { state: 'done', already: true, evidence: other.log ? logEvidence(other.log, null) : {} }
+      if (!other) return null
+      const found = other.log ? loggedCredit(other.log, site.log) : null
+      return { other, found, same: found === null || found === member.credit }
+    }
+    if (!rest && nothingOfThisEntry) {
+      const paid = await paidOtherwise()
+      if (paid?.same) return { state: 'done', already: true, evidence: paid.other.log ? logEvidence(paid.other.log, null) : {} }
+      if (paid)
+        return {
+          state: 'in_doubt',
+          reason: `站点上已有这位保种员 ${member.wage.period} 的另一笔保种工资（魔力记录 #${paid.other.log!.id}，${formatTenths(paid.found!)} 魔力），与这条记录的 ${formatTenths(member.credit)} 魔力不同：可能是另一个控制台（如另一个保种组）或本控制台恢复备份之前发放的。是同一笔工资请选「确认已到账」；不是请选「补发剩余部分」，发放这笔 ${formatTenths(member.credit)} 魔力`,
+          evidence: logEvidence(paid.other.log!, null),
+        }
     }
     // An earlier attempt sent its credit, and neither its line nor a log row is there: the credit may have landed and
     // its line been overwritten since (NexusPHP's gift and its user edit form write back a bonuscomment read earlier).
@@ -129,7 +145,12 @@ export async function payMember(
         reason: `上次发放在增加魔力时中断，站点上找不到它的魔力备注和魔力记录，无法确认魔力是否已增加（当前魔力 ${formatTenths(before)}）`,
         evidence: { bonusAfter: formatTenths(before) },
       }
-    if (rest && earlier.log === null && mark === null && !creditUnknown)
+    // 待核对 of a month the site shows paid with another amount (above): 确认已到账 takes that payment for this wage;
+    // 补发剩余部分 says it is another's, and pays this one now (below).
+    const otherPayment = rest && nothingOfThisEntry && !creditUnknown ? await paidOtherwise() : null
+    if (otherPayment && !otherPayment.same && rest === 'markDone')
+      return { state: 'done', already: true, evidence: logEvidence(otherPayment.other.log!, null) }
+    if (rest && earlier.log === null && mark === null && !creditUnknown && !(otherPayment && !otherPayment.same))
       return { state: 'failed', reason: '站点上没有这笔发放中断留下的魔力记录，可以直接重新发放' }
 
     // A wage of 0, taken only because paying settles the member's claims, with nothing of the month left to settle (the
