@@ -3,9 +3,13 @@
  * so the console credits the wage rounded to one decimal and does its sums exactly.
  */
 
-/** The wage as the site will store it: rounded half up to one decimal (MariaDB's decimal rounding). */
+/**
+ * The wage as the site will store it: rounded half up to one decimal (MariaDB's decimal rounding). From the amount's
+ * two decimals as written (wages are rounded to cents): exact for any amount a double holds to the cent — scaling the
+ * double (toPrecision(12) of amount × 10) cut the tenths of amounts from 100,000,000,000 points on.
+ */
 export function creditTenths(amount: number): bigint {
-  return BigInt(Math.round(Number((amount * 10).toPrecision(12))))
+  return parseTenths(amount.toFixed(2))
 }
 
 /** "123.4", "-5", "7.25" (rounded) → tenths. */
