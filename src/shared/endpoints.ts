@@ -88,8 +88,13 @@ export const loginInputSchema = z.strictObject({
 })
 export type LoginInput = z.infer<typeof loginInputSchema>
 
-/** Ids in a query string arrive as text. */
-const queryId = z.coerce.number().int().positive().max(2_147_483_647)
+/**
+ * A whole number that arrives as text (a path segment, a query string): decimal digits only. Number() would also read
+ * `0x2`, `+2`, `2.0`, `1e0` and ` 1` — another record than the one written, or an admin made of `0b11`.
+ */
+const queryInt = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : value), schema)
+const queryId = queryInt(z.number().int().positive().max(2_147_483_647))
 const bodyId = z.number().int().positive().max(2_147_483_647)
 /** Free-text filters: trimmed, empty means "no filter". */
 const textFilter = (max: number) =>
@@ -190,7 +195,7 @@ export const fileSaveResultSchema = z.object({ saved: z.boolean(), fileName: z.s
 export type FileSaveResult = z.infer<typeof fileSaveResultSchema>
 
 export const userSeedingStatsInputSchema = z
-  .object({ userId: queryId.optional(), days: z.coerce.number().int().min(1).max(365).optional() })
+  .object({ userId: queryId.optional(), days: queryInt(z.number().int().min(1).max(365)).optional() })
   .optional()
 
 export const endpoints = {
@@ -492,7 +497,7 @@ export const endpoints = {
     path: '/wages/stats',
     access: 'admin',
     title: '工资统计',
-    input: z.object({ months: z.coerce.number().int().min(1).max(60).optional() }).optional(),
+    input: z.object({ months: queryInt(z.number().int().min(1).max(60)).optional() }).optional(),
     output: wageStatsSchema,
   }),
   'wages.export': endpoint({
