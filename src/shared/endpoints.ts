@@ -81,6 +81,8 @@ function endpoint<I extends z.ZodType, O extends z.ZodType, A extends Access>(
 
 /** For calls that take nothing; GET query `{}` and an absent POST body both pass. */
 export const noInput = z.object({}).optional()
+/** A write that takes nothing refuses a field it does not know (`{ allDevices: true }` to logout), as every write does. */
+export const noBody = z.strictObject({}).optional()
 
 export const loginInputSchema = z.strictObject({
   username: z.string().trim().min(1).max(64),
@@ -208,7 +210,7 @@ export const endpoints = {
     input: loginInputSchema,
     output: z.string().min(1),
   }),
-  'user.logout': endpoint({ method: 'POST', path: '/user/logout', access: 'member', title: '退出登录', input: noInput, output: z.null() }),
+  'user.logout': endpoint({ method: 'POST', path: '/user/logout', access: 'member', title: '退出登录', input: noBody, output: z.null() }),
   'user.loginInfo': endpoint({
     method: 'GET',
     path: '/user/login-info',
@@ -558,7 +560,7 @@ export const endpoints = {
     input: noInput,
     output: syncStatusSchema,
   }),
-  'sync.run': endpoint({ method: 'POST', path: '/sync/run', access: 'admin', title: '立即同步', input: noInput, output: syncStatusSchema }),
+  'sync.run': endpoint({ method: 'POST', path: '/sync/run', access: 'admin', title: '立即同步', input: noBody, output: syncStatusSchema }),
   // The two lookups the admin forms need: a member's site user picked from the synced site users,
   // the rules' official teams and tags from the synced names.
   'site.users': endpoint({

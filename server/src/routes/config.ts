@@ -10,7 +10,7 @@ import { currentRules } from '../rules/rules'
 import { addAdmin, delAdmin } from '../users/admin-role'
 
 /** The POST form takes a JSON number (no coercion: `true` or `"7"` are not ids). */
-const adminTargetBody = z.object({ userId: z.number().int().positive().max(2_147_483_647) })
+const adminTargetBody = z.strictObject({ userId: z.number().int().positive().max(2_147_483_647) })
 
 export function configRoutes(app: FastifyInstance): void {
   registerEndpoint(app, 'config.addAdmin', (input, ctx) => addAdmin(ctx, input.userId))
