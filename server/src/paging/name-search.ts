@@ -1,7 +1,7 @@
 /**
  * "Name contains" over the torrents of the mirror, as a subquery of matching torrent ids.
  * SQLite: the FTS5 trigram index (substring match, case-insensitive) for 3+ characters; shorter
- * text cannot form a trigram and scans the names. PostgreSQL: ILIKE, which the pg_trgm GIN index
+ * text cannot form a trigram and scans the names with the same folding (foldedContains). PostgreSQL: ILIKE, which the pg_trgm GIN index
  * serves for 3+ characters (a plain scan where the extension was not available).
  *
  * Seed-record searches only care about torrents that have records: on PostgreSQL they search the
@@ -30,7 +30,8 @@ export function torrentIdsNamed(dialect: DialectName, text: string): RawBuilder<
     // A quoted FTS5 phrase: the text matches as is, operators and all (quotes doubled).
     return sql<number>`select rowid as id from site_torrents_name_fts where site_torrents_name_fts match ${`"${text.replace(/"/g, '""')}"`}`
   }
-  return sql<number>`select id from site_torrents where name like ${likeContains(text)} escape '\\'`
+  // Shorter text scans the names, folded as the trigram search folds them (LIKE folds ASCII only: `üb` missed `Über`).
+  return sql<number>`select id from site_torrents where name glob ${foldedContains(text)}`
 }
 
 /** SQLite: whether the text is long enough for the FTS5 trigram index (3 characters, as the tokenizer counts them). */
@@ -54,9 +55,8 @@ export function recordNamed(dialect: DialectName, torrentId: RawBuilder<unknown>
     return sql<boolean>`(select name from torrent_labels where torrent_id = ${torrentId} and records > 0) ilike ${likeContains(text)} escape '\\'`
   }
   const name = sql`(select name from site_torrents where id = ${torrentId})`
-  // What the FTS5 search would find, as a pattern on the name (foldedContains); shorter text is LIKE, as in torrentIdsNamed.
-  if (formsTrigrams(text)) return sql<boolean>`${name} glob ${foldedContains(text)}`
-  return sql<boolean>`${name} like ${likeContains(text)} escape '\\'`
+  // What torrentIdsNamed would find, as a pattern on the name: the FTS5 search's folding, for short text too.
+  return sql<boolean>`${name} glob ${foldedContains(text)}`
 }
 
 /**
@@ -114,7 +114,8 @@ function sqliteNameMatch(text: string): RawBuilder<unknown> {
 }
 
 /**
- * A GLOB pattern for exactly the names that the FTS5 search for `text` (3+ characters) finds. The
+ * A GLOB pattern for exactly the names that the FTS5 search for `text` finds (3+ characters; shorter text is matched
+ * with it directly). The
  * trigram tokenizer, case-insensitive, folds the names and the text with SQLite's FTS5 case folding,
  * and the phrase matches where the folded name contains the folded text. That folding is Unicode's,
  * not LIKE's ASCII only: Ä/ä, Σ/σ/ς, Ｂ/ｂ, and K/k/K (the Kelvin sign), s/S/ſ (long s). GLOB compares
