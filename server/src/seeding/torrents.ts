@@ -23,7 +23,10 @@ function conditions(dialect: DialectName, q: TorrentQuery): RawBuilder<unknown> 
   if (q.completion !== undefined) parts.push(sql`l.completion = ${q.completion}`)
   if (q.assigned !== undefined) parts.push(sql`l.assigned = ${q.assigned}`)
   if (q.team !== undefined)
-    parts.push(sql`l.team in (select id from site_teams where ${foldCase(dialect, sql.ref('name'))} = ${q.team.toLowerCase()})`)
+    // Both sides folded by the database: JavaScript's toLowerCase and PostgreSQL's lower() disagree on a final Σ and on İ.
+    parts.push(
+      sql`l.team in (select id from site_teams where ${foldCase(dialect, sql.ref('name'))} = ${foldCase(dialect, sql`${q.team}`)})`,
+    )
   if (q.name !== undefined) parts.push(sql`l.torrent_id in (${torrentIdsNamed(dialect, q.name)})`)
   return parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``
 }

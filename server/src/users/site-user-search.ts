@@ -22,20 +22,25 @@ const casedBeyondAscii = (text: string) => [...text].some((c) => c.codePointAt(0
 function likeParts(dialect: DialectName, text: string) {
   const folded = dialect === 'postgres' || casedBeyondAscii(text)
   const username = sql.ref('username')
+  const literal = escapeLike(text)
+  // The pattern is folded by the database too, as the names are: JavaScript's toLowerCase and PostgreSQL's lower()
+  // disagree on a final Σ (σ/ς) and on İ, and `ΟΔΟΣ` did not find the site user ΟΔΟΣ.
+  const pattern = (like: string) => (folded ? foldCase(dialect, sql`${like}`) : sql`${like}`)
   return {
     name: folded ? foldCase(dialect, username) : sql<string>`username`,
-    literal: escapeLike(folded ? text.toLowerCase() : text),
+    prefix: pattern(`${literal}%`),
+    contains: pattern(`%${literal}%`),
     order: folded ? foldCase(dialect, username) : sql`username collate nocase`,
   }
 }
 
 /** Names starting with `text`, in name order: a range scan of site_users_username_prefix_idx. */
 export function prefixMatches(db: Kysely<DB>, dialect: DialectName, text: string, limit: number) {
-  const { name, literal, order } = likeParts(dialect, text)
+  const { name, prefix, order } = likeParts(dialect, text)
   return db
     .selectFrom('site_users')
     .select(['id', 'username'])
-    .where(sql<boolean>`${name} like ${`${literal}%`} escape '\\'`)
+    .where(sql<boolean>`${name} like ${prefix} escape '\\'`)
     .orderBy(order)
     .orderBy('id')
     .limit(limit)
@@ -43,12 +48,12 @@ export function prefixMatches(db: Kysely<DB>, dialect: DialectName, text: string
 
 /** Names containing `text` but not starting with it (those came first): a scan, stopped at `limit`. */
 function containsMatches(db: Kysely<DB>, dialect: DialectName, text: string, limit: number) {
-  const { name, literal } = likeParts(dialect, text)
+  const { name, prefix, contains } = likeParts(dialect, text)
   return db
     .selectFrom('site_users')
     .select(['id', 'username'])
-    .where(sql<boolean>`${name} like ${`%${literal}%`} escape '\\'`)
-    .where(sql<boolean>`not (${name} like ${`${literal}%`} escape '\\')`)
+    .where(sql<boolean>`${name} like ${contains} escape '\\'`)
+    .where(sql<boolean>`not (${name} like ${prefix} escape '\\')`)
     .limit(limit)
 }
 
