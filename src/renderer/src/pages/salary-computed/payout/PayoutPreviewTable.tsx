@@ -13,7 +13,7 @@ const readyTags: Record<PayoutPreviewEntry['status'], { color: string; text: str
 }
 
 /** A site's bonus as the server sends it (`760634.7`), grouped in thousands like every other amount: `760,634.7`. */
-const groupedBonus = (value: string) => value.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','))
+export const groupedBonus = (value: string) => value.replace(/^(-?\d+)/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','))
 export const bonusChange = (before: string | null, after: string | null) =>
   before === null ? '-' : `${groupedBonus(before)} → ${after === null ? '?' : groupedBonus(after)}`
 
@@ -42,10 +42,10 @@ const previewColumns: TableColumnsType<PayoutPreviewEntry> = [
     align: 'right',
     render: (credit: string, entry) => (
       <Space direction="vertical" size={0}>
-        <Typography.Text strong>{credit}</Typography.Text>
+        <Typography.Text strong>{groupedBonus(credit)}</Typography.Text>
         {entry.rounding ? (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            按一位小数：{entry.rounding}
+            按一位小数：{entry.rounding.split(' → ').map(groupedBonus).join(' → ')}
           </Typography.Text>
         ) : null}
       </Space>

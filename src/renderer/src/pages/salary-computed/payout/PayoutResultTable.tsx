@@ -6,7 +6,7 @@ import { useState } from 'react'
 import { App, Button, Flex, Space, Table, Tag, Typography, type TableColumnsType } from 'antd'
 import { payoutStatusLabels, type PayoutResult } from '@shared/payout'
 import { resolvePayout } from '@renderer/services/payout'
-import { bonusChange } from './PayoutPreviewTable'
+import { bonusChange, groupedBonus } from './PayoutPreviewTable'
 
 const statusColors: Record<PayoutResult['status'], string> = {
   paid: 'green',
@@ -32,7 +32,7 @@ export default function PayoutResultTable({ results, onSettled }: PayoutResultTa
       content:
         action === 'markDone'
           ? '请先在站点上核对该保种员的魔力确实已增加。确认后记为已发放，并补发站内信（如未发出）。'
-          : `请先在站点上核对该保种员的魔力确实没有增加。将为其增加 ${row.credit} 魔力并补发站内信。`,
+          : `请先在站点上核对该保种员的魔力确实没有增加。将为其增加 ${groupedBonus(row.credit)} 魔力并补发站内信。`,
       okText: action === 'markDone' ? '确认已到账' : '补发',
       cancelText: '取消',
       onOk: async () => {
@@ -50,7 +50,7 @@ export default function PayoutResultTable({ results, onSettled }: PayoutResultTa
 
   const columns: TableColumnsType<PayoutResult> = [
     { title: '保种员', dataIndex: 'username', width: 130, ellipsis: true },
-    { title: '到站魔力', dataIndex: 'credit', width: 110, align: 'right' },
+    { title: '到站魔力', dataIndex: 'credit', width: 110, align: 'right', render: (credit: string) => groupedBonus(credit) },
     {
       title: '结果',
       dataIndex: 'status',
