@@ -48,18 +48,20 @@ async function callBridge<N extends EndpointName>(endpoint: N, input: EndpointIn
 }
 
 /**
- * While the server cannot be reached, 「无法连接服务器」 is said once per this long: the lists read a failed page again
- * every 5 s (components/DataTable), and each of those reads would pop the same red toast over whatever the user does.
- * A call that answers ends the quiet at once (the next outage is told again).
+ * While the server cannot be reached (「无法连接服务器」) or fails on its side (a 5xx: its database down, say), the same
+ * message is said once per this long: the lists read a failed page again every 5 s (components/DataTable), and each of
+ * those reads would pop the same red toast over whatever the user does. A refusal of what the user sent (4xx) is always
+ * said. A call that answers ends the quiet of 「无法连接服务器」 at once (the next outage is told again); a server error
+ * stays quiet its 30 s (other calls answering say nothing of the one that fails).
  */
 export const UNREACHABLE_QUIET_MS = 30_000
-let unreachableToldAt: number | null = null
+let outageTold: { msg: string; at: number } | null = null
 
-function toastFailure(msg: string): void {
-  if (msg === messages.networkError) {
+function toastFailure(msg: string, code: number): void {
+  if (msg === messages.networkError || code >= 500) {
     const now = Date.now()
-    if (unreachableToldAt !== null && now - unreachableToldAt < UNREACHABLE_QUIET_MS) return
-    unreachableToldAt = now
+    if (outageTold !== null && outageTold.msg === msg && now - outageTold.at < UNREACHABLE_QUIET_MS) return
+    outageTold = { msg, at: now }
   }
   toastError(msg)
 }
@@ -71,11 +73,11 @@ export async function request<N extends EndpointName>(
 ): Promise<EndpointOutput<N>> {
   const result = await callBridge(endpoint, input)
   if (result.ok) {
-    unreachableToldAt = null
+    if (outageTold?.msg === messages.networkError) outageTold = null
     return result.data
   }
   const msg = result.msg || messages.requestFailed
-  if (!options.silent) toastFailure(msg)
+  if (!options.silent) toastFailure(msg, result.code)
   // A login the server ended says why on the login page too (a silent call, e.g. the re-check on focus, toasts nothing).
   if (result.code === UNAUTHORIZED_CODE)
     redirectToLogin(msg !== messages.notLoggedIn ? ({ ended: msg } satisfies LoginPageState) : undefined)

@@ -50,7 +50,8 @@ const columns: TableColumnsType<Month> = [
 ]
 
 export default function SalaryStatsPage() {
-  const { data, error, isLoading, mutate } = useApi('wages.stats', { months: STATS_MONTHS })
+  // Silent: a failure shows in the page (with 重试), not as a toast as well — again at each background retry.
+  const { data, error, isLoading, mutate } = useApi('wages.stats', { months: STATS_MONTHS }, { silent: true })
   const { token } = theme.useToken()
   const colours = useMemo<StatsColours>(
     () => ({ paid: token.colorPrimary, unpaid: token.orange, average: token.blue, median: token.purple, histogram: token.cyan }),
