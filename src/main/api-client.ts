@@ -115,6 +115,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     // Logging out ends the local session first, whatever the server answers and however long it takes: the user
     // may close the app right after 退出登录, and an unreachable server must not keep them logged in.
     if (name === 'user.logout') {
+      // A payload the contract refuses ends nothing (send answers 400 before any request): clearing the token first
+      // would leave the session alive on the server with nothing here to end it.
+      if (!endpoints[name].input.safeParse(rawInput).success) return send(name, rawInput, null, timeout)
       const token = storedToken()
       if (token) options.tokens.clearToken()
       return send(name, rawInput, token, Math.min(timeout, LOGOUT_TIMEOUT_MS))
@@ -298,6 +301,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function revoke(baseUrl: string, token: string): Promise<void> {
     const { method, path } = endpoints['user.logout']
+    // As storedToken: one that cannot travel as a header makes fetch refuse it, quoting it in the error that is logged.
+    if (!usableToken.test(token)) {
+      log('not revoking the session on the previous server: the stored token is not a valid header value')
+      return
+    }
     try {
       const response = await ky(path.replace(/^\//, ''), {
         prefix: baseUrl,
