@@ -36,7 +36,7 @@ describe('crash handler', () => {
     let reloaded = false
     listeners['render-process-gone']!({}, { reload: () => (reloaded = true) }, { reason: 'crashed' })
     await new Promise((r) => setTimeout(r, 0))
-    expect(prompts[0]).toContain('crashed')
+    expect(prompts[0]).toContain('页面进程崩溃')
     expect(reloaded).toBe(true)
   })
 

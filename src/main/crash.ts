@@ -17,6 +17,17 @@ export interface CrashDeps {
 
 export const CRASH_TITLE = '保种管理台出错了'
 
+/** Electron's render-process-gone reasons, as the reload prompt says them (the code itself goes to the log). */
+const goneReasons: Record<string, string> = {
+  'abnormal-exit': '页面进程异常退出',
+  killed: '页面进程被结束',
+  crashed: '页面进程崩溃',
+  oom: '内存不足',
+  'launch-failed': '页面进程无法启动',
+  'integrity-failure': '程序文件校验失败，请重新安装',
+  'memory-eviction': '内存不足，页面被系统回收',
+}
+
 export function installCrashHandler(deps: CrashDeps): void {
   let shown = false
   const report = (error: unknown) => {
@@ -36,7 +47,8 @@ export function installCrashHandler(deps: CrashDeps): void {
   deps.app.on('render-process-gone', (_event, contents, details) => {
     deps.log(`renderer gone: ${details.reason}`)
     if (details.reason === 'clean-exit') return
-    void deps.showReloadPrompt(`页面意外退出（${details.reason}）。是否重新加载？日志目录：${deps.logDirectory()}`).then((reload) => {
+    const why = goneReasons[details.reason] ?? '原因不明'
+    void deps.showReloadPrompt(`页面意外退出（${why}）。是否重新加载？日志目录：${deps.logDirectory()}`).then((reload) => {
       if (reload) contents.reload()
     })
   })
