@@ -9,7 +9,9 @@ export interface UpdaterLike {
   autoDownload: boolean
   autoInstallOnAppQuit: boolean
   setFeedURL(options: { provider: 'generic'; url: string }): void
-  checkForUpdates(): Promise<{ updateInfo: { version: string } } | null>
+  /** `isUpdateAvailable` (electron-updater 6): false also for a feed version older than the app's, outside a staged
+   *  rollout or above the OS's minimum — the feed's version is reported then too, and nothing is downloaded. */
+  checkForUpdates(): Promise<{ isUpdateAvailable?: boolean; updateInfo: { version: string } } | null>
   on(event: 'update-downloaded', listener: (info: { version: string }) => void): unknown
   on(event: 'error', listener: (error: Error) => void): unknown
   quitAndInstall(): void
@@ -53,7 +55,7 @@ export function createUpdateChecker(deps: UpdateCheckerDeps) {
       }
       const result = await updater.checkForUpdates()
       const latest = result?.updateInfo.version
-      if (!latest || latest === deps.currentVersion) {
+      if (!latest || latest === deps.currentVersion || result?.isUpdateAvailable === false) {
         if (options.userAsked) deps.inform(`当前已是最新版本（${deps.currentVersion}）。`)
         return 'up-to-date'
       }
