@@ -19,6 +19,7 @@ import {
   type LoginInput,
 } from '@shared/index'
 import { saveFailureMessage } from './downloads'
+import { logLine } from './logging'
 
 export const REQUEST_TIMEOUT_MS = 180_000
 /** 退出登录 waits this long for the server at most: the local session has already ended. */
@@ -254,7 +255,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const output = endpoint.output.safeParse(data)
     if (!output.success) {
-      log(`answer of ${name} does not match the contract: ${formatZodError(output.error)}`)
+      // The field's path may hold the server's own keys (a record's): escaped and bounded (logging.ts logLine).
+      log(`answer of ${name} does not match the contract: ${logLine(formatZodError(output.error))}`)
       return fail(502, messages.badServerAnswer)
     }
 

@@ -15,6 +15,17 @@ export function redactSecrets(text: string): string {
   return secretPatterns.reduce((line, [pattern, replacement]) => line.replace(pattern, replacement), text)
 }
 
+/**
+ * A server's text as one bounded log line: control characters and line separators escaped (`\n` would let the text
+ * write lines of its own into main.log), at most `max` characters (one key of megabytes would push the log's earlier
+ * entries out: it keeps 1 MiB and one archive).
+ */
+export function logLine(text: string, max = 2000): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what is escaped
+  const escaped = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return escaped.length > max ? `${escaped.slice(0, max)}…（共 ${escaped.length} 个字符，已截断）` : escaped
+}
+
 /** The part of electron-log's logger the app configures. */
 export interface ConfigurableLog {
   transports: { file: { level: string | false; maxSize: number }; console: { level: string | false } }
