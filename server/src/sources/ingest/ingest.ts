@@ -156,8 +156,13 @@ export async function applySnapshot(
       )
       checkSourceRows(table, rows, { latest }, (message) => void (notes[message] = (notes[message] ?? 0) + 1))
       let taken = 0
+      // A row the site re-created under a new id replaces the stored one: remembered as deleted, as a pushed delete is
+      // (a late push of the old row must not come back once the new one is deleted — an un-claim, a stop undone).
+      const onReplaced = remembersDeletions(table)
+        ? (inTrx: Kysely<DB>, ids: number[]) => rememberDeletions(inTrx, table, ids, now)
+        : undefined
       if (!dated) {
-        written[entity] = await upsertMirror(trx, table, rows as never)
+        written[entity] = await upsertMirror(trx, table, rows as never, { onReplaced })
         taken = rows.length
       } else
         for (const countersOnly of [false, true]) {
@@ -166,7 +171,7 @@ export async function applySnapshot(
           const older = await olderIds(trx, table, group, latest, countersOnly)
           const newer = group.filter((row) => !older.has(row.id))
           const keepStoredWhen = storedIsNewer(table, `"${table}"`, 'excluded', latest, countersOnly)
-          written[entity] += await upsertMirror(trx, table, newer as never, { keepStoredWhen })
+          written[entity] += await upsertMirror(trx, table, newer as never, { keepStoredWhen, onReplaced })
           taken += newer.length
         }
       if (matches?.revived.length && remembersDeletions(table)) await forgetDeletions(trx, table, matches.revived)

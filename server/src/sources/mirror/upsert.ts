@@ -45,6 +45,12 @@ export interface UpsertOptions {
    * are one statement (a push replayed or arriving out of order, sources/ingest). Trusted text only.
    */
   keepStoredWhen?: string
+  /**
+   * Called with the ids of stored rows that an incoming row replaces by unique key (the site re-created them under a
+   * new id), in the same transaction, before they are deleted: a deletion that never came as one (sources/ingest
+   * remembers it, so a late push of the old row does not bring it back once its successor is deleted).
+   */
+  onReplaced?: (db: Kysely<DB>, ids: number[]) => Promise<void>
 }
 
 export function isSqlite(db: Kysely<DB>): boolean {
@@ -121,12 +127,11 @@ async function upsertChunk(db: Kysely<DB>, table: MirrorTable, rows: AnyRow[], o
           key.map((c, i) => sql`x.${sql.ref(c)} = v.${names[i]}`),
           sql` and `,
         )} where x.id <> v.id`.execute(db)
-      if (stale.length)
-        await deleteChunk(
-          db,
-          table,
-          stale.map((r) => Number(r.id)),
-        )
+      if (stale.length) {
+        const replaced = stale.map((r) => Number(r.id))
+        await options.onReplaced?.(db, replaced)
+        await deleteChunk(db, table, replaced)
+      }
     }
   }
 
