@@ -25,6 +25,7 @@ import { runInWorker, workerFile } from './offload'
 import { periodCounters, periodRecords, sameSecondClaims, wageMembers, type RangeScan } from './reader'
 import { postgresParallelScan } from './pg-parallel-scan'
 import { namedWageRecords } from './log-detail'
+import { byName } from './queries'
 import { wageDb } from './tables'
 import type { ComputeArgs, ComputedPeriod, ComputeOutcome, PreviewAnswer, RunMember } from './worker-protocol'
 
@@ -90,7 +91,7 @@ export async function runWages(
 }
 
 const byAmountThenName = (a: { amount: number; username: string }, b: { amount: number; username: string }) =>
-  b.amount - a.amount || (a.username < b.username ? -1 : a.username > b.username ? 1 : 0)
+  b.amount - a.amount || byName(a.username, b.username)
 
 /** An item as the API shows it; `rules` are its run's (the reason's text carries their standards). */
 export function itemOut(item: WageItemResult, rules: RuleBody): WageItem {

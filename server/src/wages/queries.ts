@@ -21,8 +21,12 @@ export async function lastComputedPeriod(db: Kysely<DB>): Promise<string | null>
   return (row?.p as string | null | undefined) ?? null
 }
 
-/** Byte-order comparison of usernames, the same on both databases and in JS. */
-export const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+/**
+ * Byte-order comparison of usernames (UTF-8 bytes: code point order), the same as both databases' (BINARY, "C"). JS's
+ * `<` compares UTF-16 units, which puts a name with a character beyond U+FFFF (𠮷) before one with a full-width letter
+ * (ｆ, U+FF46) — the other way round from the databases' order of 工资计算 and the 首页 top 10.
+ */
+export const byName = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'))
 
 /**
  * The whole rank of a period (≤ a few thousand members): amount desc, listed by username within a tie. Equal amounts
