@@ -25,6 +25,8 @@ export const exportHeaders = [
   '发放人',
   '规则版本',
   '计算时间',
+  // As 工资计算 marks a record: counted from a first observation, not from the month's start (domain.md §4).
+  '计算范围',
 ] as const
 
 const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100
@@ -49,6 +51,7 @@ export function exportRow(r: ExportRecord, timeZone: string): (string | number)[
     r.paidBy ?? '',
     r.ruleVersion,
     localTime(r.computedAt, timeZone),
+    r.partial ? '部分月份' : '整月',
   ]
 }
 
