@@ -11,6 +11,7 @@ import { messages } from '@shared/messages'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { watchToasts } from '@renderer/test/toasts'
 
 let api: FakeApi
 const reads = () => api.call.mock.calls.filter(([name]) => name === 'operationLog.page').length
@@ -28,26 +29,14 @@ beforeEach(() => {
 
 describe('a list whose server keeps answering 500', { timeout: 40_000 }, () => {
   it('toasts the error once, not again on every automatic re-read', async () => {
-    // Every toast that appears, also one that has gone again by the end.
-    let toasts = 0
-    const observer = new MutationObserver((records) => {
-      for (const record of records)
-        for (const node of record.addedNodes)
-          if (
-            node instanceof HTMLElement &&
-            node.matches('.ant-message-notice-wrapper, .ant-message-notice') &&
-            node.textContent?.includes(messages.serverError)
-          )
-            toasts += 1
-    })
-    observer.observe(document.body, { childList: true, subtree: true })
+    const toasts = watchToasts(messages.serverError)
 
     renderRoutes(routes, '/operation-history')
     await screen.findByText('加载失败，请点击刷新重试', undefined, { timeout: 8000 })
     // The table reads the page again by itself (every 5 s) — twice more here, nobody clicking anything.
     await waitFor(() => expect(reads()).toBeGreaterThanOrEqual(3), { timeout: 25_000 })
     await waitFor(() => expect(screen.getAllByText(messages.serverError).length).toBeGreaterThan(0), { timeout: 3000 })
-    observer.disconnect()
-    expect(toasts).toBe(1)
+    toasts.stop()
+    expect(toasts.count()).toBe(1)
   })
 })

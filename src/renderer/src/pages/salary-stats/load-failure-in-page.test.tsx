@@ -9,6 +9,7 @@ import { messages } from '@shared/messages'
 import { routes } from '@renderer/router'
 import { adminUser, fail, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
+import { watchToasts } from '@renderer/test/toasts'
 
 let api: FakeApi
 const reads = () => api.call.mock.calls.filter(([name]) => name === 'wages.stats').length
@@ -20,24 +21,13 @@ beforeEach(() => {
 
 describe('工资统计 that cannot be read', { timeout: 40_000 }, () => {
   it('says so in the page only, without toasting it (again at each retry)', async () => {
-    let toasts = 0
-    const observer = new MutationObserver((records) => {
-      for (const record of records)
-        for (const node of record.addedNodes)
-          if (
-            node instanceof HTMLElement &&
-            node.matches('.ant-message-notice-wrapper, .ant-message-notice') &&
-            node.textContent?.includes(messages.serverError)
-          )
-            toasts += 1
-    })
-    observer.observe(document.body, { childList: true, subtree: true })
+    const toasts = watchToasts(messages.serverError)
     renderRoutes(routes, '/salary-stats')
     await screen.findByText('工资统计加载失败', undefined, { timeout: 8000 })
     // The background retry (errorRetryInterval 5 s).
     await waitFor(() => expect(reads()).toBeGreaterThanOrEqual(2), { timeout: 25_000 })
     await waitFor(() => expect(screen.getAllByText(messages.serverError).length).toBeGreaterThan(0), { timeout: 5000 })
-    observer.disconnect()
-    expect(toasts).toBe(0)
+    toasts.stop()
+    expect(toasts.count()).toBe(0)
   })
 })
