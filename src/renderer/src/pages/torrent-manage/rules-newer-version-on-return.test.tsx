@@ -53,23 +53,23 @@ beforeEach(() => {
   })
 })
 
-describe('官种设置 after a new rule version was saved elsewhere', { timeout: 40_000 }, () => {
+describe('官种设置 after a new rule version was saved elsewhere', { timeout: 120_000 }, () => {
   it('shows the new version with its own values, not the values of the version read before', async () => {
     const { router } = renderRoutes(routes, '/torrent-manage')
-    await screen.findByText('v7', undefined, { timeout: 8000 })
+    await screen.findByText('v7', undefined, { timeout: 20_000 })
     expect((screen.getByLabelText('种子年龄参数 T0（周）') as HTMLInputElement).value).toBe('4')
 
     // 数据同步: 采用站点的设置 saves v8 with T0 = 5.
     await act(() => router.navigate('/data-sync'))
-    fireEvent.click(await screen.findByTestId('adopt-site-wage-settings', undefined, { timeout: 8000 }))
-    const dialog = await screen.findByRole('dialog')
+    fireEvent.click(await screen.findByTestId('adopt-site-wage-settings', undefined, { timeout: 20_000 }))
+    const dialog = await screen.findByRole('dialog', undefined, { timeout: 20_000 })
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }))
-    await waitFor(() => expect(current.version).toBe(8), { timeout: 5000 })
+    await waitFor(() => expect(current.version).toBe(8), { timeout: 20_000 })
 
     // Back to 官种设置: the page says v8 …
     await act(() => router.navigate('/torrent-manage'))
-    await screen.findByText('v8', undefined, { timeout: 8000 })
+    await screen.findByText('v8', undefined, { timeout: 20_000 })
     // … and shows v8's T0 (5), not v7's 4.
-    await waitFor(() => expect((screen.getByLabelText('种子年龄参数 T0（周）') as HTMLInputElement).value).toBe('5'), { timeout: 3000 })
+    await waitFor(() => expect((screen.getByLabelText('种子年龄参数 T0（周）') as HTMLInputElement).value).toBe('5'), { timeout: 20_000 })
   })
 })
