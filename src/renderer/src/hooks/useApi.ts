@@ -4,7 +4,7 @@
  * still in flight from the previous session can answer for the next one.
  */
 import { useCallback, useState } from 'react'
-import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr'
+import useSWR, { useSWRConfig, type SWRConfiguration, type SWRResponse } from 'swr'
 import type { EndpointInput, EndpointName, EndpointOutput } from '@shared/endpoints'
 import { request, type RequestError, type RequestOptions } from '@renderer/services/request'
 import { useUserStore } from '@renderer/stores/user'
@@ -27,6 +27,19 @@ export function useApi<N extends EndpointName>(
     key,
     ([, , name, payload]) => request(name as N, payload as EndpointInput<N>, { silent }),
     swrConfig,
+  )
+}
+
+/**
+ * After a write that answers what a read of `endpoint` would (a rules save answers the new rules): every cached read
+ * of it shows that answer. A page left and opened again within the 2 s dedupe window would otherwise show its old
+ * cache without asking (官种设置 after 数据同步's 采用站点的设置: v7 under the new version's save).
+ */
+export function useSetReads(): <N extends EndpointName>(endpoint: N, data: EndpointOutput<N>) => void {
+  const { mutate } = useSWRConfig()
+  return useCallback(
+    (endpoint, data) => void mutate((key) => Array.isArray(key) && key[0] === 'api' && key[2] === endpoint, data, { revalidate: false }),
+    [mutate],
   )
 }
 

@@ -6,6 +6,7 @@
 import { useState } from 'react'
 import { App, Alert, Button, Typography } from 'antd'
 import type { RuleBody, Rules, SyncSite } from '@shared/entities'
+import { useSetReads } from '@renderer/hooks/useApi'
 import { getRules, saveRules } from '@renderer/services/config'
 import { toastSuccess } from '@renderer/utils/feedback'
 
@@ -23,6 +24,7 @@ export function withSiteValues(rules: Rules, differences: readonly WageDifferenc
 export default function SiteWageSettings({ differences, onApplied }: { differences: WageDifference[]; onApplied: () => void }) {
   const { modal } = App.useApp()
   const [applying, setApplying] = useState(false)
+  const setReads = useSetReads()
   const adoptable = differences.filter((d) => d.field !== null)
 
   function confirmAdopt() {
@@ -40,6 +42,8 @@ export default function SiteWageSettings({ differences, onApplied }: { differenc
         try {
           const current = await getRules()
           const saved = await saveRules({ ...withSiteValues(current, adoptable), baseVersion: current.version })
+          // 官种设置 shows the new version, if it is opened next, without waiting for its own re-read.
+          setReads('config.rules', saved)
           toastSuccess(`已保存为规则版本 v${saved.version}`)
           onApplied()
         } catch {

@@ -3,7 +3,9 @@
  * read on an earlier visit, under the tag of the newer version it had just read. product.md §3 (/torrent-manage): the
  * 官种规则 tab shows the current rule version; an admin who comes back to it expects the fields to be that version's
  * values — not last visit's values labelled with the new version number (a save from there was also made on the old
- * version). The form now takes a newer version's values when it holds no unsaved edit (RulesForm's version effect).
+ * version). The form now takes a newer version's values when it holds no unsaved edit (RulesForm's version effect), and
+ * 采用站点的设置 puts the saved rules in the page's cache (useSetReads): returned to within SWR's 2 s dedupe window, the
+ * page asked nothing and showed its old cache (a CI run caught that timing).
  *
  * The scenario stays inside the console: 数据同步's 「采用站点的设置」 saves a new rule version, and the admin goes
  * back to 官种设置 to look at it.
