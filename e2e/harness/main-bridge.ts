@@ -91,7 +91,26 @@ const shimMethods = (Object.keys(forwards) as (keyof typeof ipcChannels)[]).map(
 /** Runs in the page before its own scripts: the same `window.api` the preload exposes. */
 export const bridgeShim = `
   (() => {
-    const invoke = (channel, arg) => window.__seedingIpc(channel, arg);
+    // Each API call with its time and outcome, newest last: a failed wait reports what the page asked and got (ui.ts).
+    const calls = (window.__apiCalls = []);
+    const invoke = (channel, arg) => {
+      const endpoint = arg && typeof arg === 'object' && 'endpoint' in arg ? arg.endpoint : channel;
+      const call = { endpoint, start: Date.now(), ms: null, code: null };
+      calls.push(call);
+      if (calls.length > 50) calls.shift();
+      const answer = window.__seedingIpc(channel, arg);
+      Promise.resolve(answer).then(
+        (reply) => {
+          call.ms = Date.now() - call.start;
+          call.code = reply && typeof reply === 'object' && reply.ok === false ? reply.code : 'ok';
+        },
+        () => {
+          call.ms = Date.now() - call.start;
+          call.code = 'threw';
+        },
+      );
+      return answer;
+    };
     Object.defineProperty(window, 'api', {
       value: Object.freeze({
         ${shimMethods.join('\n        ')}

@@ -96,7 +96,7 @@ export async function toast(page: Page, text: string | RegExp): Promise<void> {
       .catch(() => [])
     const seen = await page.evaluate(() => (window as unknown as { toastsSeen?: string[] }).toastsSeen ?? []).catch(() => [])
     throw new Error(
-      `${(error as Error).message}\n页面上显示的提示：${JSON.stringify(shown)}\n等待期间出现过的提示：${JSON.stringify(seen)}`,
+      `${(error as Error).message}\n页面上显示的提示：${JSON.stringify(shown)}\n等待期间出现过的提示：${JSON.stringify(seen)}\n${await recentCalls(page)}`,
       {
         cause: error,
       },
@@ -106,10 +106,46 @@ export async function toast(page: Page, text: string | RegExp): Promise<void> {
   }
 }
 
-/** Confirms the open Popconfirm with its button. */
+/** The page's last API calls (the bridge shim records them), newest last: what it asked and what came back, or that it still waits. */
+export async function recentCalls(page: Page, count = 12): Promise<string> {
+  type Call = { endpoint: string; start: number; ms: number | null; code: string | number | null }
+  const calls = await page
+    .evaluate((n) => ((window as unknown as { __apiCalls?: Call[] }).__apiCalls ?? []).slice(-n), count)
+    .catch(() => [] as Call[])
+  const now = Date.now()
+  const lines = calls.map(({ endpoint, start, ms, code }) =>
+    ms === null
+      ? `  ${endpoint}: 仍在等待（已 ${now - start} ms）`
+      : `  ${endpoint}: ${code}（${ms} ms，${Math.round((now - start) / 1000)} s 前）`,
+  )
+  return `页面最近的接口调用：\n${lines.join('\n') || '  （无）'}`
+}
+
+/**
+ * Confirms the open Popconfirm with its button, and waits until the click was taken: the popover closed, or its button
+ * shows that the action runs (loading). The popover zooms in, and on a busy machine a click during that motion can land
+ * where the button no longer is and be lost (a CI run waited 30 s for a toast of a call never made), so the click comes
+ * once the motion is over, and is tried again only while neither state has come.
+ */
 export async function confirmPopover(page: Page, button: string): Promise<void> {
-  const popover = page.locator('.ant-popover:visible')
-  await popover.getByRole('button', { name: spaced(button) }).click()
+  const name = spaced(button)
+  const popover = page.locator('.ant-popover:visible', { has: page.getByRole('button', { name }) })
+  const ok = popover.getByRole('button', { name })
+  await popover.waitFor()
+  await waitForMotionEnd(page)
+  const taken = async () =>
+    (await popover.count()) === 0 ||
+    (await ok.evaluate((b) => b.classList.contains('ant-btn-loading'), undefined, { timeout: 1_000 }).catch(() => true))
+  await poll(async () => {
+    if (await taken()) return true
+    await ok.click({ timeout: 5_000 })
+    // Taken is the usual case at once; a lost click shows no change: tried again after a while.
+    return expect
+      .poll(taken, { timeout: 5_000, interval: 100 })
+      .toBe(true)
+      .then(() => true)
+      .catch(() => false)
+  }, 30_000).toBe(true)
 }
 
 /**
