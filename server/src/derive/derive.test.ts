@@ -1,12 +1,13 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { SeedStatus } from '@shared/enums'
+import { AccountStatus, SeedStatus } from '@shared/enums'
 import { disqualified, isKeeper, seedStatus, type RecordFacts, type SnatchFacts } from '../domain/status'
 import { defaultRuleBody, GIB, saveRules } from '../rules/rules'
 import { openTestDatabases } from '../test/harness'
 import { useSeedingDb } from '../test/seeding-db'
 import { deleteMirror } from '../sources/mirror/delete'
 import { derive } from './index'
+import { queueMembers } from './queue'
 
 const NOW = Date.UTC(2026, 0, 15, 4, 0, 0)
 const MIN = 60_000
@@ -118,16 +119,29 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       expect(await w.label(1)).toMatchObject({ keepers: 1 })
     })
 
-    it('a deleted member seeding a claimed torrent is 无工资 (5), an unclaimed one still 4', async () => {
+    it('a member deleted or banned here who keeps seeding is 无工资 (5), claimed, unclaimed or uploaded, and keeps nothing', async () => {
+      // Found by an outside tester (fixed since; the test keeps it so): an unclaimed one was 4 and an uploaded one 6, both
+      // keepers — 首页's completion and 自动分配 took the torrents as kept by members who had left the team.
       const { w } = await basic()
-      const bob = await w.member('bob', 1002, { status: 1 })
+      const bob = await w.member('bob', 1002, { status: AccountStatus.Deleted })
       await w.torrent(2)
-      await w.peer(1002, 1, { seeder: true, lastAction: NOW })
+      await w.torrent(3, { owner: 1002 })
+      for (const torrent of [1, 2, 3]) await w.peer(1002, torrent, { seeder: true, lastAction: NOW })
       await w.claim(1002, 1)
-      await w.peer(1002, 2, { seeder: true, lastAction: NOW })
       await run()
-      expect((await w.record(bob, 1))?.status).toBe(SeedStatus.NoWage)
+      for (const torrent of [1, 2, 3]) {
+        expect(await w.record(bob, torrent)).toMatchObject({ status: SeedStatus.NoWage, seeding: 1 })
+        expect((await w.label(torrent)).keepers).toBe(0)
+      }
+
+      // Their account back to 正常: keepers again at the pass the change queues.
+      await t.db.database.db.updateTable('users').set({ status: AccountStatus.Normal }).where('id', '=', bob).execute()
+      await queueMembers(t.db.database.db, [bob])
+      await run()
+      expect((await w.record(bob, 1))?.status).toBe(SeedStatus.Seeding)
       expect((await w.record(bob, 2))?.status).toBe(SeedStatus.SeedingUnclaimed)
+      expect((await w.record(bob, 3))?.status).toBe(SeedStatus.Uploader)
+      for (const torrent of [1, 2, 3]) expect((await w.label(torrent)).keepers).toBe(1)
     })
 
     it('a peer older than the window is not active (the sync time decides, not the clock)', async () => {
@@ -170,14 +184,17 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
 
     it('the SQL table and the TypeScript reference agree on every combination of facts', async () => {
       const w = t.world
-      // Site uid 2001's account is enabled, 2002's disabled on the site, 2003's deleted by the site (no mirror row).
+      // Site uid 2001's account is enabled, 2002's disabled on the site, 2003's deleted by the site (no mirror row);
+      // 2004's member is banned here.
       const members = {
         2001: await w.member('combo', 2001),
         2002: await w.member('combo-off', 2002, { siteEnabled: false }),
         2003: await w.member('combo-gone', 2003),
+        2004: await w.member('combo-banned', 2004, { status: AccountStatus.Banned }),
       }
       await deleteMirror(t.db.database.db, 'site_users', [2003])
-      const reasons = [null, 'belowMinSize', 'torrentBanned', 'siteAccountDisabled', 'siteAccountDeleted'] as const
+      const reasons = [null, 'belowMinSize', 'torrentBanned', 'siteAccountDisabled', 'siteAccountDeleted', 'memberInactive'] as const
+      const uidOf = { siteAccountDisabled: 2002, siteAccountDeleted: 2003, memberInactive: 2004 } as const
       // Snatch rows as announce leaves them; the last one is a cross-seeder's (never sent `completed`).
       const snatches: (SnatchFacts | null)[] = [
         null,
@@ -195,15 +212,16 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
             for (const claimed of [false, true])
               for (const reason of reasons)
                 for (const snatch of snatches) {
-                  const uid = reason === 'siteAccountDisabled' ? 2002 : reason === 'siteAccountDeleted' ? 2003 : 2001
+                  const uid = reason && reason in uidOf ? uidOf[reason as keyof typeof uidOf] : 2001
                   const facts: RecordFacts = {
                     uploader,
                     activeLeeching,
                     activeSeeding,
                     claimed,
                     snatch,
+                    memberInactive: reason === 'memberInactive',
                     disqualified: disqualified({
-                      memberInactive: false,
+                      memberInactive: reason === 'memberInactive',
                       belowWageMinimum: false,
                       belowMinSize: reason === 'belowMinSize',
                       torrentBanned: reason === 'torrentBanned',
@@ -299,13 +317,14 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
       await w.team(1, 'CedarHD')
       await officialRules({ targetKeepers: 2 })
       const members = [await w.member('m1', 1001), await w.member('m2', 1002), await w.member('m3', 1003)]
-      await w.torrent(1, { team: 1 }) // official, 2 keepers → 1
+      await w.torrent(1, { team: 1 }) // official, 2 keepers (+ a banned member seeding) → 1
       await w.torrent(2, { team: 1 }) // official, 1 keeper (+ one lost, + one stopped) → 2
       await w.torrent(3) // unofficial, 1 keeper → 3
       await w.torrent(4) // unofficial, none → 4
       await w.peer(1001, 1, { seeder: true, lastAction: NOW })
       await w.claim(1001, 1)
       await w.peer(1002, 1, { seeder: true, lastAction: NOW })
+      await w.peer(1003, 1, { seeder: true, lastAction: NOW })
       await w.peer(1001, 2, { seeder: true, lastAction: NOW })
       await w.setMemberStatus(members[1], 0)
       await w.peer(1002, 2, { seeder: true, lastAction: NOW })
@@ -319,7 +338,7 @@ describe.each(openTestDatabases())('derivation on $name', (backend) => {
         .select(['torrent_id', 'keepers', 'completion', 'assigned'])
         .orderBy('torrent_id')
         .execute()
-      // m2 is banned: seeding unclaimed (1) still keeps (4), claimed (2) is lost (5).
+      // m2 is banned: seeding, claimed (2) or not (1), they keep nothing (5).
       expect(labels).toEqual([
         { torrent_id: 1, keepers: 2, completion: 1, assigned: 2 },
         { torrent_id: 2, keepers: 1, completion: 2, assigned: 2 },

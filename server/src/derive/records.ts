@@ -8,6 +8,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { DialectName } from '../db/database'
 import { greatest, int } from '../db/sql-fragments'
 import { completionLabelSql } from '../domain/labels'
+import { isNexusphpClaims } from '../rules/rules'
 import { disqualifiedSql, keeperSql, seedStatusSql } from '../domain/status'
 import type { PassContext } from './context'
 import { addRangeToCounts, refreshMemberStats, subtractRangeFromCounts } from './counts'
@@ -77,20 +78,23 @@ export interface TieColumns {
  * the pair is tied at all — written once for both the per-range and the whole-table pass.
  */
 export function recordValuesSql(ctx: PassContext, t: TieColumns): { values: RawBuilder<unknown>; tied: RawBuilder<unknown> } {
+  const memberInactive = sql`u.status <> ${sql.lit(AccountStatus.Normal)}`
   const status = seedStatusSql({
     uploader: sql`(u.site_uid is not null and l.owner = u.site_uid)`,
+    memberInactive,
     activeLeeching: sql`coalesce(${t.peerLeeching}, 0) = 1`,
     activeSeeding: sql`coalesce(${t.peerSeeding}, 0) = 1`,
     claimed: sql`${t.claim} is not null`,
     disqualified: disqualifiedSql({
-      memberInactive: sql`u.status <> ${sql.lit(AccountStatus.Normal)}`,
+      memberInactive,
       siteAccountDisabled: sql`exists (select 1 from site_users su where su.id = u.site_uid and su.enabled = 0)`,
       // As the wage engine judges it (wages/reader.ts wageMembers): the same question, domain/site-accounts.ts.
       siteAccountDeleted: ctx.siteAccountsMirrored
         ? sql`(u.site_uid is not null and not exists (select 1 from site_users su where su.id = u.site_uid))`
         : sql`(1 = 0)`,
       torrentBanned: sql`l.banned = 1`,
-      belowMinSize: sql`l.size < ${int(ctx.minSizeBytes)}`,
+      // The preset 「NexusPHP 认领结算」 pays a claim whatever its size, as NexusPHP does (wages/formula.ts): not 无工资 for it.
+      belowMinSize: isNexusphpClaims(ctx.rules) ? sql`(1 = 0)` : sql`l.size < ${int(ctx.minSizeBytes)}`,
       // Flag kept by src/wages/estimates.ts.
       belowWageMinimum: sql`exists (select 1 from wage_estimates e where e.user_id = ${t.userId} and e.below_minimum = 1)`,
     }),

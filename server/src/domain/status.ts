@@ -17,6 +17,8 @@ export interface RecordFacts {
   activeSeeding: boolean
   /** A claim row exists for (member, torrent). */
   claimed: boolean
+  /** The member is banned or deleted here (account status other than 正常): also one of `Disqualification`'s reasons. */
+  memberInactive: boolean
   /** Any reason of `Disqualification` holds. */
   disqualified: boolean
   /** The member's snatch of the torrent, or none. */
@@ -66,6 +68,9 @@ export function disqualifiedSql(d: { [K in keyof Disqualification]: RawBuilder<u
 }
 
 export function seedStatus(f: RecordFacts): SeedStatus {
+  // Seeding, but no longer for the team: neither a wage nor a keeper, whether they claimed or uploaded it. As 4 or 6 they
+  // counted as keepers, so 首页's completion and 自动分配 took the torrent as kept by someone who left.
+  if (f.activeSeeding && f.memberInactive) return SeedStatus.NoWage
   if (f.uploader) return SeedStatus.Uploader
   // A seeding client wins over a second one still downloading: the site counts the member among the torrent's seeders.
   if (f.activeLeeching && !f.activeSeeding) return SeedStatus.Downloading
@@ -83,6 +88,7 @@ export interface RecordFactsSql {
   activeLeeching: RawBuilder<unknown>
   activeSeeding: RawBuilder<unknown>
   claimed: RawBuilder<unknown>
+  memberInactive: RawBuilder<unknown>
   disqualified: RawBuilder<unknown>
   /** The snatch's id (NULL = no snatch), `finished` (0/1) and `to_go`. */
   snatch: { id: RawBuilder<unknown>; finished: RawBuilder<unknown>; toGo: RawBuilder<unknown> }
@@ -90,6 +96,7 @@ export interface RecordFactsSql {
 
 export function seedStatusSql(f: RecordFactsSql): RawBuilder<number> {
   return sql<number>`case
+    when ${f.activeSeeding} and ${f.memberInactive} then ${sql.lit(SeedStatus.NoWage)}
     when ${f.uploader} then ${sql.lit(SeedStatus.Uploader)}
     when ${f.activeLeeching} and not (${f.activeSeeding}) then ${sql.lit(SeedStatus.Downloading)}
     when ${f.activeSeeding} and ${f.claimed} and ${f.disqualified} then ${sql.lit(SeedStatus.NoWage)}

@@ -38,6 +38,7 @@ import m0035 from './0035_month_end_ties'
 import m0036 from './0036_site_uid_rebases'
 import m0037 from './0037_snatch_restarts'
 import m0038 from './0038_month_end_accounts'
+import m0039 from './0039_inactive_member_keepers'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -75,5 +76,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0036_site_uid_rebases': m0036(dialect),
     '0037_snatch_restarts': m0037(dialect),
     '0038_month_end_accounts': m0038(dialect),
+    '0039_inactive_member_keepers': m0039(dialect),
   }
 }
