@@ -21,12 +21,27 @@ export interface PassContext {
   siteAccountsMirrored: boolean
 }
 
+/**
+ * Site ids (ascending) of the rules' official teams and tags: the rules name them, the mirror numbers them. Names are
+ * matched trimmed: the rules hold them trimmed (entities.ts), while a site's staff may have typed `CedarHD ` — and
+ * /site/options offers it so. A site has tens of teams and tags: all are read and matched here.
+ */
+export async function officialSiteIds(
+  db: Kysely<DB>,
+  rules: Pick<Rules, 'officialTeams' | 'officialTags'>,
+): Promise<{ teams: number[]; tags: number[] }> {
+  const named = async (table: 'site_teams' | 'site_tags', wanted: string[]) => {
+    if (wanted.length === 0) return []
+    const names = new Set(wanted.map((name) => name.trim()))
+    const rows = await db.selectFrom(table).select(['id', 'name']).orderBy('id').execute()
+    return rows.filter((row) => names.has(row.name.trim())).map((row) => row.id)
+  }
+  const [teams, tags] = await Promise.all([named('site_teams', rules.officialTeams), named('site_tags', rules.officialTags)])
+  return { teams, tags }
+}
+
 export async function passContext(db: Kysely<DB>, dialect: DialectName, now: number, rules: Rules): Promise<PassContext> {
-  const [teams, tags, mirrored] = await Promise.all([
-    rules.officialTeams.length ? db.selectFrom('site_teams').select('id').where('name', 'in', rules.officialTeams).execute() : [],
-    rules.officialTags.length ? db.selectFrom('site_tags').select('id').where('name', 'in', rules.officialTags).execute() : [],
-    siteAccountsMirrored(db),
-  ])
+  const [official, mirrored] = await Promise.all([officialSiteIds(db, rules), siteAccountsMirrored(db)])
   return {
     db,
     dialect,
@@ -34,8 +49,8 @@ export async function passContext(db: Kysely<DB>, dialect: DialectName, now: num
     since: activeSince(now, rules),
     rules,
     minSizeBytes: Math.ceil(rules.minSizeGiB * GIB),
-    officialTeamIds: teams.map((t) => t.id),
-    officialTagIds: tags.map((t) => t.id),
+    officialTeamIds: official.teams,
+    officialTagIds: official.tags,
     siteAccountsMirrored: mirrored,
   }
 }

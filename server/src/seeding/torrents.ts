@@ -25,7 +25,8 @@ function conditions(dialect: DialectName, q: TorrentQuery): RawBuilder<unknown> 
   if (q.team !== undefined)
     // Both sides folded by the database: JavaScript's toLowerCase and PostgreSQL's lower() disagree on a final Σ and on İ.
     parts.push(
-      sql`l.team in (select id from site_teams where ${foldCase(dialect, sql.ref('name'))} = ${foldCase(dialect, sql`${q.team}`)})`,
+      // trim: the filter arrives trimmed, and a site's staff may have typed the name with a space at its end (derive/context.ts).
+      sql`l.team in (select id from site_teams where ${foldCase(dialect, sql`trim(name)`)} = ${foldCase(dialect, sql`${q.team}`)})`,
     )
   if (q.name !== undefined) parts.push(sql`l.torrent_id in (${torrentIdsNamed(dialect, q.name)})`)
   return parts.length ? sql`where ${sql.join(parts, sql` and `)}` : sql``

@@ -10,6 +10,7 @@ import type { MirrorRows } from '../../mirror'
 import type { NexusphpConnection } from '../connection'
 import { intList, readMirrorRows } from '../reader'
 import { chunks } from '../../../util/chunks'
+import { officialSiteIds } from '../../../derive/context'
 import { ScanGaps } from './gaps'
 import type { SyncSession } from './session'
 
@@ -24,17 +25,8 @@ export async function snapshotTagWatermark(s: SyncSession): Promise<void> {
   s.state.torrentTags.maxId = Number(rows[0]?.m ?? 0)
 }
 
-/** Site ids of the rules' official teams and tags (the rules name them; the mirror numbers them). */
-async function officialIds(s: SyncSession): Promise<{ teams: number[]; tags: number[] }> {
-  const { officialTeams, officialTags } = s.ctx.rules
-  const teams = officialTeams.length
-    ? await s.db.selectFrom('site_teams').select('id').where('name', 'in', officialTeams).orderBy('id').execute()
-    : []
-  const tags = officialTags.length
-    ? await s.db.selectFrom('site_tags').select('id').where('name', 'in', officialTags).orderBy('id').execute()
-    : []
-  return { teams: teams.map((t) => t.id), tags: tags.map((t) => t.id) }
-}
+/** Site ids of the rules' official teams and tags. */
+const officialIds = (s: SyncSession) => officialSiteIds(s.db, s.ctx.rules)
 
 /** Reads the torrent_tags of some torrents from the source. */
 export async function tagsOf(
