@@ -19,10 +19,19 @@ import { checkSourceRows } from '../nexusphp/reader'
 import { defaultTuning } from '../nexusphp/sync/state'
 import { deletedMatches, forgetDeletions, rememberDeletions, remembersDeletions } from './deletions'
 import { ageColumn, agedTable, olderIds, storedIsNewer } from './older'
-import { deletableEntities, ingestEntities, ingestRowSchemas, type IngestEntity, type IngestSnapshot } from './schema'
+import {
+  deletableEntities,
+  deletedIdSchema,
+  ingestEntities,
+  ingestRowSchemas,
+  type DeletableEntity,
+  type IngestEntity,
+  type IngestSnapshot,
+} from './schema'
 
 export interface RejectedRow {
-  entity: IngestEntity
+  /** The entity of a row, or `deleted.<entity>` for an id of `deleted` (`index`: its position in that array). */
+  entity: IngestEntity | `deleted.${DeletableEntity}`
   /** Position of the row in its array (0-based). */
   index: number
   id: number | null
@@ -65,6 +74,17 @@ function refusedText(raw: unknown): string | null {
 
 /** Rejected rows reported in one answer (a wholly wrong batch must not make a huge answer). */
 export const MAX_REJECTED_REPORTED = 1_000
+
+/** The well-formed ids of one `deleted` array; each other one is rejected on its own, as a bad row is. */
+function checkedIds(entity: DeletableEntity, raw: readonly unknown[], reject: (row: RejectedRow) => void): number[] {
+  const ids: number[] = []
+  raw.forEach((value, index) => {
+    const parsed = deletedIdSchema.safeParse(value)
+    if (parsed.success) ids.push(parsed.data)
+    else reject({ entity: `deleted.${entity}`, index, id: null, reason: formatZodError(parsed.error) })
+  })
+  return ids
+}
 
 /**
  * `now`: the server's clock (epoch ms), the reference for pushed times — a tracker's clock years
@@ -183,7 +203,7 @@ export async function applySnapshot(
 
   const deleted = {} as IngestOutcome['deleted']
   for (const entity of deletableEntities) {
-    const ids = [...new Set(snapshot.deleted?.[entity] ?? [])]
+    const ids = [...new Set(checkedIds(entity, snapshot.deleted?.[entity] ?? [], reject))]
     const table = deletableTables[entity]
     deleted[entity] = ids.length
       ? await inTransaction(db, async (trx) => {

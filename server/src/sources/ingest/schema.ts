@@ -189,13 +189,17 @@ export const ingestSnapshotSchema = z.strictObject({
     IngestEntity,
     z.ZodOptional<z.ZodArray<z.ZodUnknown>>
   >),
+  // Ids checked one by one too (ingest.ts): one malformed id refused the whole push — its rows and its other deletes.
   deleted: z
     .strictObject(
-      Object.fromEntries(deletableEntities.map((entity) => [entity, z.array(bigId).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<
+      Object.fromEntries(deletableEntities.map((entity) => [entity, z.array(z.unknown()).max(MAX_ROWS_PER_ENTITY).optional()])) as Record<
         DeletableEntity,
-        z.ZodOptional<z.ZodArray<typeof bigId>>
+        z.ZodOptional<z.ZodArray<z.ZodUnknown>>
       >,
     )
     .optional(),
 })
 export type IngestSnapshot = z.infer<typeof ingestSnapshotSchema>
+
+/** One id of `deleted`: the rows' own id rule. */
+export const deletedIdSchema = bigId

@@ -18,6 +18,8 @@ interface PushAnswer {
   accepted: Record<string, number>
   ignoredOlder: Record<string, number>
   deleted: Record<string, number>
+  rejected: { entity: string; index: number; id: number | null; reason: string }[]
+  rejectedTotal: number
 }
 
 export function useIngestApp(backend: TestBackend, options: { officialTags?: string[] } = {}) {
