@@ -17,7 +17,7 @@ import { useCurrentUser } from '@renderer/stores/user'
 import { toastInfo } from '@renderer/utils/feedback'
 import { monthTitle } from '@renderer/utils/format'
 import NoWagesYet from '../salary-stats/NoWagesYet'
-import { findRankPosition } from './findRankPosition'
+import { findRankPosition, RankReadFailed } from './findRankPosition'
 
 export const RANK_TABLE_KEY = 'salary.rank'
 export const PERIOD_FORMAT = 'YYYY-MM'
@@ -100,6 +100,9 @@ export default function RankPage() {
       const position = await findRankPosition(user.id, params.period ?? shown?.period ?? undefined)
       if (position === null) toastInfo('你不在该月的工资排行中')
       else table.current?.showRow(position)
+    } catch (error) {
+      // The failed read was toasted; "not in the rank" would be a false word about their wage.
+      if (!(error instanceof RankReadFailed)) throw error
     } finally {
       setFinding(false)
     }

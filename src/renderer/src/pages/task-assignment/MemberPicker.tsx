@@ -13,8 +13,12 @@ const LIST_HEIGHT = 224
 /** The open list's height with its padding and offset. */
 const RESERVED = LIST_HEIGHT + 16
 
+/** The list could not be read (the failure was toasted). */
+export const MEMBERS_FAILED = 'failed'
+
 export interface MemberPickerProps {
-  members: KeeperOption[] | null
+  /** null: loading. */
+  members: KeeperOption[] | null | typeof MEMBERS_FAILED
   value?: number[]
   onChange?(value: number[]): void
   id?: string
@@ -22,8 +26,9 @@ export interface MemberPickerProps {
 
 export const loadText = (member: KeeperOption) => `已分配 ${formatCount(member.assignedCount)} · 做种 ${formatCount(member.seedingCount)}`
 
-export default function MemberPicker({ members, value, onChange, id }: MemberPickerProps) {
+export default function MemberPicker({ members: loaded, value, onChange, id }: MemberPickerProps) {
   const [open, setOpen] = useState(false)
+  const members = loaded === MEMBERS_FAILED ? [] : loaded
   const byId = new Map((members ?? []).map((member) => [member.id, member]))
   return (
     <div style={{ paddingBottom: open ? RESERVED : 0 }} data-testid="member-picker">
@@ -37,7 +42,14 @@ export default function MemberPicker({ members, value, onChange, id }: MemberPic
         placeholder="搜索用户名，可多选"
         listHeight={LIST_HEIGHT}
         onOpenChange={setOpen}
-        notFoundContent={members === null ? '加载中…' : '没有可分配的保种员（需状态正常并绑定站点 UID）'}
+        notFoundContent={
+          members === null
+            ? '加载中…'
+            : // A list that could not be read says so: not that no member may be assigned.
+              loaded === MEMBERS_FAILED
+              ? '保种员列表加载失败，请关闭后重新打开再试'
+              : '没有可分配的保种员（需状态正常并绑定站点 UID）'
+        }
         options={(members ?? []).map((member) => ({ label: member.username, value: member.id }))}
         optionRender={(option) => {
           const member = byId.get(option.value as number)

@@ -29,7 +29,7 @@ import { pageTorrents } from '@renderer/services/torrents'
 import { toastSuccess } from '@renderer/utils/feedback'
 import AssigneeTags from './AssigneeTags'
 import AutoAssignModal from './AutoAssignModal'
-import MemberPicker from './MemberPicker'
+import MemberPicker, { MEMBERS_FAILED } from './MemberPicker'
 import { formatCount } from '@renderer/utils/format'
 
 export const TASK_ASSIGNMENT_TABLE_KEY = 'taskAssignment.torrents'
@@ -116,9 +116,14 @@ export default function TaskAssignmentPage() {
     table.current?.reload()
   }
 
-  // Read afresh on each opening: the loads shown change with each assignment. A failure (toasted) offers nobody.
+  // Read afresh on each opening: the loads shown change with each assignment. A failure (toasted) offers nobody, and says why.
   const opening = useOpening(assigning)
-  const { data: members = null } = useLoad('taskAssignment.members', opening, () => keeperOptions().catch(() => []), READ_ONCE)
+  const { data: members = null } = useLoad(
+    'taskAssignment.members',
+    opening,
+    () => keeperOptions().catch((): typeof MEMBERS_FAILED => MEMBERS_FAILED),
+    READ_ONCE,
+  )
 
   // Stable (refs and `modal` only), so the columns below are built once.
   const confirmRemoveOne = useCallback(

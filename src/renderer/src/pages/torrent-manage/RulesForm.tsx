@@ -300,6 +300,9 @@ export default function RulesForm({ onSaved }: RulesFormProps) {
           form.setFieldsValue(beforePreset.current)
           beforePreset.current = null
         }
+        // The admin corrected the field the server refused: its message no longer describes what is there (as FormModal).
+        const refused = saveError ? fieldNamed(saveError) : null
+        if (refused && refused in changed) setSaveError(null)
         keepDraft()
       }}
       data-testid="rules-form"
