@@ -10,14 +10,10 @@ import { describe, expect, it } from 'vitest'
 import { createApiClient, type ApiClient } from './api-client'
 import { createIpcHandlers } from './ipc/handlers'
 import { redactSecrets } from './logging'
-import { createSettingsStore, type KeyValueBackend, type Sealer } from './settings-store'
+import { createSettingsStore, type Sealer } from './settings-store'
+import { memoryBackend } from './test/memory-backend'
 
 const plainSealer: Sealer = { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' }
-
-function memoryBackend(): KeyValueBackend {
-  const values = new Map<string, unknown>()
-  return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value), delete: (key) => void values.delete(key) }
-}
 
 describe('switching servers with a stored token that is not a valid header value', () => {
   it('never writes the token to the log', async () => {

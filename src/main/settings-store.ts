@@ -21,6 +21,8 @@ import type { DeviceKeyKeeper, TokenKeeper } from './api-client'
 export interface KeyValueBackend {
   get(key: string): unknown
   set(key: string, value: unknown): void
+  /** Several keys in one write of the file: a failure leaves none of them written. */
+  set(values: Record<string, unknown>): void
   delete(key: string): void
 }
 
@@ -70,6 +72,8 @@ export const DEFAULT_SERVER_ADDRESS = 'http://127.0.0.1:8080/api/v1'
  * not JSON (edited by hand, damaged on disk) starts over from the defaults: left to
  * electron-store's default it throws at launch, before any window exists, and the app never starts.
  */
+export const SETTINGS_NOT_SAVED = '设置未能保存：无法写入设置文件（磁盘已满或文件被占用？），原来的设置不变'
+
 export function openSettingsBackend<B extends KeyValueBackend>(open: (options: { name: string; clearInvalidConfig: boolean }) => B): B {
   return open({ name: 'settings', clearInvalidConfig: true })
 }
@@ -98,14 +102,25 @@ export function createSettingsStore({ backend, sealer, defaultServerAddress, def
     const parsed = parseWith(settingsPatchSchema, patch)
     if (!parsed.ok) return { ok: false, code: 400, msg: parsed.msg }
     const { serverAddress, navTheme, updateUrl } = parsed.data
-    if (serverAddress !== undefined) {
-      const normalized = normalizeServerAddress(serverAddress)
-      // A token belongs to one server; another server would only refuse it.
-      if (normalized !== getSettings().serverAddress) backend.delete('token')
-      backend.set('serverAddress', normalized)
+    const changes: Record<string, unknown> = {}
+    if (serverAddress !== undefined) changes.serverAddress = normalizeServerAddress(serverAddress)
+    if (navTheme !== undefined) changes.navTheme = navTheme
+    if (updateUrl !== undefined) changes.updateUrl = updateUrl
+    const otherServer = changes.serverAddress !== undefined && changes.serverAddress !== getSettings().serverAddress
+    // One write: a failure (a full disk) in the middle of several left part of the dialog's values saved.
+    try {
+      if (Object.keys(changes).length) backend.set(changes)
+    } catch {
+      return { ok: false, code: 500, msg: SETTINGS_NOT_SAVED }
     }
-    if (navTheme !== undefined) backend.set('navTheme', navTheme)
-    if (updateUrl !== undefined) backend.set('updateUrl', updateUrl)
+    // A token belongs to one server; another server would only refuse it. A removal that fails leaves it harmless:
+    // getToken gives it only to the server that issued it.
+    if (otherServer)
+      try {
+        backend.delete('token')
+      } catch {
+        // kept, bound to the old server
+      }
     return { ok: true, data: getSettings() }
   }
 

@@ -8,14 +8,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createApiClient } from './api-client'
-import { createSettingsStore, type KeyValueBackend, type Sealer } from './settings-store'
+import { createSettingsStore, type Sealer } from './settings-store'
+import { memoryBackend } from './test/memory-backend'
 
 const plainSealer: Sealer = { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' }
-
-function memoryBackend(): KeyValueBackend {
-  const values = new Map<string, unknown>()
-  return { get: (key) => values.get(key), set: (key, value) => void values.set(key, value), delete: (key) => void values.delete(key) }
-}
 
 /** What the next authenticated call sends, and where. */
 async function nextCall(settings: ReturnType<typeof createSettingsStore>) {
