@@ -23,7 +23,7 @@ import type { WageRankEntry } from '@shared/entities'
 import type { DB } from '../db/schema'
 import { queueMembers } from '../derive/queue'
 import { AppError } from '../errors'
-import { dayStart } from '../domain/local-day'
+import { addDays, dayStart } from '../domain/local-day'
 import { dataVersion } from '../db/data-version'
 import { binaryOrder, dialectOf } from '../db/sql-fragments'
 import { snapshotDayOnOrAfter } from '../snapshots/read'
@@ -97,11 +97,17 @@ export function createWageEstimates(options: { minRefreshMs?: number } = {}): En
     const version = await dataVersion(db)
     const period = periodOf(now, rules.timezone)
     const bounds = periodBounds(period, rules.timezone)
-    // The pace is the share of the month the counters have seen: from the 1st, or from the first
-    // snapshot of the month when the server started later (a new install, a new source).
+    // The pace is the share of the month the counters have seen: from the 1st, or when the server started later (a new
+    // install, a new source) from the end of the first snapshot's day. That snapshot was taken at some hour of its day, not
+    // at its midnight: counted from there, a first sync at 18:00 had "a day" of counters by 00:30 and the minimums,
+    // scaled to that day, flagged every member 无工资 (found by an outside tester).
     const startDay = await snapshotDayOnOrAfter(db, bounds.startDay)
     const observedFrom =
-      startDay !== null && startDay < bounds.nextStartDay ? Math.max(bounds.startMs, dayStart(startDay, rules.timezone)) : now
+      startDay === null || startDay >= bounds.nextStartDay
+        ? now
+        : startDay === bounds.startDay
+          ? bounds.startMs
+          : dayStart(addDays(startDay, 1), rules.timezone)
     const observedMs = Math.max(0, now - observedFrom)
     const pace = Math.min(1, observedMs / (bounds.endMs - bounds.startMs))
     const body = { ...rules, standardSeedHours: rules.standardSeedHours * pace, standardUploadedTimes: rules.standardUploadedTimes * pace }
