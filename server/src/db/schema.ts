@@ -172,6 +172,12 @@ export interface MemberSeedStatsTable {
   uploaded: number
 }
 
+/** The summed `uploaded` of a member's records when they left (migration 0040). */
+export interface MemberDepartedUploadsTable {
+  user_id: number
+  uploaded: number
+}
+
 export interface CounterSnapshotsTable {
   /** yyyymmdd in the rules' time zone. */
   day: number
@@ -422,6 +428,7 @@ export interface DB {
   torrent_labels: TorrentLabelsTable
   seed_record_counts: SeedRecordCountsTable
   member_seed_stats: MemberSeedStatsTable
+  member_departed_uploads: MemberDepartedUploadsTable
   counter_snapshots: CounterSnapshotsTable
   torrent_seeder_snapshots: TorrentSeederSnapshotsTable
   month_end_ties: MonthEndTiesTable

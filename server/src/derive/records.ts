@@ -12,6 +12,7 @@ import { isNexusphpClaims } from '../rules/rules'
 import { disqualifiedSql, keeperSql, seedStatusSql } from '../domain/status'
 import type { PassContext } from './context'
 import { addRangeToCounts, refreshMemberStats, subtractRangeFromCounts } from './counts'
+import { noteDepartedUploads } from './departed'
 import { analyzeScratch } from './scope'
 import { noteSnatchRestarts } from './snatch-restarts'
 
@@ -230,10 +231,12 @@ export async function judgeRange(ctx: PassContext, range: [number, number]): Pro
     written += Number(updated.numAffectedRows ?? 0)
   }
 
-  const deleted = await sql`delete from seed_records where id in (
+  const leaving = sql`r.id in (
       select r.id from derive_work w join seed_records r on r.user_id = w.user_id and r.torrent_id = w.torrent_id
       where w.user_id between ${a} and ${b}
-        and not exists (select 1 from derive_batch x where x.user_id = w.user_id and x.torrent_id = w.torrent_id))`.execute(db)
+        and not exists (select 1 from derive_batch x where x.user_id = w.user_id and x.torrent_id = w.torrent_id))`
+  await noteDepartedUploads(db, leaving)
+  const deleted = await sql`delete from seed_records as r where ${leaving}`.execute(db)
 
   await addRangeToCounts(db, range)
   await refreshMemberStats(db, range)

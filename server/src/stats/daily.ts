@@ -12,14 +12,16 @@ import { addDays } from '../domain/local-day'
 export const DAILY_RETENTION_DAYS = 400
 
 export async function recordDailyStats(db: Kysely<DB>, day: number): Promise<void> {
+  // The upload total counts what records that left had uploaded (derive/departed.ts): a departure is no negative upload.
   await sql`insert into daily_member_stats (user_id, day, seeding_count, seeding_size, uploaded)
-    select user_id, ${day}, seeding_count, seeding_size, uploaded from member_seed_stats where true
+    select m.user_id, ${day}, m.seeding_count, m.seeding_size, m.uploaded + coalesce(g.uploaded, 0)
+    from member_seed_stats m left join member_departed_uploads g on g.user_id = m.user_id where true
     on conflict (user_id, day) do update set seeding_count = excluded.seeding_count, seeding_size = excluded.seeding_size,
       uploaded = excluded.uploaded`.execute(db)
   // A member whose last record left has no member_seed_stats row: the day it left reads 0 (the series ended on the day
   // before, still seeding — found by an outside tester). Written once, after the last day that had figures (the team's
-  // days say which that was): a member gone for good does not get a row every day. The upload total carries on, so the
-  // day shows no upload rather than the member's whole total taken back.
+  // days say which that was): a member gone for good does not get a row every day. The upload total is what the records
+  // had uploaded when they left, so the day shows their last gains rather than the member's whole total taken back.
   const previous = await db
     .selectFrom('daily_team_stats')
     .select((eb) => eb.fn.max('day').as('day'))
@@ -27,9 +29,10 @@ export async function recordDailyStats(db: Kysely<DB>, day: number): Promise<voi
     .executeTakeFirst()
   if (previous?.day != null)
     await sql`insert into daily_member_stats (user_id, day, seeding_count, seeding_size, uploaded)
-      select d.user_id, ${day}, 0, 0, d.uploaded from users u join daily_member_stats d on d.user_id = u.id and d.day = ${previous.day}
+      select d.user_id, ${day}, 0, 0, coalesce((select g.uploaded from member_departed_uploads g where g.user_id = u.id), d.uploaded)
+      from users u join daily_member_stats d on d.user_id = u.id and d.day = ${previous.day}
       where (d.seeding_count > 0 or d.seeding_size > 0) and not exists (select 1 from member_seed_stats m where m.user_id = u.id)
-      on conflict (user_id, day) do update set seeding_count = 0, seeding_size = 0`.execute(db)
+      on conflict (user_id, day) do update set seeding_count = 0, seeding_size = 0, uploaded = excluded.uploaded`.execute(db)
   await sql`insert into daily_team_stats (day, records, seeding_count, seeding_size, active_members)
     select ${day},
       coalesce((select sum(records) from seed_record_counts where user_id = 0), 0),

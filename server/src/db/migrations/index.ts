@@ -39,6 +39,7 @@ import m0036 from './0036_site_uid_rebases'
 import m0037 from './0037_snatch_restarts'
 import m0038 from './0038_month_end_accounts'
 import m0039 from './0039_inactive_member_keepers'
+import m0040 from './0040_member_departed_uploads'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -77,5 +78,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0037_snatch_restarts': m0037(dialect),
     '0038_month_end_accounts': m0038(dialect),
     '0039_inactive_member_keepers': m0039(dialect),
+    '0040_member_departed_uploads': m0040(dialect),
   }
 }

@@ -1,0 +1,13 @@
+/**
+ * A leaving record's upload is kept per member (migration 0040): the member's daily upload is a difference of totals
+ * (stats/user.ts), and the record's history leaving the total is no negative upload.
+ */
+import { type Kysely, type RawBuilder, sql } from 'kysely'
+import type { DB } from '../db/schema'
+
+/** Adds the `uploaded` of the records `r` that `leaving` selects (a condition over `seed_records r`), before they go. */
+export async function noteDepartedUploads(db: Kysely<DB>, leaving: RawBuilder<unknown>): Promise<void> {
+  await sql`insert into member_departed_uploads (user_id, uploaded)
+    select r.user_id, sum(r.uploaded) from seed_records r where ${leaving} and r.uploaded > 0 group by r.user_id
+    on conflict (user_id) do update set uploaded = member_departed_uploads.uploaded + excluded.uploaded`.execute(db)
+}
