@@ -24,7 +24,7 @@
 import type { Pool, PoolConnection, RowDataPacket } from 'mysql2/promise'
 import { z } from '@shared/validation'
 import { numberOr, wageSettingNames } from '../sources/nexusphp/site-settings'
-import { bonusMark, changeBonusOnce, laravelNow, logValue, type LogColumns } from './nexusphp-rows'
+import { bonusMark, changeBonusOnce, laravelNow, logValues, type LogColumns } from './nexusphp-rows'
 import { formatTenths, parseTenths } from './tenths'
 import type { ClaimSettlement } from './target'
 
@@ -325,7 +325,7 @@ export async function applyClaims(
     const comment = `${described(taken)}（魔力 ${formatTenths(before)} → ${formatTenths(after)}）${tag}`
     await conn.query(
       `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
-      [CLAIM_REMOVE_DEDUCT_TYPE, uid, logValue(before, log), logValue(taken, log), logValue(after, log), comment.slice(0, 255)],
+      [CLAIM_REMOVE_DEDUCT_TYPE, uid, ...logValues(before, taken, after, log), comment.slice(0, 255)],
     )
     await onStep?.('claims-logged')
   }

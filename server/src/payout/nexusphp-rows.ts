@@ -23,8 +23,17 @@ export interface LogColumns {
   max: bigint
 }
 
-/** A bonus (tenths) as bonus_logs stores it. */
-export const logValue = (tenths: bigint, log: LogColumns) => (log.tenths ? formatTenths(tenths) : String(wholePoints(tenths)))
+/**
+ * A log row's 交易前值, 交易值 and 交易后值 as bonus_logs stores them. In int columns the bonuses are rounded and the
+ * change is their difference, so the row adds up on NexusPHP's 魔力记录 page: each rounded alone, 1000.5 + 2064.4 read
+ * "1001 + 2064 = 3065" (found by an outside tester). The exact tenths are in the row's comment and the bonuscomment line.
+ * `change` is the amount credited or taken (positive).
+ */
+export function logValues(before: bigint, change: bigint, after: bigint, log: LogColumns): [string, string, string] {
+  if (log.tenths) return [formatTenths(before), formatTenths(change), formatTenths(after)]
+  const [old, now] = [wholePoints(before), wholePoints(after)]
+  return [String(old), String(now >= old ? now - old : old - now), String(now)]
+}
 
 /** What an earlier attempt left: the credit's line in users.bonuscomment, the log row and the message that carry the key. */
 export async function landed(
@@ -195,7 +204,7 @@ export async function insertLog(
 ): Promise<number> {
   const [result] = await conn.query<ResultSetHeader>(
     `INSERT INTO bonus_logs (business_type, uid, old_total_value, value, new_total_value, comment, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ${laravelNow}, ${laravelNow})`,
-    [ROLE_WORK_SALARY, uid, logValue(before, log), logValue(credit, log), logValue(after, log), comment],
+    [ROLE_WORK_SALARY, uid, ...logValues(before, credit, after, log), comment],
   )
   return result.insertId
 }
