@@ -40,7 +40,11 @@ describe.each(openTestDatabases())('a member whose last record left keeps a dail
 
     // Day 2: alice's client left the swarm; bob's is still announcing. The sync derives and records the day.
     await w.removePeer(peer)
-    await db.updateTable('site_peers').set({ last_action: DAY2 - 60_000 }).where('userid', '=', 1002).execute()
+    await db
+      .updateTable('site_peers')
+      .set({ last_action: DAY2 - 60_000 })
+      .where('userid', '=', 1002)
+      .execute()
     await derive(t.db.database, { now: DAY2 })
     await recordDailyStats(db, 20260115)
 

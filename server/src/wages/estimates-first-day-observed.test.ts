@@ -51,7 +51,11 @@ describe.each(openTestDatabases())('wage estimates on the first day a mid-month 
 
     // 6.5 hours later alice has seeded all along: +6.5 h of seed time.
     await w.updateSnatch(1001, 1, { seedtime: 1006.5 * H })
-    await db.updateTable('site_peers').set({ last_action: LATER - 60_000 }).where('userid', '=', 1001).execute()
+    await db
+      .updateTable('site_peers')
+      .set({ last_action: LATER - 60_000 })
+      .where('userid', '=', 1001)
+      .execute()
     await derive(t.db.database, { now: LATER })
     await takeDailySnapshot(t.db.database, { now: LATER, timeZone: TZ })
 
