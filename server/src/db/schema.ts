@@ -259,6 +259,8 @@ export interface MonthEndTiesTable {
   /** What NexusPHP noted with the claim (claim_first_begins first), as the wage reads it for a claim made in the month. */
   claim_seed_time_begin: number | null
   claim_uploaded_begin: number | null
+  /** The site's claim id (migration 0041; null in rows kept before, and where unclaimed): orders same-second claims. */
+  claim_id: number | null
   /** 1 = assigned. */
   assigned: number
   assigned_at: number

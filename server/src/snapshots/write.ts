@@ -84,14 +84,16 @@ export async function copyMonthEndTies(db: Kysely<DB>, day: number): Promise<voi
       from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id
         left join claim_first_begins b on b.claim_id = c.id and b.created_at = c.created_at
       where u.id = r.user_id) end`
+  const claimId = sql`case when r.claim_state = ${sql.lit(ClaimState.Claimed)} then (select c.id
+      from users u join site_claims c on c.uid = u.site_uid and c.torrent_id = r.torrent_id where u.id = r.user_id) end`
   const bounds = await sql<{ lo: number | null; hi: number | null }>`select min(id) as lo, max(id) as hi from seed_records`.execute(db)
   const lo = Number(bounds.rows[0]?.lo ?? 0)
   const hi = Number(bounds.rows[0]?.hi ?? -1)
   for (let start = lo; start <= hi; start += RECORDS_PER_STATEMENT) {
     await sql`insert into month_end_ties (day, record_id, user_id, torrent_id, seed_type, claimed, claimed_at,
-        claim_seed_time_begin, claim_uploaded_begin, assigned, assigned_at)
+        claim_seed_time_begin, claim_uploaded_begin, claim_id, assigned, assigned_at)
       select ${day}, r.id, r.user_id, r.torrent_id, r.seed_type, ${claimed}, case when ${claimed} = 1 then r.claimed_at else 0 end,
-        ${claimBegin('seed_time_begin')}, ${claimBegin('uploaded_begin')},
+        ${claimBegin('seed_time_begin')}, ${claimBegin('uploaded_begin')}, ${claimId},
         ${assigned}, case when ${assigned} = 1 then r.assigned_at else 0 end
       from seed_records r where r.id between ${start} and ${start + RECORDS_PER_STATEMENT - 1}
         and (r.claim_state = ${sql.lit(ClaimState.Claimed)} or r.assigned = ${sql.lit(AssignmentLabel.Assigned)})

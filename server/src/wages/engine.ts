@@ -75,7 +75,7 @@ export async function runWages(
   const bounds = periodBounds(period, rules.timezone)
   const counters = await periodCounters(db, bounds)
   const members = await wageMembers(db, counters)
-  const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs, await sameSecondClaims(db))
+  const calculator = createWageCalculator(options.body ?? rules, members, bounds.endMs, await sameSecondClaims(db, counters))
   for await (const batch of periodRecords(db, counters, members, options.body ?? rules, { scan: options.scan })) {
     const items: WageItemResult[] = []
     for (const torrent of batch) for (const item of calculator.addTorrent(torrent)) items.push(item)

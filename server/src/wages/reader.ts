@@ -118,7 +118,37 @@ export async function wageMembers(
  * The order of claims a torrent's members made in one second (the site's claim ids), for the keeper ranks: only such
  * claims are read — a few, against the month's hundreds of thousands of records.
  */
-export async function sameSecondClaims(db: Kysely<DB>): Promise<ClaimOrder> {
+export async function sameSecondClaims(db: Kysely<DB>, counters?: Pick<PeriodCounters, 'endDay' | 'endTies'>): Promise<ClaimOrder> {
+  // A closed month: the claims as kept at its end (migration 0041). One given up since, or a member whose site UID changed,
+  // is not in the claims there now: regenerating the month swapped two keepers' ranks.
+  if (counters?.endTies && counters.endDay !== null) {
+    const kept = await db
+      .selectFrom('month_end_ties as t')
+      .innerJoin(
+        (eb) =>
+          eb
+            .selectFrom('month_end_ties')
+            .select(['torrent_id', 'claimed_at'])
+            .where('day', '=', counters.endDay!)
+            .where('claimed', '=', 1)
+            .groupBy(['torrent_id', 'claimed_at'])
+            .having((h) => h.fn.countAll(), '>', 1)
+            .as('d'),
+        (join) => join.onRef('d.torrent_id', '=', 't.torrent_id').onRef('d.claimed_at', '=', 't.claimed_at'),
+      )
+      .select(['t.torrent_id', 't.user_id', 't.claim_id'])
+      .where('t.day', '=', counters.endDay)
+      .where('t.claimed', '=', 1)
+      .execute()
+    const order = new Map(kept.filter((r) => r.claim_id !== null).map((r) => [`${r.torrent_id}:${r.user_id}`, Number(r.claim_id)]))
+    // Rows kept before the migration have no claim id: those read the claims there now, as before.
+    const now = kept.some((r) => r.claim_id === null) ? await currentSameSecondClaims(db) : null
+    return (torrentId, userId) => order.get(`${torrentId}:${userId}`) ?? now?.(torrentId, userId)
+  }
+  return currentSameSecondClaims(db)
+}
+
+async function currentSameSecondClaims(db: Kysely<DB>): Promise<ClaimOrder> {
   const rows = await db
     .selectFrom('site_claims as c')
     .innerJoin(

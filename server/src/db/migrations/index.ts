@@ -40,6 +40,7 @@ import m0037 from './0037_snatch_restarts'
 import m0038 from './0038_month_end_accounts'
 import m0039 from './0039_inactive_member_keepers'
 import m0040 from './0040_member_departed_uploads'
+import m0041 from './0041_month_end_claim_ids'
 
 export function migrationsFor(dialect: DialectName): Record<string, Migration> {
   return {
@@ -79,5 +80,6 @@ export function migrationsFor(dialect: DialectName): Record<string, Migration> {
     '0038_month_end_accounts': m0038(dialect),
     '0039_inactive_member_keepers': m0039(dialect),
     '0040_member_departed_uploads': m0040(dialect),
+    '0041_month_end_claim_ids': m0041(dialect),
   }
 }
