@@ -21,7 +21,9 @@ import type { SourceSite } from '../sources/source'
 import { jobThread, type ThreadFile } from '../util/job-thread'
 import type { SyncSteps } from './sync-steps'
 
-export type SyncThreadJob = ThreadFile & ({ kind: 'sync'; spec: SourceSpec; now: number } | { kind: 'derive'; now: number; full?: boolean })
+/** `lost`: an Int32Array's memory the server sets to 1 once the sync's lease is taken over (the thread then stops). */
+export type SyncThreadJob = ThreadFile &
+  ({ kind: 'sync'; spec: SourceSpec; now: number; lost: SharedArrayBuffer } | { kind: 'derive'; now: number; full?: boolean })
 
 /** A sync's steps as the thread ran them, and the site as its source read it then. */
 export type ThreadSyncSteps = SyncSteps & { site: SourceSite | null }
@@ -38,8 +40,9 @@ export function syncStepsInThread(
   spec: SourceSpec,
   now: number,
   progress: (progress: SyncProgress) => void,
+  lost: SharedArrayBuffer,
 ): Promise<ThreadSyncSteps> {
-  return thread.run({ kind: 'sync', ...target, spec, now }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
+  return thread.run({ kind: 'sync', ...target, spec, now, lost }, (event) => progress(event as SyncProgress)) as Promise<ThreadSyncSteps>
 }
 
 /** Ends the sync thread once its jobs are done; it closes its source's connections first (after each sync, SyncRunner.stop). */

@@ -35,18 +35,32 @@ async function tidyAfterDerive(database: AppDatabase, derived: DeriveOutcome): P
   await sql`vacuum (analyze) torrent_labels`.execute(database.db)
 }
 
+/** Said on /data-sync when a sync stopped because another server process took its lease over (db/lease.ts). */
+export const leaseLostMessage = '同步已中止：本进程停顿超过 10 秒，另一个服务器进程接手了同步'
+
+/**
+ * `held`: whether the sync still holds the lease. One that lost it (it stalled past STALE_AFTER_MS and another process
+ * took it over, running its own sync on the same tables) stops at its next step or batch — each progress report is one —
+ * instead of deriving, snapshotting and answering success beside the other (found by an outside tester).
+ */
 export async function runSyncSteps(
   database: AppDatabase,
   source: Source,
   now: number,
-  progress: (progress: SyncProgress) => void,
+  report: (progress: SyncProgress) => void,
+  held: () => boolean = () => true,
 ): Promise<SyncSteps> {
   const { db } = database
+  const progress = (progress: SyncProgress) => {
+    if (!held()) throw new Error(leaseLostMessage)
+    report(progress)
+  }
   // Few WAL checkpoints during the sync, one at its end (db/wal.ts).
   return withSyncCheckpoints(database, async () => {
     const rules = await currentRules(db)
     const rows = await source.sync({ database, now, rules, progress })
     // The console's own steps show on /data-sync too (shared/enums.ts syncStepLabels).
+    progress({ table: 'derive:torrents', read: 0, total: null })
     const derived = await derive(database, {
       now,
       onProgress: (step, read, total) => progress({ table: `derive:${step}`, read, total }),

@@ -36,6 +36,7 @@ serveJobs<SyncThreadJob>(async (job, emit) => {
   const database = await threadDatabase(job.file, job.turns)
   if (job.kind === 'derive') return { value: await derive(database, { now: job.now, full: job.full }) }
   const source = sourceOf(job.spec)
-  const steps = await runSyncSteps(database, source, job.now, emit)
+  const lost = new Int32Array(job.lost)
+  const steps = await runSyncSteps(database, source, job.now, emit, () => Atomics.load(lost, 0) === 0)
   return { value: { ...steps, site: source.site?.() ?? null } satisfies ThreadSyncSteps }
 }, closeAll)

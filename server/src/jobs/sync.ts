@@ -18,7 +18,7 @@ import type { WageEstimates } from '../wages/estimates'
 import { acquireLease, clearDeadLease, HEARTBEAT_MS, STALE_AFTER_MS } from '../db/lease'
 import { diskFullMessage, isDiskFull, type StorageTrouble } from '../http/storage-trouble'
 import { closeSyncThread, deriveInThread, syncStepsInThread } from './sync-offload'
-import { runSyncSteps } from './sync-steps'
+import { leaseLostMessage, runSyncSteps } from './sync-steps'
 
 export interface SyncOutcome {
   ran: true
@@ -110,20 +110,26 @@ export class SyncRunner {
     // The source's clock when it has one (a source that cannot even answer that fails here, before
     // the lease: the previous data stays and last_error says why).
     const now = requestedNow ?? (source.clock ? await this.sourceNow(source.clock.bind(source)) : this.deps.clock())
+    // Set once another process took the lease over: the steps (here or in the sync thread) stop at their next report.
+    const lost = new Int32Array(new SharedArrayBuffer(4))
     const lease = await acquireLease(db, {
       what: 'sync',
       clock: this.deps.clock,
       claimSet: { last_started_at: now },
-      onLost: () => this.deps.log?.error('sync lease taken over by another process while this sync ran (it stalled)'),
+      onLost: () => {
+        Atomics.store(lost, 0, 1)
+        this.deps.log?.error('sync lease taken over by another process while this sync ran (it stalled): it stops')
+      },
     })
     if (!lease) return { ran: false, reason: 'running' }
+    const held = () => Atomics.load(lost, 0) === 0
     try {
       const progress = (progress: SyncProgress) => (this.currentProgress = progress)
       const spec = this.deps.sourceSpec
       const target = spec ? await workerFile(db) : null
       let steps
       if (spec && target) {
-        steps = await syncStepsInThread(target, spec, now, progress)
+        steps = await syncStepsInThread(target, spec, now, progress, lost.buffer as SharedArrayBuffer)
         this.threadSite = steps.site
         // The thread ends now, not after its idle time: the statistics refresh and the wage estimates
         // (in the wage thread) come next, and beside a live sync thread a sync after a rules change peaked
@@ -131,8 +137,9 @@ export class SyncRunner {
         // pass meanwhile starts a new thread (~0.2 s).
         await closeSyncThread()
       } else {
-        steps = await runSyncSteps(database, source, now, progress)
+        steps = await runSyncSteps(database, source, now, progress, held)
       }
+      if (!held()) throw new Error(leaseLostMessage)
       const { rows, derived, snapshot } = steps
       this.currentProgress = { table: 'stats', read: 0, total: null }
       await refreshAllStats(db, { now, wages })
