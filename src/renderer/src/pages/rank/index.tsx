@@ -85,11 +85,19 @@ export default function RankPage() {
   const [shown, setShown] = useState<{ period: string | null } | null>(null)
   const params = useMemo(() => ({ period: period ?? undefined }), [period])
   const columns = useMemo(() => rankColumns(user?.id, token.colorPrimaryBg), [user?.id, token.colorPrimaryBg])
+  // The caption follows the last read asked for, as the table does: an answer that comes late (a month left meanwhile) or
+  // a failed read must not leave a month's name over another month's rows (found by an outside tester).
+  const lastRead = useRef(0)
   const request = useCallback<DataTableRequest<WageRankEntry>>(async (tableParams, sort) => {
+    const read = ++lastRead.current
     const answer = await wageRank(tableParams, sort)
+    if (read !== lastRead.current) return answer
     // A chosen month with no rows has no wages (the rank has no filters): said in the table, not 暂无数据.
-    if (answer.success)
-      setShown({ period: answer.data[0]?.period ?? (answer.total > 0 ? (tableParams.period as string | undefined) : undefined) ?? null })
+    setShown(
+      answer.success
+        ? { period: answer.data[0]?.period ?? (answer.total > 0 ? (tableParams.period as string | undefined) : undefined) ?? null }
+        : null,
+    )
     return answer
   }, [])
 
