@@ -369,6 +369,8 @@ export const wageRecordSchema = z.object({
   partial: z.boolean().optional(),
   /** seedHours ÷ torrentCount: the average the formula multiplies by (0 without qualified torrents). */
   avgSeedHours: z.number().nonnegative().optional(),
+  /** Below the team's minimums (qualified count or size): amount 0, its claimed records were 无工资. */
+  belowMinimum: z.boolean().optional(),
 })
 export type WageRecord = z.infer<typeof wageRecordSchema>
 

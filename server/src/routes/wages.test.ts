@@ -171,8 +171,11 @@ describe.each(openTestDatabases())('wages on $name', (backend) => {
     expect(detail.items.map((i) => i.torrentId).sort()).toEqual([1, 2])
     expect(detail.items.every((i) => i.qualified && i.keeperRank === 1)).toBe(true)
     // 400 h + 100 h on two qualified torrents: the formula multiplies by their average, 250 h.
-    expect(alice).toMatchObject({ seedHours: 500, torrentCount: 2, avgSeedHours: 250 })
-    expect(a.find((r) => r.userId === ids.carol)).toMatchObject({ torrentCount: 0, avgSeedHours: 0 })
+    expect(alice).toMatchObject({ seedHours: 500, torrentCount: 2, avgSeedHours: 250, belowMinimum: false })
+    // Nothing qualified: below the minimums, and the saved record says so (the breakdown explains its 0).
+    const carol = a.find((r) => r.userId === ids.carol)!
+    expect(carol).toMatchObject({ torrentCount: 0, avgSeedHours: 0, belowMinimum: true })
+    expect(await ok<WageDetail>('GET', `/wages/${carol.id}`, tokens.admin)).toMatchObject({ amount: 0, belowMinimum: true })
 
     clock.advance(60_000)
     await ok('POST', '/wages/compute', tokens.admin, { period: '2026-01' })

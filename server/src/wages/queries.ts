@@ -85,6 +85,7 @@ const recordColumns = [
   'w.computed_at',
   'w.rule_version',
   'w.partial',
+  'w.below_minimum',
 ] as const
 
 type RecordRow = {
@@ -102,6 +103,7 @@ type RecordRow = {
   computed_at: number
   rule_version: number
   partial: number
+  below_minimum: number
 }
 
 export function recordOut(r: RecordRow): WageRecord {
@@ -120,6 +122,7 @@ export function recordOut(r: RecordRow): WageRecord {
     computedAt: iso(r.computed_at)!,
     ruleVersion: Number(r.rule_version),
     partial: Number(r.partial) === 1,
+    belowMinimum: Number(r.below_minimum) === 1,
     avgSeedHours: averageSeedHours(Number(r.seed_hours), Number(r.torrent_count)),
   }
 }
