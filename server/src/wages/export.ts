@@ -29,6 +29,25 @@ export const exportHeaders = [
   '计算范围',
 ] as const
 
+/** Each column's width in the xlsx, by its header: a column added to the headers must be given one (the 15th had none). */
+const columnWidths: Record<(typeof exportHeaders)[number], number> = {
+  排名: 6,
+  保种员: 18,
+  '站点 UID': 10,
+  月份: 9,
+  工资: 12,
+  达标种子数: 11,
+  '达标体积（GiB）': 14,
+  '平均做种时长（小时）': 19,
+  '累计做种时长（天）': 17,
+  发放状态: 9,
+  发放时间: 20,
+  发放人: 12,
+  规则版本: 9,
+  计算时间: 20,
+  计算范围: 9,
+}
+
 const round2 = (n: number) => Math.round((n + Number.EPSILON) * 100) / 100
 const gib = (bytes: number) => round2(bytes / GIB)
 
@@ -61,8 +80,7 @@ export async function wagesXlsx(period: string, records: readonly ExportRecord[]
   const sheet = workbook.addWorksheet(`工资 ${period}`, { views: [{ state: 'frozen', ySplit: 1 }] })
   sheet.addRow([...exportHeaders]).font = { bold: true }
   records.forEach((r) => sheet.addRow(exportRow(r, timeZone)))
-  const widths = [6, 18, 10, 9, 12, 11, 14, 19, 17, 9, 20, 12, 9, 20]
-  widths.forEach((w, i) => (sheet.getColumn(i + 1).width = w))
+  exportHeaders.forEach((header, i) => (sheet.getColumn(i + 1).width = columnWidths[header]))
   for (const header of ['工资', '达标体积（GiB）', '平均做种时长（小时）', '累计做种时长（天）'] as const) {
     sheet.getColumn(exportHeaders.indexOf(header) + 1).numFmt = '#,##0.00'
   }
