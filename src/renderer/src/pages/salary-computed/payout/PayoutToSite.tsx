@@ -43,7 +43,7 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
   const previewError = dryRun.error ? (dryRun.error instanceof RequestError ? dryRun.error.msg : '预览失败') : null
   const [results, setResults] = useState<PayoutResult[]>([])
   const [progress, setProgress] = useState({ done: 0, total: 0 })
-  const { toPay, skipped, inDoubt } = payoutPlan(preview)
+  const { toPay, payable, skipped, inDoubt } = payoutPlan(preview)
 
   function open() {
     setPhase('preview')
@@ -77,10 +77,11 @@ export default function PayoutToSite({ period, selected, onPaid, disabledReason 
         <Button onClick={() => setPhase('closed')}>取消</Button>
         <Button
           type="primary"
-          disabled={!preview || preview.disabledReason !== null || (toPay.length === 0 && inDoubt === 0)}
+          disabled={!preview || preview.disabledReason !== null || (payable === 0 && inDoubt === 0)}
           onClick={() => void pay()}
         >
-          {toPay.length || inDoubt === 0 ? `确认发放${toPay.length ? `（${toPay.length} 人）` : ''}` : `处理待核对（${inDoubt} 人）`}
+          {/* The members the preview says will be paid: not the 无法发放 ones, which come back 失败 with their reason. */}
+          {payable || inDoubt === 0 ? `确认发放${payable ? `（${payable} 人）` : ''}` : `处理待核对（${inDoubt} 人）`}
         </Button>
       </Space>
     ) : phase === 'done' ? (

@@ -25,6 +25,8 @@ function resultOfPreview(entry: PayoutPreviewEntry): PayoutResult {
 export interface PayoutPlan {
   /** Sent to the server (a blocked row comes back 失败 with its reason). */
   toPay: PayoutPreviewEntry[]
+  /** Of those, the members the preview says will be paid (将发放): what the admin confirms. */
+  payable: number
   /** 已发放过 and 待核对 rows, not paid again: 待核对 ones are settled on the result table. */
   skipped: PayoutResult[]
   inDoubt: number
@@ -34,6 +36,7 @@ export function payoutPlan(preview: PayoutPreview | null | undefined): PayoutPla
   const list = preview?.list ?? []
   return {
     toPay: list.filter((e) => e.status === 'ready' || e.status === 'blocked'),
+    payable: list.filter((e) => e.status === 'ready').length,
     skipped: list.filter((e) => e.status === 'already' || e.status === 'in_doubt').map(resultOfPreview),
     inDoubt: list.filter((e) => e.status === 'in_doubt').length,
   }
