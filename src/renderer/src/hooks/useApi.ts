@@ -70,10 +70,18 @@ export const READ_ONCE = {
  * opening read afresh instead of showing what the previous opening read.
  */
 export function useOpening(open: boolean): number | null {
-  const [seen, setSeen] = useState({ open, count: open ? 1 : 0 })
-  if (seen.open !== open) setSeen({ open, count: open ? seen.count + 1 : seen.count })
+  const [seen, setSeen] = useState(() => ({ open, count: open ? nextSerial() : 0 }))
+  if (seen.open !== open) setSeen({ open, count: open ? nextSerial() : seen.count })
   return open ? seen.count : null
 }
+
+/**
+ * Openings and asks are numbered over the renderer's whole life, not per mounted component: the cache is global, and a
+ * page left and opened again numbered its dialog's first opening 1 again — and showed the previous visit's answer
+ * under it (发放到站点's old dry run, with 确认发放 enabled; found by an outside tester).
+ */
+let serial = 0
+const nextSerial = () => ++serial
 
 /** An ask is its args and its number: asking the same args again is another key. */
 type Ask<A> = { args: A; count: number }
@@ -102,6 +110,6 @@ export function useAskedLoad<A, T>(
 ): AskedLoad<A, T> {
   const [asked, setAsked] = useState<Ask<A> | null>(null)
   const { data, error, isValidating } = useLoad<Ask<A>, T>(name, asked, (current) => load(current.args), { ...READ_ONCE, ...config })
-  const ask = useCallback((args: A) => setAsked((last) => ({ args, count: (last?.count ?? 0) + 1 })), [])
+  const ask = useCallback((args: A) => setAsked({ args, count: nextSerial() }), [])
   return { asked: asked?.args ?? null, ask, data, error, loading: isValidating }
 }
