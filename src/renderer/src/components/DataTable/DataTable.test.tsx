@@ -125,6 +125,19 @@ describe('DataTable', () => {
     expect((search.getByLabelText('名称') as HTMLInputElement).value).toBe('')
   })
 
+  it('查询 with the search already shown reads again (rows may have come since), not nothing', async () => {
+    renderTable()
+    await screen.findByText('种子 1')
+    const search = within(screen.getByTestId('data-table-search'))
+    fireEvent.change(search.getByLabelText('名称'), { target: { value: '蓝光' } })
+    fireEvent.click(search.getByRole('button', { name: '查询' }))
+    await waitFor(() => expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentName: '蓝光' }))
+    const asked = api.call.mock.calls.length
+    fireEvent.click(search.getByRole('button', { name: '查询' }))
+    await waitFor(() => expect(api.call.mock.calls.length).toBe(asked + 1))
+    expect(lastInput()).toEqual({ page: 1, pageSize: 20, torrentName: '蓝光' })
+  })
+
   it("limits a text field to the server's length: a long paste is cut, not refused with 加载失败", async () => {
     renderTable()
     await screen.findByText('种子 1')

@@ -231,7 +231,12 @@ export default function DataTable<T extends object>({
           <SearchForm
             items={items}
             initialValues={query.search}
-            onSearch={(search) => setQuery((previous) => ({ ...previous, current: 1, search }))}
+            onSearch={(search) => {
+              // 查询 with the search already shown reads again (rows may have come since): the same query is the same
+              // cache key, which asked nothing (found by an outside tester).
+              if (query.current === 1 && JSON.stringify(query.search) === JSON.stringify(search)) reload()
+              else setQuery((previous) => ({ ...previous, current: 1, search }))
+            }}
           />
         </Card>
       )}
