@@ -12,28 +12,11 @@ import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
 import { wageRecord } from '../../salary/fixtures'
-import { lastMonth } from '..'
+import { dryRun, payoutPeriod, previewEntry } from './fixtures'
 
-const period = lastMonth().format('YYYY-MM')
+const period = payoutPeriod
 
-const entry = (over: Partial<PayoutPreviewEntry>): PayoutPreviewEntry => ({
-  wageId: 7,
-  userId: 2,
-  username: 'alice',
-  period,
-  siteUid: 1001,
-  amount: 500.3,
-  credit: '500.3',
-  rounding: null,
-  bonusBefore: '1200.0',
-  bonusAfter: '1700.3',
-  logComment: `保种工资 ${period}`,
-  subject: `保种工资 ${period}：500.3 魔力已发放`,
-  message: 'alice，你好：',
-  status: 'ready',
-  note: null,
-  ...over,
-})
+const entry = previewEntry
 const bobBlocked = entry({
   wageId: 8,
   userId: 3,
@@ -46,7 +29,7 @@ const bobBlocked = entry({
   note: '该保种员没有绑定站点 UID',
 })
 
-const previewOf = (list: PayoutPreviewEntry[]) => ok({ target: 'nexusphp', targetLabel: 'NexusPHP 站点', disabledReason: null, list })
+const previewOf = (list: PayoutPreviewEntry[]) => ok(dryRun(list))
 
 describe('发放到站点 · the confirmation counts only members who can be paid', { timeout: 30_000 }, () => {
   beforeEach(() => {

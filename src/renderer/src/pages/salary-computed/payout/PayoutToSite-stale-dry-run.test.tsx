@@ -14,41 +14,18 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest'
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
-import type { PayoutPreview, PayoutPreviewEntry } from '@shared/payout'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, ok, type FakeApi } from '@renderer/test/fakeApi'
 import type { ApiResult } from '@shared/ipc'
 import { renderRoutes } from '@renderer/test/render'
 import { wageRecord } from '../../salary/fixtures'
-import { lastMonth } from '..'
+import { dryRun, payoutPeriod, payoutResult, previewEntry } from './fixtures'
 
 let api: FakeApi
-const period = lastMonth().format('YYYY-MM')
+const period = payoutPeriod
 
-const alice = (over: Partial<PayoutPreviewEntry> = {}): PayoutPreviewEntry => ({
-  wageId: 7,
-  userId: 2,
-  username: 'alice',
-  period,
-  siteUid: 1001,
-  amount: 500.3,
-  credit: '500.3',
-  rounding: null,
-  bonusBefore: '1200.0',
-  bonusAfter: '1700.3',
-  logComment: `保种工资 ${period}`,
-  subject: `保种工资 ${period}：500.3 魔力已发放`,
-  message: 'alice，你好：',
-  status: 'ready',
-  note: null,
-  ...over,
-})
-const preview = (list: PayoutPreviewEntry[]): PayoutPreview => ({
-  target: 'nexusphp',
-  targetLabel: 'NexusPHP 站点',
-  disabledReason: null,
-  list,
-})
+const alice = previewEntry
+const preview = dryRun
 
 beforeEach(() => {
   window.localStorage.clear()
@@ -57,22 +34,7 @@ beforeEach(() => {
       'user.loginInfo': ok(adminUser),
       'wages.page': ok({ list: [wageRecord({ id: 7, period, username: 'alice' })], total: 1 }),
       'wages.payoutPreview': ok(preview([alice()])),
-      'wages.payout': ok({
-        list: [
-          {
-            wageId: 7,
-            userId: 2,
-            username: 'alice',
-            status: 'paid',
-            reason: null,
-            credit: '500.3',
-            bonusBefore: '1200.0',
-            bonusAfter: '1700.3',
-            logId: 31,
-            messageId: 41,
-          },
-        ],
-      }),
+      'wages.payout': ok({ list: [payoutResult()] }),
     },
   })
 })

@@ -1,48 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import type { PayoutPreviewEntry, PayoutResult } from '@shared/payout'
+import type { PayoutPreviewEntry } from '@shared/payout'
 import { routes } from '@renderer/router'
 import { adminUser, installFakeApi, memberUser, ok, type FakeApi } from '@renderer/test/fakeApi'
 import { renderRoutes } from '@renderer/test/render'
 import { formatDateTime } from '@renderer/utils/format'
 import { wageRecord } from '../../salary/fixtures'
-import { lastMonth } from '..'
+import { payoutPeriod, payoutResult, previewEntry } from './fixtures'
 
 let api: FakeApi
 const inputsOf = (endpoint: string) => api.call.mock.calls.filter(([name]) => name === endpoint).map(([, input]) => input)
-const period = lastMonth().format('YYYY-MM')
+const period = payoutPeriod
 
-const entry = (over: Partial<PayoutPreviewEntry>): PayoutPreviewEntry => ({
-  wageId: 7,
-  userId: 2,
-  username: 'alice',
-  period,
-  siteUid: 1001,
-  amount: 500.26,
-  credit: '500.3',
-  rounding: '500.26 → 500.3',
-  bonusBefore: '1200.0',
-  bonusAfter: '1700.3',
-  logComment: `保种工资 ${period}（工资记录 #7，魔力 1200.0 → 1700.3）[seeding-console:wage:7]`,
-  subject: `保种工资 ${period}：500.3 魔力已发放`,
-  message: 'alice，你好：',
-  status: 'ready',
-  note: null,
-  ...over,
-})
-const result = (over: Partial<PayoutResult>): PayoutResult => ({
-  wageId: 7,
-  userId: 2,
-  username: 'alice',
-  status: 'paid',
-  reason: null,
-  credit: '500.3',
-  bonusBefore: '1200.0',
-  bonusAfter: '1700.3',
-  logId: 31,
-  messageId: 41,
-  ...over,
-})
+const entry = (over: Partial<PayoutPreviewEntry>) => previewEntry({ amount: 500.26, rounding: '500.26 → 500.3', ...over })
+const result = payoutResult
 
 describe('发放到站点', { timeout: 30_000 }, () => {
   beforeEach(() => {
