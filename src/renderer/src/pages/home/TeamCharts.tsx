@@ -48,7 +48,12 @@ export default function TeamCharts({ stats }: { stats: AllSeedingStats }) {
       </Col>
       <Col {...chartSpan}>
         <ChartCard title="种子完成情况">
-          <Chart ariaLabel="种子完成情况" height={CHART_HEIGHT} option={options.completion} />
+          {/* With no torrents at all (a new install) the donut split its ring into four equal slices of 0. */}
+          {Object.values(stats.byCompletion).some((count) => count > 0) ? (
+            <Chart ariaLabel="种子完成情况" height={CHART_HEIGHT} option={options.completion} />
+          ) : (
+            <ChartEmpty description="暂无种子" />
+          )}
         </ChartCard>
       </Col>
       <Col {...chartSpan}>

@@ -8,7 +8,11 @@ import type { ChartOption } from '@renderer/components/Chart'
 import { completionColors } from '@renderer/components/StatusTags'
 import { formatAmount, formatBytes, formatCount } from '@renderer/utils/format'
 import { byteAxisRange, byteTickLabel } from './byteAxis'
-import { lastDays } from './stats'
+import { lastDays, type ChartDay } from './stats'
+
+/** The figures of the days that have them (an axis's range ignores the days without). */
+const known = <T>(days: readonly ChartDay<T>[], value: (figures: T) => number): number[] =>
+  days.flatMap((day) => (day.figures ? [value(day.figures)] : []))
 
 /** antd preset colours by tag colour name (`green` → `#52c41a`), plus the grey of `default` tags. */
 export type Palette = Record<string, string> & { default: string; primary: string }
@@ -93,7 +97,7 @@ export function teamDailyOption(daily: AllSeedingStats['daily'], palette: Palett
     grid: { left: 8, right: 8, top: 32, bottom: LEGEND_GRID_BOTTOM },
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => shortDate(day.date)) },
     yAxis: [
-      { type: 'value', name: '体积', ...byteAxis(days.map((day) => day.seedingSize)) },
+      { type: 'value', name: '体积', ...byteAxis(known(days, (day) => day.seedingSize)) },
       { type: 'value', name: '记录', minInterval: 1, splitLine: { show: false }, splitNumber: 4 },
     ],
     series: [
@@ -105,7 +109,7 @@ export function teamDailyOption(daily: AllSeedingStats['daily'], palette: Palett
         areaStyle: { opacity: 0.15 },
         color: palette.primary,
         tooltip: { valueFormatter: (value) => formatBytes(Number(value)) },
-        data: days.map((day) => day.seedingSize),
+        data: days.map((day) => day.figures?.seedingSize ?? null),
       },
       {
         type: 'line',
@@ -115,7 +119,7 @@ export function teamDailyOption(daily: AllSeedingStats['daily'], palette: Palett
         showSymbol: false,
         color: palette.blue,
         tooltip: { valueFormatter: (value) => formatCount(Number(value)) },
-        data: days.map((day) => day.seedingCount),
+        data: days.map((day) => day.figures?.seedingCount ?? null),
       },
     ],
   }
@@ -155,8 +159,8 @@ export function myDailyOption(daily: UserSeedingStats['daily'], palette: Palette
     xAxis: { type: 'category', boundaryGap: false, data: days.map((day) => shortDate(day.date)) },
     // Uploaded bytes are far smaller than the volume kept: their own axis keeps the line readable.
     yAxis: [
-      { type: 'value', name: '做种体积', ...byteAxis(days.map((day) => day.seedingSize)) },
-      { type: 'value', name: '上传量', splitLine: { show: false }, ...byteAxis(days.map((day) => day.uploaded)) },
+      { type: 'value', name: '做种体积', ...byteAxis(known(days, (day) => day.seedingSize)) },
+      { type: 'value', name: '上传量', splitLine: { show: false }, ...byteAxis(known(days, (day) => day.uploaded)) },
     ],
     series: [
       {
@@ -166,7 +170,7 @@ export function myDailyOption(daily: UserSeedingStats['daily'], palette: Palette
         showSymbol: false,
         areaStyle: { opacity: 0.15 },
         color: palette.primary,
-        data: days.map((day) => day.seedingSize),
+        data: days.map((day) => day.figures?.seedingSize ?? null),
       },
       {
         type: 'line',
@@ -175,7 +179,7 @@ export function myDailyOption(daily: UserSeedingStats['daily'], palette: Palette
         smooth: true,
         showSymbol: false,
         color: palette.purple,
-        data: days.map((day) => day.uploaded),
+        data: days.map((day) => day.figures?.uploaded ?? null),
       },
     ],
   }
