@@ -97,6 +97,11 @@ export default function SettingsDialog({ open, onClose, onServerChanged }: Setti
           layout="vertical"
           requiredMark={false}
           onFinish={(values) => void save(values)}
+          // A refusal shown under the update address is about what was there: the field has no rules that would
+          // validate it again on change, so typing kept the old message (found by an outside tester).
+          onValuesChange={(changed: Partial<SettingsValues>) => {
+            if ('updateUrl' in changed) form.setFields([{ name: 'updateUrl', errors: [] }])
+          }}
           initialValues={{ serverAddress, navTheme, updateUrl }}
         >
           <Form.Item
