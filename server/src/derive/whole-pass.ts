@@ -15,7 +15,7 @@ import { completionLabelSql } from '../domain/labels'
 import type { PassContext } from './context'
 import { rebuildCounts } from './counts'
 import { clearScratch, inTransaction, type PassRun } from './pass'
-import { noteDepartedUploads } from './departed'
+import { departedUploadsFrom } from './departed'
 import { derivedRecordColumns, recordValuesSql } from './records'
 import { analyzeScratch } from './scope'
 import { noteSnatchRestarts } from './snatch-restarts'
@@ -129,9 +129,13 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
     select b.user_id, b.torrent_id, ${sql.join(columns.map((c) => sql.ref(`b.${c}`)))}, ${int(now)}
     from derive_batch b
     where not exists (select 1 from seed_records r where r.user_id = b.user_id and r.torrent_id = b.torrent_id)`.execute(db)
-  const leaving = sql`not exists (select 1 from derive_batch b where b.user_id = r.user_id and b.torrent_id = r.torrent_id)`
-  await noteDepartedUploads(db, leaving)
-  const deleted = await sql`delete from seed_records r where ${leaving}`.execute(db)
+  // The records whose tie is gone, and what they had uploaded kept per member (derive/departed.ts), in one scan.
+  const gone = await sql<{ n: number | string }>`with gone as (
+      delete from seed_records r
+      where not exists (select 1 from derive_batch b where b.user_id = r.user_id and b.torrent_id = r.torrent_id)
+      returning r.user_id, r.uploaded),
+    noted as (${departedUploadsFrom(sql`gone`)})
+    select count(*) as n from gone`.execute(db)
   await sql`truncate derive_batch`.execute(db)
 
   await rebuildCounts(db)
@@ -151,5 +155,5 @@ export async function judgeEverything(ctx: PassContext): Promise<WholePassOutcom
         or torrent_labels.completion <> ${completion})`.execute(db)
 
   const count = (r: { numAffectedRows?: bigint }) => Number(r.numAffectedRows ?? 0)
-  return { judged: count(judged), changed: count(updated) + count(inserted) + count(deleted) }
+  return { judged: count(judged), changed: count(updated) + count(inserted) + Number(gone.rows[0]?.n ?? 0) }
 }
